@@ -1,0 +1,158 @@
+package main
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"strconv"
+	"strings"
+
+	"github.com/spf13/cobra"
+
+	"github.com/wolfden/wolfden/internal/script"
+	"github.com/wolfden/wolfden/rules"
+)
+
+func rootCmd() *cobra.Command {
+	root := &cobra.Command{
+		Use:           "wolfden",
+		Short:         "wolfden is an automated Werewolf (狼人杀) moderator (法官)",
+		SilenceUsage:  true,
+		SilenceErrors: true,
+	}
+	root.AddCommand(playCmd(), presetsCmd())
+	return root
+}
+
+func playCmd() *cobra.Command {
+	var file string
+	var as int
+	cmd := &cobra.Command{
+		Use:   "play --script FILE [--as SEAT]",
+		Short: "Play a scripted game and print its events as JSON lines",
+		Long: `Play a scripted game (docs/scripts.md) and print every event as a JSON line.
+With --as SEAT only what that seat receives is printed: the events it may not
+see are reduced to their sequence number. The command fails, naming the line,
+when a command is refused or an expectation of the script does not hold.`,
+		Args: cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			if file == "" {
+				return errors.New("play: --script FILE is required")
+			}
+			s, err := script.Load(file)
+			if err != nil {
+				return err
+			}
+			if as < 0 || as > s.Players {
+				return fmt.Errorf("play: --as %d is not a seat of this %d-player game", as, s.Players)
+			}
+			w := cmd.OutOrStdout()
+			var werr error
+			_, err = s.Run(func(e rules.Event) {
+				if as > 0 && !e.Visible(rules.Seat(as)) {
+					e = e.Redacted()
+				}
+				if werr == nil {
+					werr = writeJSONLine(w, e)
+				}
+			})
+			if err != nil {
+				return err
+			}
+			return werr
+		},
+	}
+	cmd.Flags().StringVar(&file, "script", "", "the script file (YAML)")
+	cmd.Flags().IntVar(&as, "as", 0, "print only what this seat receives")
+	return cmd
+}
+
+func writeJSONLine(w io.Writer, v any) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+	_, err = w.Write(append(b, '\n'))
+	return err
+}
+
+type presetJSON struct {
+	Name        string            `json:"name"`
+	Chinese     string            `json:"chinese"`
+	Description string            `json:"description"`
+	MinPlayers  int               `json:"min_players"`
+	MaxPlayers  int               `json:"max_players"`
+	Cards       map[string]int    `json:"cards"`
+	Options     map[string]string `json:"options"`
+}
+
+func presetsCmd() *cobra.Command {
+	var asJSON bool
+	cmd := &cobra.Command{
+		Use:   "presets [--json]",
+		Short: "List the preset boards with their cards and option values",
+		Args:  cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			w := cmd.OutOrStdout()
+			var list []presetJSON
+			for _, p := range rules.Presets() {
+				b, err := p.Board(p.MinPlayers)
+				if err != nil {
+					return err
+				}
+				pj := presetJSON{Name: p.Name, Chinese: p.Chinese, Description: p.Description,
+					MinPlayers: p.MinPlayers, MaxPlayers: p.MaxPlayers,
+					Cards: map[string]int{}, Options: map[string]string{}}
+				for _, r := range b.Cards {
+					pj.Cards[r.String()]++
+				}
+				for _, o := range rules.AllOptions() {
+					pj.Options[o.Name()] = b.Options.Get(o)
+				}
+				list = append(list, pj)
+			}
+			if asJSON {
+				enc := json.NewEncoder(w)
+				enc.SetIndent("", "  ")
+				return enc.Encode(list)
+			}
+			for i, p := range rules.Presets() {
+				pj := list[i]
+				players := strconv.Itoa(p.MinPlayers)
+				if p.MaxPlayers != p.MinPlayers {
+					players += "–" + strconv.Itoa(p.MaxPlayers)
+				}
+				fmt.Fprintf(w, "%s (%s), %s players: %s\n", p.Name, p.Chinese, players, p.Description)
+				b, _ := p.Board(p.MinPlayers)
+				fmt.Fprintf(w, "  cards (%d players): %s\n", p.MinPlayers, cardList(b.Cards))
+				var opts []string
+				for _, o := range rules.AllOptions() {
+					opts = append(opts, o.Name()+"="+pj.Options[o.Name()])
+				}
+				fmt.Fprintf(w, "  options: %s\n", strings.Join(opts, " "))
+			}
+			return nil
+		},
+	}
+	cmd.Flags().BoolVar(&asJSON, "json", false, "print JSON")
+	return cmd
+}
+
+// cardList renders cards as "werewolf×4 (狼人), seer (预言家), …" in deck order.
+func cardList(cards []rules.Role) string {
+	var parts []string
+	for i := 0; i < len(cards); {
+		j := i
+		for j < len(cards) && cards[j] == cards[i] {
+			j++
+		}
+		p := cards[i].String()
+		if j-i > 1 {
+			p += "×" + strconv.Itoa(j-i)
+		}
+		parts = append(parts, p+" ("+cards[i].Chinese()+")")
+		i = j
+	}
+	return strings.Join(parts, ", ")
+}

@@ -1,0 +1,191 @@
+package script
+
+import (
+	"errors"
+	"fmt"
+	"strings"
+
+	"github.com/wolfden/wolfden/rules"
+)
+
+// Failure is an expectation or command of the script that did not hold.
+type Failure struct {
+	Where string // file:line
+	Step  string
+	Msg   string
+}
+
+func (f *Failure) Error() string { return fmt.Sprintf("%s: %s: %s", f.Where, f.Step, f.Msg) }
+
+// Run plays the script. out, if not nil, receives every new event as the
+// game produces it. A command refused by the rules, or an expectation that
+// does not hold, stops the run with a *Failure.
+//
+// While the game waits only for something that decides nothing (a speech,
+// last words, a skill window without a shot) and the next command is not
+// accepted, the runner ends that wait, as the moderator's timer would; so a
+// script lists only the choices that matter.
+func (s *Script) Run(out func(rules.Event)) (*rules.Game, error) {
+	g, err := rules.New(s.Board, s.Seed, s.Deal)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", s.Source, err)
+	}
+	sent := 0
+	flush := func() {
+		ev := g.Events()
+		if out != nil {
+			for ; sent < len(ev); sent++ {
+				out(ev[sent])
+			}
+		}
+	}
+	flush()
+	for _, st := range s.Steps {
+		fail := func(format string, args ...any) error {
+			return &Failure{Where: fmt.Sprintf("%s:%d", s.Source, st.Line), Step: st.Text, Msg: fmt.Sprintf(format, args...)}
+		}
+		switch {
+		case st.Timeout:
+			if over, _ := g.Over(); over {
+				return g, fail("the game is over")
+			}
+			g.Timeout()
+		case st.Expect != nil:
+			if msg := check(g, st.Expect); msg != "" {
+				return g, fail("%s", msg)
+			}
+		case st.Refused:
+			for _, c := range st.Cmds {
+				err := g.Do(c)
+				if err == nil {
+					return g, fail("%v was accepted; expected a refusal", c)
+				}
+				if st.Refuse != "" && !strings.Contains(err.Error(), st.Refuse) {
+					return g, fail("refused with %q, expected %q", err.Error(), st.Refuse)
+				}
+			}
+		case st.Advance:
+			for g.Idle() {
+				g.Timeout()
+			}
+		default:
+			for _, c := range st.Cmds {
+				if err := doAdvancing(g, c); err != nil {
+					return g, fail("%v", err)
+				}
+			}
+		}
+		flush()
+	}
+	flush()
+	return g, nil
+}
+
+func doAdvancing(g *rules.Game, c rules.Command) error {
+	for {
+		err := g.Do(c)
+		var re *rules.Error
+		if err == nil || !errors.As(err, &re) || (re.Code != rules.CodeNotNow && re.Code != rules.CodeDead) || !g.Idle() {
+			return err
+		}
+		g.Timeout()
+	}
+}
+
+func seatsOf(mask uint32) []int {
+	var out []int
+	for _, s := range rules.Seats(mask) {
+		out = append(out, int(s))
+	}
+	return out
+}
+
+// check returns what does not hold, or "".
+func check(g *rules.Game, ex *Expect) string {
+	var bad []string
+	for _, s := range ex.Dead {
+		if g.Alive(rules.Seat(s)) {
+			bad = append(bad, fmt.Sprintf("seat %d is alive, expected dead", s))
+		}
+	}
+	for _, s := range ex.Alive {
+		if !g.Alive(rules.Seat(s)) {
+			bad = append(bad, fmt.Sprintf("seat %d is dead, expected alive", s))
+		}
+	}
+	over, winner := g.Over()
+	if ex.Winner != "" && winner.String() != ex.Winner {
+		bad = append(bad, fmt.Sprintf("winner is %s, expected %s", winner, ex.Winner))
+	}
+	if ex.Over != nil && over != *ex.Over {
+		bad = append(bad, fmt.Sprintf("over is %v, expected %v", over, *ex.Over))
+	}
+	step, turn := g.Step()
+	if ex.Step != "" && step.String() != ex.Step {
+		bad = append(bad, fmt.Sprintf("step is %s (seat %d), expected %s", step, turn, ex.Step))
+	}
+	if ex.Turn != 0 && int(turn) != ex.Turn {
+		bad = append(bad, fmt.Sprintf("turn is seat %d, expected %d", turn, ex.Turn))
+	}
+	if ex.Day != 0 && g.Day() != ex.Day {
+		bad = append(bad, fmt.Sprintf("day is %d, expected %d", g.Day(), ex.Day))
+	}
+	if ex.Sheriff != nil && int(g.Sheriff()) != *ex.Sheriff {
+		bad = append(bad, fmt.Sprintf("sheriff is seat %d, expected %d", g.Sheriff(), *ex.Sheriff))
+	}
+	if ex.Pending != nil {
+		if got := seatsOf(g.Pending()); fmt.Sprint(got) != fmt.Sprint(ex.Pending) {
+			bad = append(bad, fmt.Sprintf("awaited seats are %v, expected %v", got, ex.Pending))
+		}
+	}
+	for seat, wants := range ex.Told {
+		for _, w := range wants {
+			if !told(g, rules.Seat(seat), w) {
+				bad = append(bad, fmt.Sprintf("seat %d was not told %q", seat, w))
+			}
+		}
+	}
+	for seat, wants := range ex.NotTold {
+		for _, w := range wants {
+			if told(g, rules.Seat(seat), w) {
+				bad = append(bad, fmt.Sprintf("seat %d was told %q", seat, w))
+			}
+		}
+	}
+	for _, w := range ex.Log {
+		if !logged(g, w) {
+			bad = append(bad, fmt.Sprintf("no event %q", w))
+		}
+	}
+	for _, w := range ex.NotLog {
+		if logged(g, w) {
+			bad = append(bad, fmt.Sprintf("unexpected event %q", w))
+		}
+	}
+	return strings.Join(bad, "; ")
+}
+
+// told: an event the seat may read matches want.
+func told(g *rules.Game, s rules.Seat, want string) bool {
+	for _, e := range g.Events() {
+		if e.Visible(s) && matches(e.String(), want) {
+			return true
+		}
+	}
+	return false
+}
+
+func logged(g *rules.Game, want string) bool {
+	for _, e := range g.Events() {
+		if matches(e.String(), want) {
+			return true
+		}
+	}
+	return false
+}
+
+// matches: the event's text is want, or begins with want and a space, so
+// that "death 1" does not match "death 12 attack".
+func matches(text, want string) bool {
+	return text == want || strings.HasPrefix(text, want+" ")
+}

@@ -1,0 +1,294 @@
+// Package script reads and runs scripted games: a board, a seed, an optional
+// deal, then commands and expectations in order. It is how rule scenarios are
+// written and checked (docs/scripts.md).
+package script
+
+import (
+	"errors"
+	"fmt"
+	"os"
+	"slices"
+	"strconv"
+	"strings"
+
+	"github.com/goccy/go-yaml"
+	"github.com/goccy/go-yaml/ast"
+	"github.com/goccy/go-yaml/parser"
+
+	"github.com/wolfden/wolfden/rules"
+)
+
+// Script is a parsed script file.
+type Script struct {
+	Name    string
+	Rule    string
+	Board   rules.Board
+	Seed    uint64
+	Deal    []rules.Role // nil: the seed deals
+	Steps   []Step
+	Source  string // file name, for messages
+	Players int
+}
+
+// Step is one line of the script: a command, a timeout, or an expectation.
+type Step struct {
+	Line    int
+	Text    string
+	Cmds    []rules.Command // one per listed seat
+	Timeout bool
+	Advance bool   // end every wait that decides nothing
+	Refuse  string // expect the command to be refused with this text in the error ("" = must succeed)
+	Refused bool
+	Expect  *Expect
+}
+
+// Expect is what must hold after the previous steps.
+type Expect struct {
+	Dead    []int            `yaml:"dead"`
+	Alive   []int            `yaml:"alive"`
+	Winner  string           `yaml:"winner"`
+	Over    *bool            `yaml:"over"`
+	Step    string           `yaml:"step"`
+	Turn    int              `yaml:"turn"`
+	Day     int              `yaml:"day"`
+	Sheriff *int             `yaml:"sheriff"`
+	Pending []int            `yaml:"pending"`
+	Told    map[int][]string `yaml:"told"`
+	NotTold map[int][]string `yaml:"not_told"`
+	Log     []string         `yaml:"log"`
+	NotLog  []string         `yaml:"not_log"`
+}
+
+type file struct {
+	Name    string         `yaml:"name"`
+	Rule    string         `yaml:"rule"`
+	Preset  string         `yaml:"preset"`
+	Players int            `yaml:"players"`
+	Cards   []string       `yaml:"cards"`
+	Options map[string]any `yaml:"options"`
+	Seed    uint64         `yaml:"seed"`
+	Deal    []string       `yaml:"deal"`
+	Steps   []any          `yaml:"steps"`
+}
+
+// Load reads a script file.
+func Load(path string) (*Script, error) {
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return nil, err
+	}
+	return Parse(path, data)
+}
+
+// Parse reads a script; errors name the file and line.
+func Parse(name string, data []byte) (*Script, error) {
+	var f file
+	if err := yaml.UnmarshalWithOptions(data, &f, yaml.DisallowUnknownField()); err != nil {
+		return nil, fmt.Errorf("%s: %s", name, strings.TrimSpace(yaml.FormatError(err, false, false)))
+	}
+	lines := stepLines(data)
+	s := &Script{Name: f.Name, Rule: f.Rule, Seed: f.Seed, Source: name}
+	at := func(i int) string {
+		if i < len(lines) {
+			return fmt.Sprintf("%s:%d", name, lines[i])
+		}
+		return name
+	}
+	switch {
+	case f.Preset != "" && len(f.Cards) > 0:
+		return nil, fmt.Errorf("%s: give either preset or cards, not both", name)
+	case f.Preset != "":
+		p, err := rules.LookupPreset(f.Preset)
+		if err != nil {
+			return nil, fmt.Errorf("%s: %w", name, err)
+		}
+		n := f.Players
+		if n == 0 && len(f.Deal) > 0 {
+			n = len(f.Deal)
+		}
+		if s.Board, err = p.Board(n); err != nil {
+			return nil, fmt.Errorf("%s: %w", name, err)
+		}
+	case len(f.Cards) > 0:
+		for _, c := range f.Cards {
+			r, err := rules.ParseRole(c)
+			if err != nil {
+				return nil, fmt.Errorf("%s: cards: %w", name, err)
+			}
+			s.Board.Cards = append(s.Board.Cards, r)
+		}
+	default:
+		return nil, fmt.Errorf("%s: a script needs a preset or a list of cards", name)
+	}
+	keys := make([]string, 0, len(f.Options))
+	for k := range f.Options {
+		keys = append(keys, k)
+	}
+	slices.Sort(keys)
+	for _, k := range keys {
+		if err := s.Board.Options.Set(k, optionText(f.Options[k])); err != nil {
+			return nil, fmt.Errorf("%s: options: %w", name, err)
+		}
+	}
+	if err := s.Board.Validate(); err != nil {
+		return nil, fmt.Errorf("%s: %w", name, err)
+	}
+	s.Players = s.Board.Players()
+	if len(f.Deal) > 0 {
+		for _, c := range f.Deal {
+			r, err := rules.ParseRole(c)
+			if err != nil {
+				return nil, fmt.Errorf("%s: deal: %w", name, err)
+			}
+			s.Deal = append(s.Deal, r)
+		}
+	}
+	for i, raw := range f.Steps {
+		st, err := parseStep(raw, s.Players)
+		if err != nil {
+			return nil, fmt.Errorf("%s: step %d: %w", at(i), i+1, err)
+		}
+		if i < len(lines) {
+			st.Line = lines[i]
+		}
+		s.Steps = append(s.Steps, st)
+	}
+	return s, nil
+}
+
+// optionText turns a YAML scalar back into the option's text: YAML reads
+// "1.5" as a number and may read on/off as booleans.
+func optionText(v any) string {
+	switch x := v.(type) {
+	case bool:
+		if x {
+			return "on"
+		}
+		return "off"
+	case float64:
+		return strconv.FormatFloat(x, 'f', -1, 64)
+	case uint64:
+		return strconv.FormatUint(x, 10)
+	case int64:
+		return strconv.FormatInt(x, 10)
+	}
+	return fmt.Sprint(v)
+}
+
+// stepLines finds the line of each item of the steps list.
+func stepLines(data []byte) []int {
+	f, err := parser.ParseBytes(data, 0)
+	if err != nil || len(f.Docs) == 0 {
+		return nil
+	}
+	m, ok := f.Docs[0].Body.(*ast.MappingNode)
+	if !ok {
+		return nil
+	}
+	for _, kv := range m.Values {
+		if kv.Key.String() != "steps" {
+			continue
+		}
+		seq, ok := kv.Value.(*ast.SequenceNode)
+		if !ok {
+			return nil
+		}
+		out := make([]int, len(seq.Values))
+		for i, v := range seq.Values {
+			if tk := v.GetToken(); tk != nil && tk.Position != nil {
+				out[i] = tk.Position.Line
+			}
+		}
+		return out
+	}
+	return nil
+}
+
+func parseStep(raw any, players int) (Step, error) {
+	switch v := raw.(type) {
+	case string:
+		return parseCommand(v, players)
+	case map[string]any:
+		if e, ok := v["expect"]; ok {
+			if len(v) != 1 {
+				return Step{}, errors.New("an expect step holds only expect")
+			}
+			var ex Expect
+			b, err := yaml.Marshal(e)
+			if err != nil {
+				return Step{}, err
+			}
+			if err := yaml.UnmarshalWithOptions(b, &ex, yaml.DisallowUnknownField()); err != nil {
+				return Step{}, fmt.Errorf("expect: %s", strings.TrimSpace(yaml.FormatError(err, false, false)))
+			}
+			return Step{Text: "expect", Expect: &ex}, nil
+		}
+		if d, ok := v["refuse"]; ok {
+			text, _ := d.(string)
+			st, err := parseCommand(text, players)
+			if err != nil {
+				return Step{}, err
+			}
+			st.Refused = true
+			if e, ok := v["error"]; ok {
+				st.Refuse = fmt.Sprint(e)
+			}
+			for k := range v {
+				if k != "refuse" && k != "error" {
+					return Step{}, fmt.Errorf("unknown key %q in a refuse step", k)
+				}
+			}
+			return st, nil
+		}
+		return Step{}, errors.New(`a step is a command ("5 attack 3"), "timeout", "advance", {expect: ...} or {refuse: ..., error: ...}`)
+	}
+	return Step{}, fmt.Errorf("a step is a command or a map, not %T", raw)
+}
+
+// parseCommand reads "SEATS VERB [ARG]", where SEATS is one seat or a comma
+// list ("1,2,3 vote 5"), ARG a seat, "none", or "cw"/"ccw" for order.
+func parseCommand(text string, players int) (Step, error) {
+	st := Step{Text: text}
+	fields := strings.Fields(text)
+	if len(fields) == 1 && fields[0] == "timeout" {
+		st.Timeout = true
+		return st, nil
+	}
+	if len(fields) == 1 && fields[0] == "advance" {
+		st.Advance = true
+		return st, nil
+	}
+	if len(fields) < 2 || len(fields) > 3 {
+		return st, fmt.Errorf("%q: a command is SEATS VERB [TARGET]", text)
+	}
+	kind, err := rules.ParseCmd(fields[1])
+	if err != nil {
+		return st, fmt.Errorf("%q: %w", text, err)
+	}
+	var target rules.Seat
+	var value int8
+	if len(fields) == 3 {
+		arg := fields[2]
+		switch {
+		case kind == rules.CmdOrder && (arg == "cw" || arg == "ccw"):
+			if arg == "ccw" {
+				value = 1
+			}
+		case arg == "none":
+		default:
+			n, err := strconv.Atoi(arg)
+			if err != nil || n < 1 || n > players {
+				return st, fmt.Errorf("%q: target %q is not a seat from 1 to %d", text, arg, players)
+			}
+			target = rules.Seat(n)
+		}
+	}
+	for _, part := range strings.Split(fields[0], ",") {
+		n, err := strconv.Atoi(part)
+		if err != nil || n < 1 || n > players {
+			return st, fmt.Errorf("%q: %q is not a seat from 1 to %d", text, part, players)
+		}
+		st.Cmds = append(st.Cmds, rules.Command{Seat: rules.Seat(n), Kind: kind, Target: target, Value: value})
+	}
+	return st, nil
+}

@@ -1,0 +1,189 @@
+package rules
+
+import (
+	"errors"
+	"fmt"
+	"slices"
+)
+
+// Board is what a game is played with: the cards dealt (one per seat) and the
+// ruleset.
+type Board struct {
+	Cards   []Role
+	Options Options
+}
+
+// Players is the number of seats of the board.
+func (b *Board) Players() int { return len(b.Cards) }
+
+// Validate refuses a board the engine cannot run, naming the problem.
+func (b *Board) Validate() error {
+	n := len(b.Cards)
+	if n < 3 || n > MaxSeats {
+		return fmt.Errorf("rules: a board needs 3 to %d cards, this one has %d", MaxSeats, n)
+	}
+	wolves, others := 0, 0
+	for _, r := range b.Cards {
+		if r == NoRole || r >= numRoles {
+			return fmt.Errorf("rules: unknown card %d", r)
+		}
+		if !r.Implemented() {
+			return fmt.Errorf("rules: the role %s (%s) is not supported yet", r, r.Chinese())
+		}
+		if r.IsWolf() {
+			wolves++
+		} else {
+			others++
+		}
+	}
+	if wolves == 0 {
+		return errors.New("rules: a board needs at least one wolf")
+	}
+	if others == 0 {
+		return errors.New("rules: a board needs at least one non-wolf")
+	}
+	for o := Option(0); o < numOptions; o++ {
+		if int(b.Options[o]) >= len(optionTable[o].values) {
+			return fmt.Errorf("rules: option %s has no value number %d", o.Name(), b.Options[o])
+		}
+	}
+	return nil
+}
+
+// Preset is a named board; classic adapts to the number of players.
+type Preset struct {
+	Name        string
+	Chinese     string
+	Description string
+	MinPlayers  int
+	MaxPlayers  int
+	cards       func(n int) []Role
+	Options     Options
+}
+
+// Board builds the preset's board for n players.
+func (p *Preset) Board(n int) (Board, error) {
+	if n == 0 {
+		n = p.MinPlayers
+	}
+	if n < p.MinPlayers || n > p.MaxPlayers {
+		if p.MinPlayers == p.MaxPlayers {
+			return Board{}, fmt.Errorf("rules: preset %s is for %d players, not %d", p.Name, p.MinPlayers, n)
+		}
+		return Board{}, fmt.Errorf("rules: preset %s is for %d to %d players, not %d", p.Name, p.MinPlayers, p.MaxPlayers, n)
+	}
+	return Board{Cards: p.cards(n), Options: p.Options}, nil
+}
+
+func repeat(r Role, n int) []Role {
+	out := make([]Role, n)
+	for i := range out {
+		out[i] = r
+	}
+	return out
+}
+
+func fixed(cards ...[]Role) func(int) []Role {
+	all := slices.Concat(cards...)
+	return func(int) []Role { return slices.Clone(all) }
+}
+
+// classicWolves is 000's table: 8–11 players 2 wolves, 12–17 3, 18 4.
+func classicWolves(n int) int {
+	switch {
+	case n >= 18:
+		return 4
+	case n >= 12:
+		return 3
+	default:
+		return 2
+	}
+}
+
+func opts(set ...string) Options {
+	var o Options
+	for i := 0; i+1 < len(set); i += 2 {
+		if err := o.Set(set[i], set[i+1]); err != nil {
+			panic(err)
+		}
+	}
+	return o
+}
+
+// std001 is the ruleset of seed 001 (the 狼人杀 standard boards).
+var std001 = []string{
+	"sheriff", "day1_campaign", "sheriff_vote_weight", "1.5",
+	"last_words", "first_night_and_exile", "speech_order", "sheriff_chooses",
+	"vote_tie", "pk", "seer_sees", "wolf_or_not",
+	"witch_informed", "while_heal_unused", "witch_self_heal", "never",
+	"witch_both_same_night", "off", "guard_repeat", "no_consecutive",
+	"guard_heal_same_target", "dies", "wolf_vote", "majority",
+	"wolf_win", "kill_side", "reveal_role_on_death", "off",
+	"hunter_shoots_when_poisoned", "off", "win_check_before_shot", "on",
+}
+
+func with(base []string, more ...string) Options { return opts(append(slices.Clone(base), more...)...) }
+
+var presets = []*Preset{
+	{
+		Name: "classic", Chinese: "经典", MinPlayers: 8, MaxPlayers: 18,
+		Description: "Miller's Hollow base game (000): wolves, a seer and villagers",
+		cards: func(n int) []Role {
+			w := classicWolves(n)
+			return slices.Concat(repeat(Werewolf, w), []Role{Seer}, repeat(Villager, n-w-1))
+		},
+		Options: opts("sheriff", "before_first_night", "sheriff_vote_weight", "2",
+			"last_words", "none", "speech_order", "free", "vote_tie", "nobody",
+			"seer_sees", "role", "witch_informed", "always", "witch_self_heal", "always",
+			"witch_both_same_night", "on", "wolf_win", "kill_all", "reveal_role_on_death", "on",
+			"hunter_shoots_when_poisoned", "on", "hunter_shoots_on_heartbreak", "on",
+			"win_check_before_shot", "off"),
+	},
+	{
+		Name: "std-9", Chinese: "九人预女猎", MinPlayers: 9, MaxPlayers: 9,
+		Description: "3 wolves, seer, witch, hunter, 3 villagers (001)",
+		cards:       fixed(repeat(Werewolf, 3), []Role{Seer, Witch, Hunter}, repeat(Villager, 3)),
+		Options:     with(std001, "sheriff", "none"),
+	},
+	{
+		Name: "std-12", Chinese: "预女猎白", MinPlayers: 12, MaxPlayers: 12,
+		Description: "4 wolves, seer, witch, hunter, idiot, 4 villagers (001)",
+		cards:       fixed(repeat(Werewolf, 4), []Role{Seer, Witch, Hunter, Idiot}, repeat(Villager, 4)),
+		Options:     with(std001),
+	},
+	{
+		Name: "std-12-fox", Chinese: "预女猎狐", MinPlayers: 12, MaxPlayers: 12,
+		Description: "std-12 with the nine-tailed fox for the idiot (001)",
+		cards:       fixed(repeat(Werewolf, 4), []Role{Seer, Witch, Hunter, NineTailedFox}, repeat(Villager, 4)),
+		Options:     with(std001),
+	},
+	{
+		Name: "std-12-wwk", Chinese: "白狼王守卫", MinPlayers: 12, MaxPlayers: 12,
+		Description: "3 wolves, white wolf king, seer, witch, hunter, guard, 4 villagers (001)",
+		cards:       fixed(repeat(Werewolf, 3), []Role{WhiteWolfKing, Seer, Witch, Hunter, Guard}, repeat(Villager, 4)),
+		Options:     with(std001, "guard_heal_same_target", "dies"),
+	},
+	{
+		Name: "std-12-beauty", Chinese: "狼美守卫", MinPlayers: 12, MaxPlayers: 12,
+		Description: "3 wolves, wolf beauty, seer, witch, hunter, guard, 4 villagers (001)",
+		cards:       fixed(repeat(Werewolf, 3), []Role{WolfBeauty, Seer, Witch, Hunter, Guard}, repeat(Villager, 4)),
+		Options:     with(std001),
+	},
+}
+
+// Presets lists the named boards.
+func Presets() []*Preset { return presets }
+
+// LookupPreset finds a preset by name.
+func LookupPreset(name string) (*Preset, error) {
+	for _, p := range presets {
+		if p.Name == name {
+			return p, nil
+		}
+	}
+	names := make([]string, len(presets))
+	for i, p := range presets {
+		names[i] = p.Name
+	}
+	return nil, fmt.Errorf("rules: unknown preset %q (known: %v)", name, names)
+}

@@ -1,0 +1,128 @@
+package rules
+
+import (
+	"fmt"
+	"strconv"
+)
+
+// CmdKind is what a seat asks to do.
+type CmdKind uint8
+
+// The commands.
+const (
+	CmdNone     CmdKind = iota
+	CmdAttack           // wolves: attack Target (NoSeat: nobody, 空刀)
+	CmdHeal             // witch: heal the attack target
+	CmdPoison           // witch: poison Target
+	CmdProtect          // guard: protect Target
+	CmdCheck            // seer: check Target
+	CmdShoot            // hunter, wolf king: shoot Target
+	CmdVote             // vote for Target
+	CmdAbstain          // vote for nobody
+	CmdRun              // stand for sheriff (上警)
+	CmdWithdraw         // withdraw from the campaign (退水)
+	CmdBadge            // sheriff: pass the badge to Target
+	CmdTear             // sheriff: tear the badge (撕警徽)
+	CmdExplode          // wolves: self-explode (自爆); white wolf king: Target optional
+	CmdCharm            // wolf beauty: charm Target
+	CmdSkip             // decline this step: end a speech or last words, keep out, do nothing
+	CmdOrder            // sheriff: speeches go clockwise (Value 0) or counter-clockwise (Value 1)
+	numCmds
+)
+
+var cmdNames = [numCmds]string{"none", "attack", "heal", "poison", "protect", "check", "shoot",
+	"vote", "abstain", "run", "withdraw", "badge", "tear", "explode", "charm", "skip", "order"}
+
+func (k CmdKind) String() string {
+	if k < numCmds {
+		return cmdNames[k]
+	}
+	return "cmd(" + strconv.Itoa(int(k)) + ")"
+}
+
+// ParseCmd reads a command name; "done" and "pass" are accepted for skip.
+func ParseCmd(s string) (CmdKind, error) {
+	switch s {
+	case "done", "pass":
+		return CmdSkip, nil
+	}
+	for k := CmdKind(1); k < numCmds; k++ {
+		if cmdNames[k] == s {
+			return k, nil
+		}
+	}
+	return CmdNone, fmt.Errorf("rules: unknown command %q", s)
+}
+
+// Command is one seat's request.
+type Command struct {
+	Seat   Seat
+	Kind   CmdKind
+	Target Seat
+	Value  int8
+}
+
+func (c Command) String() string {
+	switch c.Kind {
+	case CmdAttack, CmdPoison, CmdProtect, CmdCheck, CmdShoot, CmdVote, CmdBadge, CmdCharm:
+		return fmt.Sprintf("%d %s %d", c.Seat, c.Kind, c.Target)
+	case CmdExplode:
+		if c.Target != NoSeat {
+			return fmt.Sprintf("%d %s %d", c.Seat, c.Kind, c.Target)
+		}
+	case CmdOrder:
+		if c.Value == 1 {
+			return fmt.Sprintf("%d order ccw", c.Seat)
+		}
+		return fmt.Sprintf("%d order cw", c.Seat)
+	}
+	return fmt.Sprintf("%d %s", c.Seat, c.Kind)
+}
+
+// Code classifies a refused command.
+type Code uint8
+
+// Codes of refusal.
+const (
+	CodeOver   Code = iota + 1 // the game is over
+	CodeSeat                   // no such seat
+	CodeDead                   // the seat is out of the game
+	CodeNotNow                 // the command does not belong to this moment of the game
+	CodeTarget                 // the target is not allowed
+	CodeRule                   // a rule forbids it
+)
+
+// Error is a refused command. Its message names the rule; it never tells
+// the sender anything his seat may not know.
+type Error struct {
+	Code Code
+	Rule string // the option or rule that refuses, if any
+	Msg  string
+}
+
+func (e *Error) Error() string {
+	if e.Rule != "" {
+		return "rules: " + e.Msg + " (" + e.Rule + ")"
+	}
+	return "rules: " + e.Msg
+}
+
+// Is matches errors by code, so errors.Is(err, ErrNotNow) works.
+func (e *Error) Is(target error) bool {
+	t, ok := target.(*Error)
+	return ok && t.Code == e.Code && t.Msg == ""
+}
+
+// Sentinels for errors.Is.
+var (
+	ErrOver   = &Error{Code: CodeOver}
+	ErrSeat   = &Error{Code: CodeSeat}
+	ErrDead   = &Error{Code: CodeDead}
+	ErrNotNow = &Error{Code: CodeNotNow}
+	ErrTarget = &Error{Code: CodeTarget}
+	ErrRule   = &Error{Code: CodeRule}
+)
+
+func refuse(code Code, rule, format string, args ...any) error {
+	return &Error{Code: code, Rule: rule, Msg: fmt.Sprintf(format, args...)}
+}

@@ -1,0 +1,213 @@
+package rules
+
+import (
+	"fmt"
+	"strconv"
+	"strings"
+)
+
+// EventKind says what happened.
+type EventKind uint8
+
+// The events. The order is part of the stored format: append only.
+const (
+	EvNone       EventKind = iota
+	EvGameStart            // Value: players
+	EvRole                 // Seat is dealt Role (told to Seat)
+	EvWolfTeam             // Mask: the wolves (told to the wolves)
+	EvNight                // Value: night number
+	EvDay                  // Value: day number
+	EvStep                 // Value: Step; Seat: whose turn; Mask: who may act or stand
+	EvProtect              // the guard Seat protects Target
+	EvCheck                // the seer Seat checks Target: Role (seer_sees=role) or Value (Result*)
+	EvAttackPick           // the wolf Seat picks Target (NoSeat: nobody) — the wolves' channel
+	EvAttack               // the wolves' attack goes to Target (moderator); Draws=1 if a tie was drawn
+	EvCharm                // the wolf beauty Seat charms Target
+	EvWitchTold            // the witch Seat is told the attack target Target (NoSeat: none)
+	EvHeal                 // the witch Seat heals Target
+	EvPoison               // the witch Seat poisons Target
+	EvSkip                 // Seat declines the current step's action
+	EvDeath                // Seat dies, cause Value (public when the death is seen at once)
+	EvDawn                 // Mask: the night's dead, announced (天亮了)
+	EvTails                // the fox Seat has Value tails
+	EvRun                  // Seat stands for sheriff (上警)
+	EvWithdraw             // Seat withdraws (退水)
+	EvBallot               // Seat votes for Target (NoSeat: abstains); private until the vote closes
+	EvVoteResult           // Value: Step of the vote; Mask: the top seats; Target: the one chosen (NoSeat: none); Draws=1 if drawn
+	EvSheriff              // Seat becomes sheriff; NoSeat: the badge is lost (警徽流失)
+	EvBadge                // the sheriff Seat passes the badge to Target; NoSeat: tears it (撕警徽)
+	EvOrder                // the sheriff Seat has the speeches go Value (0 clockwise, 1 counter-clockwise)
+	EvExile                // Seat is exiled (放逐); NoSeat: nobody
+	EvReveal               // Seat's card Role is turned face up
+	EvExplode              // the wolf Seat self-explodes (自爆); Target: the white wolf king's victim
+	EvShoot                // Seat shoots Target
+	EvNoShot               // Seat is told he may not shoot (poisoned, heartbreak)
+	EvTask                 // moderator's bookkeeping: Seat gets task Value (Target 1: first)
+	EvResume               // moderator's bookkeeping: the day resumes at step Value (Target: flags)
+	EvGameOver             // Value: the winning camp
+	numEventKinds
+)
+
+var eventNames = [numEventKinds]string{
+	"none", "game_start", "role", "wolf_team", "night", "day", "step", "protect", "check",
+	"attack_pick", "attack", "charm", "witch_told", "heal", "poison", "skip", "death", "dawn",
+	"tails", "run", "withdraw", "ballot", "vote_result", "sheriff", "badge", "order", "exile",
+	"reveal", "explode", "shoot", "no_shot", "task", "resume", "game_over",
+}
+
+func (k EventKind) String() string {
+	if k < numEventKinds {
+		return eventNames[k]
+	}
+	return "event(" + strconv.Itoa(int(k)) + ")"
+}
+
+// Results of a check under seer_sees = wolf_or_not / village_or_not.
+const (
+	ResultGood       = 0 // 好人 / 村民阵营
+	ResultWolf       = 1 // 狼人
+	ResultNotVillage = 2 // 非村民阵营
+)
+
+// Cause of a death.
+type Cause uint8
+
+// Causes of death.
+const (
+	CauseNone    Cause = iota
+	CauseAttack        // the wolves' attack
+	CausePoison        // the witch's poison
+	CauseExile         // the day vote
+	CauseShot          // a hunter's or wolf king's shot
+	CauseExplode       // self-explosion
+	CauseTaken         // taken by an exploding white wolf king
+	CauseCharm         // died with the wolf beauty (殉情)
+	CauseTails         // the fox lost her last tail
+	numCauses
+)
+
+var causeNames = [numCauses]string{"none", "attack", "poison", "exile", "shot", "explode", "taken", "charm", "tails"}
+
+func (c Cause) String() string {
+	if c < numCauses {
+		return causeNames[c]
+	}
+	return "cause(" + strconv.Itoa(int(c)) + ")"
+}
+
+// Event is the engine's only output. Each is numbered and addressed: to
+// everyone (Public), or to the seats of the To mask. An event with neither is
+// the moderator's alone.
+type Event struct {
+	Seq    int32
+	Kind   EventKind
+	Public bool
+	Draws  uint8 // random draws the event's resolution consumed
+	Seat   Seat
+	Target Seat
+	Role   Role
+	Value  int16
+	To     uint32 // seats that receive the event when it is not public
+	Mask   uint32 // a set of seats, meaning given by Kind
+}
+
+// Visible reports whether seat may read the event's body.
+func (e *Event) Visible(seat Seat) bool {
+	return e.Public || (seat > 0 && e.To&seat.bit() != 0)
+}
+
+// Redacted is what a seat that may not see the event receives: its number only.
+func (e *Event) Redacted() Event { return Event{Seq: e.Seq} }
+
+// Seats lists the seats of a mask in order.
+func Seats(mask uint32) []Seat {
+	var out []Seat
+	for s := Seat(1); s <= MaxSeats; s++ {
+		if mask&s.bit() != 0 {
+			out = append(out, s)
+		}
+	}
+	return out
+}
+
+// Mask builds a seat set.
+func Mask(seats ...Seat) uint32 {
+	var m uint32
+	for _, s := range seats {
+		m |= s.bit()
+	}
+	return m
+}
+
+func seatList(mask uint32) string {
+	var b strings.Builder
+	b.WriteByte('[')
+	for i, s := range Seats(mask) {
+		if i > 0 {
+			b.WriteByte(' ')
+		}
+		b.WriteString(strconv.Itoa(int(s)))
+	}
+	b.WriteByte(']')
+	return b.String()
+}
+
+// String is the event's short text form, used by scripts' expectations:
+// the kind followed by its meaningful fields.
+func (e Event) String() string {
+	k := e.Kind.String()
+	s, t := int(e.Seat), int(e.Target)
+	switch e.Kind {
+	case EvGameStart:
+		return fmt.Sprintf("%s players=%d", k, e.Value)
+	case EvRole, EvReveal:
+		return fmt.Sprintf("%s %d %s", k, s, e.Role)
+	case EvWolfTeam, EvDawn:
+		return fmt.Sprintf("%s %s", k, seatList(e.Mask))
+	case EvNight, EvDay:
+		return fmt.Sprintf("%s %d", k, e.Value)
+	case EvStep:
+		st := Step(e.Value).String()
+		if e.Seat != NoSeat {
+			return fmt.Sprintf("%s %s %d", k, st, s)
+		}
+		return fmt.Sprintf("%s %s %s", k, st, seatList(e.Mask))
+	case EvCheck:
+		if e.Role != NoRole {
+			return fmt.Sprintf("%s %d %d %s", k, s, t, e.Role)
+		}
+		return fmt.Sprintf("%s %d %d %s", k, s, t, resultName(e.Value))
+	case EvDeath:
+		return fmt.Sprintf("%s %d %s", k, s, Cause(e.Value))
+	case EvTails:
+		return fmt.Sprintf("%s %d %d", k, s, e.Value)
+	case EvRun, EvWithdraw, EvSkip, EvNoShot, EvSheriff:
+		return fmt.Sprintf("%s %d", k, s)
+	case EvVoteResult:
+		return fmt.Sprintf("%s %s top=%s chosen=%d", k, Step(e.Value), seatList(e.Mask), t)
+	case EvOrder:
+		if e.Value == 1 {
+			return fmt.Sprintf("%s %d ccw", k, s)
+		}
+		return fmt.Sprintf("%s %d cw", k, s)
+	case EvExile:
+		return fmt.Sprintf("%s %d", k, s)
+	case EvTask:
+		return fmt.Sprintf("%s %d %s", k, s, task(e.Value))
+	case EvResume:
+		return fmt.Sprintf("%s %s", k, Step(e.Value))
+	case EvGameOver:
+		return fmt.Sprintf("%s %s", k, Camp(e.Value))
+	}
+	return fmt.Sprintf("%s %d %d", k, s, t)
+}
+
+func resultName(v int16) string {
+	switch v {
+	case ResultWolf:
+		return "wolf"
+	case ResultNotVillage:
+		return "not_village"
+	}
+	return "good"
+}

@@ -1,0 +1,509 @@
+package rules
+
+import (
+	"errors"
+	"fmt"
+	"slices"
+)
+
+// Step is a moment of the game where the moderator waits for someone.
+type Step uint8
+
+// The steps. A "turn" step waits for one seat (Seat of its EvStep); the
+// others wait for every seat of their mask at once.
+const (
+	StepNone          Step = iota
+	StepElect              // before_first_night: everyone votes for a sheriff
+	StepElectPK            // the tied are voted on again
+	StepNight              // guard, seer, wolves and wolf beauty act together
+	StepWitch              // the witch, told the attack target, heals or poisons
+	StepSignup             // 上警: who stands for sheriff
+	StepCampaign           // a candidate's speech (turn)
+	StepWithdraw           // 退水: candidates may withdraw
+	StepSheriffVote        // the others vote for a candidate
+	StepSheriffPK          // a tied candidate's PK speech (turn)
+	StepSheriffPKVote      // the second sheriff vote among the tied
+	StepDawn               // the night's deaths are announced (instant)
+	StepOrder              // the sheriff picks the direction of the speeches (turn)
+	StepSpeech             // a day speech (turn)
+	StepDiscussion         // free chat: ends when everyone is ready
+	StepVote               // the exile vote
+	StepPK                 // a tied player's PK speech (turn)
+	StepPKVote             // the second exile vote among the tied
+	StepSkill              // a dead player may shoot (turn; offered to every dying player alike)
+	StepBadge              // the dead sheriff passes or tears the badge (turn)
+	StepLastWords          // last words (turn)
+	StepDusk               // night falls (instant)
+	StepOver               // the game is over
+	numSteps
+)
+
+var stepNames = [numSteps]string{"none", "elect", "elect_pk", "night", "witch", "signup", "campaign",
+	"withdraw", "sheriff_vote", "sheriff_pk", "sheriff_pk_vote", "dawn", "order", "speech",
+	"discussion", "vote", "pk", "pk_vote", "skill", "badge", "last_words", "dusk", "over"}
+
+func (s Step) String() string {
+	if s < numSteps {
+		return stepNames[s]
+	}
+	return fmt.Sprintf("step(%d)", uint8(s))
+}
+
+func (s Step) turn() bool {
+	switch s {
+	case StepCampaign, StepSheriffPK, StepOrder, StepSpeech, StepPK, StepSkill, StepBadge, StepLastWords:
+		return true
+	}
+	return false
+}
+
+func (s Step) isVote() bool {
+	switch s {
+	case StepElect, StepElectPK, StepSheriffVote, StepSheriffPKVote, StepVote, StepPKVote:
+		return true
+	}
+	return false
+}
+
+// speechStep: a wolf may self-explode while it runs.
+func (s Step) speech() bool {
+	switch s {
+	case StepCampaign, StepSheriffPK, StepSpeech, StepPK, StepDiscussion:
+		return true
+	}
+	return false
+}
+
+func (s Step) campaign() bool {
+	return s == StepSignup || s == StepCampaign || s == StepWithdraw || s == StepSheriffVote ||
+		s == StepSheriffPK || s == StepSheriffPKVote
+}
+
+// A task is a death consequence waiting in the moderator's queue.
+type task uint8
+
+const (
+	taskSkill task = iota + 1
+	taskBadge
+	taskLastWords
+)
+
+func (t task) String() string {
+	switch t {
+	case taskSkill:
+		return "skill"
+	case taskBadge:
+		return "badge"
+	case taskLastWords:
+		return "last_words"
+	}
+	return "task?"
+}
+
+type queued struct {
+	seat Seat
+	kind task
+}
+
+const queueCap = 64
+
+// Game is one game's state. Only apply changes it, and apply is only called
+// with the events the game emits, so replaying the log rebuilds it exactly.
+type Game struct {
+	board  Board
+	n      Seat
+	seed   uint64
+	draws  uint32
+	events []Event
+
+	role     [MaxSeats + 1]Role
+	cause    [MaxSeats + 1]Cause
+	all      uint32 // every seat
+	alive    uint32 // alive to the moderator
+	pubAlive uint32 // alive as the table knows it
+	wolves   uint32 // the wolf camp
+	revealed uint32 // cards turned face up
+	noVote   uint32 // revealed idiots
+	poisoned uint32
+
+	day, night int8
+	isNight    bool
+	step       Step
+	stepSeat   Seat
+	pending    uint32
+	speakers   uint32 // who is still to speak in this round
+	dir        int8   // +1 clockwise, -1 counter-clockwise
+	resume     Step   // the day's next step once the queue is empty
+	cut        bool   // the day ends after the dawn announcement (a self-explosion)
+	dawned     bool   // today's dawn announcement was made
+	lastDawn   uint32 // who the last dawn announced
+
+	queue       [queueCap]queued
+	qhead, qlen uint8
+
+	// night
+	picks       [MaxSeats + 1]Seat
+	picked      uint32
+	charmDue    bool
+	attack      Seat
+	guardTarget Seat
+	lastGuard   Seat
+	guardedEver uint32
+	healTarget  Seat
+	poisonT     Seat
+	healUsed    bool
+	poisonUsed  bool
+	charm       Seat
+	nightDead   uint32
+	tails       int8
+	canShoot    bool // the current skill step's seat may shoot
+
+	// sheriff and votes
+	sheriff      Seat
+	sheriffDone  bool // elected or lost for good
+	cands        uint32
+	withdrawn    uint32
+	campExploded bool // double_explode: the first explosion happened
+	votes        [MaxSeats + 1]Seat
+	voted        uint32
+	tied         uint32
+
+	winner Camp
+	over   bool
+}
+
+// New starts a game on a board with a seed. deal, if not nil, fixes each
+// seat's card (deal[0] is seat 1) and must be a permutation of the board's
+// cards; otherwise the seed shuffles them.
+func New(board Board, seed uint64, deal []Role) (*Game, error) {
+	if err := board.Validate(); err != nil {
+		return nil, err
+	}
+	if deal != nil {
+		if len(deal) != len(board.Cards) {
+			return nil, fmt.Errorf("rules: the deal has %d cards for %d seats", len(deal), len(board.Cards))
+		}
+		a, b := slices.Clone(deal), slices.Clone(board.Cards)
+		slices.Sort(a)
+		slices.Sort(b)
+		if !slices.Equal(a, b) {
+			return nil, errors.New("rules: the deal is not the board's cards")
+		}
+	}
+	g := newGame(board, seed)
+	g.emit(Event{Kind: EvGameStart, Public: true, Value: int16(g.n)})
+	cards := deal
+	draws := uint8(0)
+	if cards == nil {
+		var buf [MaxSeats]Role
+		cards = buf[:g.n]
+		copy(cards, board.Cards)
+		for i := range cards { // Fisher-Yates, one draw a seat
+			j := i + int(g.peek(uint32(i))%uint64(len(cards)-i))
+			cards[i], cards[j] = cards[j], cards[i]
+		}
+		draws = 1
+	}
+	for i, r := range cards {
+		s := Seat(i + 1)
+		g.emit(Event{Kind: EvRole, To: s.bit(), Seat: s, Role: r, Draws: draws})
+	}
+	g.emit(Event{Kind: EvWolfTeam, To: g.wolves, Mask: g.wolves})
+	g.emit(Event{Kind: EvResume, Value: int16(g.firstStep())})
+	g.proceed()
+	return g, nil
+}
+
+func newGame(board Board, seed uint64) *Game {
+	g := &Game{board: board, n: Seat(len(board.Cards)), seed: seed, dir: 1}
+	g.events = make([]Event, 0, 512)
+	for s := Seat(1); s <= g.n; s++ {
+		g.all |= s.bit()
+	}
+	g.alive, g.pubAlive = g.all, g.all
+	g.tails = 9
+	return g
+}
+
+// Replay rebuilds a game from its board, seed and event log.
+func Replay(board Board, seed uint64, events []Event) (*Game, error) {
+	if err := board.Validate(); err != nil {
+		return nil, err
+	}
+	g := newGame(board, seed)
+	for i := range events {
+		if events[i].Seq != int32(i+1) {
+			return nil, fmt.Errorf("rules: event %d has number %d", i+1, events[i].Seq)
+		}
+		g.events = append(g.events, events[i])
+		g.apply(&g.events[i])
+	}
+	return g, nil
+}
+
+func (g *Game) firstStep() Step {
+	if g.opt(OptSheriff) == SheriffBeforeFirstNight {
+		return StepElect
+	}
+	if g.opt(OptFirstPhase) == FirstDay {
+		return StepDawn
+	}
+	return StepNight
+}
+
+func (g *Game) opt(o Option) uint8 { return g.board.Options[o] }
+
+// peek is the k-th next random number; an event with Draws consumes it.
+func (g *Game) peek(k uint32) uint64 {
+	z := g.seed + uint64(g.draws+k+1)*0x9E3779B97F4A7C15
+	z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9
+	z = (z ^ (z >> 27)) * 0x94D049BB133111EB
+	return z ^ (z >> 31)
+}
+
+// pick draws one seat of a non-empty mask.
+func (g *Game) pick(mask uint32) Seat {
+	k := uint64(popcount(mask))
+	i := g.peek(0) % k
+	for s := Seat(1); s <= g.n; s++ {
+		if mask&s.bit() != 0 {
+			if i == 0 {
+				return s
+			}
+			i--
+		}
+	}
+	return NoSeat
+}
+
+func popcount(m uint32) int {
+	n := 0
+	for m != 0 {
+		m &= m - 1
+		n++
+	}
+	return n
+}
+
+func (g *Game) emit(e Event) {
+	e.Seq = int32(len(g.events) + 1)
+	g.events = append(g.events, e)
+	g.apply(&g.events[len(g.events)-1])
+}
+
+func (g *Game) has(m uint32, s Seat) bool { return m&s.bit() != 0 }
+
+// apply is the one place the state changes.
+func (g *Game) apply(e *Event) {
+	g.draws += uint32(e.Draws)
+	s, t := e.Seat, e.Target
+	switch e.Kind {
+	case EvRole:
+		g.role[s] = e.Role
+		if e.Role.IsWolf() {
+			g.wolves |= s.bit()
+		}
+	case EvNight:
+		g.night, g.isNight = int8(e.Value), true
+		g.picked, g.charmDue, g.attack = 0, false, NoSeat
+		g.lastGuard, g.guardTarget = g.guardTarget, NoSeat
+		g.healTarget, g.poisonT, g.nightDead = NoSeat, NoSeat, 0
+	case EvDay:
+		g.day, g.isNight, g.dawned = int8(e.Value), false, false
+	case EvStep:
+		st := Step(e.Value)
+		if st != g.step {
+			g.pending = 0
+		}
+		g.step, g.stepSeat = st, s
+		switch {
+		case st == StepSkill || st == StepBadge || st == StepLastWords:
+			g.qhead = (g.qhead + 1) % queueCap
+			g.qlen--
+			g.pending = s.bit()
+			g.canShoot = e.Target == 1
+		case st.turn():
+			g.pending, g.speakers = s.bit(), e.Mask&^s.bit()
+		case st == StepNight && e.Role == WolfBeauty:
+			g.charmDue = true
+		case st == StepSignup:
+			g.cands, g.withdrawn = 0, 0
+			g.pending |= e.Mask
+		default:
+			g.pending |= e.Mask
+		}
+		if st.isVote() {
+			g.voted = 0
+		}
+	case EvProtect:
+		g.guardTarget = t
+		g.guardedEver |= t.bit()
+		g.pending &^= s.bit()
+	case EvCheck:
+		g.pending &^= s.bit()
+	case EvAttackPick:
+		g.picks[s] = t
+		g.picked |= s.bit()
+		g.pending &^= s.bit()
+	case EvAttack:
+		g.attack = t
+	case EvCharm:
+		g.charm = t
+		g.charmDue = false
+	case EvHeal:
+		g.healTarget, g.healUsed = t, true
+		if g.opt(OptWitchBothSameNight) == Off || g.poisonUsed {
+			g.pending &^= s.bit()
+		}
+	case EvPoison:
+		g.poisonT, g.poisonUsed = t, true
+		g.poisoned |= t.bit()
+		if g.opt(OptWitchBothSameNight) == Off || g.healUsed || g.attack == NoSeat {
+			g.pending &^= s.bit()
+		}
+	case EvSkip:
+		if g.step == StepNight && g.role[s] == WolfBeauty && !g.has(g.pending, s) {
+			g.charmDue = false
+		}
+		g.pending &^= s.bit()
+	case EvDeath:
+		if g.has(g.alive, s) {
+			g.cause[s] = Cause(e.Value)
+		}
+		g.alive &^= s.bit()
+		if e.Public {
+			g.pubAlive &^= s.bit()
+			g.nightDead &^= s.bit()
+			g.pending &^= s.bit()
+			g.cands &^= s.bit()
+			g.speakers &^= s.bit()
+		} else {
+			g.nightDead |= s.bit()
+		}
+	case EvDawn:
+		g.pubAlive &^= e.Mask
+		g.nightDead = 0
+		g.dawned = true
+		g.lastDawn = e.Mask
+	case EvTails:
+		g.tails = int8(e.Value)
+	case EvRun:
+		g.cands |= s.bit()
+		g.pending &^= s.bit()
+	case EvWithdraw:
+		g.cands &^= s.bit()
+		g.withdrawn |= s.bit()
+		g.pending &^= s.bit()
+		g.speakers &^= s.bit()
+	case EvBallot:
+		if !e.Public {
+			g.votes[s] = t
+			g.voted |= s.bit()
+			g.pending &^= s.bit()
+		}
+	case EvVoteResult:
+		g.tied = e.Mask
+	case EvSheriff:
+		g.sheriff, g.sheriffDone = s, true
+		g.cands, g.withdrawn = 0, 0
+	case EvBadge:
+		g.sheriff = t
+		g.pending = 0
+	case EvOrder:
+		g.dir = 1
+		if e.Value == 1 {
+			g.dir = -1
+		}
+		g.pending = 0
+	case EvExile:
+		g.pending = 0
+	case EvReveal:
+		g.revealed |= s.bit()
+		if e.Role == Idiot && e.Value == 1 {
+			g.noVote |= s.bit()
+		}
+	case EvExplode:
+		g.pending, g.speakers, g.step = 0, 0, StepNone
+		if e.Value == 1 {
+			g.campExploded = true
+		}
+	case EvShoot:
+		g.pending = 0
+	case EvTask:
+		q := queued{seat: s, kind: task(e.Value)}
+		if t == 1 {
+			g.qhead = (g.qhead + queueCap - 1) % queueCap
+			g.queue[g.qhead] = q
+		} else {
+			g.queue[(int(g.qhead)+int(g.qlen))%queueCap] = q
+		}
+		g.qlen++
+	case EvResume:
+		g.resume = Step(e.Value)
+		g.cut = e.Target == 1
+	case EvGameOver:
+		g.winner, g.over = Camp(e.Value), true
+		g.step, g.pending = StepOver, 0
+	}
+}
+
+// Events is the whole log, for the moderator and for storage.
+func (g *Game) Events() []Event { return g.events }
+
+// Board is the game's board.
+func (g *Game) Board() Board { return g.board }
+
+// Seed is the game's seed.
+func (g *Game) Seed() uint64 { return g.seed }
+
+// Players is the number of seats.
+func (g *Game) Players() int { return int(g.n) }
+
+// Over reports whether the game has ended, and who won.
+func (g *Game) Over() (bool, Camp) { return g.over, g.winner }
+
+// Step is the current step and, for a turn step, whose turn it is.
+func (g *Game) Step() (Step, Seat) { return g.step, g.stepSeat }
+
+// Pending is the set of seats the moderator waits for (moderator's view).
+func (g *Game) Pending() uint32 {
+	m := g.pending
+	if g.charmDue {
+		m |= g.seatsOf(WolfBeauty, g.alive)
+	}
+	return m
+}
+
+// Role is a seat's card (moderator's view).
+func (g *Game) Role(s Seat) Role { return g.role[s] }
+
+// Alive reports whether the seat is alive (moderator's view).
+func (g *Game) Alive(s Seat) bool { return g.has(g.alive, s) }
+
+// AliveMask is the set of living seats (moderator's view).
+func (g *Game) AliveMask() uint32 { return g.alive }
+
+// Sheriff is the seat holding the badge, if any.
+func (g *Game) Sheriff() Seat { return g.sheriff }
+
+// Day is the current day number.
+func (g *Game) Day() int { return int(g.day) }
+
+func (g *Game) seatsOf(r Role, within uint32) uint32 {
+	var m uint32
+	for s := Seat(1); s <= g.n; s++ {
+		if g.role[s] == r && g.has(within, s) {
+			m |= s.bit()
+		}
+	}
+	return m
+}
+
+func (g *Game) firstOf(r Role, within uint32) Seat {
+	for s := Seat(1); s <= g.n; s++ {
+		if g.role[s] == r && g.has(within, s) {
+			return s
+		}
+	}
+	return NoSeat
+}

@@ -1,0 +1,177 @@
+package rules
+
+import (
+	"fmt"
+	"strings"
+)
+
+// Option names a variant of RULES.md. Its value is an index into the option's
+// value list, so a ruleset is a small fixed array and variants stay data.
+type Option uint8
+
+// The options. The order is part of the stored format: append only.
+const (
+	OptFirstPhase Option = iota
+	OptSheriff
+	OptSheriffWeight
+	OptLastWords
+	OptSpeechOrder
+	OptDayVote
+	OptVoteTie
+	OptSeerSees
+	OptWitchInformed
+	OptWitchSelfHeal
+	OptWitchBothSameNight
+	OptGuardRepeat
+	OptGuardHealSameTarget
+	OptWolfVote
+	OptWolfWin
+	OptRevealRoleOnDeath
+	OptHunterShootsWhenPoisoned
+	OptHunterShootsOnHeartbreak
+	OptWinCheckBeforeShot
+	OptDoubleExplode
+	OptSimultaneousWin
+	numOptions
+)
+
+// Values of the options, one block per option, in the order of the option's
+// value list in optionTable.
+const (
+	FirstNight = 0
+	FirstDay   = 1
+
+	SheriffNone             = 0
+	SheriffBeforeFirstNight = 1
+	SheriffDay1Campaign     = 2
+	SheriffDay1TopVote      = 3
+
+	Weight2   = 0
+	Weight1_5 = 1
+
+	LastWordsFirstNightAndExile = 0
+	LastWordsAll                = 1
+	LastWordsExileOnly          = 2
+	LastWordsNone               = 3
+
+	SpeechSheriffChooses = 0
+	SpeechLeftOfVictim   = 1
+	SpeechFree           = 2
+
+	DayVoteSimultaneous = 0
+
+	TieNobody = 0
+	TiePK     = 1
+	TieRandom = 2
+
+	SeesRole         = 0
+	SeesWolfOrNot    = 1
+	SeesVillageOrNot = 2
+
+	InformedAlways          = 0
+	InformedWhileHealUnused = 1
+
+	SelfHealNever          = 0
+	SelfHealFirstNightOnly = 1
+	SelfHealAlways         = 2
+
+	GuardNoConsecutive = 0
+	GuardOncePerTarget = 1
+
+	SameTargetDies     = 0
+	SameTargetSurvives = 1
+
+	WolfVoteMajority  = 0
+	WolfVoteUnanimous = 1
+
+	WinKillAll  = 0
+	WinParity   = 1
+	WinKillSide = 2
+	WinHalf     = 3
+
+	Off = 0
+	On  = 1
+
+	SimulVillage = 0
+	SimulWolves  = 1
+	SimulDraw    = 2
+)
+
+type optionInfo struct {
+	name   string
+	values []string
+	doc    string
+}
+
+var optionTable = [numOptions]optionInfo{
+	OptFirstPhase:               {"first_phase", []string{"night", "day"}, "the game starts with night 1 (000, 001) or with a discussion day (002)"},
+	OptSheriff:                  {"sheriff", []string{"none", "before_first_night", "day1_campaign", "day1_top_vote"}, "how the sheriff (警长) is chosen"},
+	OptSheriffWeight:            {"sheriff_vote_weight", []string{"2", "1.5"}, "what the sheriff's vote counts"},
+	OptLastWords:                {"last_words", []string{"first_night_and_exile", "all", "exile_only", "none"}, "who may speak last words (遗言)"},
+	OptSpeechOrder:              {"speech_order", []string{"sheriff_chooses", "left_of_victim", "free"}, "the order of the day speeches"},
+	OptDayVote:                  {"day_vote", []string{"simultaneous"}, "how the exile vote (放逐投票) is taken"},
+	OptVoteTie:                  {"vote_tie", []string{"nobody", "pk", "random"}, "what a tied exile vote does"},
+	OptSeerSees:                 {"seer_sees", []string{"role", "wolf_or_not", "village_or_not"}, "what the seer (预言家) learns"},
+	OptWitchInformed:            {"witch_informed", []string{"always", "while_heal_unused"}, "when the witch (女巫) is told the attack target"},
+	OptWitchSelfHeal:            {"witch_self_heal", []string{"never", "first_night_only", "always"}, "whether the witch may heal herself"},
+	OptWitchBothSameNight:       {"witch_both_same_night", []string{"off", "on"}, "whether the witch may heal and poison in one night"},
+	OptGuardRepeat:              {"guard_repeat", []string{"no_consecutive", "once_per_target"}, "how often the guard (守卫) may protect the same player"},
+	OptGuardHealSameTarget:      {"guard_heal_same_target", []string{"dies", "survives"}, "a player both guarded and healed dies (同守同救) or survives"},
+	OptWolfVote:                 {"wolf_vote", []string{"majority", "unanimous"}, "how the wolves' picks become the attack"},
+	OptWolfWin:                  {"wolf_win", []string{"kill_all", "parity", "kill_side", "half"}, "when the wolves win"},
+	OptRevealRoleOnDeath:        {"reveal_role_on_death", []string{"off", "on"}, "whether a dead player's card is turned face up"},
+	OptHunterShootsWhenPoisoned: {"hunter_shoots_when_poisoned", []string{"off", "on"}, "whether a poisoned hunter (猎人) may still shoot"},
+	OptHunterShootsOnHeartbreak: {"hunter_shoots_on_heartbreak", []string{"off", "on"}, "whether a hunter who dies with another (charmed, lover) may shoot"},
+	OptWinCheckBeforeShot:       {"win_check_before_shot", []string{"off", "on"}, "whether a death that ends the game stops the hunter's shot"},
+	OptDoubleExplode:            {"double_explode", []string{"off", "on"}, "双爆吞警徽: a first self-explosion in the sheriff campaign keeps the campaign"},
+	OptSimultaneousWin:          {"simultaneous_win", []string{"village", "wolves", "draw"}, "who wins when two camps win in one step"},
+}
+
+// Options is a ruleset: one value per option.
+type Options [numOptions]uint8
+
+// Name is the option's identifier, as in board files.
+func (o Option) Name() string { return optionTable[o].name }
+
+// Values lists the option's allowed values.
+func (o Option) Values() []string { return optionTable[o].values }
+
+// Doc is the one-line explanation of the option.
+func (o Option) Doc() string { return optionTable[o].doc }
+
+// AllOptions lists every option in order.
+func AllOptions() []Option {
+	out := make([]Option, numOptions)
+	for i := range out {
+		out[i] = Option(i)
+	}
+	return out
+}
+
+// ParseOption reads an option name.
+func ParseOption(name string) (Option, error) {
+	for o := Option(0); o < numOptions; o++ {
+		if optionTable[o].name == name {
+			return o, nil
+		}
+	}
+	return 0, fmt.Errorf("rules: unknown option %q", name)
+}
+
+// Set sets the option to the named value; a value outside its list is refused.
+func (opts *Options) Set(name, value string) error {
+	o, err := ParseOption(name)
+	if err != nil {
+		return err
+	}
+	for i, v := range optionTable[o].values {
+		if v == value {
+			opts[o] = uint8(i)
+			return nil
+		}
+	}
+	return fmt.Errorf("rules: option %s has no value %q (allowed: %s)", name, value, strings.Join(optionTable[o].values, ", "))
+}
+
+// Get returns the option's value as text.
+func (opts *Options) Get(o Option) string { return optionTable[o].values[opts[o]] }

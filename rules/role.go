@@ -1,0 +1,155 @@
+// Package rules is the Werewolf (狼人杀) moderator as a pure library: given a
+// board, a seed and the players' commands it produces the same events, byte
+// for byte. It does no I/O, reads no clock and starts no goroutine.
+package rules
+
+import "fmt"
+
+// Seat is a player's place at the table, numbered from 1. NoSeat (0) means
+// "nobody", for example an attack on no one (空刀).
+type Seat int8
+
+// NoSeat is the absence of a seat.
+const NoSeat Seat = 0
+
+// MaxSeats is the largest table the engine supports (the forum preset goes to 20).
+const MaxSeats = 20
+
+func (s Seat) bit() uint32 { return 1 << uint(s) }
+
+// Role is a card of the deck.
+type Role uint8
+
+// The roles of RULES.md §1. The order is part of the stored format: append only.
+const (
+	NoRole        Role = iota
+	Werewolf           // 狼人
+	WhiteWolfKing      // 白狼王: may take one player with him when self-exploding
+	WolfBeauty         // 狼美人: charms one player a night, who dies with her
+	WolfKing           // 狼王: shoots like a hunter when he dies (not poisoned)
+	Villager           // 村民 / 平民
+	Seer               // 预言家: checks one player a night
+	Witch              // 女巫: one heal, one poison
+	Hunter             // 猎人: shoots when he dies
+	Guard              // 守卫: protects one player a night from the attack
+	Idiot              // 白痴: survives his first exile by revealing
+	NineTailedFox      // 九尾狐: loses tails as good players die
+	Elder              // 长者 (part 2)
+	Scapegoat          // 替罪羊 (part 2)
+	Cupid              // 丘比特 (part 2)
+	Thief              // 小偷 (part 2)
+	LittleGirl         // 小女孩 (part 2)
+	Piper              // 吹笛人 (part 2)
+	numRoles
+)
+
+// Camp is the side a player wins with.
+type Camp uint8
+
+// Camps. NoCamp as a winner means the game is not over; Draw is a draw.
+const (
+	NoCamp Camp = iota
+	Village
+	Wolves
+	Lovers
+	PiperCamp
+	Draw
+)
+
+type roleInfo struct {
+	id, zh string
+	camp   Camp
+	god    bool // a village role with a power (神职)
+	ready  bool // implemented by the engine
+}
+
+var roleTable = [numRoles]roleInfo{
+	NoRole:        {"none", "无", NoCamp, false, false},
+	Werewolf:      {"werewolf", "狼人", Wolves, false, true},
+	WhiteWolfKing: {"white_wolf_king", "白狼王", Wolves, false, true},
+	WolfBeauty:    {"wolf_beauty", "狼美人", Wolves, false, true},
+	WolfKing:      {"wolf_king", "狼王", Wolves, false, true},
+	Villager:      {"villager", "村民", Village, false, true},
+	Seer:          {"seer", "预言家", Village, true, true},
+	Witch:         {"witch", "女巫", Village, true, true},
+	Hunter:        {"hunter", "猎人", Village, true, true},
+	Guard:         {"guard", "守卫", Village, true, true},
+	Idiot:         {"idiot", "白痴", Village, true, true},
+	NineTailedFox: {"nine_tailed_fox", "九尾狐", Village, true, true},
+	Elder:         {"elder", "长者", Village, true, false},
+	Scapegoat:     {"scapegoat", "替罪羊", Village, true, false},
+	Cupid:         {"cupid", "丘比特", Village, true, false},
+	Thief:         {"thief", "小偷", Village, false, false},
+	LittleGirl:    {"little_girl", "小女孩", Village, true, false},
+	Piper:         {"piper", "吹笛人", PiperCamp, false, false},
+}
+
+func (r Role) String() string {
+	if r >= numRoles {
+		return fmt.Sprintf("role(%d)", uint8(r))
+	}
+	return roleTable[r].id
+}
+
+// Chinese is the role's 中文 name.
+func (r Role) Chinese() string {
+	if r >= numRoles {
+		return "?"
+	}
+	return roleTable[r].zh
+}
+
+// Camp is the camp the card belongs to when dealt.
+func (r Role) Camp() Camp {
+	if r >= numRoles {
+		return NoCamp
+	}
+	return roleTable[r].camp
+}
+
+// IsWolf reports whether the card is of the wolf camp.
+func (r Role) IsWolf() bool { return r.Camp() == Wolves }
+
+// IsGod reports whether the card is a village role with a power (神职).
+func (r Role) IsGod() bool { return r < numRoles && roleTable[r].god }
+
+// Implemented reports whether the engine can deal this card yet.
+func (r Role) Implemented() bool { return r < numRoles && roleTable[r].ready }
+
+// ParseRole reads a role id such as "white_wolf_king".
+func ParseRole(s string) (Role, error) {
+	for r := Role(1); r < numRoles; r++ {
+		if roleTable[r].id == s {
+			return r, nil
+		}
+	}
+	return NoRole, fmt.Errorf("rules: unknown role %q", s)
+}
+
+// Roles lists every role id, for help texts.
+func Roles() []Role {
+	out := make([]Role, 0, numRoles-1)
+	for r := Role(1); r < numRoles; r++ {
+		out = append(out, r)
+	}
+	return out
+}
+
+var campNames = [...]string{"none", "village", "wolves", "lovers", "piper", "draw"}
+
+func (c Camp) String() string {
+	if int(c) < len(campNames) {
+		return campNames[c]
+	}
+	return fmt.Sprintf("camp(%d)", uint8(c))
+}
+
+// ParseCamp reads a camp name.
+func ParseCamp(s string) (Camp, error) {
+	for i, n := range campNames {
+		if n == s {
+			return Camp(i), nil
+		}
+	}
+	return NoCamp, fmt.Errorf("rules: unknown camp %q", s)
+}

@@ -1,0 +1,109 @@
+package rules
+
+// View is what one seat may know of the game. It is built from the public
+// state and the events the seat was sent, never from the hidden state, so it
+// cannot hold a secret the seat was not told.
+type View struct {
+	Seat       Seat
+	Role       Role
+	Players    int
+	Day        int
+	Night      bool
+	Step       Step
+	Turn       Seat   // whose turn it is, in a turn step
+	Alive      uint32 // alive as announced
+	Sheriff    Seat
+	Wolves     uint32             // the wolf team, for a wolf
+	Known      [MaxSeats + 1]Role // cards this seat knows: its own, its mates', revealed ones, checks by role
+	Checks     [MaxSeats + 1]int8 // seer results: 0 unknown, 1 good, 2 wolf, 3 not village
+	Candidates uint32             // sheriff candidates still standing (public)
+	Attacked   Seat               // witch: tonight's attack target as told
+	HealUsed   bool               // witch
+	PoisonUsed bool               // witch
+	Tails      int                // fox: tails as last told
+	Pending    bool               // the seat must act now
+	Winner     Camp
+	Over       bool
+}
+
+// View builds the seat's view.
+func (g *Game) View(s Seat) View {
+	v := View{Seat: s, Players: int(g.n), Day: int(g.day), Night: g.isNight, Alive: g.pubAlive,
+		Sheriff: g.sheriff, Winner: g.winner, Over: g.over, Candidates: g.cands}
+	pend := g.Pending()&s.bit() != 0
+	// What step is running is public by day; at night a seat only knows
+	// whether it is woken.
+	if !g.isNight || pend {
+		v.Step, v.Turn = g.step, g.stepSeat
+	}
+	if g.step.turn() || g.step == StepOver {
+		v.Step, v.Turn = g.step, g.stepSeat
+	}
+	v.Pending = pend
+	for i := range g.events {
+		e := &g.events[i]
+		if !e.Visible(s) {
+			continue
+		}
+		switch e.Kind {
+		case EvRole:
+			v.Role = e.Role
+			v.Known[e.Seat] = e.Role
+		case EvWolfTeam:
+			v.Wolves = e.Mask
+			for w := Seat(1); w <= g.n; w++ {
+				if e.Mask&w.bit() != 0 {
+					v.Known[w] = Werewolf
+				}
+			}
+		case EvReveal:
+			v.Known[e.Seat] = e.Role
+		case EvCheck:
+			if e.Role != NoRole {
+				v.Known[e.Target] = e.Role
+				v.Checks[e.Target] = 1
+				if e.Role.IsWolf() {
+					v.Checks[e.Target] = 2
+				}
+			} else {
+				v.Checks[e.Target] = int8(e.Value) + 1
+				if e.Value == ResultNotVillage {
+					v.Checks[e.Target] = 3
+				}
+			}
+		case EvWitchTold:
+			v.Attacked = e.Target
+		case EvHeal:
+			v.HealUsed = true
+		case EvPoison:
+			v.PoisonUsed = true
+		case EvTails:
+			v.Tails = int(e.Value)
+		case EvNight:
+			v.Attacked = NoSeat
+		}
+	}
+	if v.Role != NoRole {
+		v.Known[s] = v.Role
+	}
+	if g.over { // the cards are turned at the end
+		for x := Seat(1); x <= g.n; x++ {
+			v.Known[x] = g.role[x]
+		}
+	}
+	return v
+}
+
+// VisibleEvents appends to buf the events seat receives: each event's body
+// if the seat may see it, its number alone otherwise.
+func (g *Game) VisibleEvents(s Seat, from int, buf []Event) []Event {
+	for i := max(from, 0); i < len(g.events); i++ {
+		e := &g.events[i]
+		if e.Visible(s) {
+			buf = append(buf, *e)
+		} else {
+			buf = append(buf, e.Redacted())
+		}
+	}
+	return buf
+}
