@@ -123,6 +123,24 @@ var (
 	ErrRule   = &Error{Code: CodeRule}
 )
 
-func refuse(code Code, rule, format string, args ...any) error {
-	return &Error{Code: code, Rule: rule, Msg: fmt.Sprintf(format, args...)}
+// refusal is an Error not yet formatted. Its arguments are one-byte values
+// (Seat, Step, CmdKind), which box without allocating.
+type refusal struct {
+	code   Code
+	rule   string
+	format string
+	args   [3]any
+	nargs  int
+}
+
+var accept refusal
+
+func refuse(code Code, rule, format string, args ...any) refusal {
+	r := refusal{code: code, rule: rule, format: format, nargs: len(args)}
+	copy(r.args[:], args)
+	return r
+}
+
+func (r refusal) err() error {
+	return &Error{Code: r.code, Rule: r.rule, Msg: fmt.Sprintf(r.format, r.args[:r.nargs]...)}
 }

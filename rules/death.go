@@ -246,17 +246,7 @@ func (g *Game) winCheck() Camp {
 	case WinParity, WinHalf:
 		wolf = popcount(wolves) >= popcount(others)
 	case WinKillSide:
-		var plain, gods, plainAll, godsAll uint32
-		for s := Seat(1); s <= g.n; s++ {
-			switch r := g.role[s]; {
-			case r == Villager:
-				plainAll |= s.bit()
-			case r.IsGod():
-				godsAll |= s.bit()
-			}
-		}
-		plain, gods = plainAll&g.alive, godsAll&g.alive
-		wolf = (plainAll != 0 && plain == 0) || (godsAll != 0 && gods == 0) || others == 0
+		wolf = (g.plain != 0 && g.plain&g.alive == 0) || (g.gods != 0 && g.gods&g.alive == 0) || others == 0
 	}
 	switch {
 	case village && wolf:

@@ -3,8 +3,8 @@ package rules
 // Do validates a seat's command and, if it is legal, resolves it. A refused
 // command changes nothing.
 func (g *Game) Do(c Command) error {
-	if err := g.Check(c); err != nil {
-		return err
+	if r := g.check(c); r.code != 0 {
+		return r.err()
 	}
 	g.exec(c)
 	if g.Pending() == 0 && !g.over {
@@ -29,6 +29,15 @@ func (g *Game) Timeout() {
 
 // Check tells whether a command would be accepted, without doing it.
 func (g *Game) Check(c Command) error {
+	if r := g.check(c); r.code != 0 {
+		return r.err()
+	}
+	return nil
+}
+
+// check is Check without building the error, so that listing the legal
+// commands costs no allocation.
+func (g *Game) check(c Command) refusal {
 	if g.over {
 		return refuse(CodeOver, "", "the game is over")
 	}
@@ -36,11 +45,22 @@ func (g *Game) Check(c Command) error {
 	if s < 1 || s > g.n {
 		return refuse(CodeSeat, "", "there is no seat %d", s)
 	}
-	if c.Kind == CmdExplode {
+	if c.Kind == CmdNone || c.Kind >= numCmds {
+		return refuse(CodeNotNow, "", "unknown command %d", uint8(c.Kind))
+	}
+	if c.Value != 0 && (c.Kind != CmdOrder || c.Value != 1) {
+		return refuse(CodeTarget, "", "%s takes no such value", c.Kind)
+	}
+	switch c.Kind {
+	case CmdSkip, CmdAbstain, CmdRun, CmdWithdraw, CmdTear, CmdOrder:
+		if c.Target != NoSeat {
+			return refuse(CodeTarget, "", "%s takes no target", c.Kind)
+		}
+	case CmdExplode:
 		return g.checkExplode(c)
 	}
 	if c.Kind == CmdWithdraw && g.step == StepCampaign && g.has(g.cands, s) {
-		return nil // a candidate may withdraw during the speeches too (退水)
+		return accept // a candidate may withdraw during the speeches too (退水)
 	}
 	mine := g.Pending()&s.bit() != 0
 	// The wolves may change their pick while the night lasts.
@@ -61,33 +81,33 @@ func (g *Game) Check(c Command) error {
 	case StepElect, StepElectPK, StepSheriffVote, StepSheriffPKVote, StepVote, StepPKVote:
 		switch c.Kind {
 		case CmdAbstain, CmdSkip:
-			return nil
+			return accept
 		case CmdVote:
 			if !g.has(g.targets(g.step), c.Target) {
 				return refuse(CodeTarget, "", "seat %d cannot be voted for in this vote", c.Target)
 			}
-			return nil
+			return accept
 		}
 	case StepSignup:
 		if c.Kind == CmdRun || c.Kind == CmdSkip {
-			return nil
+			return accept
 		}
 	case StepWithdraw:
 		if c.Kind == CmdWithdraw || c.Kind == CmdSkip {
-			return nil
+			return accept
 		}
 	case StepOrder:
 		if c.Kind == CmdSkip || (c.Kind == CmdOrder && (c.Value == 0 || c.Value == 1)) {
-			return nil
+			return accept
 		}
 	case StepCampaign, StepSheriffPK, StepSpeech, StepPK, StepDiscussion, StepLastWords:
 		if c.Kind == CmdSkip {
-			return nil
+			return accept
 		}
 	case StepSkill:
 		switch c.Kind {
 		case CmdSkip:
-			return nil
+			return accept
 		case CmdShoot:
 			if !g.mayShoot(s) {
 				return refuse(CodeRule, "", "seat %d has no shot to fire", s)
@@ -95,17 +115,17 @@ func (g *Game) Check(c Command) error {
 			if c.Target == s || !g.has(g.pubAlive, c.Target) {
 				return refuse(CodeTarget, "", "the shot must go to another living player")
 			}
-			return nil
+			return accept
 		}
 	case StepBadge:
 		switch c.Kind {
 		case CmdSkip, CmdTear:
-			return nil
+			return accept
 		case CmdBadge:
 			if c.Target == s || !g.has(g.pubAlive&^g.noVote, c.Target) {
 				return refuse(CodeTarget, "", "the badge must go to another living player who may vote")
 			}
-			return nil
+			return accept
 		}
 	}
 	return refuse(CodeNotNow, "", "%s is not possible now (%s)", c.Kind, g.publicStep())
@@ -113,25 +133,25 @@ func (g *Game) Check(c Command) error {
 
 // publicStep names the moment without telling anything hidden: at night it
 // says only "night".
-func (g *Game) publicStep() string {
+func (g *Game) publicStep() Step {
 	if g.isNight {
-		return "night"
+		return StepNight
 	}
-	return g.step.String()
+	return g.step
 }
 
-func (g *Game) checkNight(c Command) error {
+func (g *Game) checkNight(c Command) refusal {
 	s, t := c.Seat, c.Target
 	r := g.role[s]
 	living := g.has(g.alive, t)
 	switch {
 	case c.Kind == CmdSkip:
-		return nil
+		return accept
 	case c.Kind == CmdAttack && r.IsWolf():
 		if t != NoSeat && !living {
 			return refuse(CodeTarget, "", "seat %d cannot be attacked", t)
 		}
-		return nil
+		return accept
 	case c.Kind == CmdCharm && r == WolfBeauty:
 		if !g.charmDue {
 			return refuse(CodeNotNow, "", "the charm is already cast tonight")
@@ -139,7 +159,7 @@ func (g *Game) checkNight(c Command) error {
 		if t == s || !living {
 			return refuse(CodeTarget, "", "the charm must go to another living player")
 		}
-		return nil
+		return accept
 	case c.Kind == CmdProtect && r == Guard:
 		if !living {
 			return refuse(CodeTarget, "", "seat %d cannot be protected", t)
@@ -150,21 +170,21 @@ func (g *Game) checkNight(c Command) error {
 		if g.opt(OptGuardRepeat) == GuardOncePerTarget && g.has(g.guardedEver, t) {
 			return refuse(CodeRule, "guard_repeat=once_per_target", "the guard has already protected seat %d once", t)
 		}
-		return nil
+		return accept
 	case c.Kind == CmdCheck && r == Seer:
 		if t == s || !living {
 			return refuse(CodeTarget, "", "the seer must check another living player")
 		}
-		return nil
+		return accept
 	}
 	return refuse(CodeNotNow, "", "%s is not your action tonight", c.Kind)
 }
 
-func (g *Game) checkWitch(c Command) error {
+func (g *Game) checkWitch(c Command) refusal {
 	s, t := c.Seat, c.Target
 	switch c.Kind {
 	case CmdSkip:
-		return nil
+		return accept
 	case CmdHeal:
 		switch {
 		case g.healUsed:
@@ -180,7 +200,7 @@ func (g *Game) checkWitch(c Command) error {
 		case g.attack == s && g.opt(OptWitchSelfHeal) == SelfHealFirstNightOnly && g.night != 1:
 			return refuse(CodeRule, "witch_self_heal=first_night_only", "the witch may heal herself on the first night only")
 		}
-		return nil
+		return accept
 	case CmdPoison:
 		switch {
 		case g.poisonUsed:
@@ -190,12 +210,12 @@ func (g *Game) checkWitch(c Command) error {
 		case g.healTarget != NoSeat && g.opt(OptWitchBothSameNight) == Off:
 			return refuse(CodeRule, "witch_both_same_night=off", "the witch may not use both potions in one night")
 		}
-		return nil
+		return accept
 	}
 	return refuse(CodeNotNow, "", "%s is not the witch's action", c.Kind)
 }
 
-func (g *Game) checkExplode(c Command) error {
+func (g *Game) checkExplode(c Command) refusal {
 	s := c.Seat
 	if !g.role[s].IsWolf() {
 		return refuse(CodeRule, "", "only the wolves may self-explode")
@@ -214,7 +234,7 @@ func (g *Game) checkExplode(c Command) error {
 			return refuse(CodeTarget, "", "the white wolf king must take another living player")
 		}
 	}
-	return nil
+	return accept
 }
 
 // exec resolves a command that Check accepted.
@@ -294,68 +314,103 @@ func (g *Game) skip(s Seat) {
 	}
 }
 
-// Legal lists the commands seat may send now, appended to buf.
-func (g *Game) Legal(s Seat, buf []Command) []Command {
+// Choice is a kind of command a seat may send now, with the targets it may
+// name: Targets is a set of seats; NoTarget means the command may also (or
+// only) be sent without a target.
+type Choice struct {
+	Kind     CmdKind
+	Targets  uint32
+	NoTarget bool
+	Value    int8
+}
+
+// Choices lists what seat may do now, appended to buf. It agrees with Check:
+// a command is accepted exactly when it is one of these.
+func (g *Game) Choices(s Seat, buf []Choice) []Choice {
 	if g.over || s < 1 || s > g.n {
 		return buf
 	}
-	try := func(k CmdKind, t Seat, v int8) {
-		c := Command{Seat: s, Kind: k, Target: t, Value: v}
-		if g.Check(c) == nil {
-			buf = append(buf, c)
+	add := func(k CmdKind, targets uint32, bare bool) {
+		if targets != 0 || bare {
+			buf = append(buf, Choice{Kind: k, Targets: targets, NoTarget: bare})
 		}
 	}
-	targeted := func(k CmdKind) {
-		for t := Seat(1); t <= g.n; t++ {
-			try(k, t, 0)
-		}
-	}
-	mine := g.Pending()&s.bit() != 0
+	me := s.bit()
+	r := g.role[s]
+	mine := g.Pending()&me != 0
 	if mine {
-		try(CmdSkip, 0, 0)
+		add(CmdSkip, 0, true)
 		switch g.step {
 		case StepNight:
-			switch g.role[s] {
-			case Guard:
-				targeted(CmdProtect)
-			case Seer:
-				targeted(CmdCheck)
-			}
-			if g.role[s].IsWolf() {
-				if g.has(g.pending, s) {
-					try(CmdAttack, NoSeat, 0)
-					targeted(CmdAttack)
+			switch {
+			case r == Guard:
+				t := g.alive
+				if g.opt(OptGuardRepeat) == GuardNoConsecutive && g.lastGuard != NoSeat {
+					t &^= g.lastGuard.bit()
 				}
-				if g.role[s] == WolfBeauty {
-					targeted(CmdCharm)
+				if g.opt(OptGuardRepeat) == GuardOncePerTarget {
+					t &^= g.guardedEver
+				}
+				add(CmdProtect, t, false)
+			case r == Seer:
+				add(CmdCheck, g.alive&^me, false)
+			case r.IsWolf():
+				add(CmdAttack, g.alive, true)
+				if r == WolfBeauty && g.charmDue {
+					add(CmdCharm, g.alive&^me, false)
 				}
 			}
 		case StepWitch:
-			try(CmdHeal, 0, 0)
-			targeted(CmdPoison)
+			if g.check(Command{Seat: s, Kind: CmdHeal}).code == 0 {
+				add(CmdHeal, g.attack.bit(), true) // "heal" or "heal N" for the attacked N
+			}
+			if !g.poisonUsed && !(g.healTarget != NoSeat && g.opt(OptWitchBothSameNight) == Off) {
+				add(CmdPoison, g.alive&^me, false)
+			}
 		case StepElect, StepElectPK, StepSheriffVote, StepSheriffPKVote, StepVote, StepPKVote:
-			try(CmdAbstain, 0, 0)
-			targeted(CmdVote)
+			add(CmdAbstain, 0, true)
+			add(CmdVote, g.targets(g.step), false)
 		case StepSignup:
-			try(CmdRun, 0, 0)
+			add(CmdRun, 0, true)
 		case StepWithdraw:
-			try(CmdWithdraw, 0, 0)
+			add(CmdWithdraw, 0, true)
 		case StepOrder:
-			try(CmdOrder, 0, 1)
+			buf = append(buf, Choice{Kind: CmdOrder, NoTarget: true}, Choice{Kind: CmdOrder, NoTarget: true, Value: 1})
 		case StepSkill:
-			targeted(CmdShoot)
+			if g.mayShoot(s) {
+				add(CmdShoot, g.pubAlive&^me, false)
+			}
 		case StepBadge:
-			try(CmdTear, 0, 0)
-			targeted(CmdBadge)
+			add(CmdTear, 0, true)
+			add(CmdBadge, g.pubAlive&^g.noVote&^me, false)
 		}
+	} else if g.step == StepNight && r.IsWolf() && g.has(g.alive, s) {
+		add(CmdAttack, g.alive, true) // a wolf may change his pick while the night lasts
 	}
-	if g.step == StepCampaign && !mine {
-		try(CmdWithdraw, 0, 0)
+	if g.step == StepCampaign && g.has(g.cands, s) {
+		add(CmdWithdraw, 0, true)
 	}
-	if g.role[s].IsWolf() && g.step != StepNight {
-		try(CmdExplode, 0, 0)
-		if g.role[s] == WhiteWolfKing {
-			targeted(CmdExplode)
+	if r.IsWolf() && g.has(g.pubAlive, s) && (g.step.speech() || (g.step == StepWithdraw && g.opt(OptDoubleExplode) == On)) {
+		var t uint32
+		if r == WhiteWolfKing {
+			t = g.pubAlive &^ me
+		}
+		add(CmdExplode, t, true)
+	}
+	return buf
+}
+
+// Legal lists every command seat may send now, appended to buf.
+func (g *Game) Legal(s Seat, buf []Command) []Command {
+	var cb [12]Choice
+	for _, c := range g.Choices(s, cb[:0]) {
+		if c.NoTarget {
+			buf = append(buf, Command{Seat: s, Kind: c.Kind, Value: c.Value})
+		}
+		for t := Seat(1); t <= g.n; t++ {
+			if c.Targets&t.bit() != 0 {
+				buf = append(buf, Command{Seat: s, Kind: c.Kind, Target: t, Value: c.Value})
+			}
 		}
 	}
 	return buf

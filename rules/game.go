@@ -122,6 +122,8 @@ type Game struct {
 	alive    uint32 // alive to the moderator
 	pubAlive uint32 // alive as the table knows it
 	wolves   uint32 // the wolf camp
+	plain    uint32 // villagers (平民)
+	gods     uint32 // village roles with a power (神职)
 	revealed uint32 // cards turned face up
 	noVote   uint32 // revealed idiots
 	poisoned uint32
@@ -300,8 +302,13 @@ func (g *Game) apply(e *Event) {
 	switch e.Kind {
 	case EvRole:
 		g.role[s] = e.Role
-		if e.Role.IsWolf() {
+		switch {
+		case e.Role.IsWolf():
 			g.wolves |= s.bit()
+		case e.Role == Villager:
+			g.plain |= s.bit()
+		case e.Role.IsGod():
+			g.gods |= s.bit()
 		}
 	case EvNight:
 		g.night, g.isNight = int8(e.Value), true

@@ -1,0 +1,62 @@
+package rules
+
+import (
+	"math/rand/v2"
+	"testing"
+)
+
+// BenchmarkStd12RandomGame plays whole std-12 games with random legal
+// choices: the deal, every command, and the moderator's resolution.
+func BenchmarkStd12RandomGame(b *testing.B) {
+	p, _ := LookupPreset("std-12")
+	board, _ := p.Board(0)
+	r := rand.New(rand.NewPCG(1, 2))
+	var buf []Choice
+	b.ReportAllocs()
+	cmds := 0
+	for i := 0; i < b.N; i++ {
+		g, err := New(board, uint64(i), nil)
+		if err != nil {
+			b.Fatal(err)
+		}
+		cmds += randomGame(g, r, &buf)
+	}
+	b.ReportMetric(float64(cmds)/float64(b.N), "cmds/game")
+}
+
+// randomGame plays to the end: an awaited seat, one of its choices, one of
+// the choice's targets, all at random. It returns the commands sent.
+func randomGame(g *Game, r *rand.Rand, buf *[]Choice) int {
+	n := 0
+	for !g.over {
+		s := nth(g.Pending(), r.IntN(popcount(g.Pending())))
+		*buf = g.Choices(s, (*buf)[:0])
+		ch := (*buf)[r.IntN(len(*buf))]
+		c := Command{Seat: s, Kind: ch.Kind, Value: ch.Value}
+		k := popcount(ch.Targets)
+		if ch.NoTarget {
+			k++
+		}
+		if i := r.IntN(k); i < popcount(ch.Targets) {
+			c.Target = nth(ch.Targets, i)
+		}
+		if g.Do(c) != nil {
+			panic("legal command refused")
+		}
+		n++
+	}
+	return n
+}
+
+// nth is the i-th seat (from 0) of a mask.
+func nth(m uint32, i int) Seat {
+	for s := Seat(1); s <= MaxSeats; s++ {
+		if m&s.bit() != 0 {
+			if i == 0 {
+				return s
+			}
+			i--
+		}
+	}
+	return NoSeat
+}

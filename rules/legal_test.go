@@ -1,0 +1,44 @@
+package rules
+
+import (
+	"math/rand/v2"
+	"slices"
+	"testing"
+)
+
+// TestLegalAgreesWithCheck: at every moment of random games on every preset,
+// the commands Legal lists for each seat are exactly those Check accepts.
+func TestLegalAgreesWithCheck(t *testing.T) {
+	for _, p := range Presets() {
+		b, _ := p.Board(0)
+		for seed := uint64(0); seed < 40; seed++ {
+			g, _ := New(b, seed, nil)
+			r := rand.New(rand.NewPCG(seed, 11))
+			for steps := 0; !g.over && steps < 3000; steps++ {
+				for s := Seat(1); s <= g.n; s++ {
+					var brute []Command
+					for k := CmdKind(1); k < numCmds; k++ {
+						for tg := Seat(0); tg <= g.n; tg++ {
+							for v := int8(0); v <= 1; v++ {
+								c := Command{Seat: s, Kind: k, Target: tg, Value: v}
+								if g.Check(c) == nil {
+									brute = append(brute, c)
+								}
+							}
+						}
+					}
+					legal := g.Legal(s, nil)
+					cmp := func(a, b Command) int {
+						return int(a.Kind)<<16 + int(a.Target)<<8 + int(a.Value) - (int(b.Kind)<<16 + int(b.Target)<<8 + int(b.Value))
+					}
+					slices.SortFunc(brute, cmp)
+					slices.SortFunc(legal, cmp)
+					if !slices.Equal(brute, legal) {
+						t.Fatalf("%s seed %d step %s seat %d (%s): Check accepts %v, Legal lists %v", p.Name, seed, g.step, s, g.role[s], brute, legal)
+					}
+				}
+				playRandom(t, g, r, 1)
+			}
+		}
+	}
+}
