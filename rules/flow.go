@@ -6,6 +6,7 @@ package rules
 // proceed runs the game on until a seat must act or the game ends.
 func (g *Game) proceed() {
 	for !g.over && g.Pending() == 0 {
+		before := len(g.events)
 		if w := g.winCheck(); w != NoCamp && (g.opt(OptWinCheckBeforeShot) == On || !g.shotQueued()) {
 			g.finish(w)
 			return
@@ -15,6 +16,10 @@ func (g *Game) proceed() {
 			continue
 		}
 		g.enter(g.resume)
+		if len(g.events) == before {
+			// Every step emits something; a step that does not would loop forever.
+			panic("rules: the moderator is stuck at step " + g.resume.String())
+		}
 	}
 }
 
@@ -213,7 +218,6 @@ func (g *Game) beginSpeeches() {
 		if from == NoSeat {
 			from = g.n
 		}
-		g.dir = 1
 		g.nextSpeaker(StepSpeech, from, g.pubAlive)
 	}
 }

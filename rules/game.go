@@ -211,7 +211,14 @@ func New(board Board, seed uint64, deal []Role) (*Game, error) {
 		g.emit(Event{Kind: EvRole, To: s.bit(), Seat: s, Role: r, Draws: draws})
 	}
 	g.emit(Event{Kind: EvWolfTeam, To: g.wolves, Mask: g.wolves})
-	g.emit(Event{Kind: EvResume, Value: int16(g.firstStep())})
+	switch {
+	case g.opt(OptSheriff) == SheriffBeforeFirstNight:
+		g.setResume(StepElect, false)
+	case g.opt(OptFirstPhase) == FirstDay:
+		g.startDay()
+	default:
+		g.setResume(StepNight, false)
+	}
 	g.proceed()
 	return g, nil
 }
@@ -241,16 +248,6 @@ func Replay(board Board, seed uint64, events []Event) (*Game, error) {
 		g.apply(&g.events[i])
 	}
 	return g, nil
-}
-
-func (g *Game) firstStep() Step {
-	if g.opt(OptSheriff) == SheriffBeforeFirstNight {
-		return StepElect
-	}
-	if g.opt(OptFirstPhase) == FirstDay {
-		return StepDawn
-	}
-	return StepNight
 }
 
 func (g *Game) opt(o Option) uint8 { return g.board.Options[o] }
@@ -317,6 +314,7 @@ func (g *Game) apply(e *Event) {
 		g.healTarget, g.poisonT, g.nightDead = NoSeat, NoSeat, 0
 	case EvDay:
 		g.day, g.isNight, g.dawned = int8(e.Value), false, false
+		g.dir, g.lastDawn = 1, 0
 	case EvStep:
 		st := Step(e.Value)
 		if st != g.step {

@@ -79,6 +79,12 @@ func (g *Game) resolveNight() {
 	if f := g.firstOf(NineTailedFox, g.alive); f != NoSeat {
 		g.emit(Event{Kind: EvTails, To: f.bit(), Seat: f, Value: int16(g.tails)})
 	}
+	g.startDay()
+}
+
+// startDay opens the next day: the sheriff campaign first on its day, then
+// the dawn announcement.
+func (g *Game) startDay() {
 	g.emit(Event{Kind: EvDay, Public: true, Value: int16(g.day + 1)})
 	switch {
 	case g.opt(OptSheriff) == SheriffDay1Campaign && !g.sheriffDone && g.campExploded:

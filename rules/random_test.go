@@ -7,7 +7,7 @@ import (
 
 // playRandom drives a game with random legal commands until it ends or
 // maxCommands is reached; it returns the number of commands sent.
-func playRandom(tb testing.TB, g *Game, r *rand.Rand, maxCommands int) int {
+func playRandom(tb interface{ Fatalf(string, ...any) }, g *Game, r *rand.Rand, maxCommands int) int {
 	var buf []Command
 	n := 0
 	for !g.over && n < maxCommands {

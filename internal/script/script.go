@@ -81,7 +81,18 @@ func Load(path string) (*Script, error) {
 }
 
 // Parse reads a script; errors name the file and line.
-func Parse(name string, data []byte) (*Script, error) {
+func Parse(name string, data []byte) (s *Script, err error) {
+	// The YAML decoder panics on some malformed input (found by FuzzParse);
+	// a bad file must be an error, never a crash.
+	defer func() {
+		if r := recover(); r != nil {
+			s, err = nil, fmt.Errorf("%s: malformed YAML (%v)", name, r)
+		}
+	}()
+	return parse(name, data)
+}
+
+func parse(name string, data []byte) (*Script, error) {
 	var f file
 	if err := yaml.UnmarshalWithOptions(data, &f, yaml.DisallowUnknownField()); err != nil {
 		return nil, fmt.Errorf("%s: %s", name, strings.TrimSpace(yaml.FormatError(err, false, false)))

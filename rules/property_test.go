@@ -1,0 +1,138 @@
+package rules
+
+import (
+	"math/rand/v2"
+	"reflect"
+	"slices"
+	"testing"
+
+	"pgregory.net/rapid"
+)
+
+// entitled is who may receive a private event of each kind: the rule the
+// audience of every emitted event is checked against.
+func entitled(g *Game, e *Event) uint32 {
+	switch e.Kind {
+	case EvRole, EvBallot, EvSkip, EvNoShot:
+		return e.Seat.bit()
+	case EvWolfTeam, EvAttackPick, EvAttack, EvCharm:
+		return g.wolves
+	case EvProtect:
+		return g.seatsOf(Guard, g.all)
+	case EvCheck:
+		return g.seatsOf(Seer, g.all)
+	case EvWitchTold, EvHeal, EvPoison:
+		return g.seatsOf(Witch, g.all)
+	case EvTails:
+		return g.seatsOf(NineTailedFox, g.all)
+	case EvStep:
+		if Step(e.Value) == StepNight {
+			return g.seatsOf(e.Role, g.all) | g.wolves&e.Mask
+		}
+		return g.seatsOf(Witch, g.all)
+	}
+	return 0 // deaths before dawn, the moderator's bookkeeping
+}
+
+// TestPropertiesOfRandomGames: on every preset, random legal play always
+// ends; the dead never act; replaying the event log rebuilds the same state;
+// no seat's view holds a role or a private event its role may not know.
+func TestPropertiesOfRandomGames(t *testing.T) {
+	rapid.Check(t, func(rt *rapid.T) {
+		p := rapid.SampledFrom(Presets()).Draw(rt, "preset")
+		n := rapid.IntRange(p.MinPlayers, p.MaxPlayers).Draw(rt, "players")
+		seed := rapid.Uint64().Draw(rt, "seed")
+		b, err := p.Board(n)
+		if err != nil {
+			rt.Fatal(err)
+		}
+		// Any option may take any of its values.
+		for o := Option(0); o < numOptions; o++ {
+			if rapid.Bool().Draw(rt, "change "+o.Name()) {
+				b.Options[o] = uint8(rapid.IntRange(0, len(o.Values())-1).Draw(rt, o.Name()))
+			}
+		}
+		g, err := New(b, seed, nil)
+		if err != nil {
+			rt.Fatal(err)
+		}
+		r := rand.New(rand.NewPCG(seed, rapid.Uint64().Draw(rt, "driver")))
+		for cmds := 0; !g.over; cmds++ {
+			if cmds > 5000 {
+				rt.Fatalf("not over after 5000 commands (day %d, step %s)", g.day, g.step)
+			}
+			deadNeverAct(rt, g, r)
+			refusedChangesNothing(rt, g, r)
+			playRandom(rt, g, r, 1)
+		}
+		noLeaks(rt, g)
+		g2, err := Replay(b, seed, g.Events())
+		if err != nil {
+			rt.Fatal(err)
+		}
+		if !reflect.DeepEqual(g, g2) {
+			rt.Fatalf("replaying %d events does not rebuild the state", len(g.events))
+		}
+	})
+}
+
+// deadNeverAct: every command from a seat the table knows to be dead is
+// refused, except his own last actions (shot, badge, last words).
+func deadNeverAct(rt *rapid.T, g *Game, r *rand.Rand) {
+	for s := Seat(1); s <= g.n; s++ {
+		if g.has(g.pubAlive, s) {
+			continue
+		}
+		own := (g.step == StepSkill || g.step == StepBadge || g.step == StepLastWords) && g.stepSeat == s
+		for k := CmdKind(1); k < numCmds; k++ {
+			c := Command{Seat: s, Kind: k, Target: Seat(r.IntN(int(g.n)) + 1)}
+			if err := g.Check(c); err == nil && !own {
+				rt.Fatalf("dead seat %d may %v at %s", s, c, g.step)
+			}
+		}
+	}
+}
+
+// refusedChangesNothing sends an arbitrary command; if it is refused the
+// game must be exactly as before.
+func refusedChangesNothing(rt *rapid.T, g *Game, r *rand.Rand) {
+	c := Command{Seat: Seat(r.IntN(int(g.n)+2) - 1), Kind: CmdKind(r.IntN(int(numCmds) + 1)),
+		Target: Seat(r.IntN(int(g.n)+2) - 1), Value: int8(r.IntN(3) - 1)}
+	before := *g
+	before.events = slices.Clone(g.events)
+	if err := g.Do(c); err != nil {
+		if !reflect.DeepEqual(&before, g) {
+			rt.Fatalf("refused %v (%v) changed the game", c, err)
+		}
+	}
+}
+
+func noLeaks(rt *rapid.T, g *Game) {
+	for i := range g.events {
+		e := &g.events[i]
+		if !e.Public && e.To&^entitled(g, e) != 0 {
+			rt.Fatalf("event %d (%v) goes to %v, beyond %v", e.Seq, e, Seats(e.To), Seats(entitled(g, e)))
+		}
+	}
+	// Views taken before the end, when the cards are not yet turned.
+	over := g.over
+	g.over = false
+	defer func() { g.over = over }()
+	for s := Seat(1); s <= g.n; s++ {
+		v := g.View(s)
+		for x := Seat(1); x <= g.n; x++ {
+			k := v.Known[x]
+			if k == NoRole {
+				continue
+			}
+			mate := g.has(g.wolves, s) && g.has(g.wolves, x)
+			checked := g.role[s] == Seer && g.opt(OptSeerSees) == SeesRole
+			if x != s && !mate && !g.has(g.revealed, x) && !checked {
+				rt.Fatalf("seat %d (%s) knows seat %d is %s", s, g.role[s], x, k)
+			}
+			if k != g.role[x] && !(mate && k == Werewolf) {
+				rt.Fatalf("seat %d believes seat %d is %s; it is %s", s, x, k, g.role[x])
+			}
+		}
+	}
+}
