@@ -178,21 +178,31 @@ type Game struct {
 // seat's card (deal[0] is seat 1) and must be a permutation of the board's
 // cards; otherwise the seed shuffles them.
 func New(board Board, seed uint64, deal []Role) (*Game, error) {
-	if err := board.Validate(); err != nil {
+	g := new(Game)
+	if err := g.Reset(board, seed, deal); err != nil {
 		return nil, err
+	}
+	return g, nil
+}
+
+// Reset starts a new game in g as New does, reusing g's memory, so that a
+// simulator plays millions of games without allocating.
+func (g *Game) Reset(board Board, seed uint64, deal []Role) error {
+	if err := board.Validate(); err != nil {
+		return err
 	}
 	if deal != nil {
 		if len(deal) != len(board.Cards) {
-			return nil, fmt.Errorf("rules: the deal has %d cards for %d seats", len(deal), len(board.Cards))
+			return fmt.Errorf("rules: the deal has %d cards for %d seats", len(deal), len(board.Cards))
 		}
 		a, b := slices.Clone(deal), slices.Clone(board.Cards)
 		slices.Sort(a)
 		slices.Sort(b)
 		if !slices.Equal(a, b) {
-			return nil, errors.New("rules: the deal is not the board's cards")
+			return errors.New("rules: the deal is not the board's cards")
 		}
 	}
-	g := newGame(board, seed)
+	g.init(board, seed)
 	g.emit(Event{Kind: EvGameStart, Public: true, Value: int16(g.n)})
 	cards := deal
 	draws := uint8(0)
@@ -220,18 +230,21 @@ func New(board Board, seed uint64, deal []Role) (*Game, error) {
 		g.setResume(StepNight, false)
 	}
 	g.proceed()
-	return g, nil
+	return nil
 }
 
-func newGame(board Board, seed uint64) *Game {
-	g := &Game{board: board, n: Seat(len(board.Cards)), seed: seed, dir: 1}
-	g.events = make([]Event, 0, 512)
+// init clears g for a new game, keeping the event log's memory.
+func (g *Game) init(board Board, seed uint64) {
+	events := g.events[:0]
+	if cap(events) == 0 {
+		events = make([]Event, 0, 256) // a std-12 game has about 200 events
+	}
+	*g = Game{board: board, n: Seat(len(board.Cards)), seed: seed, dir: 1, events: events}
 	for s := Seat(1); s <= g.n; s++ {
 		g.all |= s.bit()
 	}
 	g.alive, g.pubAlive = g.all, g.all
 	g.tails = 9
-	return g
 }
 
 // Replay rebuilds a game from its board, seed and event log.
@@ -239,7 +252,8 @@ func Replay(board Board, seed uint64, events []Event) (*Game, error) {
 	if err := board.Validate(); err != nil {
 		return nil, err
 	}
-	g := newGame(board, seed)
+	g := new(Game)
+	g.init(board, seed)
 	for i := range events {
 		if events[i].Seq != int32(i+1) {
 			return nil, fmt.Errorf("rules: event %d has number %d", i+1, events[i].Seq)

@@ -1,0 +1,112 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"strings"
+	"testing"
+)
+
+func wolfden(t *testing.T, args ...string) (string, error) {
+	t.Helper()
+	var out, errb bytes.Buffer
+	err := run(context.Background(), args, strings.NewReader(""), &out, &errb)
+	return out.String(), err
+}
+
+// TestPlayPrintsEveryEvent: play prints one JSON object per event, numbered
+// from 1, ending with the winner.
+func TestPlayPrintsEveryEvent(t *testing.T) {
+	out, err := wolfden(t, "play", "--script", "../../examples/std-12.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	lines := strings.Split(strings.TrimSpace(out), "\n")
+	for i, l := range lines {
+		var e struct {
+			Seq  int    `json:"seq"`
+			Text string `json:"text"`
+		}
+		if err := json.Unmarshal([]byte(l), &e); err != nil {
+			t.Fatalf("line %d is not JSON: %v", i+1, err)
+		}
+		if e.Seq != i+1 {
+			t.Fatalf("line %d has seq %d", i+1, e.Seq)
+		}
+	}
+	if !strings.Contains(lines[len(lines)-1], `"text":"game_over village"`) {
+		t.Fatalf("last line %s", lines[len(lines)-1])
+	}
+}
+
+// TestPlayAsSeatHidesOthersSecrets: with --as, a villager receives the
+// numbers of the events he may not see, never their bodies.
+func TestPlayAsSeatHidesOthersSecrets(t *testing.T) {
+	all, _ := wolfden(t, "play", "--script", "../../examples/std-12.yaml")
+	out, err := wolfden(t, "play", "--script", "../../examples/std-12.yaml", "--as", "5")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if strings.Count(out, "\n") != strings.Count(all, "\n") {
+		t.Fatal("--as must keep one line per event")
+	}
+	for _, secret := range []string{`"role 9 werewolf"`, `"check 1 9 wolf"`, `"witch_told`, `"attack_pick`, `"heal 2 5"`} {
+		if !strings.Contains(all, secret) {
+			t.Fatalf("the full stream lacks %s", secret)
+		}
+		if strings.Contains(out, secret) {
+			t.Fatalf("seat 5 received %s", secret)
+		}
+	}
+	if !strings.Contains(out, `"role 5 villager"`) || !strings.Contains(out, `{"seq":2}`) {
+		t.Fatal("seat 5 must see his own card and the numbers of hidden events")
+	}
+}
+
+func TestBadInputIsRefusedClearly(t *testing.T) {
+	cases := []struct {
+		args []string
+		want string
+	}{
+		{[]string{"play"}, "--script FILE is required"},
+		{[]string{"play", "--script", "nope.yaml"}, "nope.yaml"},
+		{[]string{"play", "--script", "../../examples/std-12.yaml", "--as", "13"}, "--as 13 is not a seat"},
+		{[]string{"play", "--scrip", "x"}, "unknown flag: --scrip"},
+		{[]string{"presets", "extra"}, "unknown command"},
+	}
+	for _, c := range cases {
+		_, err := wolfden(t, c.args...)
+		if err == nil || !strings.Contains(err.Error(), c.want) {
+			t.Errorf("wolfden %v: got %v, want %q", c.args, err, c.want)
+		}
+	}
+}
+
+// TestPresetsJSON lists every preset with its cards and all options.
+func TestPresetsJSON(t *testing.T) {
+	out, err := wolfden(t, "presets", "--json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var list []presetJSON
+	if err := json.Unmarshal([]byte(out), &list); err != nil {
+		t.Fatal(err)
+	}
+	names := map[string]presetJSON{}
+	for _, p := range list {
+		names[p.Name] = p
+	}
+	for _, n := range []string{"classic", "std-9", "std-12", "std-12-fox", "std-12-wwk", "std-12-beauty"} {
+		if _, ok := names[n]; !ok {
+			t.Errorf("preset %s missing", n)
+		}
+	}
+	std := names["std-12"]
+	if std.Cards["werewolf"] != 4 || std.Cards["idiot"] != 1 || std.Options["sheriff"] != "day1_campaign" || std.Options["sheriff_vote_weight"] != "1.5" {
+		t.Errorf("std-12 is %+v", std)
+	}
+	if names["std-12-wwk"].Options["guard_heal_same_target"] != "dies" {
+		t.Error("std-12-wwk: guard_heal_same_target must be dies")
+	}
+}
