@@ -85,21 +85,25 @@ func (g *Game) queueTasks(b *batch, front, atNight bool) {
 	n := 0
 	for i := 0; i < b.n; i++ {
 		d := b.d[i]
-		if d.noLast {
-			if d.seat == g.sheriff {
-				g.emit(Event{Kind: EvSheriff, Public: true, Value: lostExplosion})
-			}
-			continue
+		// A self-exploded sheriff, and the white wolf king's victim, die with
+		// no badge to pass: it is lost (警徽流失).
+		if d.seat == g.sheriff && (d.noLast || d.cause == CauseExplode) {
+			g.emit(Event{Kind: EvSheriff, Public: true, Value: lostExplosion})
 		}
 		if d.cause != CauseExplode {
-			list[n] = queued{d.seat, taskSkill}
+			list[n] = queued{d.seat, taskSkill} // a hunter taken by the white wolf king still shoots
 			n++
+		}
+		if d.noLast {
+			continue
 		}
 		if d.seat == g.sheriff {
 			list[n] = queued{d.seat, taskBadge}
 			n++
 		}
-		if g.lastWords(d.cause, atNight) {
+		// After a self-explosion the day ends at the announcement: the night's
+		// dead have no last words (001 Q1).
+		if g.lastWords(d.cause, atNight) && !(atNight && g.cut) {
 			list[n] = queued{d.seat, taskLastWords}
 			n++
 		}
@@ -129,7 +133,7 @@ func (g *Game) mayShoot(s Seat) bool {
 		return false
 	}
 	switch g.cause[s] {
-	case CauseExplode, CauseTaken:
+	case CauseExplode:
 		return false
 	case CauseCharm:
 		if g.opt(OptHunterShootsOnHeartbreak) == Off {
@@ -143,6 +147,11 @@ func (g *Game) mayShoot(s Seat) bool {
 }
 
 func (g *Game) shotQueued() bool {
+	for s := Seat(1); s <= g.n; s++ {
+		if g.has(g.nightDead, s) && g.mayShoot(s) {
+			return true // shoots at dawn
+		}
+	}
 	for i := uint8(0); i < g.qlen; i++ {
 		q := g.queue[(g.qhead+i)%queueCap]
 		if q.kind == taskSkill && g.mayShoot(q.seat) {

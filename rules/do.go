@@ -205,8 +205,8 @@ func (g *Game) checkWitch(c Command) refusal {
 		switch {
 		case g.poisonUsed:
 			return refuse(CodeRule, "", "the poison is used up")
-		case t == s || !g.has(g.alive, t):
-			return refuse(CodeTarget, "", "the poison must go to another living player")
+		case !g.has(g.alive, t):
+			return refuse(CodeTarget, "", "the poison must go to a living player")
 		case g.healTarget != NoSeat && g.opt(OptWitchBothSameNight) == Off:
 			return refuse(CodeRule, "witch_both_same_night=off", "the witch may not use both potions in one night")
 		}
@@ -262,7 +262,7 @@ func (g *Game) exec(c Command) {
 	case CmdAttack:
 		g.emit(Event{Kind: EvAttackPick, To: g.wolves & g.alive, Seat: s, Target: t})
 	case CmdCharm:
-		g.emit(Event{Kind: EvCharm, To: g.wolves & g.alive, Seat: s, Target: t})
+		g.emit(Event{Kind: EvCharm, To: me, Seat: s, Target: t}) // she wakes alone (001: 單獨睜眼)
 	case CmdHeal:
 		g.emit(Event{Kind: EvHeal, To: me, Seat: s, Target: g.attack})
 	case CmdPoison:
@@ -365,7 +365,7 @@ func (g *Game) Choices(s Seat, buf []Choice) []Choice {
 				add(CmdHeal, g.attack.bit(), true) // "heal" or "heal N" for the attacked N
 			}
 			if !g.poisonUsed && !(g.healTarget != NoSeat && g.opt(OptWitchBothSameNight) == Off) {
-				add(CmdPoison, g.alive&^me, false)
+				add(CmdPoison, g.alive, false) // 001: 毒殺任意一位玩家, herself too
 			}
 		case StepElect, StepElectPK, StepSheriffVote, StepSheriffPKVote, StepVote, StepPKVote:
 			add(CmdAbstain, 0, true)

@@ -95,9 +95,10 @@ func (c Cause) String() string {
 	return "cause(" + strconv.Itoa(int(c)) + ")"
 }
 
-// Event is the engine's only output. Each is numbered and addressed: to
-// everyone (Public), or to the seats of the To mask. An event with neither is
-// the moderator's alone.
+// Event is the engine's only output. Each is numbered in the game's log and
+// addressed: to everyone (Public), or to the seats of the To mask. An event
+// with neither is the moderator's alone. Players receive their own stream
+// (Game.Stream), numbered for them.
 type Event struct {
 	Seq    int32
 	Kind   EventKind
@@ -115,9 +116,6 @@ type Event struct {
 func (e *Event) Visible(seat Seat) bool {
 	return e.Public || (seat > 0 && e.To&seat.bit() != 0)
 }
-
-// Redacted is what a seat that may not see the event receives: its number only.
-func (e *Event) Redacted() Event { return Event{Seq: e.Seq} }
 
 // Seats lists the seats of a mask in order.
 func Seats(mask uint32) []Seat {

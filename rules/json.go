@@ -17,12 +17,8 @@ type eventJSON struct {
 	Text   string `json:"text,omitempty"`
 }
 
-// MarshalJSON writes the event with names instead of numbers; a redacted
-// event (kind none) is its number alone.
+// MarshalJSON writes the event with names instead of numbers.
 func (e Event) MarshalJSON() ([]byte, error) {
-	if e.Kind == EvNone {
-		return json.Marshal(eventJSON{Seq: e.Seq})
-	}
 	j := eventJSON{Seq: e.Seq, Kind: e.Kind.String(), Public: e.Public, Seat: e.Seat,
 		Target: e.Target, Value: e.Value, Text: e.String()}
 	if !e.Public {

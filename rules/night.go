@@ -87,6 +87,10 @@ func (g *Game) resolveNight() {
 func (g *Game) startDay() {
 	g.emit(Event{Kind: EvDay, Public: true, Value: int16(g.day + 1)})
 	switch {
+	case g.winCheck() != NoCamp:
+		// The night decided the game; only a shot at dawn can still change it
+		// (win_check_before_shot=off), so no campaign.
+		g.setResume(StepDawn, false)
 	case g.opt(OptSheriff) == SheriffDay1Campaign && !g.sheriffDone && g.campExploded:
 		g.setResume(StepWithdraw, false) // 双爆: the campaign resumes at the withdraw step
 	case g.opt(OptSheriff) == SheriffDay1Campaign && !g.sheriffDone && g.day == 1:

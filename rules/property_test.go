@@ -15,8 +15,10 @@ func entitled(g *Game, e *Event) uint32 {
 	switch e.Kind {
 	case EvRole, EvBallot, EvSkip, EvNoShot:
 		return e.Seat.bit()
-	case EvWolfTeam, EvAttackPick, EvAttack, EvCharm:
+	case EvWolfTeam, EvAttackPick, EvAttack:
 		return g.wolves
+	case EvCharm:
+		return g.seatsOf(WolfBeauty, g.all)
 	case EvProtect:
 		return g.seatsOf(Guard, g.all)
 	case EvCheck:

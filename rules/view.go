@@ -94,15 +94,23 @@ func (g *Game) View(s Seat) View {
 	return v
 }
 
-// VisibleEvents appends to buf the events seat receives: each event's body
-// if the seat may see it, its number alone otherwise.
-func (g *Game) VisibleEvents(s Seat, from int, buf []Event) []Event {
-	for i := max(from, 0); i < len(g.events); i++ {
-		e := &g.events[i]
-		if e.Visible(s) {
-			buf = append(buf, *e)
-		} else {
-			buf = append(buf, e.Redacted())
+// Stream appends to buf the events seat receives, from the from-th on
+// (counting from 0), numbered in the seat's own stream: Seq is 1 for the
+// first event the seat receives, 2 for the second… A seat never learns that
+// an event it may not see exists: a placeholder, or a gap in the numbers,
+// would tell how many secrets happened (how many died before dawn, how many
+// wolves picked a target, whether the witch still acts).
+func (g *Game) Stream(s Seat, from int, buf []Event) []Event {
+	n := 0
+	for i := range g.events {
+		e := g.events[i]
+		if !e.Visible(s) {
+			continue
+		}
+		n++
+		if n > from {
+			e.Seq = int32(n)
+			buf = append(buf, e)
 		}
 	}
 	return buf

@@ -32,8 +32,9 @@ func playCmd() *cobra.Command {
 		Use:   "play --script FILE [--as SEAT]",
 		Short: "Play a scripted game and print its events as JSON lines",
 		Long: `Play a scripted game (docs/scripts.md) and print every event as a JSON line.
-With --as SEAT only what that seat receives is printed: the events it may not
-see are reduced to their sequence number. The command fails, naming the line,
+With --as SEAT only what that seat receives is printed, numbered in that
+seat's own stream (a seat is not told that events it may not see exist: their
+count would leak). The command fails, naming the line,
 when a command is refused or an expectation of the script does not hold.`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
@@ -49,9 +50,14 @@ when a command is refused or an expectation of the script does not hold.`,
 			}
 			w := cmd.OutOrStdout()
 			var werr error
+			seen := int32(0)
 			_, err = s.Run(func(e rules.Event) {
-				if as > 0 && !e.Visible(rules.Seat(as)) {
-					e = e.Redacted()
+				if as > 0 {
+					if !e.Visible(rules.Seat(as)) {
+						return
+					}
+					seen++
+					e.Seq = seen
 				}
 				if werr == nil {
 					werr = writeJSONLine(w, e)
