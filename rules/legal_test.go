@@ -11,7 +11,7 @@ import (
 func TestLegalAgreesWithCheck(t *testing.T) {
 	for _, p := range Presets() {
 		b, _ := p.Board(0)
-		for seed := uint64(0); seed < 40; seed++ {
+		for seed := uint64(0); seed < 15; seed++ {
 			g, _ := New(b, seed, nil)
 			r := rand.New(rand.NewPCG(seed, 11))
 			for steps := 0; !g.over && steps < 3000; steps++ {
