@@ -13,15 +13,22 @@ type Board struct {
 	Options Options
 }
 
-// Players is the number of seats of the board.
-func (b *Board) Players() int { return len(b.Cards) }
+// Players is the number of seats of the board: one per card, but the
+// thief's two extra cards stay in the middle of the table.
+func (b *Board) Players() int {
+	if slices.Contains(b.Cards, Thief) {
+		return len(b.Cards) - 2
+	}
+	return len(b.Cards)
+}
 
 // Validate refuses a board the engine cannot run, naming the problem.
 func (b *Board) Validate() error {
-	n := len(b.Cards)
+	n := b.Players()
 	if n < 3 || n > MaxSeats {
-		return fmt.Errorf("rules: a board needs 3 to %d cards, this one has %d", MaxSeats, n)
+		return fmt.Errorf("rules: a board is for 3 to %d players, this one has %d", MaxSeats, n)
 	}
+	var count [numRoles]int
 	wolves, others := 0, 0
 	for _, r := range b.Cards {
 		if r == NoRole || r >= numRoles {
@@ -29,6 +36,10 @@ func (b *Board) Validate() error {
 		}
 		if !r.Implemented() {
 			return fmt.Errorf("rules: the role %s (%s) is not supported yet", r, r.Chinese())
+		}
+		count[r]++
+		if count[r] > 1 && r != Werewolf && r != Villager {
+			return fmt.Errorf("rules: a board holds at most one %s (%s)", r, r.Chinese())
 		}
 		if r.IsWolf() {
 			wolves++
@@ -41,6 +52,9 @@ func (b *Board) Validate() error {
 	}
 	if others == 0 {
 		return errors.New("rules: a board needs at least one non-wolf")
+	}
+	if count[Thief] == 1 && wolves > n-1 {
+		return errors.New("rules: with the thief's extra cards there are too many wolves for the seats")
 	}
 	for o := Option(0); o < numOptions; o++ {
 		if int(b.Options[o]) >= len(optionTable[o].values) {
@@ -168,6 +182,42 @@ var presets = []*Preset{
 		Description: "3 wolves, wolf beauty, seer, witch, hunter, guard, 4 villagers (001)",
 		cards:       fixed(repeat(Werewolf, 3), []Role{WolfBeauty, Seer, Witch, Hunter, Guard}, repeat(Villager, 4)),
 		Options:     with(std001),
+	},
+	{
+		Name: "new-moon", Chinese: "新月", MinPlayers: 8, MaxPlayers: 18,
+		Description: "classic with New Moon's roles: idiot, elder, scapegoat, defender (guard), and the piper from 10 players; event cards (000)",
+		cards: func(n int) []Role {
+			w := classicWolves(n)
+			special := []Role{Seer, Idiot, Elder, Scapegoat, Guard}
+			if n >= 10 {
+				special = append(special, Piper)
+			}
+			return slices.Concat(repeat(Werewolf, w), special, repeat(Villager, n-w-len(special)))
+		},
+		Options: opts("sheriff", "before_first_night", "sheriff_vote_weight", "2",
+			"last_words", "none", "speech_order", "free", "vote_tie", "nobody",
+			"seer_sees", "role", "witch_informed", "always", "witch_self_heal", "always",
+			"witch_both_same_night", "on", "wolf_win", "kill_all", "reveal_role_on_death", "on",
+			"hunter_shoots_when_poisoned", "on", "hunter_shoots_on_heartbreak", "on",
+			"win_check_before_shot", "off", "event_cards", "on"),
+	},
+	{
+		Name: "forum", Chinese: "版杀", MinPlayers: 9, MaxPlayers: 20,
+		Description: "the forum ruleset (002): day first, seer, witch, guard, hunter, cupid and black lovers",
+		cards: func(n int) []Role {
+			w := max(2, n/4)
+			special := []Role{Seer, Witch, Guard, Hunter, Cupid}
+			return slices.Concat(repeat(Werewolf, w), special, repeat(Villager, n-w-len(special)))
+		},
+		Options: opts("first_phase", "day", "sheriff", "day1_top_vote", "sheriff_vote_weight", "1.5",
+			"last_words", "all", "speech_order", "free", "vote_tie", "nobody",
+			"seer_sees", "village_or_not", "witch_informed", "while_heal_unused",
+			"witch_self_heal", "always", "witch_both_same_night", "off",
+			"guard_repeat", "once_per_target", "guard_heal_same_target", "survives",
+			"wolf_win", "half_or_kill_side", "reveal_role_on_death", "off",
+			"hunter_shoots_when_poisoned", "on", "hunter_shoots_on_heartbreak", "on",
+			"win_check_before_shot", "off", "cupid_camp", "lovers", "black_lovers", "on", "wolves_learn_attack_result", "on",
+			"action_feedback", "on"),
 	},
 }
 

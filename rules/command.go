@@ -24,14 +24,19 @@ const (
 	CmdBadge            // sheriff: pass the badge to Target
 	CmdTear             // sheriff: tear the badge (撕警徽)
 	CmdExplode          // wolves: self-explode (自爆); white wolf king: Target optional
-	CmdCharm            // wolf beauty: charm Target
+	CmdCharm            // wolf beauty: charm Target; piper: charm the seats of Mask
 	CmdSkip             // decline this step: end a speech or last words, keep out, do nothing
 	CmdOrder            // sheriff: speeches go clockwise (Value 0) or counter-clockwise (Value 1)
+	CmdTake             // thief: take extra card Value (1 or 2)
+	CmdLink             // cupid: make the two seats of Mask lovers
+	CmdVoters           // scapegoat: the seats of Mask may vote tomorrow (none: nobody)
+	CmdAlly             // the first dead: make Target the wolves' ally
 	numCmds
 )
 
 var cmdNames = [numCmds]string{"none", "attack", "heal", "poison", "protect", "check", "shoot",
-	"vote", "abstain", "run", "withdraw", "badge", "tear", "explode", "charm", "skip", "order"}
+	"vote", "abstain", "run", "withdraw", "badge", "tear", "explode", "charm", "skip", "order",
+	"take", "link", "voters", "ally"}
 
 func (k CmdKind) String() string {
 	if k < numCmds {
@@ -60,6 +65,7 @@ type Command struct {
 	Kind   CmdKind
 	Target Seat
 	Value  int8
+	Mask   uint32 // several seats: cupid's lovers, the piper's charms, the scapegoat's voters
 }
 
 func (c Command) String() string {
@@ -75,6 +81,15 @@ func (c Command) String() string {
 			return fmt.Sprintf("%d order ccw", c.Seat)
 		}
 		return fmt.Sprintf("%d order cw", c.Seat)
+	case CmdTake:
+		return fmt.Sprintf("%d take %d", c.Seat, c.Value)
+	case CmdLink, CmdVoters:
+		return fmt.Sprintf("%d %s %s", c.Seat, c.Kind, plusList(c.Mask))
+	case CmdAlly:
+		return fmt.Sprintf("%d %s %d", c.Seat, c.Kind, c.Target)
+	}
+	if c.Kind == CmdCharm && c.Mask != 0 {
+		return fmt.Sprintf("%d charm %s", c.Seat, plusList(c.Mask))
 	}
 	return fmt.Sprintf("%d %s", c.Seat, c.Kind)
 }
@@ -143,4 +158,19 @@ func refuse(code Code, rule, format string, args ...any) refusal {
 
 func (r refusal) err() error {
 	return &Error{Code: r.code, Rule: r.rule, Msg: fmt.Sprintf(r.format, r.args[:r.nargs]...)}
+}
+
+// plusList writes a seat set as scripts do: "5+7", or "none".
+func plusList(m uint32) string {
+	if m == 0 {
+		return "none"
+	}
+	out := ""
+	for _, s := range Seats(m) {
+		if out != "" {
+			out += "+"
+		}
+		out += strconv.Itoa(int(s))
+	}
+	return out
 }

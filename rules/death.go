@@ -33,7 +33,24 @@ func (g *Game) kill(s Seat, c Cause, public, noLast bool, b *batch) {
 		g.reveal(s)
 	}
 	r := g.role[s]
-	if r == WolfBeauty && g.charm != NoSeat && g.charm != s && g.has(g.alive, g.charm) {
+	if g.has(g.lovers, s) {
+		if p := g.lovers &^ s.bit(); p&g.alive != 0 {
+			g.kill(g.lowest(p), CauseLove, public, false, b) // 殉情
+		}
+	}
+	if r == Elder && (c == CausePoison || c == CauseShot || c == CauseExile) && !g.powersLost {
+		// The village killed the elder: every village role loses its power
+		// (000); by night the table learns it at dawn.
+		g.emit(Event{Kind: EvPowersLost, Public: public, Seat: s})
+		if g.opt(OptIdiotDiesWithElder) == On {
+			for x := Seat(1); x <= g.n; x++ {
+				if g.role[x] == Idiot && g.has(g.noVote&g.alive, x) {
+					g.kill(x, CauseElder, public, false, b)
+				}
+			}
+		}
+	}
+	if r == WolfBeauty && c != CauseRedCard && g.charm != NoSeat && g.charm != s && g.has(g.alive, g.charm) {
 		if public {
 			g.reveal(s) // exiled or shot by day, she shows her card and names the charmed
 		}
@@ -90,7 +107,7 @@ func (g *Game) queueTasks(b *batch, front, atNight bool) {
 		if d.seat == g.sheriff && (d.noLast || d.cause == CauseExplode) {
 			g.emit(Event{Kind: EvSheriff, Public: true, Value: lostExplosion})
 		}
-		if d.cause != CauseExplode {
+		if d.cause != CauseExplode && d.cause != CauseRedCard {
 			list[n] = queued{d.seat, taskSkill} // a hunter taken by the white wolf king still shoots
 			n++
 		}
@@ -99,6 +116,10 @@ func (g *Game) queueTasks(b *batch, front, atNight bool) {
 		}
 		if d.seat == g.sheriff {
 			list[n] = queued{d.seat, taskBadge}
+			n++
+		}
+		if d.cause == CauseScapegoat && g.villagePower() {
+			list[n] = queued{d.seat, taskVoters}
 			n++
 		}
 		// After a self-explosion the day ends at the announcement: the night's
@@ -132,10 +153,13 @@ func (g *Game) mayShoot(s Seat) bool {
 	if (r != Hunter && r != WolfKing) || g.has(g.alive, s) {
 		return false
 	}
-	switch g.cause[s] {
-	case CauseExplode:
+	if r == Hunter && !g.villagePower() {
 		return false
-	case CauseCharm:
+	}
+	switch g.cause[s] {
+	case CauseExplode, CauseRedCard:
+		return false
+	case CauseCharm, CauseLove:
 		if g.opt(OptHunterShootsOnHeartbreak) == Off {
 			return false
 		}
@@ -169,6 +193,10 @@ func (g *Game) startTask() {
 		st = StepSkill
 	case taskBadge:
 		st = StepBadge
+	case taskVoters:
+		st = StepVoters
+	case taskAlly:
+		st = StepAlly
 	default:
 		st = StepLastWords
 	}
@@ -185,7 +213,7 @@ func (g *Game) exile(s Seat) {
 	if s == NoSeat {
 		return
 	}
-	if g.role[s] == Idiot && !g.has(g.revealed, s) {
+	if g.role[s] == Idiot && !g.has(g.revealed, s) && g.villagePower() {
 		// The idiot shows his card, survives, and loses his vote and the badge.
 		g.emit(Event{Kind: EvReveal, Public: true, Seat: s, Role: Idiot, Value: 1})
 		if g.sheriff == s {
@@ -200,6 +228,9 @@ func (g *Game) shoot(s, t Seat) {
 	g.reveal(s)
 	g.emit(Event{Kind: EvShoot, Public: true, Seat: s, Target: t})
 	g.dayDeath(t, CauseShot)
+	if g.opt(OptActionFeedback) == On {
+		g.emit(Event{Kind: EvFeedback, To: s.bit(), Seat: s, Target: t, Value: 1})
+	}
 }
 
 // explode is a wolf's self-explosion (自爆): the day's remaining steps are
@@ -241,37 +272,6 @@ func (g *Game) explode(s, target Seat) {
 		cut := !wasDead || g.opt(OptDoubleExplode) == On
 		g.setResume(StepDawn, cut)
 	}
-}
-
-// winCheck judges the camps on the living (RULES.md §3.7).
-func (g *Game) winCheck() Camp {
-	wolves := g.alive & g.wolves
-	others := g.alive &^ g.wolves
-	village := wolves == 0
-	var wolf bool
-	switch g.opt(OptWolfWin) {
-	case WinKillAll:
-		wolf = others == 0
-	case WinParity, WinHalf:
-		wolf = popcount(wolves) >= popcount(others)
-	case WinKillSide:
-		wolf = (g.plain != 0 && g.plain&g.alive == 0) || (g.gods != 0 && g.gods&g.alive == 0) || others == 0
-	}
-	switch {
-	case village && wolf:
-		switch g.opt(OptSimultaneousWin) {
-		case SimulWolves:
-			return Wolves
-		case SimulDraw:
-			return Draw
-		}
-		return Village
-	case village:
-		return Village
-	case wolf:
-		return Wolves
-	}
-	return NoCamp
 }
 
 func (g *Game) finish(w Camp) {

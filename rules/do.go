@@ -3,6 +3,7 @@ package rules
 // Do validates a seat's command and, if it is legal, resolves it. A refused
 // command changes nothing.
 func (g *Game) Do(c Command) error {
+	c = g.normalize(c)
 	if r := g.check(c); r.code != 0 {
 		return r.err()
 	}
@@ -29,10 +30,18 @@ func (g *Game) Timeout() {
 
 // Check tells whether a command would be accepted, without doing it.
 func (g *Game) Check(c Command) error {
-	if r := g.check(c); r.code != 0 {
+	if r := g.check(g.normalize(c)); r.code != 0 {
 		return r.err()
 	}
 	return nil
+}
+
+// normalize accepts "charm N" from the piper when one player is left to charm.
+func (g *Game) normalize(c Command) Command {
+	if c.Kind == CmdCharm && c.Mask == 0 && c.Target != NoSeat && c.Seat >= 1 && c.Seat <= g.n && g.role[c.Seat] == Piper {
+		c.Mask, c.Target = c.Target.bit(), NoSeat
+	}
+	return c
 }
 
 // check is Check without building the error, so that listing the legal
@@ -48,23 +57,29 @@ func (g *Game) check(c Command) refusal {
 	if c.Kind == CmdNone || c.Kind >= numCmds {
 		return refuse(CodeNotNow, "", "unknown command %d", uint8(c.Kind))
 	}
-	if c.Value != 0 && (c.Kind != CmdOrder || c.Value != 1) {
+	if c.Value != 0 && !(c.Kind == CmdOrder && c.Value == 1) && !(c.Kind == CmdTake && (c.Value == 1 || c.Value == 2)) {
 		return refuse(CodeTarget, "", "%s takes no such value", c.Kind)
 	}
+	if c.Mask != 0 && c.Kind != CmdLink && c.Kind != CmdVoters && c.Kind != CmdCharm {
+		return refuse(CodeTarget, "", "%s takes no list of seats", c.Kind)
+	}
 	switch c.Kind {
-	case CmdSkip, CmdAbstain, CmdRun, CmdWithdraw, CmdTear, CmdOrder:
+	case CmdSkip, CmdAbstain, CmdRun, CmdWithdraw, CmdTear, CmdOrder, CmdTake, CmdLink, CmdVoters:
 		if c.Target != NoSeat {
 			return refuse(CodeTarget, "", "%s takes no target", c.Kind)
 		}
 	case CmdExplode:
 		return g.checkExplode(c)
 	}
+	if c.Mask&^g.all != 0 {
+		return refuse(CodeTarget, "", "the list names a seat that does not exist")
+	}
 	if c.Kind == CmdWithdraw && g.step == StepCampaign && g.has(g.cands, s) {
 		return accept // a candidate may withdraw during the speeches too (退水)
 	}
 	mine := g.Pending()&s.bit() != 0
 	// The wolves may change their pick while the night lasts.
-	if !mine && g.step == StepNight && c.Kind == CmdAttack && g.has(g.wolves&g.alive, s) {
+	if !mine && g.step == StepNight && c.Kind == CmdAttack && g.has(g.killers(), s) {
 		mine = true
 	}
 	if !mine {
@@ -117,6 +132,60 @@ func (g *Game) check(c Command) refusal {
 			}
 			return accept
 		}
+	case StepThief:
+		if c.Kind == CmdSkip || c.Kind == CmdTake {
+			return accept // a thief who must take a wolf and skips takes the first
+		}
+	case StepCupid:
+		switch c.Kind {
+		case CmdSkip:
+			return accept
+		case CmdLink:
+			if popcount(c.Mask) != 2 || c.Mask&^g.alive != 0 {
+				return refuse(CodeTarget, "", "cupid links two living players")
+			}
+			return accept
+		}
+	case StepVoters:
+		switch c.Kind {
+		case CmdSkip:
+			return accept
+		case CmdVoters:
+			if c.Mask&^g.pubAlive != 0 {
+				return refuse(CodeTarget, "", "only living players can be allowed to vote")
+			}
+			return accept
+		}
+	case StepAlly:
+		switch c.Kind {
+		case CmdSkip:
+			return accept
+		case CmdAlly:
+			if !g.has(g.pubAlive, c.Target) || g.has(g.wolves, c.Target) {
+				return refuse(CodeTarget, "", "the ally must be a living player who is not a wolf")
+			}
+			return accept
+		}
+	case StepSeqVote:
+		switch c.Kind {
+		case CmdSkip, CmdAbstain:
+			return accept
+		case CmdVote:
+			if c.Target != NoSeat && c.Target != g.stepSeat {
+				return refuse(CodeTarget, "", "hands are raised for seat %d now", g.stepSeat)
+			}
+			return accept
+		}
+	case StepMobVote:
+		switch c.Kind {
+		case CmdSkip, CmdAbstain:
+			return accept
+		case CmdVote:
+			if !g.has(g.targets(StepMobVote), c.Target) {
+				return refuse(CodeTarget, "", "seat %d cannot be voted for in this vote", c.Target)
+			}
+			return accept
+		}
 	case StepBadge:
 		switch c.Kind {
 		case CmdSkip, CmdTear:
@@ -147,12 +216,24 @@ func (g *Game) checkNight(c Command) refusal {
 	switch {
 	case c.Kind == CmdSkip:
 		return accept
-	case c.Kind == CmdAttack && r.IsWolf():
+	case c.Kind == CmdAttack && g.has(g.killers(), s):
 		if t != NoSeat && !living {
 			return refuse(CodeTarget, "", "seat %d cannot be attacked", t)
 		}
 		return accept
+	case c.Kind == CmdCharm && r == Piper:
+		want := min(2, popcount(g.enchantable(s)))
+		switch {
+		case !g.enchantDue:
+			return refuse(CodeNotNow, "", "the piper has charmed tonight")
+		case c.Target != NoSeat || popcount(c.Mask) != want || c.Mask&^g.enchantable(s) != 0:
+			return refuse(CodeTarget, "", "the piper charms two other living players not yet charmed")
+		}
+		return accept
 	case c.Kind == CmdCharm && r == WolfBeauty:
+		if c.Mask != 0 {
+			return refuse(CodeTarget, "", "the wolf beauty charms one player")
+		}
 		if !g.charmDue {
 			return refuse(CodeNotNow, "", "the charm is already cast tonight")
 		}
@@ -217,7 +298,7 @@ func (g *Game) checkWitch(c Command) refusal {
 
 func (g *Game) checkExplode(c Command) refusal {
 	s := c.Seat
-	if !g.role[s].IsWolf() {
+	if !g.role[s].IsWolf() || g.has(g.loversCamp, s) {
 		return refuse(CodeRule, "", "only the wolves may self-explode")
 	}
 	if !g.has(g.pubAlive, s) {
@@ -260,17 +341,38 @@ func (g *Game) exec(c Command) {
 		}
 		g.emit(e)
 	case CmdAttack:
-		g.emit(Event{Kind: EvAttackPick, To: g.wolves & g.alive, Seat: s, Target: t})
+		g.pickAttack(s, t)
 	case CmdCharm:
+		if c.Mask != 0 {
+			g.enchant(s, c.Mask)
+			return
+		}
 		g.emit(Event{Kind: EvCharm, To: me, Seat: s, Target: t}) // she wakes alone (001: 單獨睜眼)
 	case CmdHeal:
 		g.emit(Event{Kind: EvHeal, To: me, Seat: s, Target: g.attack})
 	case CmdPoison:
 		g.emit(Event{Kind: EvPoison, To: me, Seat: s, Target: t})
 	case CmdVote:
-		g.emit(Event{Kind: EvBallot, To: me, Seat: s, Target: t})
+		switch g.step {
+		case StepSeqVote:
+			g.emit(Event{Kind: EvBallot, Public: true, Seat: s, Target: g.stepSeat})
+		case StepMobVote:
+			g.emit(Event{Kind: EvBallot, Public: true, Seat: s, Target: t})
+		default:
+			g.emit(Event{Kind: EvBallot, To: me, Seat: s, Target: t})
+		}
 	case CmdAbstain:
-		g.emit(Event{Kind: EvBallot, To: me, Seat: s})
+		g.skip(s)
+	case CmdTake:
+		g.emit(Event{Kind: EvSwap, To: me, Seat: s, Value: int16(c.Value), Role: g.extra[c.Value-1]})
+	case CmdLink:
+		g.link(s, c.Mask)
+	case CmdVoters:
+		g.emit(Event{Kind: EvVoters, Public: true, Seat: s, Mask: c.Mask, Value: int16(g.day + 1)})
+	case CmdAlly:
+		g.emit(Event{Kind: EvAlly, To: me | t.bit(), Seat: s, Target: t})
+		w := g.wolves &^ g.loversCamp
+		g.emit(Event{Kind: EvWolfTeam, To: t.bit(), Mask: w})
 	case CmdRun:
 		g.emit(Event{Kind: EvRun, Public: true, Seat: s})
 	case CmdWithdraw:
@@ -290,21 +392,36 @@ func (g *Game) exec(c Command) {
 	}
 }
 
+// pickAttack records a wolf's pick in the wolves' channel; the little girl
+// reads it with the wolf's seat hidden (little_girl_spy).
+func (g *Game) pickAttack(s, t Seat) {
+	g.emit(Event{Kind: EvAttackPick, To: g.killers(), Seat: s, Target: t})
+	if lg := g.spy(); lg != NoSeat && !g.has(g.killers(), lg) {
+		g.emit(Event{Kind: EvSpy, To: lg.bit(), Target: t})
+	}
+}
+
 // skip applies a seat's default for the current step.
 func (g *Game) skip(s Seat) {
 	me := s.bit()
 	switch {
+	case g.step == StepThief && g.extra[0].IsWolf() && g.extra[1].IsWolf() && g.opt(OptThiefMustTakeWolf) == DefaultOn:
+		g.emit(Event{Kind: EvSwap, To: me, Seat: s, Value: 1, Role: g.extra[0]}) // thief_must_take_wolf
+	case g.step == StepSeqVote:
+		g.emit(Event{Kind: EvSkip, To: me, Seat: s})
+	case g.step == StepMobVote:
+		g.emit(Event{Kind: EvBallot, Public: true, Seat: s})
 	case g.step.isVote():
 		g.emit(Event{Kind: EvBallot, To: me, Seat: s})
 	case g.step == StepBadge:
 		g.emit(Event{Kind: EvBadge, Public: true, Seat: s})
 	case g.step == StepOrder:
 		g.emit(Event{Kind: EvOrder, Public: true, Seat: s})
-	case g.step == StepNight && g.has(g.wolves, s):
+	case g.step == StepNight && (g.has(g.killers(), s) || g.role[s] == WolfBeauty || g.role[s] == Piper):
 		if g.has(g.pending, s) {
-			g.emit(Event{Kind: EvAttackPick, To: g.wolves & g.alive, Seat: s})
+			g.pickAttack(s, NoSeat)
 		}
-		if g.role[s] == WolfBeauty && g.charmDue {
+		if (g.role[s] == WolfBeauty && g.charmDue) || (g.role[s] == Piper && g.enchantDue) {
 			g.emit(Event{Kind: EvSkip, To: me, Seat: s})
 		}
 	case g.step.turn() || g.step == StepNight || g.step == StepWitch:
@@ -322,7 +439,11 @@ type Choice struct {
 	Targets  uint32
 	NoTarget bool
 	Value    int8
+	Pick     int8 // > 0: the command names this many seats of Targets as its Mask; AnySubset: any number
 }
+
+// AnySubset as a Choice's Pick: any set of the Targets, the empty set too.
+const AnySubset = -1
 
 // Choices lists what seat may do now, appended to buf. It agrees with Check:
 // a command is accepted exactly when it is one of these.
@@ -354,12 +475,31 @@ func (g *Game) Choices(s Seat, buf []Choice) []Choice {
 				add(CmdProtect, t, false)
 			case r == Seer:
 				add(CmdCheck, g.alive&^me, false)
-			case r.IsWolf():
-				add(CmdAttack, g.alive, true)
-				if r == WolfBeauty && g.charmDue {
-					add(CmdCharm, g.alive&^me, false)
-				}
 			}
+			if g.has(g.killers(), s) {
+				add(CmdAttack, g.alive, true) // a first pick, or a change while the night lasts
+			}
+			if r == WolfBeauty && g.charmDue {
+				add(CmdCharm, g.alive&^me, false)
+			}
+			if r == Piper && g.enchantDue {
+				t := g.enchantable(s)
+				buf = append(buf, Choice{Kind: CmdCharm, Targets: t, Pick: int8(min(2, popcount(t)))})
+			}
+		case StepThief:
+			buf = append(buf, Choice{Kind: CmdTake, NoTarget: true, Value: 1}, Choice{Kind: CmdTake, NoTarget: true, Value: 2})
+		case StepCupid:
+			buf = append(buf, Choice{Kind: CmdLink, Targets: g.alive, Pick: 2})
+		case StepVoters:
+			buf = append(buf, Choice{Kind: CmdVoters, Targets: g.pubAlive, Pick: AnySubset})
+		case StepAlly:
+			add(CmdAlly, g.pubAlive&^g.wolves, false)
+		case StepSeqVote:
+			add(CmdAbstain, 0, true)
+			add(CmdVote, g.stepSeat.bit(), true)
+		case StepMobVote:
+			add(CmdAbstain, 0, true)
+			add(CmdVote, g.targets(g.step), false)
 		case StepWitch:
 			if g.check(Command{Seat: s, Kind: CmdHeal}).code == 0 {
 				add(CmdHeal, g.attack.bit(), true) // "heal" or "heal N" for the attacked N
@@ -384,13 +524,13 @@ func (g *Game) Choices(s Seat, buf []Choice) []Choice {
 			add(CmdTear, 0, true)
 			add(CmdBadge, g.pubAlive&^g.noVote&^me, false)
 		}
-	} else if g.step == StepNight && r.IsWolf() && g.has(g.alive, s) {
+	} else if g.step == StepNight && g.has(g.killers(), s) {
 		add(CmdAttack, g.alive, true) // a wolf may change his pick while the night lasts
 	}
 	if g.step == StepCampaign && g.has(g.cands, s) {
 		add(CmdWithdraw, 0, true)
 	}
-	if r.IsWolf() && g.has(g.pubAlive, s) && (g.step.speech() || (g.step == StepWithdraw && g.opt(OptDoubleExplode) == On)) {
+	if g.checkExplode(Command{Seat: s, Kind: CmdExplode}).code == 0 {
 		var t uint32
 		if r == WhiteWolfKing {
 			t = g.pubAlive &^ me
@@ -404,12 +544,39 @@ func (g *Game) Choices(s Seat, buf []Choice) []Choice {
 func (g *Game) Legal(s Seat, buf []Command) []Command {
 	var cb [12]Choice
 	for _, c := range g.Choices(s, cb[:0]) {
+		if c.Pick != 0 {
+			buf = appendSubsets(buf, Command{Seat: s, Kind: c.Kind, Value: c.Value}, c.Targets, c.Pick)
+			continue
+		}
 		if c.NoTarget {
 			buf = append(buf, Command{Seat: s, Kind: c.Kind, Value: c.Value})
 		}
 		for t := Seat(1); t <= g.n; t++ {
 			if c.Targets&t.bit() != 0 {
 				buf = append(buf, Command{Seat: s, Kind: c.Kind, Target: t, Value: c.Value})
+			}
+		}
+	}
+	return buf
+}
+
+// appendSubsets lists the commands naming pick seats of targets; for
+// AnySubset, the sets of at most two seats (the empty set too): all of them
+// would be too many to list, Choices describes them.
+func appendSubsets(buf []Command, c Command, targets uint32, pick int8) []Command {
+	ts := Seats(targets)
+	if pick == AnySubset {
+		buf = append(buf, c)
+	}
+	for i, a := range ts {
+		if pick == 1 || pick == AnySubset {
+			c.Mask = a.bit()
+			buf = append(buf, c)
+		}
+		if pick == 2 || pick == AnySubset {
+			for _, b := range ts[i+1:] {
+				c.Mask = a.bit() | b.bit()
+				buf = append(buf, c)
 			}
 		}
 	}

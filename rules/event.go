@@ -11,40 +11,58 @@ type EventKind uint8
 
 // The events. The order is part of the stored format: append only.
 const (
-	EvNone       EventKind = iota
-	EvGameStart            // Value: players
-	EvRole                 // Seat is dealt Role (told to Seat)
-	EvWolfTeam             // Mask: the wolves (told to the wolves)
-	EvNight                // Value: night number
-	EvDay                  // Value: day number
-	EvStep                 // Value: Step; Seat: whose turn; Mask: who may act or stand
-	EvProtect              // the guard Seat protects Target
-	EvCheck                // the seer Seat checks Target: Role (seer_sees=role) or Value (Result*)
-	EvAttackPick           // the wolf Seat picks Target (NoSeat: nobody) — the wolves' channel
-	EvAttack               // the wolves' attack goes to Target (moderator); Draws=1 if a tie was drawn
-	EvCharm                // the wolf beauty Seat charms Target
-	EvWitchTold            // the witch Seat is told the attack target Target (NoSeat: none)
-	EvHeal                 // the witch Seat heals Target
-	EvPoison               // the witch Seat poisons Target
-	EvSkip                 // Seat declines the current step's action
-	EvDeath                // Seat dies, cause Value (public when the death is seen at once)
-	EvDawn                 // Mask: the night's dead, announced (天亮了)
-	EvTails                // the fox Seat has Value tails
-	EvRun                  // Seat stands for sheriff (上警)
-	EvWithdraw             // Seat withdraws (退水)
-	EvBallot               // Seat votes for Target (NoSeat: abstains); private until the vote closes
-	EvVoteResult           // Value: Step of the vote; Mask: the top seats; Target: the one chosen (NoSeat: none); Draws=1 if drawn
-	EvSheriff              // Seat becomes sheriff; NoSeat: the badge is lost (警徽流失)
-	EvBadge                // the sheriff Seat passes the badge to Target; NoSeat: tears it (撕警徽)
-	EvOrder                // the sheriff Seat has the speeches go Value (0 clockwise, 1 counter-clockwise)
-	EvExile                // Seat is exiled (放逐); NoSeat: nobody
-	EvReveal               // Seat's card Role is turned face up
-	EvExplode              // the wolf Seat self-explodes (自爆); Target: the white wolf king's victim
-	EvShoot                // Seat shoots Target
-	EvNoShot               // Seat is told he may not shoot (poisoned, heartbreak)
-	EvTask                 // moderator's bookkeeping: Seat gets task Value (Target 1: first)
-	EvResume               // moderator's bookkeeping: the day resumes at step Value (Target: flags)
-	EvGameOver             // Value: the winning camp
+	EvNone         EventKind = iota
+	EvGameStart              // Value: players
+	EvRole                   // Seat is dealt Role (told to Seat)
+	EvWolfTeam               // Mask: the wolves (told to the wolves)
+	EvNight                  // Value: night number
+	EvDay                    // Value: day number
+	EvStep                   // Value: Step; Seat: whose turn; Mask: who may act or stand
+	EvProtect                // the guard Seat protects Target
+	EvCheck                  // the seer Seat checks Target: Role (seer_sees=role) or Value (Result*)
+	EvAttackPick             // the wolf Seat picks Target (NoSeat: nobody) — the wolves' channel
+	EvAttack                 // the wolves' attack goes to Target (moderator); Draws=1 if a tie was drawn
+	EvCharm                  // the wolf beauty Seat charms Target
+	EvWitchTold              // the witch Seat is told the attack target Target (NoSeat: none)
+	EvHeal                   // the witch Seat heals Target
+	EvPoison                 // the witch Seat poisons Target
+	EvSkip                   // Seat declines the current step's action
+	EvDeath                  // Seat dies, cause Value (public when the death is seen at once)
+	EvDawn                   // Mask: the night's dead, announced (天亮了)
+	EvTails                  // the fox Seat has Value tails
+	EvRun                    // Seat stands for sheriff (上警)
+	EvWithdraw               // Seat withdraws (退水)
+	EvBallot                 // Seat votes for Target (NoSeat: abstains); private until the vote closes
+	EvVoteResult             // Value: Step of the vote; Mask: the top seats; Target: the one chosen (NoSeat: none); Draws=1 if drawn
+	EvSheriff                // Seat becomes sheriff; NoSeat: the badge is lost (警徽流失)
+	EvBadge                  // the sheriff Seat passes the badge to Target; NoSeat: tears it (撕警徽)
+	EvOrder                  // the sheriff Seat has the speeches go Value (0 clockwise, 1 counter-clockwise)
+	EvExile                  // Seat is exiled (放逐); NoSeat: nobody
+	EvReveal                 // Seat's card Role is turned face up
+	EvExplode                // the wolf Seat self-explodes (自爆); Target: the white wolf king's victim
+	EvShoot                  // Seat shoots Target
+	EvNoShot                 // Seat is told he may not shoot (poisoned, heartbreak)
+	EvTask                   // moderator's bookkeeping: Seat gets task Value (Target 1: first)
+	EvResume                 // moderator's bookkeeping: the day resumes at step Value (Target: flags)
+	EvGameOver               // Value: the winning camp
+	EvExtraCards             // the thief Seat sees the extra cards: Role and Value (a Role)
+	EvSwap                   // the thief Seat takes extra card Value (1 or 2) and becomes Role
+	EvLovers                 // Mask: the lovers (told to them and cupid)
+	EvLoverRole              // a lover is told that his lover Seat holds Role (lovers_see_roles)
+	EvBlackLovers            // Mask: the lovers' camp, formed by a cross-camp couple (黑情侣)
+	EvSpy                    // the little girl sees a wolf's pick Target, the wolf hidden
+	EvEnchant                // the piper Seat charms Mask
+	EvCharmed                // Mask: every charmed player (told to the charmed)
+	EvElderLife              // the elder Seat loses a life and lives on (moderator)
+	EvPowersLost             // the village killed the elder: every village role loses its power
+	EvVoters                 // the scapegoat Seat allows Mask to vote on day Value
+	EvEventCard              // event card Value is drawn (New Moon)
+	EvAlly                   // the first dead Seat makes Target the wolves' ally
+	EvAttackResult           // the wolves learn whether their target Target died (Value 1)
+	EvFeedback               // Seat learns whether his poison or shot on Target killed (Value 1)
+	EvRedCard                // the moderator removes Seat for breaking the rules
+	EvCampLost               // camp Value has lost (优先判负)
+	EvKillPower              // Mask now holds the night kill (the black lovers' widow knife)
 	numEventKinds
 )
 
@@ -53,6 +71,9 @@ var eventNames = [numEventKinds]string{
 	"attack_pick", "attack", "charm", "witch_told", "heal", "poison", "skip", "death", "dawn",
 	"tails", "run", "withdraw", "ballot", "vote_result", "sheriff", "badge", "order", "exile",
 	"reveal", "explode", "shoot", "no_shot", "task", "resume", "game_over",
+	"extra_cards", "swap", "lovers", "lover_role", "black_lovers", "spy", "enchant", "charmed",
+	"elder_life", "powers_lost", "voters", "event_card", "ally", "attack_result", "feedback",
+	"red_card", "camp_lost", "kill_power",
 }
 
 func (k EventKind) String() string {
@@ -74,19 +95,24 @@ type Cause uint8
 
 // Causes of death.
 const (
-	CauseNone    Cause = iota
-	CauseAttack        // the wolves' attack
-	CausePoison        // the witch's poison
-	CauseExile         // the day vote
-	CauseShot          // a hunter's or wolf king's shot
-	CauseExplode       // self-explosion
-	CauseTaken         // taken by an exploding white wolf king
-	CauseCharm         // died with the wolf beauty (殉情)
-	CauseTails         // the fox lost her last tail
+	CauseNone      Cause = iota
+	CauseAttack          // the wolves' attack
+	CausePoison          // the witch's poison
+	CauseExile           // the day vote
+	CauseShot            // a hunter's or wolf king's shot
+	CauseExplode         // self-explosion
+	CauseTaken           // taken by an exploding white wolf king
+	CauseCharm           // died with the wolf beauty (殉情)
+	CauseTails           // the fox lost her last tail
+	CauseLove            // died with his lover (殉情)
+	CauseScapegoat       // the scapegoat, on a tied vote
+	CauseRedCard         // removed by the moderator
+	CauseElder           // a revealed idiot, when the village kills the elder
 	numCauses
 )
 
-var causeNames = [numCauses]string{"none", "attack", "poison", "exile", "shot", "explode", "taken", "charm", "tails"}
+var causeNames = [numCauses]string{"none", "attack", "poison", "exile", "shot", "explode", "taken", "charm", "tails",
+	"love", "scapegoat", "red_card", "elder"}
 
 func (c Cause) String() string {
 	if c < numCauses {

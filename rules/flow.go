@@ -7,7 +7,7 @@ package rules
 func (g *Game) proceed() {
 	for !g.over && g.Pending() == 0 {
 		before := len(g.events)
-		if w := g.winCheck(); w != NoCamp && (g.opt(OptWinCheckBeforeShot) == On || !g.shotQueued()) {
+		if w := g.judge(); w != NoCamp && (g.opt(OptWinCheckBeforeShot) == On || !g.shotQueued()) {
 			g.finish(w)
 			return
 		}
@@ -36,13 +36,18 @@ func (g *Game) enter(s Step) {
 	switch s {
 	case StepElect:
 		g.emit(Event{Kind: EvStep, Public: true, Value: int16(s), Mask: g.pubAlive})
-	case StepElectPK, StepSheriffPKVote, StepPKVote:
+	case StepPKVote:
+		if g.beginVoteRound(StepPKVote) {
+			return
+		}
+		g.emit(Event{Kind: EvStep, Public: true, Value: int16(s), Mask: g.voters(s)})
+	case StepElectPK, StepSheriffPKVote:
 		g.emit(Event{Kind: EvStep, Public: true, Value: int16(s), Mask: g.voters(s)})
 	case StepNight:
 		g.enterNight()
 	case StepWitch:
 		w := g.firstOf(Witch, g.alive)
-		if w == NoSeat || (g.healUsed && g.poisonUsed) {
+		if w == NoSeat || (g.healUsed && g.poisonUsed) || !g.villagePower() {
 			g.resolveNight()
 			return
 		}
@@ -62,7 +67,12 @@ func (g *Game) enter(s Step) {
 		return
 	case StepWithdraw:
 		g.emit(Event{Kind: EvStep, Public: true, Value: int16(s), Mask: g.cands})
-	case StepSheriffVote, StepVote:
+	case StepVote:
+		if g.beginVoteRound(StepVote) {
+			return
+		}
+		g.emit(Event{Kind: EvStep, Public: true, Value: int16(s), Mask: g.voters(s)})
+	case StepSheriffVote:
 		g.emit(Event{Kind: EvStep, Public: true, Value: int16(s), Mask: g.voters(s)})
 	case StepDawn:
 		g.dawn()
@@ -86,10 +96,15 @@ func (g *Game) voters(s Step) uint32 {
 		return g.pubAlive
 	case StepSheriffVote, StepSheriffPKVote:
 		return g.pubAlive &^ (g.cands | g.withdrawn)
-	case StepPKVote:
-		return g.pubAlive &^ g.noVote &^ g.tied
 	}
-	return g.pubAlive &^ g.noVote
+	v := g.pubAlive &^ g.noVote
+	if g.voteDay == g.day {
+		v &= g.voteOnly // named by the scapegoat
+	}
+	if s == StepPKVote || (g.exileRounds > 0 && (s == StepSeqVote || s == StepMobVote)) {
+		v &^= g.tied // the tied do not vote in their own re-vote
+	}
+	return v
 }
 
 // targets a vote step allows.
@@ -99,8 +114,65 @@ func (g *Game) targets(s Step) uint32 {
 		return g.tied & g.pubAlive
 	case StepSheriffVote:
 		return g.cands
+	case StepSeqVote, StepMobVote:
+		if g.exileRounds > 0 {
+			return g.tied & g.pubAlive
+		}
 	}
 	return g.pubAlive
+}
+
+// beginVoteRound starts a round of the exile vote in the sequential or
+// angry-mob form (day_vote); it reports false for the simultaneous form.
+// Both go round the table from the left of the last victim.
+func (g *Game) beginVoteRound(s Step) bool {
+	mode := g.opt(OptDayVote)
+	if mode == DayVoteSimultaneous {
+		return false
+	}
+	from := g.lowest(g.lastDawn)
+	if from == NoSeat {
+		from = g.n
+	}
+	if mode == DayVoteSequential {
+		g.nextCandidate(from, true)
+		return true
+	}
+	voters := g.voters(StepMobVote)
+	for i, cur := Seat(0), from; i < g.n; i++ {
+		cur = cur%g.n + 1
+		if g.has(voters, cur) {
+			g.emit(Event{Kind: EvStep, Public: true, Value: int16(StepMobVote), Seat: cur, Mask: voters, Target: 1})
+			return true
+		}
+	}
+	g.closeVote(StepMobVote) // nobody may vote
+	return true
+}
+
+// nextCandidate moves a sequential vote to the next candidate after from:
+// the voters whose hand is still free raise it for him or not.
+func (g *Game) nextCandidate(from Seat, first bool) {
+	cands := g.targets(StepSeqVote)
+	free := g.voters(StepSeqVote)
+	if !first {
+		free &^= g.voted
+	}
+	for i, cur := Seat(0), from; i < g.n && free != 0; i++ {
+		cur = cur%g.n + 1
+		if !first && cur == g.seqStart {
+			break
+		}
+		if g.has(cands, cur) {
+			e := Event{Kind: EvStep, Public: true, Value: int16(StepSeqVote), Seat: cur, Mask: free}
+			if first {
+				e.Target = 1
+			}
+			g.emit(e)
+			return
+		}
+	}
+	g.closeVote(StepSeqVote)
 }
 
 // nextSpeaker gives the floor to the next seat of speakers after from, in
@@ -179,7 +251,24 @@ func (g *Game) complete() {
 		}
 	case StepElect, StepElectPK, StepSheriffVote, StepSheriffPKVote, StepVote, StepPKVote:
 		g.closeVote(s)
+	case StepThief, StepCupid:
+		g.nextNightStage(s)
+	case StepSeqVote:
+		g.nextCandidate(g.stepSeat, false)
+	case StepMobVote:
+		g.nextMobVoter()
 	}
+}
+
+func (g *Game) nextMobVoter() {
+	for i, cur := Seat(0), g.stepSeat; i < g.n; i++ {
+		cur = cur%g.n + 1
+		if g.has(g.speakers, cur) {
+			g.emit(Event{Kind: EvStep, Public: true, Value: int16(StepMobVote), Seat: cur, Mask: g.speakers})
+			return
+		}
+	}
+	g.closeVote(StepMobVote)
 }
 
 // Reasons carried by EvSheriff.
@@ -190,6 +279,7 @@ const (
 	lostTie         = 3
 	lostExplosion   = 4 // 吞警徽
 	lostIdiot       = 5
+	lostRedCard     = 6
 )
 
 func (g *Game) lowest(m uint32) Seat {
@@ -222,23 +312,26 @@ func (g *Game) beginSpeeches() {
 	}
 }
 
+// weight of v's ballot in half-votes: the sheriff's counts
+// sheriff_vote_weight in the exile vote.
+func (g *Game) weight(s Step, v Seat) int {
+	exile := s == StepVote || s == StepPKVote || s == StepSeqVote || s == StepMobVote
+	if exile && v == g.sheriff {
+		if g.opt(OptSheriffWeight) == Weight1_5 {
+			return 3
+		}
+		return 4
+	}
+	return 2
+}
+
 // tally counts a closed vote in half-votes and returns the top seats.
 func (g *Game) tally(s Step) (top uint32, best int) {
 	var score [MaxSeats + 1]int
-	exile := s == StepVote || s == StepPKVote
 	for v := Seat(1); v <= g.n; v++ {
-		t := g.votes[v]
-		if !g.has(g.voted, v) || t == NoSeat {
-			continue
+		if t := g.votes[v]; g.has(g.voted, v) && t != NoSeat {
+			score[t] += g.weight(s, v)
 		}
-		w := 2
-		if exile && v == g.sheriff {
-			w = 4
-			if g.opt(OptSheriffWeight) == Weight1_5 {
-				w = 3
-			}
-		}
-		score[t] += w
 	}
 	for t := Seat(1); t <= g.n; t++ {
 		switch {
@@ -252,30 +345,56 @@ func (g *Game) tally(s Step) (top uint32, best int) {
 }
 
 func (g *Game) closeVote(s Step) {
-	for v := Seat(1); v <= g.n; v++ {
-		if g.has(g.voted, v) {
-			g.emit(Event{Kind: EvBallot, Public: true, Seat: v, Target: g.votes[v]})
+	open := s == StepSeqVote || s == StepMobVote // ballots were public as cast
+	if !open {
+		for v := Seat(1); v <= g.n; v++ {
+			if g.has(g.voted, v) {
+				g.emit(Event{Kind: EvBallot, Public: true, Seat: v, Target: g.votes[v], Value: 1})
+			}
 		}
 	}
-	top, _ := g.tally(s)
+	top, best := g.tally(s)
+	exileVote := s == StepVote || s == StepPKVote || open
+	firstRound := s == StepElect || s == StepSheriffVote || (exileVote && g.exileRounds == 0)
 	res := Event{Kind: EvVoteResult, Public: true, Value: int16(s), Mask: top}
+	if s == StepMobVote && firstRound && top != 0 && popcount(top) == 1 {
+		// The angry mob's candidates are the top two (more on a tie).
+		var second uint32
+		_, second = g.secondBest(s, best)
+		res.Mask |= second
+		top = res.Mask
+	}
 	single := popcount(top) == 1
 	if single {
 		res.Target = g.lowest(top)
 	}
-	exileVote := s == StepVote || s == StepPKVote
 	// 002: the first discussion day's top vote elects the sheriff instead.
 	electing := !exileVote || (g.opt(OptSheriff) == SheriffDay1TopVote && !g.sheriffDone)
 	tieRule := g.opt(OptVoteTie)
-	if !single && top != 0 && s == StepVote && tieRule == TieRandom {
+	sg := g.scapegoat()
+	tie := !single && top != 0
+	mob := s == StepMobVote
+	switch {
+	case tie && exileVote && !electing && sg != NoSeat && (!mob || !firstRound):
+		// The scapegoat dies instead of the tied (000), whatever vote_tie says.
+	case tie && firstRound && exileVote && !mob && tieRule == TieRandom:
+		res.Target, res.Draws = g.pick(top), 1
+	case tie && mob && !firstRound && g.mobRandom():
 		res.Target, res.Draws = g.pick(top), 1
 	}
 	g.emit(res)
 	chosen := res.Target
-	pk := res.Target == NoSeat && top != 0 &&
-		(s == StepElect || s == StepSheriffVote || (s == StepVote && tieRule == TiePK))
 	switch {
-	case pk:
+	case tie && exileVote && !electing && sg != NoSeat && (!mob || !firstRound):
+		g.emit(Event{Kind: EvExile, Public: true})
+		g.setResume(StepDusk, false)
+		g.dayDeath(sg, CauseScapegoat)
+	case mob && firstRound && popcount(top) > 1:
+		g.setResume(StepPK, false) // the candidates defend themselves, then the others vote again
+	case mob && !firstRound && chosen == NoSeat && top != 0:
+		g.setResume(StepPKVote, false) // a tie: the vote is taken again
+	case chosen == NoSeat && top != 0 &&
+		(s == StepElect || s == StepSheriffVote || (exileVote && firstRound && tieRule == TiePK)):
 		switch s {
 		case StepElect:
 			g.setResume(StepElectPK, false)
@@ -293,12 +412,40 @@ func (g *Game) closeVote(s Step) {
 		switch s {
 		case StepElect, StepElectPK:
 			g.setResume(StepNight, false)
-		case StepVote, StepPKVote:
-			g.setResume(StepDusk, false)
-		default:
+		case StepSheriffVote, StepSheriffPKVote:
 			g.setResume(StepDawn, false)
+		default:
+			g.setResume(StepDusk, false)
 		}
 	default:
 		g.exile(chosen)
 	}
+}
+
+// secondBest is the set of seats with the best score below best.
+func (g *Game) secondBest(s Step, best int) (int, uint32) {
+	var score [MaxSeats + 1]int
+	for v := Seat(1); v <= g.n; v++ {
+		if g.has(g.voted, v) && g.votes[v] != NoSeat {
+			score[g.votes[v]] += g.weight(s, v)
+		}
+	}
+	second, set := 0, uint32(0)
+	for t := Seat(1); t <= g.n; t++ {
+		switch sc := score[t]; {
+		case sc >= best || sc == 0:
+		case sc > second:
+			second, set = sc, t.bit()
+		case sc == second:
+			set |= t.bit()
+		}
+	}
+	return second, set
+}
+
+// mobRandom: the angry mob's re-votes have tied often enough that the
+// moderator draws (mob_random_after).
+func (g *Game) mobRandom() bool {
+	after := int(g.opt(OptMobRandomAfter))
+	return after != MobRandomNever && int(g.exileRounds) >= after
 }

@@ -35,12 +35,19 @@ const (
 	StepLastWords          // last words (turn)
 	StepDusk               // night falls (instant)
 	StepOver               // the game is over
+	StepThief              // night 1: the thief may take one of the two extra cards
+	StepCupid              // night 1: cupid links two lovers
+	StepVoters             // the scapegoat names tomorrow's voters (turn)
+	StepAlly               // event card: the first dead names the wolves' ally (turn)
+	StepSeqVote            // sequential vote: hands up for one candidate (turn of the candidate)
+	StepMobVote            // angry mob: one voter names his choice aloud (turn)
 	numSteps
 )
 
 var stepNames = [numSteps]string{"none", "elect", "elect_pk", "night", "witch", "signup", "campaign",
 	"withdraw", "sheriff_vote", "sheriff_pk", "sheriff_pk_vote", "dawn", "order", "speech",
-	"discussion", "vote", "pk", "pk_vote", "skill", "badge", "last_words", "dusk", "over"}
+	"discussion", "vote", "pk", "pk_vote", "skill", "badge", "last_words", "dusk", "over",
+	"thief", "cupid", "voters", "ally", "seq_vote", "mob_vote"}
 
 func (s Step) String() string {
 	if s < numSteps {
@@ -51,7 +58,8 @@ func (s Step) String() string {
 
 func (s Step) turn() bool {
 	switch s {
-	case StepCampaign, StepSheriffPK, StepOrder, StepSpeech, StepPK, StepSkill, StepBadge, StepLastWords:
+	case StepCampaign, StepSheriffPK, StepOrder, StepSpeech, StepPK, StepSkill, StepBadge, StepLastWords,
+		StepVoters, StepAlly, StepMobVote:
 		return true
 	}
 	return false
@@ -86,6 +94,8 @@ const (
 	taskSkill task = iota + 1
 	taskBadge
 	taskLastWords
+	taskVoters
+	taskAlly
 )
 
 func (t task) String() string {
@@ -96,6 +106,10 @@ func (t task) String() string {
 		return "badge"
 	case taskLastWords:
 		return "last_words"
+	case taskVoters:
+		return "voters"
+	case taskAlly:
+		return "ally"
 	}
 	return "task?"
 }
@@ -158,7 +172,26 @@ type Game struct {
 	charm       Seat
 	nightDead   uint32
 	tails       int8
-	canShoot    bool // the current skill step's seat may shoot
+	elderLives  int8
+	charmed     uint32 // the piper's charmed players
+	enchantDue  bool   // the piper has not charmed yet tonight
+
+	// part 2: thief, lovers, camps, events
+	extra       [2]Role // the thief's two extra cards
+	lovers      uint32
+	loversCamp  uint32 // black lovers and, by cupid_camp, cupid (黑情侣阵营)
+	teamTold    bool   // the wolf team has been told
+	powersLost  bool   // the village killed the elder
+	powersTold  bool   // … and the table was told
+	voteOnly    uint32 // the scapegoat's voters …
+	voteDay     int8   // … for this day
+	cardsDrawn  int8
+	ally        Seat
+	firstDead   Seat
+	lost        [numCamps]bool // camps that have lost (优先判负)
+	widowKnife  bool           // the black lovers hold the kill
+	exileRounds int8           // exile votes closed today
+	seqStart    Seat           // the first candidate of a sequential vote round
 
 	// sheriff and votes
 	sheriff      Seat
@@ -207,23 +240,31 @@ func (g *Game) Reset(board Board, seed uint64, deal []Role) error {
 	cards := deal
 	draws := uint8(0)
 	if cards == nil {
-		var buf [MaxSeats]Role
-		cards = buf[:g.n]
+		var buf [MaxSeats + 2]Role
+		cards = buf[:len(board.Cards)]
 		copy(cards, board.Cards)
-		for i := range cards { // Fisher-Yates, one draw a seat
+		for i := range cards { // Fisher-Yates, one draw a card
 			j := i + int(g.peek(uint32(i))%uint64(len(cards)-i))
 			cards[i], cards[j] = cards[j], cards[i]
 		}
 		draws = 1
 	}
-	for i, r := range cards {
+	for i, r := range cards[:g.n] {
 		s := Seat(i + 1)
 		g.emit(Event{Kind: EvRole, To: s.bit(), Seat: s, Role: r, Draws: draws})
 	}
-	g.emit(Event{Kind: EvWolfTeam, To: g.wolves, Mask: g.wolves})
+	if len(cards) > int(g.n) { // the thief's two extra cards, face down in the middle
+		g.emit(Event{Kind: EvExtraCards, Role: cards[g.n], Value: int16(cards[g.n+1]), Draws: 2 * draws})
+	}
+	// With a thief or cupid the wolves meet after them, on night 1.
+	if !slices.Contains(board.Cards, Thief) && !slices.Contains(board.Cards, Cupid) {
+		g.emit(Event{Kind: EvWolfTeam, To: g.wolves, Mask: g.wolves})
+	}
 	switch {
 	case g.opt(OptSheriff) == SheriffBeforeFirstNight:
 		g.setResume(StepElect, false)
+	case g.opt(OptFirstPhase) == FirstDay && !g.teamTold:
+		g.nextNightStage(StepNone) // the thief and cupid act before day 1
 	case g.opt(OptFirstPhase) == FirstDay:
 		g.startDay()
 	default:
@@ -239,12 +280,27 @@ func (g *Game) init(board Board, seed uint64) {
 	if cap(events) == 0 {
 		events = make([]Event, 0, 256) // a std-12 game has about 200 events
 	}
-	*g = Game{board: board, n: Seat(len(board.Cards)), seed: seed, dir: 1, events: events}
+	*g = Game{board: board, n: Seat(board.Players()), seed: seed, dir: 1, events: events}
 	for s := Seat(1); s <= g.n; s++ {
 		g.all |= s.bit()
 	}
 	g.alive, g.pubAlive = g.all, g.all
-	g.tails = 9
+	g.tails, g.elderLives = 9, 2
+}
+
+// setRole gives seat s the card r, keeping the role sets in step.
+func (g *Game) setRole(s Seat, r Role) {
+	g.role[s] = r
+	b := s.bit()
+	g.wolves, g.plain, g.gods = g.wolves&^b, g.plain&^b, g.gods&^b
+	switch {
+	case r.IsWolf():
+		g.wolves |= b
+	case r == Villager || r == Thief:
+		g.plain |= b
+	case r.IsGod():
+		g.gods |= b
+	}
 }
 
 // Replay rebuilds a game from its board, seed and event log.
@@ -312,15 +368,49 @@ func (g *Game) apply(e *Event) {
 	s, t := e.Seat, e.Target
 	switch e.Kind {
 	case EvRole:
-		g.role[s] = e.Role
-		switch {
-		case e.Role.IsWolf():
-			g.wolves |= s.bit()
-		case e.Role == Villager:
+		g.setRole(s, e.Role)
+	case EvSwap:
+		g.extra[e.Value-1] = Thief
+		g.setRole(s, e.Role)
+		g.pending &^= s.bit()
+	case EvExtraCards:
+		g.extra = [2]Role{e.Role, Role(e.Value)}
+	case EvWolfTeam:
+		g.teamTold = true
+	case EvLovers:
+		g.lovers = e.Mask
+		g.pending &^= s.bit()
+		switch g.opt(OptCupidCamp) {
+		case CupidPlain: // 002 variant: 牵线指婚后变为无技能平民
+			g.gods &^= s.bit()
 			g.plain |= s.bit()
-		case e.Role.IsGod():
-			g.gods |= s.bit()
+		case CupidLovers: // 002: 月老的阵营转变为与情侣相同; no longer a god of the village
+			g.gods &^= s.bit()
 		}
+	case EvBlackLovers:
+		g.loversCamp = e.Mask
+	case EvEnchant:
+		g.charmed |= e.Mask
+		g.enchantDue = false
+	case EvElderLife:
+		g.elderLives--
+	case EvPowersLost:
+		g.powersLost = true
+		g.powersTold = g.powersTold || e.Public
+	case EvVoters:
+		g.voteOnly, g.voteDay = e.Mask, int8(e.Value)
+		g.pending = 0
+	case EvEventCard:
+		g.cardsDrawn++
+	case EvAlly:
+		g.ally = t
+		g.pending = 0
+	case EvCampLost:
+		g.lost[e.Value] = true
+	case EvKillPower:
+		g.widowKnife = true
+	case EvRedCard:
+		g.pending &^= s.bit()
 	case EvNight:
 		g.night, g.isNight = int8(e.Value), true
 		g.picked, g.charmDue, g.attack = 0, false, NoSeat
@@ -328,30 +418,39 @@ func (g *Game) apply(e *Event) {
 		g.healTarget, g.poisonT, g.nightDead = NoSeat, NoSeat, 0
 	case EvDay:
 		g.day, g.isNight, g.dawned = int8(e.Value), false, false
-		g.dir, g.lastDawn = 1, 0
+		g.dir, g.lastDawn, g.exileRounds = 1, 0, 0
 	case EvStep:
 		st := Step(e.Value)
 		if st != g.step {
 			g.pending = 0
+			if st == StepSeqVote {
+				g.seqStart = s
+			}
 		}
 		g.step, g.stepSeat = st, s
 		switch {
-		case st == StepSkill || st == StepBadge || st == StepLastWords:
+		case st == StepSkill || st == StepBadge || st == StepLastWords || st == StepVoters || st == StepAlly:
 			g.qhead = (g.qhead + 1) % queueCap
 			g.qlen--
 			g.pending = s.bit()
-			g.canShoot = e.Target == 1
+		case st == StepSeqVote:
+			if e.Target == 1 { // a new round
+				g.seqStart = s
+			}
+			g.pending = e.Mask
 		case st.turn():
 			g.pending, g.speakers = s.bit(), e.Mask&^s.bit()
 		case st == StepNight && e.Role == WolfBeauty:
 			g.charmDue = true
+		case st == StepNight && e.Role == Piper:
+			g.enchantDue = true
 		case st == StepSignup:
 			g.cands, g.withdrawn = 0, 0
 			g.pending |= e.Mask
 		default:
 			g.pending |= e.Mask
 		}
-		if st.isVote() {
+		if st.isVote() || ((st == StepSeqVote || st == StepMobVote) && e.Target == 1) {
 			g.voted = 0
 		}
 	case EvProtect:
@@ -384,10 +483,16 @@ func (g *Game) apply(e *Event) {
 		if g.step == StepNight && g.role[s] == WolfBeauty && !g.has(g.pending, s) {
 			g.charmDue = false
 		}
+		if g.step == StepNight && g.role[s] == Piper {
+			g.enchantDue = false
+		}
 		g.pending &^= s.bit()
 	case EvDeath:
 		if g.has(g.alive, s) {
 			g.cause[s] = Cause(e.Value)
+		}
+		if g.firstDead == NoSeat {
+			g.firstDead = s
 		}
 		g.alive &^= s.bit()
 		if e.Public {
@@ -415,13 +520,17 @@ func (g *Game) apply(e *Event) {
 		g.pending &^= s.bit()
 		g.speakers &^= s.bit()
 	case EvBallot:
-		if !e.Public {
+		if e.Value == 0 { // a ballot cast, not the copy published when a secret vote closes
 			g.votes[s] = t
 			g.voted |= s.bit()
 			g.pending &^= s.bit()
 		}
 	case EvVoteResult:
 		g.tied = e.Mask
+		switch Step(e.Value) {
+		case StepVote, StepPKVote, StepSeqVote, StepMobVote:
+			g.exileRounds++
+		}
 	case EvSheriff:
 		g.sheriff, g.sheriffDone = s, true
 		g.cands, g.withdrawn = 0, 0
@@ -489,6 +598,9 @@ func (g *Game) Pending() uint32 {
 	m := g.pending
 	if g.charmDue {
 		m |= g.seatsOf(WolfBeauty, g.alive)
+	}
+	if g.enchantDue {
+		m |= g.seatsOf(Piper, g.alive)
 	}
 	return m
 }

@@ -19,8 +19,17 @@ func TestLegalAgreesWithCheck(t *testing.T) {
 					var brute []Command
 					for k := CmdKind(1); k < numCmds; k++ {
 						for tg := Seat(0); tg <= g.n; tg++ {
-							for v := int8(0); v <= 1; v++ {
+							for v := int8(0); v <= 2; v++ {
 								c := Command{Seat: s, Kind: k, Target: tg, Value: v}
+								if g.Check(c) == nil {
+									brute = append(brute, c)
+								}
+							}
+						}
+						// Seat lists of one or two seats (Legal lists no larger ones).
+						for a := Seat(1); a <= g.n; a++ {
+							for b := a; b <= g.n; b++ {
+								c := Command{Seat: s, Kind: k, Mask: a.bit() | b.bit()}
 								if g.Check(c) == nil {
 									brute = append(brute, c)
 								}
@@ -29,7 +38,9 @@ func TestLegalAgreesWithCheck(t *testing.T) {
 					}
 					legal := g.Legal(s, nil)
 					cmp := func(a, b Command) int {
-						return int(a.Kind)<<16 + int(a.Target)<<8 + int(a.Value) - (int(b.Kind)<<16 + int(b.Target)<<8 + int(b.Value))
+						ka := int64(a.Kind)<<48 + int64(a.Target)<<40 + int64(a.Value)<<32 + int64(a.Mask)
+						kb := int64(b.Kind)<<48 + int64(b.Target)<<40 + int64(b.Value)<<32 + int64(b.Mask)
+						return cmpInt(ka, kb)
 					}
 					slices.SortFunc(brute, cmp)
 					slices.SortFunc(legal, cmp)
@@ -41,4 +52,14 @@ func TestLegalAgreesWithCheck(t *testing.T) {
 			}
 		}
 	}
+}
+
+func cmpInt(a, b int64) int {
+	switch {
+	case a < b:
+		return -1
+	case a > b:
+		return 1
+	}
+	return 0
 }

@@ -1,20 +1,84 @@
 package rules
 
-// enterNight wakes, together, every living role with a night action: guard,
-// seer, the wolves, and the wolf beauty for her charm. Each is woken in its
-// own channel, so no one learns who else acts.
+// enterNight opens a night (天黑请闭眼). On night 1 the thief and cupid act
+// first, one after the other; then every other role with a night action is
+// woken at once, each in his own channel, so no one learns who else acts.
 func (g *Game) enterNight() {
 	g.emit(Event{Kind: EvNight, Public: true, Value: int16(g.night + 1)})
-	for _, r := range [...]Role{Guard, Seer} {
-		if s := g.firstOf(r, g.alive); s != NoSeat {
-			g.emit(Event{Kind: EvStep, To: s.bit(), Value: int16(StepNight), Role: r, Mask: s.bit()})
+	g.nextNightStage(StepNone)
+}
+
+// nextNightStage wakes the stage that follows the one just finished.
+// With first_phase=day they act before day 1 (002: 游戏开始时，月老选择情侣),
+// at "night 0".
+func (g *Game) nextNightStage(after Step) {
+	setup := g.night == 0 || (g.night == 1 && g.opt(OptFirstPhase) == FirstNight)
+	if after == StepNone && setup {
+		if s := g.firstOf(Thief, g.alive); s != NoSeat {
+			g.emit(Event{Kind: EvExtraCards, To: s.bit(), Seat: s, Role: g.extra[0], Value: int16(g.extra[1])})
+			g.emit(Event{Kind: EvStep, To: s.bit(), Value: int16(StepThief), Role: Thief, Mask: s.bit()})
+			return
 		}
 	}
-	if w := g.wolves & g.alive; w != 0 {
+	if (after == StepNone || after == StepThief) && setup && g.lovers == 0 {
+		if s := g.firstOf(Cupid, g.alive); s != NoSeat && !g.powersLost {
+			g.emit(Event{Kind: EvStep, To: s.bit(), Value: int16(StepCupid), Role: Cupid, Mask: s.bit()})
+			return
+		}
+	}
+	if !g.teamTold {
+		w := g.wolves &^ g.loversCamp
+		g.emit(Event{Kind: EvWolfTeam, To: w, Mask: w})
+	}
+	if g.night == 0 {
+		g.startDay()
+		return
+	}
+	g.wakeNight()
+}
+
+// villagePower reports whether a village role still has its power.
+func (g *Game) villagePower() bool { return !g.powersLost }
+
+// killers are the players who hold tonight's kill: the wolves outside the
+// lovers' camp; once the wolf camp has lost, the black lovers (寡妇刀).
+func (g *Game) killers() uint32 {
+	if g.widowKnife {
+		return g.lovers & g.loversCamp & g.alive
+	}
+	if g.lost[Wolves] {
+		return 0
+	}
+	return g.wolves & g.alive &^ g.loversCamp
+}
+
+// spy is the little girl who reads the wolves' channel tonight, if any.
+func (g *Game) spy() Seat {
+	if g.opt(OptLittleGirlSpy) != DefaultOn || !g.villagePower() {
+		return NoSeat
+	}
+	return g.firstOf(LittleGirl, g.alive)
+}
+
+func (g *Game) wakeNight() {
+	if g.villagePower() {
+		for _, r := range [...]Role{Guard, Seer} {
+			if s := g.firstOf(r, g.alive); s != NoSeat {
+				g.emit(Event{Kind: EvStep, To: s.bit(), Value: int16(StepNight), Role: r, Mask: s.bit()})
+			}
+		}
+	}
+	if w := g.killers(); w != 0 {
 		g.emit(Event{Kind: EvStep, To: w, Value: int16(StepNight), Role: Werewolf, Mask: w})
 	}
 	if s := g.firstOf(WolfBeauty, g.alive); s != NoSeat {
 		g.emit(Event{Kind: EvStep, To: s.bit(), Value: int16(StepNight), Role: WolfBeauty})
+	}
+	if s := g.firstOf(Piper, g.alive); s != NoSeat && g.alive&^s.bit()&^g.charmed != 0 {
+		g.emit(Event{Kind: EvStep, To: s.bit(), Value: int16(StepNight), Role: Piper})
+	}
+	if g.Pending() == 0 {
+		g.complete() // nobody acts tonight (the wolf camp has lost, no power is left)
 	}
 }
 
@@ -22,14 +86,14 @@ func (g *Game) enterNight() {
 func (g *Game) resolveAttack() {
 	var count [MaxSeats + 1]int
 	var named uint32
+	k := g.killers()
 	for w := Seat(1); w <= g.n; w++ {
-		if g.has(g.picked, w) && g.has(g.alive&g.wolves, w) && g.picks[w] != NoSeat {
+		if g.has(g.picked, w) && g.has(k, w) && g.picks[w] != NoSeat {
 			count[g.picks[w]]++
 			named |= g.picks[w].bit()
 		}
 	}
-	to := g.wolves & g.alive
-	e := Event{Kind: EvAttack, To: to}
+	e := Event{Kind: EvAttack, To: k}
 	switch {
 	case named == 0:
 	case g.opt(OptWolfVote) == WolfVoteUnanimous:
@@ -59,22 +123,47 @@ func (g *Game) resolveAttack() {
 // the chains, and opens the day. Deaths stay unannounced until dawn.
 func (g *Game) resolveNight() {
 	var b batch
+	k := g.killers()
 	if t := g.attack; t != NoSeat && g.has(g.alive, t) {
-		guarded, healed := g.guardTarget == t, g.healTarget == t
-		dies := !guarded && !healed
+		// The guard's protection has no effect on the little girl (000).
+		guarded, healed := g.guardTarget == t && g.role[t] != LittleGirl, g.healTarget == t
+		hit := !guarded && !healed
 		if guarded && healed && g.opt(OptGuardHealSameTarget) == SameTargetDies {
-			dies = true // 同守同救
+			hit = true // 同守同救
 		}
-		if dies {
+		switch {
+		case g.role[t] == Elder && hit && g.elderLives > 1 && g.poisonT != t:
+			// The elder's first wound does not kill him, and is not announced.
+			g.emit(Event{Kind: EvElderLife, Seat: t})
+		case g.role[t] == Elder && !hit && healed && !guarded && g.elderLives > 1 &&
+			g.opt(OptElderHealConsumesLife) == DefaultOn:
+			g.emit(Event{Kind: EvElderLife, Seat: t})
+		case hit:
 			c := CauseAttack
 			if g.poisonT == t {
 				c = CausePoison
 			}
 			g.kill(t, c, false, false, &b)
 		}
+		if g.opt(OptWolvesLearnAttackResult) == On {
+			died := int16(0)
+			if !g.has(g.alive, t) {
+				died = 1
+			}
+			g.emit(Event{Kind: EvAttackResult, To: k, Target: t, Value: died})
+		}
 	}
-	if p := g.poisonT; p != NoSeat && g.has(g.alive, p) {
-		g.kill(p, CausePoison, false, false, &b)
+	if p := g.poisonT; p != NoSeat {
+		if g.has(g.alive, p) {
+			g.kill(p, CausePoison, false, false, &b)
+		}
+		if w := g.firstOf(Witch, g.all); g.opt(OptActionFeedback) == On && w != NoSeat {
+			g.emit(Event{Kind: EvFeedback, To: w.bit(), Seat: w, Target: p, Value: 1})
+		}
+	}
+	if g.charmed != 0 {
+		m := g.charmed & g.alive
+		g.emit(Event{Kind: EvCharmed, To: m | g.seatsOf(Piper, g.alive), Mask: m})
 	}
 	if f := g.firstOf(NineTailedFox, g.alive); f != NoSeat {
 		g.emit(Event{Kind: EvTails, To: f.bit(), Seat: f, Value: int16(g.tails)})
@@ -87,7 +176,7 @@ func (g *Game) resolveNight() {
 func (g *Game) startDay() {
 	g.emit(Event{Kind: EvDay, Public: true, Value: int16(g.day + 1)})
 	switch {
-	case g.winCheck() != NoCamp:
+	case g.judge() != NoCamp:
 		// The night decided the game; only a shot at dawn can still change it
 		// (win_check_before_shot=off), so no campaign.
 		g.setResume(StepDawn, false)
@@ -100,7 +189,8 @@ func (g *Game) startDay() {
 	}
 }
 
-// dawn announces the night's dead (天亮了) and queues their last actions.
+// dawn announces the night's dead (天亮了) and queues their last actions;
+// with event cards, a card is drawn.
 func (g *Game) dawn() {
 	if !g.dawned && g.night > 0 {
 		dead := g.nightDead
@@ -115,7 +205,11 @@ func (g *Game) dawn() {
 			}
 		}
 		g.queueTasks(&b, false, true)
+		if g.powersLost && !g.powersTold {
+			g.emit(Event{Kind: EvPowersLost, Public: true})
+		}
 	}
+	g.drawEventCard()
 	if g.cut {
 		g.setResume(StepDusk, false)
 	} else {

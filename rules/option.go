@@ -32,6 +32,18 @@ const (
 	OptWinCheckBeforeShot
 	OptDoubleExplode
 	OptSimultaneousWin
+	OptThiefMustTakeWolf
+	OptLoversSeeRoles
+	OptCupidCamp
+	OptLittleGirlSpy
+	OptElderHealConsumesLife
+	OptIdiotDiesWithElder
+	OptMobRandomAfter
+	OptEventCards
+	OptWolvesLearnAttackResult
+	OptActionFeedback
+	OptBlackLovers
+	OptNarrateAbsentRoles
 	numOptions
 )
 
@@ -95,6 +107,21 @@ const (
 	SimulVillage = 0
 	SimulWolves  = 1
 	SimulDraw    = 2
+
+	DayVoteSequential = 1
+	DayVoteAngryMob   = 2
+
+	WinHalfOrKillSide = 4
+
+	// Options whose default is on list "on" first.
+	DefaultOn  = 0
+	DefaultOff = 1
+
+	CupidVillage = 0
+	CupidLovers  = 1
+	CupidPlain   = 2
+
+	MobRandomNever = 0
 )
 
 type optionInfo struct {
@@ -109,7 +136,7 @@ var optionTable = [numOptions]optionInfo{
 	OptSheriffWeight:            {"sheriff_vote_weight", []string{"2", "1.5"}, "what the sheriff's vote counts"},
 	OptLastWords:                {"last_words", []string{"first_night_and_exile", "all", "exile_only", "none"}, "who may speak last words (遗言)"},
 	OptSpeechOrder:              {"speech_order", []string{"sheriff_chooses", "left_of_victim", "free"}, "the order of the day speeches"},
-	OptDayVote:                  {"day_vote", []string{"simultaneous"}, "how the exile vote (放逐投票) is taken"},
+	OptDayVote:                  {"day_vote", []string{"simultaneous", "sequential", "angry_mob"}, "how the exile vote (放逐投票) is taken"},
 	OptVoteTie:                  {"vote_tie", []string{"nobody", "pk", "random"}, "what a tied exile vote does"},
 	OptSeerSees:                 {"seer_sees", []string{"role", "wolf_or_not", "village_or_not"}, "what the seer (预言家) learns"},
 	OptWitchInformed:            {"witch_informed", []string{"always", "while_heal_unused"}, "when the witch (女巫) is told the attack target"},
@@ -118,13 +145,25 @@ var optionTable = [numOptions]optionInfo{
 	OptGuardRepeat:              {"guard_repeat", []string{"no_consecutive", "once_per_target"}, "how often the guard (守卫) may protect the same player"},
 	OptGuardHealSameTarget:      {"guard_heal_same_target", []string{"dies", "survives"}, "a player both guarded and healed dies (同守同救) or survives"},
 	OptWolfVote:                 {"wolf_vote", []string{"majority", "unanimous"}, "how the wolves' picks become the attack"},
-	OptWolfWin:                  {"wolf_win", []string{"kill_all", "parity", "kill_side", "half"}, "when the wolves win"},
+	OptWolfWin:                  {"wolf_win", []string{"kill_all", "parity", "kill_side", "half", "half_or_kill_side"}, "when the wolves win"},
 	OptRevealRoleOnDeath:        {"reveal_role_on_death", []string{"off", "on"}, "whether a dead player's card is turned face up"},
 	OptHunterShootsWhenPoisoned: {"hunter_shoots_when_poisoned", []string{"off", "on"}, "whether a poisoned hunter (猎人) may still shoot"},
 	OptHunterShootsOnHeartbreak: {"hunter_shoots_on_heartbreak", []string{"off", "on"}, "whether a hunter who dies with another (charmed, lover) may shoot"},
 	OptWinCheckBeforeShot:       {"win_check_before_shot", []string{"off", "on"}, "whether a death that ends the game stops the hunter's shot"},
 	OptDoubleExplode:            {"double_explode", []string{"off", "on"}, "双爆吞警徽: a first self-explosion in the sheriff campaign keeps the campaign"},
 	OptSimultaneousWin:          {"simultaneous_win", []string{"village", "wolves", "draw"}, "who wins when two camps win in one step"},
+	OptThiefMustTakeWolf:        {"thief_must_take_wolf", []string{"on", "off"}, "the thief (小偷) must take a wolf when both extra cards are wolves"},
+	OptLoversSeeRoles:           {"lovers_see_roles", []string{"off", "on"}, "the lovers learn each other's role, not only who"},
+	OptCupidCamp:                {"cupid_camp", []string{"village", "lovers", "plain"}, "cupid's camp: village (a god), the lovers' camp, or a plain villager"},
+	OptLittleGirlSpy:            {"little_girl_spy", []string{"on", "off"}, "the little girl (小女孩) reads the wolves' night channel, senders hidden"},
+	OptElderHealConsumesLife:    {"elder_heal_consumes_life", []string{"on", "off"}, "a healed attack still costs the elder (长者) a life"},
+	OptIdiotDiesWithElder:       {"idiot_dies_with_elder", []string{"off", "on"}, "a revealed idiot dies when the village kills the elder"},
+	OptMobRandomAfter:           {"mob_random_after", []string{"never", "1", "2", "3"}, "angry_mob: after this many tied re-votes the moderator draws at random"},
+	OptEventCards:               {"event_cards", []string{"off", "on"}, "New Moon event cards: one is drawn at the start of each day"},
+	OptWolvesLearnAttackResult:  {"wolves_learn_attack_result", []string{"off", "on"}, "after the witch, the wolves are told whether their target died (002)"},
+	OptActionFeedback:           {"action_feedback", []string{"off", "on"}, "the witch and the hunter are told whether their poison or shot killed (002)"},
+	OptBlackLovers:              {"black_lovers", []string{"off", "on"}, "cross-camp lovers and cupid form their own camp (黑情侣, 002)"},
+	OptNarrateAbsentRoles:       {"narrate_absent_roles", []string{"off", "on"}, "the narration calls every role of the board, dead or absent too"},
 }
 
 // Options is a ruleset: one value per option.

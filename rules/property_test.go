@@ -12,11 +12,14 @@ import (
 // entitled is who may receive a private event of each kind: the rule the
 // audience of every emitted event is checked against.
 func entitled(g *Game, e *Event) uint32 {
+	wolfTeam := g.wolves &^ g.loversCamp
 	switch e.Kind {
-	case EvRole, EvBallot, EvSkip, EvNoShot:
+	case EvRole, EvBallot, EvSkip, EvNoShot, EvFeedback, EvSwap:
 		return e.Seat.bit()
-	case EvWolfTeam, EvAttackPick, EvAttack:
-		return g.wolves
+	case EvWolfTeam:
+		return wolfTeam | g.ally.bit()
+	case EvAttackPick, EvAttack, EvAttackResult:
+		return g.wolves | g.lovers // the black lovers hold the widow knife
 	case EvCharm:
 		return g.seatsOf(WolfBeauty, g.all)
 	case EvProtect:
@@ -27,13 +30,48 @@ func entitled(g *Game, e *Event) uint32 {
 		return g.seatsOf(Witch, g.all)
 	case EvTails:
 		return g.seatsOf(NineTailedFox, g.all)
+	case EvExtraCards:
+		return dealt(g, Thief)
+	case EvLovers:
+		return g.lovers | g.seatsOf(Cupid, g.all)
+	case EvLoverRole, EvKillPower:
+		return g.lovers
+	case EvBlackLovers, EvCampLost:
+		return e.Mask | g.all // (checked below: the camp's own members)
+	case EvSpy:
+		return g.seatsOf(LittleGirl, g.all)
+	case EvEnchant:
+		return g.seatsOf(Piper, g.all)
+	case EvCharmed:
+		return g.charmed | g.seatsOf(Piper, g.all)
+	case EvAlly:
+		return g.firstDead.bit() | g.ally.bit()
 	case EvStep:
-		if Step(e.Value) == StepNight {
-			return g.seatsOf(e.Role, g.all) | g.wolves&e.Mask
+		switch Step(e.Value) {
+		case StepNight:
+			return g.seatsOf(e.Role, g.all) | g.wolves | g.lovers
+		case StepThief:
+			return dealt(g, Thief)
+		case StepCupid:
+			return g.seatsOf(Cupid, g.all)
 		}
 		return g.seatsOf(Witch, g.all)
 	}
 	return 0 // deaths before dawn, the moderator's bookkeeping
+}
+
+// dealt is the set of seats first dealt card r (the thief may change his).
+func dealt(g *Game, r Role) uint32 {
+	var m uint32
+	for _, e := range g.events {
+		if e.Kind == EvRole && e.Role == r && m&e.Seat.bit() == 0 {
+			m |= e.Seat.bit()
+		}
+		if e.Kind == EvNight {
+			break
+		}
+	}
+	return m
 }
 
 // TestPropertiesOfRandomGames: on every preset, random legal play always
@@ -85,7 +123,8 @@ func deadNeverAct(rt *rapid.T, g *Game, r *rand.Rand) {
 		if g.has(g.pubAlive, s) {
 			continue
 		}
-		own := (g.step == StepSkill || g.step == StepBadge || g.step == StepLastWords) && g.stepSeat == s
+		own := (g.step == StepSkill || g.step == StepBadge || g.step == StepLastWords ||
+			g.step == StepVoters || g.step == StepAlly) && g.stepSeat == s
 		for k := CmdKind(1); k < numCmds; k++ {
 			c := Command{Seat: s, Kind: k, Target: Seat(r.IntN(int(g.n)) + 1)}
 			if err := g.Check(c); err == nil && !own {
@@ -127,9 +166,11 @@ func noLeaks(rt *rapid.T, g *Game) {
 			if k == NoRole {
 				continue
 			}
-			mate := g.has(g.wolves, s) && g.has(g.wolves, x)
+			team := g.wolves &^ g.loversCamp
+			mate := (g.has(team, s) || s == g.ally) && g.has(team, x)
 			checked := g.role[s] == Seer && g.opt(OptSeerSees) == SeesRole
-			if x != s && !mate && !g.has(g.revealed, x) && !checked {
+			lover := g.opt(OptLoversSeeRoles) == On && g.has(g.lovers, s) && g.has(g.lovers, x)
+			if x != s && !mate && !g.has(g.revealed, x) && !checked && !lover {
 				rt.Fatalf("seat %d (%s) knows seat %d is %s", s, g.role[s], x, k)
 			}
 			if k != g.role[x] && !(mate && k == Werewolf) {

@@ -54,6 +54,7 @@ const (
 	Lovers
 	PiperCamp
 	Draw
+	numCamps
 )
 
 type roleInfo struct {
@@ -76,12 +77,12 @@ var roleTable = [numRoles]roleInfo{
 	Guard:         {"guard", "守卫", Village, true, true},
 	Idiot:         {"idiot", "白痴", Village, true, true},
 	NineTailedFox: {"nine_tailed_fox", "九尾狐", Village, true, true},
-	Elder:         {"elder", "长者", Village, true, false},
-	Scapegoat:     {"scapegoat", "替罪羊", Village, true, false},
-	Cupid:         {"cupid", "丘比特", Village, true, false},
-	Thief:         {"thief", "小偷", Village, false, false},
-	LittleGirl:    {"little_girl", "小女孩", Village, true, false},
-	Piper:         {"piper", "吹笛人", PiperCamp, false, false},
+	Elder:         {"elder", "长者", Village, true, true},
+	Scapegoat:     {"scapegoat", "替罪羊", Village, true, true},
+	Cupid:         {"cupid", "丘比特", Village, true, true},
+	Thief:         {"thief", "小偷", Village, false, true},
+	LittleGirl:    {"little_girl", "小女孩", Village, true, true},
+	Piper:         {"piper", "吹笛人", PiperCamp, false, true},
 }
 
 func (r Role) String() string {

@@ -10,6 +10,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/wolfden/wolfden/internal/boardfile"
 	"github.com/wolfden/wolfden/internal/script"
 	"github.com/wolfden/wolfden/rules"
 )
@@ -21,7 +22,7 @@ func rootCmd() *cobra.Command {
 		SilenceUsage:  true,
 		SilenceErrors: true,
 	}
-	root.AddCommand(playCmd(), presetsCmd())
+	root.AddCommand(playCmd(), presetsCmd(), boardCmd())
 	return root
 }
 
@@ -143,6 +144,106 @@ func presetsCmd() *cobra.Command {
 	}
 	cmd.Flags().BoolVar(&asJSON, "json", false, "print JSON")
 	return cmd
+}
+
+func boardCmd() *cobra.Command {
+	cmd := &cobra.Command{
+		Use:   "board",
+		Short: "Work with custom board files (docs/boards.md)",
+		Args:  cobra.ArbitraryArgs,
+		RunE: func(cmd *cobra.Command, args []string) error {
+			if len(args) == 0 {
+				return cmd.Help()
+			}
+			return fmt.Errorf("unknown command %q for \"wolfden board\" (known: check)", args[0])
+		},
+	}
+	cmd.AddCommand(&cobra.Command{
+		Use:   "check FILE...",
+		Short: "Validate board files and summarise each: players, cards, camps, options",
+		Long: `Validate custom board files (docs/boards.md) and print a summary of each:
+its players, cards with their Chinese names, the cards counted by camp, and
+the options set to something other than the first value of their list.
+A bad board fails the command with the file, the line and the problem.`,
+		Args: cobra.MinimumNArgs(1),
+		RunE: func(cmd *cobra.Command, files []string) error {
+			var errs []error
+			for i, path := range files {
+				bf, err := boardfile.Load(path)
+				if err != nil {
+					errs = append(errs, err)
+					continue
+				}
+				if i > 0 {
+					fmt.Fprintln(cmd.OutOrStdout())
+				}
+				writeBoardSummary(cmd.OutOrStdout(), bf)
+			}
+			return errors.Join(errs...)
+		},
+	})
+	return cmd
+}
+
+// writeBoardSummary prints what a valid board file sets up.
+func writeBoardSummary(w io.Writer, bf *boardfile.File) {
+	b := &bf.Board
+	fmt.Fprintf(w, "%s: ok\n", bf.Source)
+	if bf.Name != "" {
+		fmt.Fprintf(w, "  name:     %s\n", bf.Name)
+	}
+	if bf.Description != "" {
+		fmt.Fprintf(w, "  about:    %s\n", bf.Description)
+	}
+	fmt.Fprintf(w, "  players:  %d\n", bf.Players)
+	if extra := len(b.Cards) - bf.Players; extra > 0 {
+		fmt.Fprintf(w, "  cards:    %d (the thief's %d extra cards included): %s\n", len(b.Cards), extra, cardList(b.Cards))
+	} else {
+		fmt.Fprintf(w, "  cards:    %s\n", cardList(b.Cards))
+	}
+	fmt.Fprintf(w, "  camps:    %s\n", campCounts(b.Cards))
+	var set []rules.Option
+	width := 0
+	for _, o := range rules.AllOptions() {
+		if b.Options[o] != 0 {
+			set = append(set, o)
+			width = max(width, len(o.Name()))
+		}
+	}
+	if len(set) == 0 {
+		fmt.Fprintf(w, "  options:  the first value of each list (docs/rules.md)\n")
+		return
+	}
+	fmt.Fprintf(w, "  options:  the first value of each list (docs/rules.md) except:\n")
+	for _, o := range set {
+		fmt.Fprintf(w, "    %-*s  %s\n", width, o.Name(), b.Options.Get(o))
+	}
+}
+
+// campCounts counts the cards by camp: wolves, gods (神职), villagers (plain
+// village cards), then any other camp by name.
+func campCounts(cards []rules.Role) string {
+	wolves, gods, villagers := 0, 0, 0
+	other := map[rules.Camp]int{}
+	for _, r := range cards {
+		switch {
+		case r.IsWolf():
+			wolves++
+		case r.IsGod():
+			gods++
+		case r.Camp() == rules.Village:
+			villagers++
+		default:
+			other[r.Camp()]++
+		}
+	}
+	out := fmt.Sprintf("wolves %d, gods %d, villagers %d", wolves, gods, villagers)
+	for c := rules.Camp(0); c <= rules.Draw; c++ {
+		if other[c] > 0 {
+			out += fmt.Sprintf(", %s %d", c, other[c])
+		}
+	}
+	return out
 }
 
 // cardList renders cards as "werewolf×4 (狼人), seer (预言家), …" in deck order.

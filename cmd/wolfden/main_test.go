@@ -81,6 +81,7 @@ func TestBadInputIsRefusedClearly(t *testing.T) {
 		{[]string{"play", "--script", "../../examples/std-12.yaml", "--as", "13"}, "--as 13 is not a seat"},
 		{[]string{"play", "--scrip", "x"}, "unknown flag: --scrip"},
 		{[]string{"presets", "extra"}, "unknown command"},
+		{[]string{"board", "chek", "x.yaml"}, `unknown command "chek" for "wolfden board"`},
 	}
 	for _, c := range cases {
 		_, err := wolfden(t, c.args...)
@@ -115,5 +116,77 @@ func TestPresetsJSON(t *testing.T) {
 	}
 	if names["std-12-wwk"].Options["guard_heal_same_target"] != "dies" {
 		t.Error("std-12-wwk: guard_heal_same_target must be dies")
+	}
+}
+
+// TestBoardCheckSummarisesAGoodBoard: board check prints the players, the
+// cards with Chinese names, the camps counted and the options that differ
+// from the first value of their list.
+func TestBoardCheckSummarisesAGoodBoard(t *testing.T) {
+	out, err := wolfden(t, "board", "check", "../../examples/boards/wolf-king-guard.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{
+		"../../examples/boards/wolf-king-guard.yaml: ok\n",
+		"name:     狼王守卫",
+		"players:  12\n",
+		"werewolf×3 (狼人), wolf_king (狼王), villager×4 (村民), seer (预言家)",
+		"camps:    wolves 4, gods 4, villagers 4\n",
+		"sheriff_vote_weight    1.5\n",
+		"wolf_win               kill_side\n",
+	} {
+		if !strings.Contains(out, want) {
+			t.Errorf("output lacks %q:\n%s", want, out)
+		}
+	}
+	// reveal_role_on_death: off is set in the file but is the first value.
+	if strings.Contains(out, "reveal_role_on_death") || strings.Contains(out, "last_words") {
+		t.Errorf("options at their first value are listed:\n%s", out)
+	}
+	out, err = wolfden(t, "board", "check", "../../examples/boards/ten-players.yaml", "../../examples/boards/wolf-king-guard.yaml")
+	if err != nil || strings.Count(out, ": ok\n") != 2 {
+		t.Fatalf("two boards: %v\n%s", err, out)
+	}
+}
+
+// TestBoardCheckRefusesABadBoard: the command fails with the file, the line
+// and the problem.
+func TestBoardCheckRefusesABadBoard(t *testing.T) {
+	cases := []struct{ file, want string }{
+		{"bad-role.yaml", `testdata/boards/bad-role.yaml:7: unknown role "wizzard"`},
+		{"bad-option.yaml", `testdata/boards/bad-option.yaml:5: option vote_tie has no value "coin" (allowed: nobody, pk, random)`},
+		{"bad-count.yaml", "testdata/boards/bad-count.yaml:2: 11 cards for 10 players"},
+		{"thief-short.yaml", "testdata/boards/thief-short.yaml:2: the thief needs two extra cards: 8 cards for 8 players"},
+		{"no-wolf.yaml", "testdata/boards/no-wolf.yaml:2: rules: a board needs at least one wolf"},
+		{"missing.yaml", "testdata/boards/missing.yaml"},
+	}
+	for _, c := range cases {
+		out, err := wolfden(t, "board", "check", "testdata/boards/"+c.file)
+		if err == nil || !strings.Contains(err.Error(), c.want) {
+			t.Errorf("%s: got %v, want %q", c.file, err, c.want)
+		}
+		if out != "" {
+			t.Errorf("%s: printed %q", c.file, out)
+		}
+	}
+	// One bad file among good ones fails the command.
+	_, err := wolfden(t, "board", "check", "../../examples/boards/ten-players.yaml", "testdata/boards/bad-role.yaml")
+	if err == nil || !strings.Contains(err.Error(), "bad-role.yaml:7") {
+		t.Errorf("got %v", err)
+	}
+	if _, err := wolfden(t, "board", "check"); err == nil {
+		t.Error("board check without a file succeeded")
+	}
+}
+
+// TestPlayWithABoardFile: a script names a board file relative to itself.
+func TestPlayWithABoardFile(t *testing.T) {
+	out, err := wolfden(t, "play", "--script", "testdata/board-script.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(out, `"text":"role 4 wolf_king"`) || !strings.Contains(out, `"text":"day 1"`) || strings.Contains(out, `"text":"death`) {
+		t.Fatalf("output:\n%s", out)
 	}
 }

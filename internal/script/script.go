@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"path/filepath"
 	"slices"
 	"strconv"
 	"strings"
@@ -15,6 +16,7 @@ import (
 	"github.com/goccy/go-yaml/ast"
 	"github.com/goccy/go-yaml/parser"
 
+	"github.com/wolfden/wolfden/internal/boardfile"
 	"github.com/wolfden/wolfden/rules"
 )
 
@@ -63,6 +65,7 @@ type file struct {
 	Name    string         `yaml:"name"`
 	Rule    string         `yaml:"rule"`
 	Preset  string         `yaml:"preset"`
+	Board   string         `yaml:"board"`
 	Players int            `yaml:"players"`
 	Cards   []string       `yaml:"cards"`
 	Options map[string]any `yaml:"options"`
@@ -108,6 +111,22 @@ func parse(name string, data []byte) (*Script, error) {
 	switch {
 	case f.Preset != "" && len(f.Cards) > 0:
 		return nil, fmt.Errorf("%s: give either preset or cards, not both", name)
+	case f.Board != "" && (f.Preset != "" || len(f.Cards) > 0):
+		return nil, fmt.Errorf("%s: give either board or preset/cards, not both", name)
+	case f.Board != "":
+		// The board file's path is relative to the script's own directory.
+		path := f.Board
+		if !filepath.IsAbs(path) {
+			path = filepath.Join(filepath.Dir(name), path)
+		}
+		bf, err := boardfile.Load(path)
+		if err != nil {
+			return nil, fmt.Errorf("%s: board: %w", name, err)
+		}
+		if f.Players != 0 && f.Players != bf.Players {
+			return nil, fmt.Errorf("%s: players is %d but the board %s is for %d", name, f.Players, f.Board, bf.Players)
+		}
+		s.Board = bf.Board
 	case f.Preset != "":
 		p, err := rules.LookupPreset(f.Preset)
 		if err != nil {
@@ -129,7 +148,7 @@ func parse(name string, data []byte) (*Script, error) {
 			s.Board.Cards = append(s.Board.Cards, r)
 		}
 	default:
-		return nil, fmt.Errorf("%s: a script needs a preset or a list of cards", name)
+		return nil, fmt.Errorf("%s: a script needs a preset, a list of cards or a board file", name)
 	}
 	keys := make([]string, 0, len(f.Options))
 	for k := range f.Options {
@@ -137,7 +156,7 @@ func parse(name string, data []byte) (*Script, error) {
 	}
 	slices.Sort(keys)
 	for _, k := range keys {
-		if err := s.Board.Options.Set(k, optionText(f.Options[k])); err != nil {
+		if err := s.Board.Options.Set(k, boardfile.OptionText(f.Options[k])); err != nil {
 			return nil, fmt.Errorf("%s: options: %w", name, err)
 		}
 	}
@@ -165,25 +184,6 @@ func parse(name string, data []byte) (*Script, error) {
 		s.Steps = append(s.Steps, st)
 	}
 	return s, nil
-}
-
-// optionText turns a YAML scalar back into the option's text: YAML reads
-// "1.5" as a number and may read on/off as booleans.
-func optionText(v any) string {
-	switch x := v.(type) {
-	case bool:
-		if x {
-			return "on"
-		}
-		return "off"
-	case float64:
-		return strconv.FormatFloat(x, 'f', -1, 64)
-	case uint64:
-		return strconv.FormatUint(x, 10)
-	case int64:
-		return strconv.FormatInt(x, 10)
-	}
-	return fmt.Sprint(v)
 }
 
 // stepLines finds the line of each item of the steps list.
@@ -278,6 +278,7 @@ func parseCommand(text string, players int) (Step, error) {
 	}
 	var target rules.Seat
 	var value int8
+	var mask uint32
 	if len(fields) == 3 {
 		arg := fields[2]
 		switch {
@@ -285,7 +286,20 @@ func parseCommand(text string, players int) (Step, error) {
 			if arg == "ccw" {
 				value = 1
 			}
+		case kind == rules.CmdTake:
+			if arg != "1" && arg != "2" {
+				return st, fmt.Errorf("%q: the thief takes extra card 1 or 2", text)
+			}
+			value = int8(arg[0] - '0')
 		case arg == "none":
+		case strings.Contains(arg, "+") || kind == rules.CmdLink || kind == rules.CmdVoters:
+			for _, p := range strings.Split(arg, "+") {
+				n, err := strconv.Atoi(p)
+				if err != nil || n < 1 || n > players {
+					return st, fmt.Errorf("%q: %q is not a seat from 1 to %d", text, p, players)
+				}
+				mask |= 1 << uint(n)
+			}
 		default:
 			n, err := strconv.Atoi(arg)
 			if err != nil || n < 1 || n > players {
@@ -299,7 +313,7 @@ func parseCommand(text string, players int) (Step, error) {
 		if err != nil || n < 1 || n > players {
 			return st, fmt.Errorf("%q: %q is not a seat from 1 to %d", text, part, players)
 		}
-		st.Cmds = append(st.Cmds, rules.Command{Seat: rules.Seat(n), Kind: kind, Target: target, Value: value})
+		st.Cmds = append(st.Cmds, rules.Command{Seat: rules.Seat(n), Kind: kind, Target: target, Value: value, Mask: mask})
 	}
 	return st, nil
 }

@@ -1,8 +1,12 @@
 package script
 
 import (
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/wolfden/wolfden/rules"
 )
 
 // TestParseErrorsNameTheProblem: bad scripts are refused with a message that
@@ -56,5 +60,59 @@ steps:
 	s, _ = Parse("x.yaml", []byte(strings.Replace(src, "4 check 1", "5 check 1", 1)))
 	if _, err = s.Run(nil); err == nil || !strings.Contains(err.Error(), "x.yaml:4") {
 		t.Fatalf("got %v", err)
+	}
+}
+
+// TestBoardFile: a script may take its board from a board file, relative to
+// the script's own directory, with its options over the file's; board is
+// exclusive with preset and cards.
+func TestBoardFile(t *testing.T) {
+	dir := t.TempDir()
+	write := func(name, src string) string {
+		t.Helper()
+		p := filepath.Join(dir, name)
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p, []byte(src), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return p
+	}
+	write("boards/small.yaml", "players: 4\ncards: {werewolf: 1, seer: 1, villager: 2}\noptions: {wolf_win: parity, vote_tie: pk}\n")
+	write("boards/bad.yaml", "players: 4\ncards:\n  werewolf: 1\n  wizzard: 3\n")
+	p := write("game.yaml", `board: boards/small.yaml
+options: {vote_tie: random}
+deal: [werewolf, seer, villager, villager]
+steps:
+  - 1 attack 3
+  - 2 check 1
+  - expect: {dead: [3], told: {2: ["check 2 1 werewolf"]}}
+`)
+	s, err := Load(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if s.Players != 4 || s.Board.Options.Get(rules.OptWolfWin) != "parity" || s.Board.Options.Get(rules.OptVoteTie) != "random" {
+		t.Fatalf("players %d, options %v", s.Players, s.Board.Options)
+	}
+	if _, err := s.Run(nil); err != nil {
+		t.Fatal(err)
+	}
+	// The example board shipped for users, from a script elsewhere.
+	if _, err := Parse("x.yaml", []byte("board: ../../examples/boards/wolf-king-guard.yaml\nplayers: 12\n")); err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct{ src, want string }{
+		{"board: boards/small.yaml\npreset: std-9\n", "either board or preset/cards"},
+		{"board: boards/small.yaml\ncards: [werewolf, villager, villager]\n", "either board or preset/cards"},
+		{"board: boards/small.yaml\nplayers: 5\n", "players is 5 but the board boards/small.yaml is for 4"},
+		{"board: boards/none.yaml\n", "board: open " + filepath.Join(dir, "boards/none.yaml")},
+		{"board: boards/bad.yaml\n", "game.yaml: board: " + filepath.Join(dir, "boards/bad.yaml") + `:4: unknown role "wizzard"`},
+	} {
+		p := write("game.yaml", c.src)
+		if _, err := Load(p); err == nil || !strings.Contains(err.Error(), c.want) {
+			t.Errorf("%q: got %v, want %q", c.src, err, c.want)
+		}
 	}
 }
