@@ -133,8 +133,13 @@ func (g *Game) check(c Command) refusal {
 			return accept
 		}
 	case StepThief:
-		if c.Kind == CmdSkip || c.Kind == CmdTake {
+		switch {
+		case c.Kind == CmdSkip:
 			return accept // a thief who must take a wolf and skips takes the first
+		case c.Kind == CmdTake && c.Value != 1 && c.Value != 2:
+			return refuse(CodeTarget, "", "the thief takes extra card 1 or 2")
+		case c.Kind == CmdTake:
+			return accept
 		}
 	case StepCupid:
 		switch c.Kind {

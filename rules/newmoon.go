@@ -185,10 +185,12 @@ func (g *Game) judgeCamps() Camp {
 			n, last = n+1, c
 		}
 	}
-	switch n {
-	case 1:
+	switch {
+	case n == 1 && last == PiperCamp:
+		return NoCamp // the piper wins only by charming everyone left
+	case n == 1:
 		return last
-	case 0:
+	case n == 0:
 		if newly[Village] && newly[Wolves] {
 			return g.simultaneous()
 		}

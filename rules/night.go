@@ -77,8 +77,9 @@ func (g *Game) wakeNight() {
 	if s := g.firstOf(Piper, g.alive); s != NoSeat && g.alive&^s.bit()&^g.charmed != 0 {
 		g.emit(Event{Kind: EvStep, To: s.bit(), Value: int16(StepNight), Role: Piper})
 	}
-	if g.Pending() == 0 {
-		g.complete() // nobody acts tonight (the wolf camp has lost, no power is left)
+	if g.Pending() == 0 { // nobody acts tonight (the wolf camp has lost, no power is left)
+		g.emit(Event{Kind: EvStep, Value: int16(StepNight)})
+		g.complete()
 	}
 }
 

@@ -179,3 +179,84 @@ func noLeaks(rt *rapid.T, g *Game) {
 		}
 	}
 }
+
+// randomBoard draws any board the engine accepts: a few wolves of any kind,
+// any village roles, the thief and the piper, villagers for the rest, and
+// any option values.
+func randomBoard(rt *rapid.T) Board {
+	n := rapid.IntRange(5, MaxSeats).Draw(rt, "players")
+	var cards []Role
+	wolves := rapid.IntRange(1, max(1, n/3)).Draw(rt, "wolves")
+	for _, r := range []Role{WhiteWolfKing, WolfBeauty, WolfKing} {
+		if len(cards) < wolves-1 && rapid.Bool().Draw(rt, "with "+r.String()) {
+			cards = append(cards, r)
+		}
+	}
+	for len(cards) < wolves {
+		cards = append(cards, Werewolf)
+	}
+	for _, r := range []Role{Seer, Witch, Hunter, Guard, Idiot, NineTailedFox, Elder, Scapegoat, Cupid, LittleGirl, Piper, Thief} {
+		if len(cards) < n && rapid.Bool().Draw(rt, "with "+r.String()) {
+			cards = append(cards, r)
+		}
+	}
+	for len(cards) < n {
+		cards = append(cards, Villager)
+	}
+	if slices.Contains(cards, Thief) {
+		cards = append(cards, Villager, rapid.SampledFrom([]Role{Villager, Werewolf}).Draw(rt, "extra"))
+	}
+	b := Board{Cards: cards}
+	for o := Option(0); o < numOptions; o++ {
+		b.Options[o] = uint8(rapid.IntRange(0, len(o.Values())-1).Draw(rt, o.Name()))
+	}
+	return b
+}
+
+// TestPropertiesOfRandomBoards: on any board with any options, every game
+// ends; the dead never act; replaying the log rebuilds the state; no view
+// leaks; lovers always die together; the piper wins only when every other
+// living player is charmed.
+func TestPropertiesOfRandomBoards(t *testing.T) {
+	rapid.Check(t, func(rt *rapid.T) {
+		b := randomBoard(rt)
+		if err := b.Validate(); err != nil {
+			rt.Skip(err)
+		}
+		seed := rapid.Uint64().Draw(rt, "seed")
+		g, err := New(b, seed, nil)
+		if err != nil {
+			rt.Fatal(err)
+		}
+		r := rand.New(rand.NewPCG(seed, rapid.Uint64().Draw(rt, "driver")))
+		for cmds := 0; !g.over; cmds++ {
+			if cmds > 5000 {
+				rt.Fatalf("not over after 5000 commands (day %d, step %s)", g.day, g.step)
+			}
+			deadNeverAct(rt, g, r)
+			refusedChangesNothing(rt, g, r)
+			if r.IntN(200) == 0 { // now and then the moderator's red card
+				_ = g.RedCard(Seat(r.IntN(int(g.n)) + 1))
+			} else {
+				playRandom(rt, g, r, 1)
+			}
+			if popcount(g.lovers&g.alive) == 1 {
+				rt.Fatalf("lover %v lives on alone", Seats(g.lovers&g.alive))
+			}
+		}
+		if over, w := g.Over(); over && w == PiperCamp {
+			piper := g.seatsOf(Piper, g.alive)
+			if g.alive&^piper&^g.charmed != 0 {
+				rt.Fatalf("the piper won with %v alive and not charmed", Seats(g.alive&^piper&^g.charmed))
+			}
+		}
+		noLeaks(rt, g)
+		g2, err := Replay(b, seed, g.Events())
+		if err != nil {
+			rt.Fatal(err)
+		}
+		if !reflect.DeepEqual(g, g2) {
+			rt.Fatalf("replaying %d events does not rebuild the state", len(g.events))
+		}
+	})
+}

@@ -21,6 +21,12 @@ type View struct {
 	HealUsed   bool               // witch
 	PoisonUsed bool               // witch
 	Tails      int                // fox: tails as last told
+	Extra      [2]Role            // thief: the two extra cards
+	Lovers     uint32             // the lovers, for them and cupid
+	Charmed    uint32             // the charmed, for them and the piper
+	Ally       bool               // this seat is the wolves' ally
+	KillPower  bool               // this seat holds the night kill (a black lover's widow knife)
+	Voters     uint32             // who may vote today, when the scapegoat named them (0: everyone)
 	Pending    bool               // the seat must act now
 	Winner     Camp
 	Over       bool
@@ -46,9 +52,25 @@ func (g *Game) View(s Seat) View {
 			continue
 		}
 		switch e.Kind {
-		case EvRole:
+		case EvRole, EvSwap:
 			v.Role = e.Role
 			v.Known[e.Seat] = e.Role
+		case EvExtraCards:
+			v.Extra = [2]Role{e.Role, Role(e.Value)}
+		case EvLovers:
+			v.Lovers = e.Mask
+		case EvLoverRole:
+			v.Known[e.Seat] = e.Role
+		case EvCharmed, EvEnchant:
+			v.Charmed |= e.Mask
+		case EvAlly:
+			v.Ally = e.Target == s
+		case EvKillPower:
+			v.KillPower = true
+		case EvVoters:
+			if int(e.Value) == int(g.day) {
+				v.Voters = e.Mask
+			}
 		case EvWolfTeam:
 			v.Wolves = e.Mask
 			for w := Seat(1); w <= g.n; w++ {

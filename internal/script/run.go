@@ -65,8 +65,7 @@ func (s *Script) Run(out func(rules.Event)) (*rules.Game, error) {
 				}
 			}
 		case st.Advance:
-			for g.Idle() {
-				g.Timeout()
+			for g.Idle() && timeout(g) {
 			}
 		default:
 			for _, c := range st.Cmds {
@@ -88,8 +87,17 @@ func doAdvancing(g *rules.Game, c rules.Command) error {
 		if err == nil || !errors.As(err, &re) || (re.Code != rules.CodeNotNow && re.Code != rules.CodeDead) || !g.Idle() {
 			return err
 		}
-		g.Timeout()
+		if !timeout(g) {
+			return err
+		}
 	}
+}
+
+// timeout runs the moderator's timer and reports whether the game moved.
+func timeout(g *rules.Game) bool {
+	n := len(g.Events())
+	g.Timeout()
+	return len(g.Events()) > n
 }
 
 func seatsOf(mask uint32) []int {
