@@ -11,6 +11,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/wolfden/wolfden/internal/boardfile"
+	"github.com/wolfden/wolfden/internal/i18n"
 	"github.com/wolfden/wolfden/internal/script"
 	"github.com/wolfden/wolfden/rules"
 )
@@ -22,7 +23,7 @@ func rootCmd() *cobra.Command {
 		SilenceUsage:  true,
 		SilenceErrors: true,
 	}
-	root.AddCommand(playCmd(), presetsCmd(), boardCmd())
+	root.AddCommand(playCmd(), presetsCmd(), narrationCmd(), boardCmd())
 	return root
 }
 
@@ -262,4 +263,67 @@ func cardList(cards []rules.Role) string {
 		i = j
 	}
 	return strings.Join(parts, ", ")
+}
+
+func narrationCmd() *cobra.Command {
+	var preset, board, lang string
+	var players, night int
+	var absent bool
+	cmd := &cobra.Command{
+		Use:   "narration (--preset NAME | --board FILE) [--night N] [--lang zh-Hans|zh-Hant|en]",
+		Short: "Print the moderator's calls for a night (天黑请闭眼 …), as a table game speaks them",
+		Args:  cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			b, err := chooseBoard(preset, board, players)
+			if err != nil {
+				return err
+			}
+			if absent {
+				b.Options[rules.OptNarrateAbsentRoles] = 1
+			}
+			l, err := i18n.Match(lang)
+			if err != nil {
+				return err
+			}
+			if night < 1 {
+				return fmt.Errorf("narration: --night must be 1 or more, not %d", night)
+			}
+			g, err := rules.New(b, 0, nil)
+			if err != nil {
+				return err
+			}
+			for _, c := range g.Narration(night) {
+				fmt.Fprintln(cmd.OutOrStdout(), i18n.Call(l, c))
+			}
+			return nil
+		},
+	}
+	cmd.Flags().StringVar(&preset, "preset", "", "a preset (wolfden presets)")
+	cmd.Flags().StringVar(&board, "board", "", "a board file (docs/boards.md)")
+	cmd.Flags().IntVar(&players, "players", 0, "players, for presets with a range")
+	cmd.Flags().IntVar(&night, "night", 1, "which night")
+	cmd.Flags().StringVar(&lang, "lang", "zh-Hans", "language: zh-Hans, zh-Hant or en")
+	cmd.Flags().BoolVar(&absent, "absent", false, "call every role of the board, dead or absent too (narrate_absent_roles)")
+	return cmd
+}
+
+// chooseBoard reads --preset or --board.
+func chooseBoard(preset, board string, players int) (rules.Board, error) {
+	switch {
+	case preset != "" && board != "":
+		return rules.Board{}, errors.New("give --preset or --board, not both")
+	case preset != "":
+		p, err := rules.LookupPreset(preset)
+		if err != nil {
+			return rules.Board{}, err
+		}
+		return p.Board(players)
+	case board != "":
+		f, err := boardfile.Load(board)
+		if err != nil {
+			return rules.Board{}, err
+		}
+		return f.Board, nil
+	}
+	return rules.Board{}, errors.New("give --preset NAME or --board FILE")
 }

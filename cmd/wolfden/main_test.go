@@ -190,3 +190,25 @@ func TestPlayWithABoardFile(t *testing.T) {
 		t.Fatalf("output:\n%s", out)
 	}
 }
+
+// TestNarrationCalls: the moderator's night calls in the chosen language.
+func TestNarrationCalls(t *testing.T) {
+	out, err := wolfden(t, "narration", "--preset", "std-12-wwk", "--lang", "zh-Hant")
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := "天黑請閉眼。\n守衛請睜眼。\n守衛請閉眼。\n預言家請睜眼。\n預言家請閉眼。\n狼人請睜眼。\n狼人請閉眼。\n女巫請睜眼。\n女巫請閉眼。\n天亮了，請睜眼。\n"
+	if out != want {
+		t.Fatalf("got\n%s\nwant\n%s", out, want)
+	}
+	for _, c := range []struct{ args []string }{
+		{[]string{"narration"}},
+		{[]string{"narration", "--preset", "std-12", "--lang", "fr"}},
+		{[]string{"narration", "--preset", "std-12", "--night", "0"}},
+		{[]string{"narration", "--preset", "std-12", "--board", "x.yaml"}},
+	} {
+		if _, err := wolfden(t, c.args...); err == nil {
+			t.Errorf("wolfden %v: accepted", c.args)
+		}
+	}
+}

@@ -54,6 +54,19 @@ func (s *Script) Run(out func(rules.Event)) (*rules.Game, error) {
 			if msg := check(g, st.Expect); msg != "" {
 				return g, fail("%s", msg)
 			}
+		case st.Refused && st.RedCard != 0:
+			err := g.RedCard(st.RedCard)
+			if err == nil {
+				return g, fail("the red card on seat %d was accepted; expected a refusal", st.RedCard)
+			}
+			if st.Refuse != "" && !strings.Contains(err.Error(), st.Refuse) {
+				return g, fail("refused with %q, expected %q", err.Error(), st.Refuse)
+			}
+		case st.RedCard != 0:
+			// The moderator's action: it never waits for a speech to end.
+			if err := g.RedCard(st.RedCard); err != nil {
+				return g, fail("%v", err)
+			}
 		case st.Refused:
 			for _, c := range st.Cmds {
 				err := g.Do(c)

@@ -38,8 +38,9 @@ type Step struct {
 	Text    string
 	Cmds    []rules.Command // one per listed seat
 	Timeout bool
-	Advance bool   // end every wait that decides nothing
-	Refuse  string // expect the command to be refused with this text in the error ("" = must succeed)
+	Advance bool       // end every wait that decides nothing
+	RedCard rules.Seat // the moderator removes this seat (红牌, 002); 0: not a red card
+	Refuse  string     // expect the command to be refused with this text in the error ("" = must succeed)
 	Refused bool
 	Expect  *Expect
 }
@@ -251,13 +252,14 @@ func parseStep(raw any, players int) (Step, error) {
 			}
 			return st, nil
 		}
-		return Step{}, errors.New(`a step is a command ("5 attack 3"), "timeout", "advance", {expect: ...} or {refuse: ..., error: ...}`)
+		return Step{}, errors.New(`a step is a command ("5 attack 3"), "timeout", "advance", "red_card SEAT", {expect: ...} or {refuse: ..., error: ...}`)
 	}
 	return Step{}, fmt.Errorf("a step is a command or a map, not %T", raw)
 }
 
 // parseCommand reads "SEATS VERB [ARG]", where SEATS is one seat or a comma
-// list ("1,2,3 vote 5"), ARG a seat, "none", or "cw"/"ccw" for order.
+// list ("1,2,3 vote 5"), ARG a seat, "none", or "cw"/"ccw" for order; or
+// "timeout", "advance", or the moderator's "red_card SEAT".
 func parseCommand(text string, players int) (Step, error) {
 	st := Step{Text: text}
 	fields := strings.Fields(text)
@@ -267,6 +269,18 @@ func parseCommand(text string, players int) (Step, error) {
 	}
 	if len(fields) == 1 && fields[0] == "advance" {
 		st.Advance = true
+		return st, nil
+	}
+	if len(fields) > 0 && fields[0] == "red_card" {
+		// The moderator's red card (002): no seat sends it, so no seat prefix.
+		if len(fields) != 2 {
+			return st, fmt.Errorf("%q: a red card is red_card SEAT", text)
+		}
+		n, err := strconv.Atoi(fields[1])
+		if err != nil || n < 1 || n > players {
+			return st, fmt.Errorf("%q: %q is not a seat from 1 to %d", text, fields[1], players)
+		}
+		st.RedCard = rules.Seat(n)
 		return st, nil
 	}
 	if len(fields) < 2 || len(fields) > 3 {

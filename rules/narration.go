@@ -1,0 +1,79 @@
+package rules
+
+// Call is one line of the moderator's narration for a table game: a
+// catalogue key (internal/i18n) and, for a role's call, the role.
+type Call struct {
+	Key  string // "night.falls", "role.open", "role.close", "day.breaks"
+	Role Role
+}
+
+// nightCalls is the wake order of 000 (thief, cupid, lovers, defender, seer,
+// wolves and the little girl, witch, piper, the charmed) with the roles of
+// 001 placed where they act: the wolf beauty after the wolves, the fox last.
+var nightCalls = [...]Role{Thief, Cupid, CallLovers, Guard, Seer, Werewolf, WolfBeauty, Witch, Piper, CallCharmed, NineTailedFox}
+
+// Calls of a group rather than a card, in a Call's Role. (Werewolf in a
+// Call means all the wolves.)
+const (
+	CallLovers  Role = 250 // the lovers wake and see each other
+	CallCharmed Role = 251 // the charmed wake and see each other
+)
+
+// Narration is the moderator's script for night n of this game: every call
+// in order, each role opening then closing its eyes. A role that is dead, or
+// not in play (the thief's extra cards), is called only with
+// narrate_absent_roles=on, so that in a narrated game no one learns from a
+// call left out (000's house note); with it off, only the roles still able
+// to act are called.
+func (g *Game) Narration(n int) []Call {
+	all := g.opt(OptNarrateAbsentRoles) == On
+	out := []Call{{Key: "night.falls"}}
+	for _, r := range nightCalls {
+		if !g.narrated(r, n, all) {
+			continue
+		}
+		out = append(out, Call{Key: "role.open", Role: r}, Call{Key: "role.close", Role: r})
+	}
+	return append(out, Call{Key: "day.breaks"})
+}
+
+// narrated: is role r called on night n?
+func (g *Game) narrated(r Role, n int, all bool) bool {
+	firstNight := n == 1 || (n == 0 && g.opt(OptFirstPhase) == FirstDay)
+	inBoard := func(r Role) bool {
+		for _, c := range g.board.Cards {
+			if c == r || (r == Werewolf && c.IsWolf()) {
+				return true
+			}
+		}
+		return false
+	}
+	switch r {
+	case Thief, Cupid:
+		if !firstNight {
+			return false
+		}
+	case CallLovers:
+		if !firstNight || !inBoard(Cupid) {
+			return false
+		}
+		return all || g.lovers&g.alive != 0 || g.lovers == 0
+	case CallCharmed:
+		if !inBoard(Piper) {
+			return false
+		}
+		return all || g.firstOf(Piper, g.alive) != NoSeat || g.charmed&g.alive != 0
+	}
+	if all {
+		return inBoard(r)
+	}
+	switch r {
+	case Werewolf:
+		return g.killers() != 0
+	case Witch:
+		if g.healUsed && g.poisonUsed {
+			return false
+		}
+	}
+	return g.firstOf(r, g.alive) != NoSeat
+}
