@@ -131,6 +131,7 @@ type Game struct {
 	events []Event
 
 	role     [MaxSeats + 1]Role
+	holder   [numRoles]Seat // who holds each card (all but werewolf and villager are single)
 	cause    [MaxSeats + 1]Cause
 	all      uint32 // every seat
 	alive    uint32 // alive to the moderator
@@ -290,7 +291,10 @@ func (g *Game) init(board Board, seed uint64) {
 
 // setRole gives seat s the card r, keeping the role sets in step.
 func (g *Game) setRole(s Seat, r Role) {
-	g.role[s] = r
+	if old := g.role[s]; g.holder[old] == s {
+		g.holder[old] = NoSeat
+	}
+	g.role[s], g.holder[r] = r, s
 	b := s.bit()
 	g.wolves, g.plain, g.gods = g.wolves&^b, g.plain&^b, g.gods&^b
 	switch {
@@ -620,7 +624,11 @@ func (g *Game) Sheriff() Seat { return g.sheriff }
 // Day is the current day number.
 func (g *Game) Day() int { return int(g.day) }
 
+// seatsOf is the seats of within holding card r.
 func (g *Game) seatsOf(r Role, within uint32) uint32 {
+	if r != Werewolf && r != Villager && r < numRoles { // one card of each other role
+		return g.holder[r].bit() & within &^ 1
+	}
 	var m uint32
 	for s := Seat(1); s <= g.n; s++ {
 		if g.role[s] == r && g.has(within, s) {
@@ -630,7 +638,14 @@ func (g *Game) seatsOf(r Role, within uint32) uint32 {
 	return m
 }
 
+// firstOf is the first seat of within holding card r, if any.
 func (g *Game) firstOf(r Role, within uint32) Seat {
+	if r != Werewolf && r != Villager && r < numRoles {
+		if s := g.holder[r]; s != NoSeat && g.has(within, s) {
+			return s
+		}
+		return NoSeat
+	}
 	for s := Seat(1); s <= g.n; s++ {
 		if g.role[s] == r && g.has(within, s) {
 			return s
