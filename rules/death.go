@@ -105,7 +105,11 @@ func (g *Game) queueTasks(b *batch, front, atNight bool) {
 		// A self-exploded sheriff, and the white wolf king's victim, die with
 		// no badge to pass: it is lost (警徽流失).
 		if d.seat == g.sheriff && (d.noLast || d.cause == CauseExplode) {
-			g.emit(Event{Kind: EvSheriff, Public: true, Value: lostExplosion})
+			why := int16(lostExplosion)
+			if d.cause == CauseRedCard {
+				why = lostRedCard
+			}
+			g.emit(Event{Kind: EvSheriff, Public: true, Value: why})
 		}
 		if d.cause != CauseExplode && d.cause != CauseRedCard {
 			list[n] = queued{d.seat, taskSkill} // a hunter taken by the white wolf king still shoots

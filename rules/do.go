@@ -339,8 +339,8 @@ func (g *Game) exec(c Command) {
 			if g.role[t].IsWolf() {
 				e.Value = ResultWolf
 			}
-		default:
-			if g.role[t].Camp() != Village {
+		default: // black lovers (and cupid with them) have left the village too
+			if g.role[t].Camp() != Village || g.has(g.loversCamp, t) {
 				e.Value = ResultNotVillage
 			}
 		}

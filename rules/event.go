@@ -222,6 +222,36 @@ func (e Event) String() string {
 		return fmt.Sprintf("%s %s", k, Step(e.Value))
 	case EvGameOver:
 		return fmt.Sprintf("%s %s", k, Camp(e.Value))
+	case EvExtraCards:
+		return fmt.Sprintf("%s %d %s %s", k, s, e.Role, Role(e.Value))
+	case EvSwap:
+		return fmt.Sprintf("%s %d %d %s", k, s, e.Value, e.Role)
+	case EvLovers, EvBlackLovers, EvCharmed, EvKillPower:
+		return fmt.Sprintf("%s %s", k, seatList(e.Mask))
+	case EvLoverRole:
+		return fmt.Sprintf("%s %d %s", k, s, e.Role)
+	case EvEnchant, EvVoters:
+		return fmt.Sprintf("%s %d %s", k, s, seatList(e.Mask))
+	case EvElderLife, EvRedCard:
+		return fmt.Sprintf("%s %d", k, s)
+	case EvPowersLost:
+		return k
+	case EvEventCard:
+		return fmt.Sprintf("%s %s", k, cardName(e.Value))
+	case EvSpy:
+		return fmt.Sprintf("%s %d", k, t)
+	case EvAttackResult:
+		if e.Value == 1 {
+			return fmt.Sprintf("%s %d died", k, t)
+		}
+		return fmt.Sprintf("%s %d survived", k, t)
+	case EvFeedback:
+		if e.Value == 1 {
+			return fmt.Sprintf("%s %d %d killed", k, s, t)
+		}
+		return fmt.Sprintf("%s %d %d missed", k, s, t)
+	case EvCampLost:
+		return fmt.Sprintf("%s %s", k, Camp(e.Value))
 	}
 	return fmt.Sprintf("%s %d %d", k, s, t)
 }

@@ -7,7 +7,8 @@ package rules
 func (g *Game) proceed() {
 	for !g.over && g.Pending() == 0 {
 		before := len(g.events)
-		if w := g.judge(); w != NoCamp && (g.opt(OptWinCheckBeforeShot) == On || !g.shotQueued()) {
+		// The night is judged once it is resolved, at the start of the day.
+		if w := g.judgeUnlessNight(); w != NoCamp && (g.opt(OptWinCheckBeforeShot) == On || !g.shotQueued()) {
 			g.finish(w)
 			return
 		}
@@ -21,6 +22,13 @@ func (g *Game) proceed() {
 			panic("rules: the moderator is stuck at step " + g.resume.String())
 		}
 	}
+}
+
+func (g *Game) judgeUnlessNight() Camp {
+	if g.isNight {
+		return NoCamp
+	}
+	return g.judge()
 }
 
 func (g *Game) setResume(s Step, cut bool) {
@@ -329,7 +337,8 @@ func (g *Game) weight(s Step, v Seat) int {
 func (g *Game) tally(s Step) (top uint32, best int) {
 	var score [MaxSeats + 1]int
 	for v := Seat(1); v <= g.n; v++ {
-		if t := g.votes[v]; g.has(g.voted, v) && t != NoSeat {
+		// A ballot of or for a player removed during the vote (red card) is void.
+		if t := g.votes[v]; g.has(g.voted, v) && t != NoSeat && g.has(g.pubAlive|g.cands, t) && g.has(g.pubAlive, v) {
 			score[t] += g.weight(s, v)
 		}
 	}
@@ -426,8 +435,8 @@ func (g *Game) closeVote(s Step) {
 func (g *Game) secondBest(s Step, best int) (int, uint32) {
 	var score [MaxSeats + 1]int
 	for v := Seat(1); v <= g.n; v++ {
-		if g.has(g.voted, v) && g.votes[v] != NoSeat {
-			score[g.votes[v]] += g.weight(s, v)
+		if t := g.votes[v]; g.has(g.voted, v) && t != NoSeat && g.has(g.pubAlive, t) && g.has(g.pubAlive, v) {
+			score[t] += g.weight(s, v)
 		}
 	}
 	second, set := 0, uint32(0)

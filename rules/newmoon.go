@@ -12,6 +12,13 @@ const (
 
 var eventDeck = [...]int16{cardWolfAlly}
 
+func cardName(c int16) string {
+	if c == cardWolfAlly {
+		return "wolf_ally"
+	}
+	return "card?"
+}
+
 // drawEventCard draws the day's card (event_cards) and applies it.
 func (g *Game) drawEventCard() {
 	if g.opt(OptEventCards) != On || int(g.cardsDrawn) >= len(eventDeck) {
@@ -78,7 +85,11 @@ func (g *Game) RedCard(s Seat) error {
 	var b batch
 	g.kill(s, CauseRedCard, true, true, &b) // a lover who dies with him keeps his own last actions
 	g.queueTasks(&b, true, false)
-	if g.Pending() == 0 && !g.over {
+	switch {
+	case g.over:
+	case g.step == StepSeqVote && g.stepSeat == s:
+		g.nextCandidate(s, false) // hands are no longer raised for him
+	case g.Pending() == 0:
 		g.complete()
 	}
 	g.proceed()
@@ -103,10 +114,15 @@ func (g *Game) campMembers(c Camp) uint32 {
 
 // wolfCondition: the wolves' winning condition (wolf_win) among the living.
 // It may hold with no wolf left: the last wolf and the last god dying in one
-// step make both camps win at once (simultaneous_win).
+// step make both camps win at once (simultaneous_win). It is judged on the
+// living only.
 func (g *Game) wolfCondition(wolves, others uint32) bool {
+	// The wolves' ally sides with them: he is not among those they must beat.
+	// The eloped black lovers no longer count for the village.
+	others &^= g.ally.bit() &^ 1
 	half := popcount(wolves) >= popcount(others)
-	side := others == 0 || (g.plain != 0 && g.plain&g.alive == 0) || (g.gods != 0 && g.gods&g.alive == 0)
+	plain, gods := g.plain&^g.loversCamp&^g.ally.bit(), g.gods&^g.loversCamp&^g.ally.bit()
+	side := others == 0 || (plain != 0 && plain&g.alive == 0) || (gods != 0 && gods&g.alive == 0)
 	switch g.opt(OptWolfWin) {
 	case WinKillAll:
 		return others == 0
@@ -166,7 +182,7 @@ func (g *Game) judgeCamps() Camp {
 			continue
 		}
 		out := m&alive == 0
-		if c == Village && !g.lost[Wolves] {
+		if c == Village { // the village's own losing conditions hold after the wolves are out too
 			w := g.campMembers(Wolves) & alive
 			out = out || g.wolfCondition(w, alive&^w)
 		}
@@ -177,7 +193,7 @@ func (g *Game) judgeCamps() Camp {
 	}
 	if newly[Wolves] && g.loversCamp != 0 && g.lovers&g.loversCamp&alive != 0 && !g.widowKnife {
 		k := g.lovers & g.loversCamp & alive
-		g.emit(Event{Kind: EvKillPower, To: k, Mask: k})
+		g.emit(Event{Kind: EvKillPower, To: g.loversCamp & alive, Mask: k}) // told to the camp (002: 通知黑情侣阵营)
 	}
 	n, last := 0, NoCamp
 	for _, c := range [...]Camp{Village, Wolves, Lovers, PiperCamp} {

@@ -34,8 +34,10 @@ func entitled(g *Game, e *Event) uint32 {
 		return dealt(g, Thief)
 	case EvLovers:
 		return g.lovers | g.seatsOf(Cupid, g.all)
-	case EvLoverRole, EvKillPower:
+	case EvLoverRole:
 		return g.lovers
+	case EvKillPower:
+		return g.loversCamp
 	case EvBlackLovers, EvCampLost:
 		return e.Mask | g.all // (checked below: the camp's own members)
 	case EvSpy:

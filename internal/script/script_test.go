@@ -116,3 +116,62 @@ steps:
 		}
 	}
 }
+
+// TestRedCard: "red_card SEAT" is the moderator's red card (002): no seat
+// prefix; the seat dies at once; a refused red card fails the step like a
+// refused command, and {refuse: "red_card SEAT"} expects the refusal.
+func TestRedCard(t *testing.T) {
+	src := `preset: std-9
+deal: [werewolf, werewolf, werewolf, seer, witch, hunter, villager, villager, villager]
+steps:
+  - 4 check 1
+  - red_card 6
+  - expect: {dead: [6], log: ["red_card 6", "death 6 red_card"], not_log: ["step skill 6"]}
+  - {refuse: "red_card 6", error: "out of the game"}
+`
+	s, err := Parse("x.yaml", []byte(src))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if st := s.Steps[1]; st.RedCard != 6 || len(st.Cmds) != 0 || st.Refused {
+		t.Fatalf("red_card 6 parsed as %+v", st)
+	}
+	if st := s.Steps[3]; st.RedCard != 6 || !st.Refused || st.Refuse != "out of the game" {
+		t.Fatalf("refused red_card 6 parsed as %+v", st)
+	}
+	g, err := s.Run(nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if g.Alive(6) {
+		t.Fatal("seat 6 is alive after the red card")
+	}
+	// A red card the engine refuses fails the step, naming the line.
+	bad := strings.Replace(src, "  - {refuse: \"red_card 6\", error: \"out of the game\"}\n", "  - red_card 6\n", 1)
+	s, err = Parse("x.yaml", []byte(bad))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := s.Run(nil); err == nil || !strings.Contains(err.Error(), "x.yaml:7: red_card 6") || !strings.Contains(err.Error(), "out of the game") {
+		t.Fatalf("got %v", err)
+	}
+	// A refusal expected of a red card the engine accepts fails too.
+	s, err = Parse("x.yaml", []byte("preset: std-9\nsteps:\n  - {refuse: \"red_card 2\"}\n"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := s.Run(nil); err == nil || !strings.Contains(err.Error(), "expected a refusal") {
+		t.Fatalf("got %v", err)
+	}
+	for _, c := range []struct{ step, want string }{
+		{"red_card", "red_card SEAT"},
+		{"red_card 2 3", "red_card SEAT"},
+		{"red_card 10", "not a seat from 1 to 9"},
+		{"red_card x", "not a seat from 1 to 9"},
+		{"3 red_card 5", "red_card"}, // the moderator's, not a seat's command
+	} {
+		if _, err := Parse("x.yaml", []byte("preset: std-9\nsteps:\n  - "+c.step+"\n")); err == nil || !strings.Contains(err.Error(), c.want) {
+			t.Errorf("%q: got %v, want an error containing %q", c.step, err, c.want)
+		}
+	}
+}
