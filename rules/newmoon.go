@@ -119,9 +119,14 @@ func (g *Game) campMembers(c Camp) uint32 {
 func (g *Game) wolfCondition(wolves, others uint32) bool {
 	// The wolves' ally sides with them: he is not among those they must beat.
 	// The eloped black lovers no longer count for the village.
-	others &^= g.ally.bit() &^ 1
+	// (Only while a wolf lives: the ally alone does not keep the wolves in.)
+	var ally uint32
+	if wolves != 0 && g.ally != NoSeat {
+		ally = g.ally.bit()
+	}
+	others &^= ally
 	half := popcount(wolves) >= popcount(others)
-	plain, gods := g.plain&^g.loversCamp&^g.ally.bit(), g.gods&^g.loversCamp&^g.ally.bit()
+	plain, gods := g.plain&^g.loversCamp&^ally, g.gods&^g.loversCamp&^ally
 	side := others == 0 || (plain != 0 && plain&g.alive == 0) || (gods != 0 && gods&g.alive == 0)
 	switch g.opt(OptWolfWin) {
 	case WinKillAll:
