@@ -50,6 +50,14 @@ func randomGame(g *Game, r *rand.Rand, buf *[]Choice) int {
 		*buf = g.Choices(s, (*buf)[:0])
 		ch := (*buf)[r.IntN(len(*buf))]
 		c := Command{Seat: s, Kind: ch.Kind, Value: ch.Value}
+		if ch.Pick != 0 {
+			c.Mask = randomSubset(r, ch.Targets, ch.Pick)
+			if g.Do(c) != nil {
+				panic("legal command refused")
+			}
+			n++
+			continue
+		}
 		k := popcount(ch.Targets)
 		if ch.NoTarget {
 			k++
@@ -76,4 +84,42 @@ func nth(m uint32, i int) Seat {
 		}
 	}
 	return NoSeat
+}
+
+// BenchmarkPresetsRandomGame plays whole random games on every preset at its
+// usual size, part-2 roles included (new-moon: piper, elder, scapegoat,
+// idiot, guard, event cards; forum: cupid, black lovers, camp judging).
+func BenchmarkPresetsRandomGame(b *testing.B) {
+	for _, p := range Presets() {
+		n := max(p.MinPlayers, min(12, p.MaxPlayers))
+		board, err := p.Board(n)
+		if err != nil {
+			b.Fatal(err)
+		}
+		b.Run(p.Name, func(b *testing.B) {
+			r := rand.New(rand.NewPCG(1, 2))
+			var buf []Choice
+			g := new(Game)
+			b.ReportAllocs()
+			for i := 0; i < b.N; i++ {
+				if err := g.Reset(board, uint64(i), nil); err != nil {
+					b.Fatal(err)
+				}
+				randomGame(g, r, &buf)
+			}
+		})
+	}
+}
+
+// randomSubset draws pick seats of m (AnySubset: each seat with even odds).
+func randomSubset(r *rand.Rand, m uint32, pick int8) uint32 {
+	if pick == AnySubset {
+		return m & r.Uint32()
+	}
+	var out uint32
+	for i := int8(0); i < pick; i++ {
+		s := nth(m&^out, r.IntN(popcount(m&^out)))
+		out |= s.bit()
+	}
+	return out
 }

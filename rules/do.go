@@ -301,6 +301,12 @@ func (g *Game) checkWitch(c Command) refusal {
 	return refuse(CodeNotNow, "", "%s is not the witch's action", c.Kind)
 }
 
+// canExplode: seat s may self-explode now.
+func (g *Game) canExplode(s Seat) bool {
+	return g.role[s].IsWolf() && !g.has(g.loversCamp, s) && g.has(g.pubAlive, s) &&
+		(g.step.speech() || (g.step == StepWithdraw && g.opt(OptDoubleExplode) == On))
+}
+
 func (g *Game) checkExplode(c Command) refusal {
 	s := c.Seat
 	if !g.role[s].IsWolf() || g.has(g.loversCamp, s) {
@@ -456,16 +462,11 @@ func (g *Game) Choices(s Seat, buf []Choice) []Choice {
 	if g.over || s < 1 || s > g.n {
 		return buf
 	}
-	add := func(k CmdKind, targets uint32, bare bool) {
-		if targets != 0 || bare {
-			buf = append(buf, Choice{Kind: k, Targets: targets, NoTarget: bare})
-		}
-	}
 	me := s.bit()
 	r := g.role[s]
 	mine := g.Pending()&me != 0
 	if mine {
-		add(CmdSkip, 0, true)
+		buf = addChoice(buf, CmdSkip, 0, true)
 		switch g.step {
 		case StepNight:
 			switch {
@@ -477,15 +478,15 @@ func (g *Game) Choices(s Seat, buf []Choice) []Choice {
 				if g.opt(OptGuardRepeat) == GuardOncePerTarget {
 					t &^= g.guardedEver
 				}
-				add(CmdProtect, t, false)
+				buf = addChoice(buf, CmdProtect, t, false)
 			case r == Seer:
-				add(CmdCheck, g.alive&^me, false)
+				buf = addChoice(buf, CmdCheck, g.alive&^me, false)
 			}
 			if g.has(g.killers(), s) {
-				add(CmdAttack, g.alive, true) // a first pick, or a change while the night lasts
+				buf = addChoice(buf, CmdAttack, g.alive, true) // a first pick, or a change while the night lasts
 			}
 			if r == WolfBeauty && g.charmDue {
-				add(CmdCharm, g.alive&^me, false)
+				buf = addChoice(buf, CmdCharm, g.alive&^me, false)
 			}
 			if r == Piper && g.enchantDue {
 				t := g.enchantable(s)
@@ -498,49 +499,56 @@ func (g *Game) Choices(s Seat, buf []Choice) []Choice {
 		case StepVoters:
 			buf = append(buf, Choice{Kind: CmdVoters, Targets: g.pubAlive, Pick: AnySubset})
 		case StepAlly:
-			add(CmdAlly, g.pubAlive&^g.wolves, false)
+			buf = addChoice(buf, CmdAlly, g.pubAlive&^g.wolves, false)
 		case StepSeqVote:
-			add(CmdAbstain, 0, true)
-			add(CmdVote, g.stepSeat.bit(), true)
+			buf = addChoice(buf, CmdAbstain, 0, true)
+			buf = addChoice(buf, CmdVote, g.stepSeat.bit(), true)
 		case StepMobVote:
-			add(CmdAbstain, 0, true)
-			add(CmdVote, g.targets(g.step), false)
+			buf = addChoice(buf, CmdAbstain, 0, true)
+			buf = addChoice(buf, CmdVote, g.targets(g.step), false)
 		case StepWitch:
 			if g.check(Command{Seat: s, Kind: CmdHeal}).code == 0 {
-				add(CmdHeal, g.attack.bit(), true) // "heal" or "heal N" for the attacked N
+				buf = addChoice(buf, CmdHeal, g.attack.bit(), true) // "heal" or "heal N" for the attacked N
 			}
 			if !g.poisonUsed && !(g.healTarget != NoSeat && g.opt(OptWitchBothSameNight) == Off) {
-				add(CmdPoison, g.alive, false) // 001: 毒殺任意一位玩家, herself too
+				buf = addChoice(buf, CmdPoison, g.alive, false) // 001: 毒殺任意一位玩家, herself too
 			}
 		case StepElect, StepElectPK, StepSheriffVote, StepSheriffPKVote, StepVote, StepPKVote:
-			add(CmdAbstain, 0, true)
-			add(CmdVote, g.targets(g.step), false)
+			buf = addChoice(buf, CmdAbstain, 0, true)
+			buf = addChoice(buf, CmdVote, g.targets(g.step), false)
 		case StepSignup:
-			add(CmdRun, 0, true)
+			buf = addChoice(buf, CmdRun, 0, true)
 		case StepWithdraw:
-			add(CmdWithdraw, 0, true)
+			buf = addChoice(buf, CmdWithdraw, 0, true)
 		case StepOrder:
 			buf = append(buf, Choice{Kind: CmdOrder, NoTarget: true}, Choice{Kind: CmdOrder, NoTarget: true, Value: 1})
 		case StepSkill:
 			if g.mayShoot(s) {
-				add(CmdShoot, g.pubAlive&^me, false)
+				buf = addChoice(buf, CmdShoot, g.pubAlive&^me, false)
 			}
 		case StepBadge:
-			add(CmdTear, 0, true)
-			add(CmdBadge, g.pubAlive&^g.noVote&^me, false)
+			buf = addChoice(buf, CmdTear, 0, true)
+			buf = addChoice(buf, CmdBadge, g.pubAlive&^g.noVote&^me, false)
 		}
 	} else if g.step == StepNight && g.has(g.killers(), s) {
-		add(CmdAttack, g.alive, true) // a wolf may change his pick while the night lasts
+		buf = addChoice(buf, CmdAttack, g.alive, true) // a wolf may change his pick while the night lasts
 	}
 	if g.step == StepCampaign && g.has(g.cands, s) {
-		add(CmdWithdraw, 0, true)
+		buf = addChoice(buf, CmdWithdraw, 0, true)
 	}
-	if g.checkExplode(Command{Seat: s, Kind: CmdExplode}).code == 0 {
+	if g.canExplode(s) {
 		var t uint32
 		if r == WhiteWolfKing {
 			t = g.pubAlive &^ me
 		}
-		add(CmdExplode, t, true)
+		buf = addChoice(buf, CmdExplode, t, true)
+	}
+	return buf
+}
+
+func addChoice(buf []Choice, k CmdKind, targets uint32, bare bool) []Choice {
+	if targets != 0 || bare {
+		buf = append(buf, Choice{Kind: k, Targets: targets, NoTarget: bare})
 	}
 	return buf
 }
