@@ -31,12 +31,13 @@ const (
 	CmdLink             // cupid: make the two seats of Mask lovers
 	CmdVoters           // scapegoat: the seats of Mask may vote tomorrow (none: nobody)
 	CmdAlly             // the first dead: make Target the wolves' ally
+	CmdClaim            // a structured claim in a speech: Value ClaimRole (Role), ClaimWolf or ClaimGood (Target)
 	numCmds
 )
 
 var cmdNames = [numCmds]string{"none", "attack", "heal", "poison", "protect", "check", "shoot",
 	"vote", "abstain", "run", "withdraw", "badge", "tear", "explode", "charm", "skip", "order",
-	"take", "link", "voters", "ally"}
+	"take", "link", "voters", "ally", "claim"}
 
 func (k CmdKind) String() string {
 	if k < numCmds {
@@ -59,6 +60,16 @@ func ParseCmd(s string) (CmdKind, error) {
 	return CmdNone, fmt.Errorf("rules: unknown command %q", s)
 }
 
+// Kinds of claim (CmdClaim's Value): what a speaker states publicly.
+const (
+	ClaimRole = 1 // "I am Role"
+	ClaimWolf = 2 // "Target is a wolf" (a check, or an accusation)
+	ClaimGood = 3 // "Target is good"
+)
+
+// MaxClaims is how many claims a seat may make in one speech.
+const MaxClaims = 2
+
 // Command is one seat's request.
 type Command struct {
 	Seat   Seat
@@ -66,6 +77,7 @@ type Command struct {
 	Target Seat
 	Value  int8
 	Mask   uint32 // several seats: cupid's lovers, the piper's charms, the scapegoat's voters
+	Role   Role   // a claimed role
 }
 
 func (c Command) String() string {
@@ -87,6 +99,14 @@ func (c Command) String() string {
 		return fmt.Sprintf("%d %s %s", c.Seat, c.Kind, plusList(c.Mask))
 	case CmdAlly:
 		return fmt.Sprintf("%d %s %d", c.Seat, c.Kind, c.Target)
+	case CmdClaim:
+		switch c.Value {
+		case ClaimRole:
+			return fmt.Sprintf("%d claim %s", c.Seat, c.Role)
+		case ClaimWolf:
+			return fmt.Sprintf("%d accuse %d", c.Seat, c.Target)
+		}
+		return fmt.Sprintf("%d vouch %d", c.Seat, c.Target)
 	}
 	if c.Kind == CmdCharm && c.Mask != 0 {
 		return fmt.Sprintf("%d charm %s", c.Seat, plusList(c.Mask))

@@ -1,5 +1,7 @@
 package rules
 
+import "slices"
+
 // Do validates a seat's command and, if it is legal, resolves it. A refused
 // command changes nothing.
 func (g *Game) Do(c Command) error {
@@ -56,6 +58,12 @@ func (g *Game) check(c Command) refusal {
 	}
 	if c.Kind == CmdNone || c.Kind >= numCmds {
 		return refuse(CodeNotNow, "", "unknown command %d", uint8(c.Kind))
+	}
+	if c.Kind == CmdClaim {
+		return g.checkClaim(c)
+	}
+	if c.Role != NoRole {
+		return refuse(CodeTarget, "", "%s names no role", c.Kind)
 	}
 	if c.Value != 0 && !(c.Kind == CmdOrder && c.Value == 1) && !(c.Kind == CmdTake && (c.Value == 1 || c.Value == 2)) {
 		return refuse(CodeTarget, "", "%s takes no such value", c.Kind)
@@ -301,6 +309,39 @@ func (g *Game) checkWitch(c Command) refusal {
 	return refuse(CodeNotNow, "", "%s is not the witch's action", c.Kind)
 }
 
+// canClaim: seat s holds the floor (a speech, last words, the free
+// discussion) and has claims left.
+func (g *Game) canClaim(s Seat) bool {
+	floor := (g.step.speech() || g.step == StepLastWords) && g.Pending()&s.bit() != 0
+	return floor && g.claims[s] < MaxClaims
+}
+
+func (g *Game) checkClaim(c Command) refusal {
+	s := c.Seat
+	if !g.canClaim(s) {
+		if g.claims[s] >= MaxClaims {
+			return refuse(CodeRule, "", "at most %d claims in one speech", Seat(MaxClaims))
+		}
+		return refuse(CodeNotNow, "", "seat %d does not have the floor (%s)", s, g.publicStep())
+	}
+	switch c.Value {
+	case ClaimRole:
+		if c.Role == NoRole || c.Role >= numRoles || c.Target != NoSeat || c.Mask != 0 {
+			return refuse(CodeTarget, "", "a role claim names one role")
+		}
+		if !slices.Contains(g.board.Cards, c.Role) {
+			return refuse(CodeTarget, "", "there is no %s card on this board", c.Role)
+		}
+	case ClaimWolf, ClaimGood:
+		if c.Role != NoRole || c.Mask != 0 || c.Target == s || !g.has(g.pubAlive, c.Target) {
+			return refuse(CodeTarget, "", "a claim about a player names another living player")
+		}
+	default:
+		return refuse(CodeTarget, "", "unknown kind of claim %d", Seat(c.Value))
+	}
+	return accept
+}
+
 // canExplode: seat s may self-explode now.
 func (g *Game) canExplode(s Seat) bool {
 	return g.role[s].IsWolf() && !g.has(g.loversCamp, s) && g.has(g.pubAlive, s) &&
@@ -380,6 +421,8 @@ func (g *Game) exec(c Command) {
 		g.link(s, c.Mask)
 	case CmdVoters:
 		g.emit(Event{Kind: EvVoters, Public: true, Seat: s, Mask: c.Mask, Value: int16(g.day + 1)})
+	case CmdClaim:
+		g.emit(Event{Kind: EvClaim, Public: true, Seat: s, Target: t, Value: int16(c.Value), Role: c.Role})
 	case CmdAlly:
 		g.emit(Event{Kind: EvAlly, To: me | t.bit(), Seat: s, Target: t})
 		w := g.wolves &^ g.loversCamp
@@ -450,7 +493,8 @@ type Choice struct {
 	Targets  uint32
 	NoTarget bool
 	Value    int8
-	Pick     int8 // > 0: the command names this many seats of Targets as its Mask; AnySubset: any number
+	Pick     int8   // > 0: the command names this many seats of Targets as its Mask; AnySubset: any number
+	Roles    uint32 // a role claim: the roles that may be named (bit r for Role r)
 }
 
 // AnySubset as a Choice's Pick: any set of the Targets, the empty set too.
@@ -536,6 +580,15 @@ func (g *Game) Choices(s Seat, buf []Choice) []Choice {
 	if g.step == StepCampaign && g.has(g.cands, s) {
 		buf = addChoice(buf, CmdWithdraw, 0, true)
 	}
+	if g.canClaim(s) {
+		var roles uint32
+		for _, r := range g.board.Cards {
+			roles |= 1 << r
+		}
+		buf = append(buf, Choice{Kind: CmdClaim, Value: ClaimRole, NoTarget: true, Roles: roles},
+			Choice{Kind: CmdClaim, Value: ClaimWolf, Targets: g.pubAlive &^ me},
+			Choice{Kind: CmdClaim, Value: ClaimGood, Targets: g.pubAlive &^ me})
+	}
 	if g.canExplode(s) {
 		var t uint32
 		if r == WhiteWolfKing {
@@ -559,6 +612,14 @@ func (g *Game) Legal(s Seat, buf []Command) []Command {
 	for _, c := range g.Choices(s, cb[:0]) {
 		if c.Pick != 0 {
 			buf = appendSubsets(buf, Command{Seat: s, Kind: c.Kind, Value: c.Value}, c.Targets, c.Pick)
+			continue
+		}
+		if c.Roles != 0 {
+			for r := Role(1); r < numRoles; r++ {
+				if c.Roles&(1<<r) != 0 {
+					buf = append(buf, Command{Seat: s, Kind: c.Kind, Value: c.Value, Role: r})
+				}
+			}
 			continue
 		}
 		if c.NoTarget {

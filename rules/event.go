@@ -63,6 +63,7 @@ const (
 	EvRedCard                // the moderator removes Seat for breaking the rules
 	EvCampLost               // camp Value has lost (优先判负)
 	EvKillPower              // Mask now holds the night kill (the black lovers' widow knife)
+	EvClaim                  // the speaker Seat claims: Value ClaimRole (Role) or ClaimWolf / ClaimGood about Target
 	numEventKinds
 )
 
@@ -73,7 +74,7 @@ var eventNames = [numEventKinds]string{
 	"reveal", "explode", "shoot", "no_shot", "task", "resume", "game_over",
 	"extra_cards", "swap", "lovers", "lover_role", "black_lovers", "spy", "enchant", "charmed",
 	"elder_life", "powers_lost", "voters", "event_card", "ally", "attack_result", "feedback",
-	"red_card", "camp_lost", "kill_power",
+	"red_card", "camp_lost", "kill_power", "claim",
 }
 
 func (k EventKind) String() string {
@@ -252,6 +253,14 @@ func (e Event) String() string {
 		return fmt.Sprintf("%s %d %d missed", k, s, t)
 	case EvCampLost:
 		return fmt.Sprintf("%s %s", k, Camp(e.Value))
+	case EvClaim:
+		switch e.Value {
+		case ClaimRole:
+			return fmt.Sprintf("%s %d %s", k, s, e.Role)
+		case ClaimWolf:
+			return fmt.Sprintf("%s %d wolf %d", k, s, t)
+		}
+		return fmt.Sprintf("%s %d good %d", k, s, t)
 	}
 	return fmt.Sprintf("%s %d %d", k, s, t)
 }

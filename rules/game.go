@@ -189,10 +189,11 @@ type Game struct {
 	cardsDrawn  int8
 	ally        Seat
 	firstDead   Seat
-	lost        [numCamps]bool // camps that have lost (优先判负)
-	widowKnife  bool           // the black lovers hold the kill
-	exileRounds int8           // exile votes closed today
-	seqStart    Seat           // the first candidate of a sequential vote round
+	lost        [numCamps]bool     // camps that have lost (优先判负)
+	widowKnife  bool               // the black lovers hold the kill
+	exileRounds int8               // exile votes closed today
+	seqStart    Seat               // the first candidate of a sequential vote round
+	claims      [MaxSeats + 1]int8 // claims made in the current step
 
 	// sheriff and votes
 	sheriff      Seat
@@ -415,6 +416,8 @@ func (g *Game) apply(e *Event) {
 		g.widowKnife = true
 	case EvRedCard:
 		g.pending &^= s.bit()
+	case EvClaim:
+		g.claims[s]++
 	case EvNight:
 		g.night, g.isNight = int8(e.Value), true
 		g.picked, g.charmDue, g.attack = 0, false, NoSeat
@@ -425,6 +428,7 @@ func (g *Game) apply(e *Event) {
 		g.dir, g.lastDawn, g.exileRounds = 1, 0, 0
 	case EvStep:
 		st := Step(e.Value)
+		g.claims = [MaxSeats + 1]int8{}
 		if st != g.step {
 			g.pending = 0
 			if st == StepSeqVote {

@@ -286,6 +286,24 @@ func parseCommand(text string, players int) (Step, error) {
 	if len(fields) < 2 || len(fields) > 3 {
 		return st, fmt.Errorf("%q: a command is SEATS VERB [TARGET]", text)
 	}
+	var claim int8
+	var role rules.Role
+	switch fields[1] {
+	case "accuse":
+		fields[1], claim = "claim", rules.ClaimWolf
+	case "vouch":
+		fields[1], claim = "claim", rules.ClaimGood
+	case "claim":
+		if len(fields) != 3 {
+			return st, fmt.Errorf("%q: claim names a role", text)
+		}
+		r, err := rules.ParseRole(fields[2])
+		if err != nil {
+			return st, fmt.Errorf("%q: %w", text, err)
+		}
+		claim, role = rules.ClaimRole, r
+		fields = fields[:2]
+	}
 	kind, err := rules.ParseCmd(fields[1])
 	if err != nil {
 		return st, fmt.Errorf("%q: %w", text, err)
@@ -327,7 +345,10 @@ func parseCommand(text string, players int) (Step, error) {
 		if err != nil || n < 1 || n > players {
 			return st, fmt.Errorf("%q: %q is not a seat from 1 to %d", text, part, players)
 		}
-		st.Cmds = append(st.Cmds, rules.Command{Seat: rules.Seat(n), Kind: kind, Target: target, Value: value, Mask: mask})
+		if kind == rules.CmdClaim {
+			value = claim
+		}
+		st.Cmds = append(st.Cmds, rules.Command{Seat: rules.Seat(n), Kind: kind, Target: target, Value: value, Mask: mask, Role: role})
 	}
 	return st, nil
 }
