@@ -1,0 +1,184 @@
+// Package bot holds the players the system seats in empty chairs and in the
+// simulator. A bot sees only what its seat is told — the events of its own
+// stream and its View — so it cannot cheat: it is never handed the game.
+package bot
+
+import (
+	"errors"
+	"fmt"
+	"math/rand/v2"
+
+	"github.com/wolfden/wolfden/rules"
+)
+
+// Bot plays one seat.
+type Bot interface {
+	// Observe receives, in order, every event the seat is told.
+	Observe(e rules.Event)
+	// Act picks what to do now among the seat's choices (never empty).
+	Act(v *rules.View, choices []rules.Choice) rules.Command
+}
+
+// Level names how a bot plays.
+type Level string
+
+// The levels.
+const (
+	Random Level = "random" // any legal choice
+	Smart  Level = "smart"  // plays its role the way a decent human does
+)
+
+// ParseLevel reads a level name.
+func ParseLevel(s string) (Level, error) {
+	switch Level(s) {
+	case Random, Smart:
+		return Level(s), nil
+	}
+	return "", fmt.Errorf("bot: unknown level %q (random, smart)", s)
+}
+
+// New makes a bot for a seat. seed makes its choices reproducible: the
+// table derives it from the game's seed and the seat.
+func New(level Level, seat rules.Seat, players int, seed uint64) (Bot, error) {
+	r := rand.New(rand.NewPCG(seed, uint64(seat)))
+	switch level {
+	case Random:
+		return &randomBot{r: r}, nil
+	case Smart:
+		return newSmart(seat, players, r), nil
+	}
+	return nil, fmt.Errorf("bot: unknown level %q (random, smart)", level)
+}
+
+// Seed is the seed of seat's bot in a game: distinct per seat, fixed by the
+// game's seed.
+func Seed(gameSeed uint64, seat rules.Seat) uint64 {
+	z := gameSeed ^ (uint64(seat)+1)*0x9E3779B97F4A7C15
+	z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9
+	z = (z ^ (z >> 27)) * 0x94D049BB133111EB
+	return z ^ (z >> 31)
+}
+
+// ErrIllegal is returned by Play when a bot sends a command the rules refuse.
+var ErrIllegal = errors.New("bot: illegal command")
+
+// Play runs g to its end, asking the bot of each awaited seat in turn (the
+// lowest seat first) and feeding every bot the events its seat is told. It
+// returns the number of commands sent.
+func Play(g *rules.Game, bots []Bot) (int, error) {
+	n := g.Players()
+	if len(bots) != n {
+		return 0, fmt.Errorf("bot: %d bots for %d seats", len(bots), n)
+	}
+	var cursor [rules.MaxSeats + 1]int
+	var buf []rules.Choice
+	cmds := 0
+	for {
+		feed(g, bots, &cursor)
+		if over, _ := g.Over(); over {
+			return cmds, nil
+		}
+		p := g.Pending()
+		s := rules.Seat(1)
+		for ; s <= rules.Seat(n) && p&(1<<uint(s)) == 0; s++ {
+		}
+		if s > rules.Seat(n) {
+			return cmds, errors.New("bot: the game awaits nobody")
+		}
+		v := g.View(s)
+		buf = g.Choices(s, buf[:0])
+		c := bots[s-1].Act(&v, buf)
+		c.Seat = s
+		if err := g.Do(c); err != nil {
+			return cmds, fmt.Errorf("%w: seat %d (%s) sent %v at %s: %v", ErrIllegal, s, v.Role, c, v.Step, err)
+		}
+		cmds++
+	}
+}
+
+// feed hands each bot the events of its seat's stream it has not seen yet.
+func feed(g *rules.Game, bots []Bot, cursor *[rules.MaxSeats + 1]int) {
+	ev := g.Events()
+	for i, b := range bots {
+		s := rules.Seat(i + 1)
+		for _, e := range ev[cursor[s]:] {
+			if e.Visible(s) {
+				b.Observe(e)
+			}
+		}
+		cursor[s] = len(ev)
+	}
+}
+
+// randomBot picks any legal choice, except claims, which it leaves to
+// players who mean something by them.
+type randomBot struct{ r *rand.Rand }
+
+func (b *randomBot) Observe(rules.Event) {}
+
+func (b *randomBot) Act(v *rules.View, choices []rules.Choice) rules.Command {
+	var pool [24]int
+	k := 0
+	for i, c := range choices {
+		if c.Kind != rules.CmdClaim && k < len(pool) {
+			pool[k] = i
+			k++
+		}
+	}
+	if k == 0 {
+		return rules.Command{Kind: rules.CmdSkip}
+	}
+	return RandomCommand(b.r, choices[pool[b.r.IntN(k)]])
+}
+
+// RandomCommand draws one command of a choice: a target, a set of seats or a
+// role, at random.
+func RandomCommand(r *rand.Rand, ch rules.Choice) rules.Command {
+	c := rules.Command{Kind: ch.Kind, Value: ch.Value}
+	switch {
+	case ch.Pick == rules.AnySubset:
+		c.Mask = ch.Targets & r.Uint32()
+	case ch.Pick > 0:
+		c.Mask = pickSeats(r, ch.Targets, int(ch.Pick))
+	case ch.Roles != 0:
+		c.Role = rules.Role(nthBit(ch.Roles, r.IntN(popcount(ch.Roles))))
+	default:
+		k := popcount(ch.Targets)
+		if ch.NoTarget {
+			k++
+		}
+		if i := r.IntN(k); i < popcount(ch.Targets) {
+			c.Target = rules.Seat(nthBit(ch.Targets, i))
+		}
+	}
+	return c
+}
+
+func pickSeats(r *rand.Rand, m uint32, n int) uint32 {
+	var out uint32
+	for i := 0; i < n && m&^out != 0; i++ {
+		out |= 1 << uint(nthBit(m&^out, r.IntN(popcount(m&^out))))
+	}
+	return out
+}
+
+func popcount(m uint32) int {
+	n := 0
+	for ; m != 0; m &= m - 1 {
+		n++
+	}
+	return n
+}
+
+// nthBit is the position of the i-th set bit of m (from 0).
+func nthBit(m uint32, i int) int {
+	for b := 0; b < 32; b++ {
+		if m&(1<<uint(b)) != 0 {
+			if i == 0 {
+				return b
+			}
+			i--
+		}
+	}
+	return -1
+}
