@@ -24,23 +24,6 @@ func BenchmarkStd12RandomGame(b *testing.B) {
 	b.ReportMetric(float64(cmds)/float64(b.N), "cmds/game")
 }
 
-// BenchmarkStd12RandomGameReused is the same with one Game reset for each
-// game, as the simulator does.
-func BenchmarkStd12RandomGameReused(b *testing.B) {
-	p, _ := LookupPreset("std-12")
-	board, _ := p.Board(0)
-	r := rand.New(rand.NewPCG(1, 2))
-	var buf []Choice
-	g := new(Game)
-	b.ReportAllocs()
-	for i := 0; i < b.N; i++ {
-		if err := g.Reset(board, uint64(i), nil); err != nil {
-			b.Fatal(err)
-		}
-		randomGame(g, r, &buf)
-	}
-}
-
 // randomGame plays to the end: an awaited seat, one of its choices, one of
 // the choice's targets, all at random. It returns the commands sent.
 func randomGame(g *Game, r *rand.Rand, buf *[]Choice) int {
@@ -87,7 +70,8 @@ func nth(m uint32, i int) Seat {
 }
 
 // BenchmarkPresetsRandomGame plays whole random games on every preset at its
-// usual size, part-2 roles included (new-moon: piper, elder, scapegoat,
+// usual size, one Game reset for each game as the simulator does, part-2
+// roles included (new-moon: piper, elder, scapegoat,
 // idiot, guard, event cards; forum: cupid, black lovers, camp judging).
 func BenchmarkPresetsRandomGame(b *testing.B) {
 	for _, p := range Presets() {

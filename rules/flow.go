@@ -44,12 +44,12 @@ func (g *Game) enter(s Step) {
 	switch s {
 	case StepElect:
 		g.emit(Event{Kind: EvStep, Public: true, Value: int16(s), Mask: g.pubAlive})
-	case StepPKVote:
-		if g.beginVoteRound(StepPKVote) {
+	case StepVote, StepPKVote:
+		if g.beginVoteRound(s) {
 			return
 		}
 		g.emit(Event{Kind: EvStep, Public: true, Value: int16(s), Mask: g.voters(s)})
-	case StepElectPK, StepSheriffPKVote:
+	case StepElectPK, StepSheriffVote, StepSheriffPKVote:
 		g.emit(Event{Kind: EvStep, Public: true, Value: int16(s), Mask: g.voters(s)})
 	case StepNight:
 		g.enterNight()
@@ -75,13 +75,6 @@ func (g *Game) enter(s Step) {
 		return
 	case StepWithdraw:
 		g.emit(Event{Kind: EvStep, Public: true, Value: int16(s), Mask: g.cands})
-	case StepVote:
-		if g.beginVoteRound(StepVote) {
-			return
-		}
-		g.emit(Event{Kind: EvStep, Public: true, Value: int16(s), Mask: g.voters(s)})
-	case StepSheriffVote:
-		g.emit(Event{Kind: EvStep, Public: true, Value: int16(s), Mask: g.voters(s)})
 	case StepDawn:
 		g.dawn()
 		return

@@ -76,7 +76,7 @@ func dealt(g *Game, r Role) uint32 {
 	return m
 }
 
-// TestPropertiesOfRandomGames: on every preset, random legal play always
+// TestPropertiesOfRandomGames: on every preset with any option values, random legal play always
 // ends; the dead never act; replaying the event log rebuilds the same state;
 // no seat's view holds a role or a private event its role may not know.
 func TestPropertiesOfRandomGames(t *testing.T) {
@@ -94,27 +94,7 @@ func TestPropertiesOfRandomGames(t *testing.T) {
 				b.Options[o] = uint8(rapid.IntRange(0, len(o.Values())-1).Draw(rt, o.Name()))
 			}
 		}
-		g, err := New(b, seed, nil)
-		if err != nil {
-			rt.Fatal(err)
-		}
-		r := rand.New(rand.NewPCG(seed, rapid.Uint64().Draw(rt, "driver")))
-		for cmds := 0; !g.over; cmds++ {
-			if cmds > 5000 {
-				rt.Fatalf("not over after 5000 commands (day %d, step %s)", g.day, g.step)
-			}
-			deadNeverAct(rt, g, r)
-			refusedChangesNothing(rt, g, r)
-			playRandom(rt, g, r, 1)
-		}
-		noLeaks(rt, g)
-		g2, err := Replay(b, seed, g.Events())
-		if err != nil {
-			rt.Fatal(err)
-		}
-		if !reflect.DeepEqual(g, g2) {
-			rt.Fatalf("replaying %d events does not rebuild the state", len(g.events))
-		}
+		playChecked(rt, b, seed)
 	})
 }
 
@@ -225,40 +205,48 @@ func TestPropertiesOfRandomBoards(t *testing.T) {
 		if err := b.Validate(); err != nil {
 			rt.Skip(err)
 		}
-		seed := rapid.Uint64().Draw(rt, "seed")
-		g, err := New(b, seed, nil)
-		if err != nil {
-			rt.Fatal(err)
-		}
-		r := rand.New(rand.NewPCG(seed, rapid.Uint64().Draw(rt, "driver")))
-		for cmds := 0; !g.over; cmds++ {
-			if cmds > 5000 {
-				rt.Fatalf("not over after 5000 commands (day %d, step %s)", g.day, g.step)
-			}
-			deadNeverAct(rt, g, r)
-			refusedChangesNothing(rt, g, r)
-			if r.IntN(200) == 0 { // now and then the moderator's red card
-				_ = g.RedCard(Seat(r.IntN(int(g.n)) + 1))
-			} else {
-				playRandom(rt, g, r, 1)
-			}
-			if popcount(g.lovers&g.alive) == 1 {
-				rt.Fatalf("lover %v lives on alone", Seats(g.lovers&g.alive))
-			}
-		}
-		if over, w := g.Over(); over && w == PiperCamp {
-			piper := g.seatsOf(Piper, g.alive)
-			if g.alive&^piper&^g.charmed != 0 {
-				rt.Fatalf("the piper won with %v alive and not charmed", Seats(g.alive&^piper&^g.charmed))
-			}
-		}
-		noLeaks(rt, g)
-		g2, err := Replay(b, seed, g.Events())
-		if err != nil {
-			rt.Fatal(err)
-		}
-		if !reflect.DeepEqual(g, g2) {
-			rt.Fatalf("replaying %d events does not rebuild the state", len(g.events))
-		}
+		playChecked(rt, b, rapid.Uint64().Draw(rt, "seed"))
 	})
+}
+
+// playChecked plays a random game on b, checking the properties after every
+// command and at the end: every game ends; the dead never act; a refused
+// command changes nothing; lovers die together; the piper wins only with
+// every other living player charmed; no view leaks; replaying the log
+// rebuilds the state. Now and then the moderator shows a red card.
+func playChecked(rt *rapid.T, b Board, seed uint64) {
+	g, err := New(b, seed, nil)
+	if err != nil {
+		rt.Fatal(err)
+	}
+	r := rand.New(rand.NewPCG(seed, rapid.Uint64().Draw(rt, "driver")))
+	for cmds := 0; !g.over; cmds++ {
+		if cmds > 5000 {
+			rt.Fatalf("not over after 5000 commands (day %d, step %s)", g.day, g.step)
+		}
+		deadNeverAct(rt, g, r)
+		refusedChangesNothing(rt, g, r)
+		if r.IntN(200) == 0 {
+			_ = g.RedCard(Seat(r.IntN(int(g.n)) + 1))
+		} else {
+			playRandom(rt, g, r, 1)
+		}
+		if popcount(g.lovers&g.alive) == 1 {
+			rt.Fatalf("lover %v lives on alone", Seats(g.lovers&g.alive))
+		}
+	}
+	if over, w := g.Over(); over && w == PiperCamp {
+		piper := g.seatsOf(Piper, g.alive)
+		if g.alive&^piper&^g.charmed != 0 {
+			rt.Fatalf("the piper won with %v alive and not charmed", Seats(g.alive&^piper&^g.charmed))
+		}
+	}
+	noLeaks(rt, g)
+	g2, err := Replay(b, seed, g.Events())
+	if err != nil {
+		rt.Fatal(err)
+	}
+	if !reflect.DeepEqual(g, g2) {
+		rt.Fatalf("replaying %d events does not rebuild the state", len(g.events))
+	}
 }
