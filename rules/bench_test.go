@@ -24,14 +24,17 @@ func BenchmarkStd12RandomGame(b *testing.B) {
 	b.ReportMetric(float64(cmds)/float64(b.N), "cmds/game")
 }
 
-// randomGame plays to the end: an awaited seat, one of its choices, one of
-// the choice's targets, all at random. It returns the commands sent.
+// randomGame plays to the end: an awaited seat, one of its choices (no
+// claims), one of the choice's targets, all at random. It returns the commands sent.
 func randomGame(g *Game, r *rand.Rand, buf *[]Choice) int {
 	n := 0
 	for !g.over {
 		s := nth(g.Pending(), r.IntN(popcount(g.Pending())))
 		*buf = g.Choices(s, (*buf)[:0])
 		ch := (*buf)[r.IntN(len(*buf))]
+		for ch.Kind == CmdClaim { // random play makes no claims, as random bots
+			ch = (*buf)[r.IntN(len(*buf))]
+		}
 		c := Command{Seat: s, Kind: ch.Kind, Value: ch.Value}
 		if ch.Pick != 0 {
 			c.Mask = randomSubset(r, ch.Targets, ch.Pick)

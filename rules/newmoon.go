@@ -33,17 +33,19 @@ func (g *Game) drawEventCard() {
 
 // crossLovers: the lovers belong to different camps.
 func (g *Game) crossLovers() bool {
-	ss := Seats(g.lovers)
-	return len(ss) == 2 && g.role[ss[0]].Camp() != g.role[ss[1]].Camp()
+	a := g.lowest(g.lovers)
+	b := g.lowest(g.lovers &^ a.bit())
+	return a != NoSeat && b != NoSeat && g.role[a].Camp() != g.role[b].Camp()
 }
 
 // link makes two players lovers (cupid, night 1) and tells them.
 func (g *Game) link(cupid Seat, pair uint32) {
 	g.emit(Event{Kind: EvLovers, To: pair | cupid.bit(), Seat: cupid, Mask: pair})
-	ss := Seats(pair)
+	a := g.lowest(pair)
+	b := g.lowest(pair &^ a.bit())
 	if g.opt(OptLoversSeeRoles) == On {
-		g.emit(Event{Kind: EvLoverRole, To: ss[0].bit(), Seat: ss[1], Role: g.role[ss[1]]})
-		g.emit(Event{Kind: EvLoverRole, To: ss[1].bit(), Seat: ss[0], Role: g.role[ss[0]]})
+		g.emit(Event{Kind: EvLoverRole, To: a.bit(), Seat: b, Role: g.role[b]})
+		g.emit(Event{Kind: EvLoverRole, To: b.bit(), Seat: a, Role: g.role[a]})
 	}
 	if g.opt(OptBlackLovers) == On && g.crossLovers() {
 		// A cross-camp couple leaves its camps: with cupid (cupid_camp=lovers)
