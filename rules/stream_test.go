@@ -1,6 +1,7 @@
 package rules
 
 import (
+	"math/rand/v2"
 	"slices"
 	"testing"
 )
@@ -65,6 +66,29 @@ func TestStreamResumesFromAnyPoint(t *testing.T) {
 		rest := g.Stream(4, n, nil)
 		if !slices.Equal(rest, all[n:]) {
 			t.Fatalf("from %d: got %v, want %v", n, rest, all[n:])
+		}
+	}
+}
+
+// TestUpdateViewMatchesView: a view kept up to date move after move is the
+// view built afresh, for every seat at every moment of random games.
+func TestUpdateViewMatchesView(t *testing.T) {
+	for _, p := range Presets() {
+		b, _ := p.Board(0)
+		g, _ := New(b, 5, nil)
+		kept := make([]View, g.n+1)
+		for s := range kept {
+			kept[s].Seat = Seat(s)
+		}
+		r := rand.New(rand.NewPCG(5, 5))
+		for !g.over {
+			playRandom(t, g, r, 1)
+			for s := Seat(1); s <= g.n; s++ {
+				g.UpdateView(&kept[s])
+				if fresh := g.View(s); kept[s] != fresh {
+					t.Fatalf("%s seat %d at %s: kept %+v, fresh %+v", p.Name, s, g.step, kept[s], fresh)
+				}
+			}
 		}
 	}
 }

@@ -30,24 +30,35 @@ type View struct {
 	Pending    bool               // the seat must act now
 	Winner     Camp
 	Over       bool
+
+	seen                  int // events already read by UpdateView
+	votersDay, votersMask int32
 }
 
 // View builds the seat's view.
 func (g *Game) View(s Seat) View {
-	v := View{Seat: s, Players: int(g.n), Day: int(g.day), Night: g.isNight, Alive: g.pubAlive,
-		Sheriff: g.sheriff, Winner: g.winner, Over: g.over, Candidates: g.cands}
+	v := View{Seat: s}
+	g.UpdateView(&v)
+	return v
+}
+
+// UpdateView brings v, a view of v.Seat, up to date. It reads only the
+// events that came since its last update, so a player who keeps his View
+// pays once for each event, not once for the whole log at every move.
+func (g *Game) UpdateView(v *View) {
+	s := v.Seat
+	v.Players, v.Day, v.Night, v.Alive = int(g.n), int(g.day), g.isNight, g.pubAlive
+	v.Sheriff, v.Winner, v.Over, v.Candidates = g.sheriff, g.winner, g.over, g.cands
 	pend := g.Pending()&s.bit() != 0
 	// What step is running is public by day; at night a seat only knows
 	// whether it is woken.
-	if !g.isNight || pend {
-		v.Step, v.Turn = g.step, g.stepSeat
-	}
-	if g.step.turn() || g.step == StepOver {
+	v.Step, v.Turn = StepNone, NoSeat
+	if !g.isNight || pend || g.step.turn() || g.step == StepOver {
 		v.Step, v.Turn = g.step, g.stepSeat
 	}
 	v.Pending = pend
-	for i := range g.events {
-		e := &g.events[i]
+	for ; v.seen < len(g.events); v.seen++ {
+		e := &g.events[v.seen]
 		if !e.Visible(s) {
 			continue
 		}
@@ -68,9 +79,7 @@ func (g *Game) View(s Seat) View {
 		case EvKillPower:
 			v.KillPower = true
 		case EvVoters:
-			if int(e.Value) == int(g.day) {
-				v.Voters = e.Mask
-			}
+			v.votersDay, v.votersMask = int32(e.Value), int32(e.Mask)
 		case EvWolfTeam:
 			v.Wolves = e.Mask
 			for w := Seat(1); w <= g.n; w++ {
@@ -105,6 +114,10 @@ func (g *Game) View(s Seat) View {
 			v.Attacked = NoSeat
 		}
 	}
+	v.Voters = 0
+	if int(v.votersDay) == v.Day {
+		v.Voters = uint32(v.votersMask)
+	}
 	if v.Role != NoRole {
 		v.Known[s] = v.Role
 	}
@@ -113,7 +126,6 @@ func (g *Game) View(s Seat) View {
 			v.Known[x] = g.role[x]
 		}
 	}
-	return v
 }
 
 // Stream appends to buf the events seat receives, from the from-th on
