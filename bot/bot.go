@@ -6,6 +6,7 @@ package bot
 import (
 	"errors"
 	"fmt"
+	"math/bits"
 	"math/rand/v2"
 
 	"github.com/wolfden/wolfden/rules"
@@ -62,6 +63,13 @@ func Seed(gameSeed uint64, seat rules.Seat) uint64 {
 // ErrIllegal is returned by Play when a bot sends a command the rules refuse.
 var ErrIllegal = errors.New("bot: illegal command")
 
+// MaxCommands bounds a game played by bots: a table where nobody can win
+// (every camp unable to kill or exile the other) would otherwise never end.
+var MaxCommands = 20000
+
+// ErrEndless is returned by Play when a game passes MaxCommands.
+var ErrEndless = errors.New("bot: the game does not end")
+
 // Play runs g to its end, asking the bot of each awaited seat in turn (the
 // lowest seat first) and feeding every bot the events its seat is told. It
 // returns the number of commands sent.
@@ -70,13 +78,27 @@ func Play(g *rules.Game, bots []Bot) (int, error) {
 	if len(bots) != n {
 		return 0, fmt.Errorf("bot: %d bots for %d seats", len(bots), n)
 	}
-	var cursor [rules.MaxSeats + 1]int
+	// Bots that read nothing (random ones) are not handed the events.
+	var observers uint32
+	for i, b := range bots {
+		if _, blind := b.(*randomBot); !blind {
+			observers |= 1 << uint(i+1)
+		}
+	}
+	cursor := 0
+	var views [rules.MaxSeats + 1]rules.View // kept up to date, read once per event
+	for s := range views {
+		views[s].Seat = rules.Seat(s)
+	}
 	var buf []rules.Choice
 	cmds := 0
 	for {
-		feed(g, bots, &cursor)
+		feed(g, bots, observers, &cursor)
 		if over, _ := g.Over(); over {
 			return cmds, nil
+		}
+		if cmds >= MaxCommands {
+			return cmds, fmt.Errorf("%w after %d commands (day %d)", ErrEndless, cmds, g.Day())
 		}
 		p := g.Pending()
 		s := rules.Seat(1)
@@ -85,9 +107,10 @@ func Play(g *rules.Game, bots []Bot) (int, error) {
 		if s > rules.Seat(n) {
 			return cmds, errors.New("bot: the game awaits nobody")
 		}
-		v := g.View(s)
+		v := &views[s]
+		g.UpdateView(v)
 		buf = g.Choices(s, buf[:0])
-		c := bots[s-1].Act(&v, buf)
+		c := bots[s-1].Act(v, buf)
 		c.Seat = s
 		if err := g.Do(c); err != nil {
 			return cmds, fmt.Errorf("%w: seat %d (%s) sent %v at %s: %v", ErrIllegal, s, v.Role, c, v.Step, err)
@@ -96,18 +119,21 @@ func Play(g *rules.Game, bots []Bot) (int, error) {
 	}
 }
 
-// feed hands each bot the events of its seat's stream it has not seen yet.
-func feed(g *rules.Game, bots []Bot, cursor *[rules.MaxSeats + 1]int) {
+// feed hands each bot the events of its seat's stream it has not seen yet:
+// each new event once, to the seats of its audience.
+func feed(g *rules.Game, bots []Bot, observers uint32, cursor *int) {
 	ev := g.Events()
-	for i, b := range bots {
-		s := rules.Seat(i + 1)
-		for _, e := range ev[cursor[s]:] {
-			if e.Visible(s) {
-				b.Observe(e)
-			}
+	for i := *cursor; i < len(ev); i++ {
+		e := &ev[i]
+		m := e.To & observers
+		if e.Public {
+			m = observers
 		}
-		cursor[s] = len(ev)
+		for ; m != 0; m &= m - 1 {
+			bots[bits.TrailingZeros32(m)-1].Observe(*e)
+		}
 	}
+	*cursor = len(ev)
 }
 
 // randomBot picks any legal choice, except claims, which it leaves to

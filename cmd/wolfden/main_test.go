@@ -5,6 +5,8 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 )
@@ -209,6 +211,133 @@ func TestNarrationCalls(t *testing.T) {
 	} {
 		if _, err := wolfden(t, c.args...); err == nil {
 			t.Errorf("wolfden %v: accepted", c.args)
+		}
+	}
+}
+
+// TestSimJSONIsTheSameWhateverTheWorkers: --json parses, and 1 and 4
+// workers print the same bytes.
+func TestSimJSONIsTheSameWhateverTheWorkers(t *testing.T) {
+	args := []string{"sim", "--preset", "std-12", "--games", "300", "--bots", "random", "--seed", "9", "--json"}
+	one, err := wolfden(t, append(args, "--workers", "1")...)
+	if err != nil {
+		t.Fatal(err)
+	}
+	four, err := wolfden(t, append(args, "--workers", "4")...)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if one != four {
+		t.Fatalf("1 and 4 workers differ:\n%s\n---\n%s", one, four)
+	}
+	var res struct {
+		Seed   uint64            `json:"seed"`
+		Games  int               `json:"games"`
+		Bots   map[string]string `json:"bots"`
+		Boards []struct {
+			Name  string `json:"name"`
+			Games int    `json:"games"`
+			Wins  []struct {
+				Camp            string
+				Games           int
+				Rate, Low, High float64
+			} `json:"wins"`
+			Length struct {
+				Mean float64 `json:"mean"`
+			} `json:"length"`
+		} `json:"boards"`
+	}
+	if err := json.Unmarshal([]byte(one), &res); err != nil {
+		t.Fatal(err)
+	}
+	if res.Seed != 9 || res.Games != 300 || res.Bots["wolves"] != "random" || len(res.Bots) != 3 || len(res.Boards) != 1 || res.Boards[0].Name != "std-12" {
+		t.Fatalf("result %+v", res)
+	}
+	total := 0
+	for _, w := range res.Boards[0].Wins {
+		total += w.Games
+	}
+	if total != 300 || res.Boards[0].Length.Mean < 1 {
+		t.Fatalf("board %+v", res.Boards[0])
+	}
+}
+
+// TestSimComparesBoardsInOrder: presets and board files, repeated or in comma
+// lists, come out as blocks in the order given.
+func TestSimComparesBoardsInOrder(t *testing.T) {
+	out, err := wolfden(t, "sim", "--preset", "std-12,std-9", "--board", "../../examples/boards/ten-players.yaml",
+		"--preset", "classic:12", "--games", "50", "--bots", "village=random,wolves=random,piper=smart")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var heads []string
+	for _, l := range strings.Split(out, "\n") {
+		if strings.HasPrefix(l, "== ") {
+			heads = append(heads, l)
+		}
+	}
+	want := []string{
+		"== std-12 (预女猎白), 12 players (preset)",
+		"== std-9 (九人预女猎), 9 players (preset)",
+		"== 10-player 预女猎守, 10 players (board file ../../examples/boards/ten-players.yaml)",
+		"== classic:12 (经典), 12 players (preset)",
+	}
+	if strings.Join(heads, "\n") != strings.Join(want, "\n") {
+		t.Fatalf("blocks:\n%s\nwant\n%s", strings.Join(heads, "\n"), strings.Join(want, "\n"))
+	}
+	for _, s := range []string{"Wins", "village", "95% interval", "Length:", "Deaths by cause", "Survival by role", "seer (预言家)", "Special rules", "bots village=random,wolves=random,piper=smart"} {
+		if !strings.Contains(out, s) {
+			t.Errorf("the output lacks %q", s)
+		}
+	}
+}
+
+// TestSimReport: --report writes a page naming the boards, with SVG charts.
+func TestSimReport(t *testing.T) {
+	file := filepath.Join(t.TempDir(), "report.html")
+	_, err := wolfden(t, "sim", "--preset", "std-12", "--preset", "std-12-wwk", "--games", "60", "--bots", "random", "--report", file)
+	if err != nil {
+		t.Fatal(err)
+	}
+	page, err := os.ReadFile(file)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{"std-12", "std-12-wwk", "白狼王守卫", "<svg", "</html>"} {
+		if !strings.Contains(string(page), want) {
+			t.Errorf("the report lacks %q", want)
+		}
+	}
+}
+
+func TestSimRefusesBadInput(t *testing.T) {
+	cases := []struct {
+		args []string
+		want string
+	}{
+		{[]string{"sim"}, "give --preset NAME or --board FILE"},
+		{[]string{"sim", "--preset", "std-13"}, `unknown preset "std-13"`},
+		{[]string{"sim", "--preset", "std-12", "--players", "10"}, "preset std-12 is for 12 players, not 10"},
+		{[]string{"sim", "--preset", "classic:x"}, `"x" is not a number of players`},
+		{[]string{"sim", "--preset", "std-12,"}, "an empty name in the list"},
+		{[]string{"sim", "--board", "testdata/boards/bad-role.yaml"}, `bad-role.yaml:7: unknown role "wizzard"`},
+		{[]string{"sim", "--board", "testdata/boards/missing.yaml"}, "missing.yaml"},
+		{[]string{"sim", "--preset", "std-12", "--games", "0"}, "--games must be 1 or more, not 0"},
+		{[]string{"sim", "--preset", "std-12", "--games", "-5"}, "--games must be 1 or more, not -5"},
+		{[]string{"sim", "--preset", "std-12", "--bots", "genius"}, `--bots "genius": bots: unknown level "genius" (known: random, smart)`},
+		{[]string{"sim", "--preset", "std-12", "--bots", "lovers=smart"}, "lovers is not a dealt camp"},
+		{[]string{"sim", "--preset", "std-12", "--bots", "village=smart,elves=random"}, `unknown camp "elves"`},
+		{[]string{"sim", "--preset", "std-12", "--workers", "0"}, "--workers must be 1 or more, not 0"},
+		{[]string{"sim", "--preset", "std-12", "--workers", "-2"}, "--workers must be 1 or more, not -2"},
+		{[]string{"sim", "--preset", "std-12", "--games", "1", "--report", "no/such/dir/r.html"}, "--report"},
+	}
+	for _, c := range cases {
+		out, err := wolfden(t, c.args...)
+		if err == nil || !strings.Contains(err.Error(), c.want) {
+			t.Errorf("wolfden %v: got %v, want %q", c.args, err, c.want)
+		}
+		if out != "" {
+			t.Errorf("wolfden %v printed %q", c.args, out)
 		}
 	}
 }

@@ -1,0 +1,258 @@
+package bot
+
+import (
+	"math/bits"
+
+	"github.com/wolfden/wolfden/rules"
+)
+
+// Night: the guard, the seer, the killers (wolves, or the black lovers'
+// widow knife), the wolf beauty's charm and the piper are woken together;
+// a wolf beauty is asked twice, for her pick and her charm.
+func (b *smartBot) actNight(v *rules.View, ch []rules.Choice) rules.Command {
+	if c := find(ch, rules.CmdProtect); c != nil {
+		return b.actGuard(v, c)
+	}
+	if c := find(ch, rules.CmdCheck); c != nil {
+		return b.actCheck(v, c)
+	}
+	if c := find(ch, rules.CmdAttack); c != nil && !b.picked {
+		return b.actAttack(v, c)
+	}
+	if c := find(ch, rules.CmdCharm); c != nil {
+		if c.Pick != 0 {
+			return b.actEnchant(v, c)
+		}
+		return b.actCharm(v, c)
+	}
+	return skip
+}
+
+// The guard protects the claimed seer he believes; else a claimed god;
+// else himself.
+func (b *smartBot) actGuard(v *rules.View, c *rules.Choice) rules.Command {
+	m := b.model(v)
+	t := rules.NoSeat
+	var bq float32 = 0.35
+	for cm := b.seerClaim & v.Alive & c.Targets; cm != 0; {
+		s := next(&cm)
+		if m.q[s] > bq {
+			t, bq = s, m.q[s]
+		}
+	}
+	if t == rules.NoSeat {
+		for cm := v.Alive & c.Targets &^ m.wolf; cm != 0; {
+			s := next(&cm)
+			if r := b.claimRole[s]; r == rules.Witch && m.p[s] < 0.3 {
+				t = s
+			}
+		}
+	}
+	if t == rules.NoSeat && has(c.Targets, b.seat) {
+		t = b.seat
+	}
+	if t == rules.NoSeat {
+		return skip
+	}
+	return cmd(rules.CmdProtect, t)
+}
+
+// The seer checks the most suspected player whose side he does not know.
+func (b *smartBot) actCheck(v *rules.View, c *rules.Choice) rules.Command {
+	m := b.model(v)
+	unknown := c.Targets &^ m.good &^ m.wolf &^ b.me
+	for cm := unknown; cm != 0; {
+		s := next(&cm)
+		if v.Checks[s] != 0 || v.Known[s] != rules.NoRole {
+			unknown &^= bit(s)
+		}
+	}
+	if unknown == 0 {
+		unknown = c.Targets &^ b.me
+	}
+	if t := b.most(&m.p, unknown); t != rules.NoSeat {
+		return cmd(rules.CmdCheck, t)
+	}
+	return skip
+}
+
+// The killers' attack: follow a mate's pick if there is one, so that the
+// wolves agree; else the first of killRank.
+func (b *smartBot) actAttack(v *rules.View, c *rules.Choice) rules.Command {
+	killers := v.Wolves
+	if b.camp(v) == campLovers {
+		killers = b.blackLovers // the widow knife
+	}
+	ok := c.Targets &^ b.friends(v) // never a mate, a lover, oneself
+	if ok == 0 {
+		return skip
+	}
+	var count [maxSeat]int8
+	best := rules.NoSeat
+	for km := killers &^ b.me; km != 0; {
+		w := next(&km)
+		if t := b.picks[w]; has(ok, t) {
+			count[t]++
+			if best == rules.NoSeat || count[t] > count[best] {
+				best = t
+			}
+		}
+	}
+	if best != rules.NoSeat {
+		return cmd(rules.CmdAttack, best)
+	}
+	if t := b.piperSuspect(v, ok); t != rules.NoSeat {
+		return cmd(rules.CmdAttack, t)
+	}
+	return cmd(rules.CmdAttack, b.killTarget(v, ok, true))
+}
+
+// killScore ranks the players the wolves want dead: a claimed seer first
+// (the wolves know the one who is not their mate is real), then the other
+// claimed gods but the hunter, then the players the village trusts.
+func (b *smartBot) killScore(v *rules.View, t rules.Seat) float32 {
+	pm := b.pubModel(v)
+	x := 2 * (1 - pm.p[t])
+	if has(b.seerClaim, t) {
+		// The real seer, unless a mate's counter-claim keeps the village in
+		// doubt: killing him would prove him.
+		if b.seerClaim&v.Wolves == 0 || pm.q[t] >= seerKillQ {
+			x += 10
+		} else {
+			x += 1
+		}
+	}
+	switch b.claimRole[t] {
+	case rules.Witch:
+		x += 6
+	case rules.Guard:
+		x += 5
+	case rules.Hunter:
+		x -= 3 // he would shoot back
+	case rules.NoRole, rules.Villager, rules.Seer:
+	default:
+		x += 2
+	}
+	if b.pubRole[t] == rules.Idiot {
+		x += 1 // a revealed idiot cannot vote but still speaks
+	}
+	return x
+}
+
+// killTarget is the best of mask by killScore; random among near ties
+// (the other wolves follow the first pick).
+func (b *smartBot) killTarget(v *rules.View, mask uint32, random bool) rules.Seat {
+	var sc [maxSeat]float32
+	for m := mask; m != 0; {
+		s := next(&m)
+		sc[s] = b.killScore(v, s)
+	}
+	if random {
+		return b.extremeScore(&sc, mask)
+	}
+	return mostFixed(&sc, mask)
+}
+
+func (b *smartBot) extremeScore(sc *[maxSeat]float32, mask uint32) rules.Seat {
+	best := rules.NoSeat
+	ties := 0
+	for m := mask; m != 0; {
+		s := next(&m)
+		switch {
+		case best == rules.NoSeat || sc[s] > sc[best]+0.05:
+			best, ties = s, 1
+		case sc[s] >= sc[best]-0.05:
+			ties++
+			if b.r.IntN(ties) == 0 {
+				best = s
+			}
+		}
+	}
+	return best
+}
+
+// The wolf beauty charms the most valuable player the wolves are not
+// already attacking tonight: if the village exiles her, he goes with her.
+func (b *smartBot) actCharm(v *rules.View, c *rules.Choice) rules.Command {
+	ok := c.Targets &^ b.friends(v)
+	if mine := b.picks[b.seat]; bits.OnesCount32(ok) > 1 && mine != rules.NoSeat {
+		ok &^= bit(mine)
+	}
+	if t := b.killTarget(v, ok, true); t != rules.NoSeat {
+		return cmd(rules.CmdCharm, t)
+	}
+	return skip
+}
+
+// The piper charms players at random: anyone charmed counts.
+func (b *smartBot) actEnchant(v *rules.View, c *rules.Choice) rules.Command {
+	return RandomCommand(b.r, *c)
+}
+
+// The witch heals whoever is attacked, unless he looks like a wolf (the
+// wolves may attack their own); she poisons a player she is nearly sure is
+// a wolf, from the first day on.
+func (b *smartBot) actWitch(v *rules.View, ch []rules.Choice) rules.Command {
+	m := b.model(v)
+	if c := find(ch, rules.CmdHeal); c != nil && v.Attacked != rules.NoSeat && b.healedNight != b.night {
+		if m.p[v.Attacked] < 0.6 || has(b.friends(v), v.Attacked) {
+			return rules.Command{Kind: rules.CmdHeal}
+		}
+	}
+	if c := find(ch, rules.CmdPoison); c != nil && b.day >= 1 && b.poisonNight != b.night {
+		ok := c.Targets &^ b.friends(v) &^ m.good
+		if t := b.piperSuspect(v, ok); t != rules.NoSeat {
+			return cmd(rules.CmdPoison, t)
+		}
+		if t := b.most(&m.p, ok); t != rules.NoSeat && m.p[t] >= poisonThreshold(b) {
+			return cmd(rules.CmdPoison, t)
+		}
+	}
+	return skip
+}
+
+func poisonThreshold(b *smartBot) float32 {
+	if b.day >= 2 {
+		return poisonLate
+	}
+	return poisonEarly
+}
+
+// The thief takes a god if one is offered, else keeps his card (a thief
+// who must take a wolf is given one by skipping).
+func (b *smartBot) actThief(v *rules.View, ch []rules.Choice) rules.Command {
+	best, bv := 0, 0
+	for i, r := range v.Extra {
+		x := 0
+		switch {
+		case r == rules.Seer:
+			x = 5
+		case r == rules.Witch:
+			x = 4
+		case r == rules.Guard || r == rules.Hunter:
+			x = 3
+		case r.IsGod():
+			x = 2
+		}
+		if x > bv {
+			best, bv = i+1, x
+		}
+	}
+	if best != 0 {
+		return rules.Command{Kind: rules.CmdTake, Value: int8(best)}
+	}
+	return skip
+}
+
+// Cupid links two other players at random.
+func (b *smartBot) actCupid(v *rules.View, ch []rules.Choice) rules.Command {
+	c := find(ch, rules.CmdLink)
+	if c == nil {
+		return skip
+	}
+	pool := c.Targets &^ b.me
+	if bits.OnesCount32(pool) < 2 {
+		pool = c.Targets
+	}
+	return rules.Command{Kind: rules.CmdLink, Mask: pickSeats(b.r, pool, 2)}
+}

@@ -1,0 +1,261 @@
+package bot
+
+import (
+	"github.com/wolfden/wolfden/rules"
+)
+
+// actSpeech: the bot has the floor (a campaign, day or PK speech, the free
+// discussion, last words). At the start of the floor it plans at most
+// MaxClaims claims (or, for a wolf, a self-explosion), sends them one by
+// one, then ends the speech.
+func (b *smartBot) actSpeech(v *rules.View, ch []rules.Choice) rules.Command {
+	if !b.planValid {
+		b.makePlan(v, ch)
+	}
+	if b.planExplode {
+		b.planExplode = false
+		if c, ok := b.explode(v, ch); ok {
+			return c
+		}
+	}
+	for b.planI < b.planN {
+		c := b.plan[b.planI]
+		b.planI++
+		if legal(c, ch) {
+			return c
+		}
+	}
+	return skip
+}
+
+func (b *smartBot) makePlan(v *rules.View, ch []rules.Choice) {
+	b.planValid, b.planN, b.planI, b.planExplode = true, 0, 0, false
+	if b.camp(v) == campWolf && find(ch, rules.CmdExplode) != nil {
+		b.planExplode = true
+	}
+	rc, wc := findClaim(ch, rules.ClaimRole), findClaim(ch, rules.ClaimWolf)
+	if rc == nil || wc == nil {
+		return
+	}
+	b.boardRoles = rc.Roles
+	switch b.camp(v) {
+	case campWolf:
+		b.planWolf(v, wc.Targets)
+	default:
+		b.planVillage(v, wc.Targets)
+	}
+}
+
+func (b *smartBot) add(kind int8, t rules.Seat, r rules.Role) {
+	if b.planN < len(b.plan) {
+		b.plan[b.planN] = rules.Command{Kind: rules.CmdClaim, Value: kind, Target: t, Role: r}
+		b.planN++
+	}
+}
+
+func (b *smartBot) mayClaimRole(r rules.Role) bool {
+	return r != rules.NoRole && b.boardRoles&(1<<r) != 0
+}
+
+// accusedBy is the set of seer claimants who called seat s a wolf.
+func (b *smartBot) accusedBy(s rules.Seat) uint32 {
+	var m uint32
+	for cm := b.seerClaim; cm != 0; {
+		if c := next(&cm); has(b.accWolf[c], s) {
+			m |= bit(c)
+		}
+	}
+	return m
+}
+
+// planVillage: the seer claims and gives his results; a god claims his
+// role when a seer claimant lies about him, in a PK or in his last words;
+// anyone names a liar only he can expose (a claimant who called him or a
+// player he knows good a wolf); the sheriff names his vote (归票). Nobody
+// echoes what the table already knows: an echo adds no evidence.
+func (b *smartBot) planVillage(v *rules.View, targets uint32) {
+	m := b.model(v)
+	last := v.Step == rules.StepLastWords
+	liars := m.wolf & targets &^ b.friends(v)
+	if b.role == rules.Seer && b.camp(v) == campVillage {
+		if !b.claimedSeer && b.mayClaimRole(rules.Seer) && b.seerPays(v) {
+			b.add(rules.ClaimRole, 0, rules.Seer)
+			b.claimedSeer = true
+		}
+		if !b.claimedSeer {
+			return // results without the claim would mean nothing
+		}
+		// New wolves, the fake seers, new good results, known wolves again.
+		for cm := targets &^ b.announced; cm != 0; {
+			if s := next(&cm); v.Checks[s] >= 2 {
+				b.add(rules.ClaimWolf, s, 0)
+				b.announced |= bit(s)
+			}
+		}
+		for cm := liars & b.seerClaim &^ b.announced; cm != 0; {
+			s := next(&cm)
+			b.add(rules.ClaimWolf, s, 0)
+			b.announced |= bit(s)
+		}
+		for cm := targets &^ b.announced; cm != 0 && b.planN < len(b.plan); {
+			if s := next(&cm); v.Checks[s] == 1 {
+				b.add(rules.ClaimGood, s, 0)
+				b.announced |= bit(s)
+			}
+		}
+		for cm := liars; cm != 0; {
+			b.add(rules.ClaimWolf, next(&cm), 0)
+		}
+		return
+	}
+	liedAbout := b.accusedBy(b.seat) != 0
+	if b.role == rules.Witch && b.camp(v) == campVillage {
+		// She knows the attacked are good: a claimant who calls one a wolf lies.
+		saved := rules.NoSeat
+		for cm := b.attackedTold & targets; cm != 0; {
+			if s := next(&cm); b.accusedBy(s) != 0 {
+				saved = s
+			}
+		}
+		if saved != rules.NoSeat || liedAbout || last {
+			b.add(rules.ClaimRole, 0, rules.Witch)
+			if saved != rules.NoSeat {
+				b.add(rules.ClaimGood, saved, 0)
+			}
+		}
+	} else if b.camp(v) == campVillage && b.role.IsGod() && b.role != rules.LittleGirl {
+		pk := (v.Step == rules.StepPK) && has(b.tied, b.seat)
+		if liedAbout || pk || (last && b.role != rules.Idiot) {
+			b.add(rules.ClaimRole, 0, b.role)
+		}
+	}
+	if t := b.piperSuspect(v, targets); t != rules.NoSeat {
+		b.add(rules.ClaimWolf, t, 0) // (there is no "piper" claim: name him an enemy)
+		return
+	}
+	if liars != 0 {
+		// Name the liar the village may not see: a lying seer claimant first.
+		t := lowest(liars & b.seerClaim)
+		if t == rules.NoSeat {
+			t = b.most(&m.p, liars)
+		}
+		b.add(rules.ClaimWolf, t, 0)
+		return
+	}
+	t := b.most(&m.p, targets&^b.friends(v)&^m.good)
+	if t == rules.NoSeat {
+		return
+	}
+	if v.Sheriff == b.seat && v.Step == rules.StepSpeech && m.p[t] > priorWolf+0.05 {
+		b.add(rules.ClaimWolf, t, 0) // 归票: the sheriff names his vote
+	}
+}
+
+// seerPays: the seer claims when it pays: he found a wolf, another
+// claims the seer, it is his last chance (last words), or always (seerEarly).
+func (b *smartBot) seerPays(v *rules.View) bool {
+	if seerEarly || v.Step == rules.StepLastWords || b.seerClaim&^b.me != 0 {
+		return true
+	}
+	for s := rules.Seat(1); s <= rules.Seat(b.n); s++ {
+		if v.Checks[s] >= 2 && has(v.Alive, s) {
+			return true
+		}
+	}
+	return false
+}
+
+// decideFake: the lowest-numbered living wolf of the team, on the first
+// day, decides whether he fake-claims the seer.
+func (b *smartBot) decideFake(v *rules.View) bool {
+	if !b.fakeDecided && v.Wolves&b.me != 0 && !v.Ally {
+		b.fakeDecided = true
+		b.fakeSeer = lowest(v.Wolves&v.Alive) == b.seat && b.day <= 1 &&
+			b.seerClaim&v.Wolves == 0 && b.chance(fakeSeerRate)
+	}
+	// Nobody claims a card the table has seen turned up.
+	return b.fakeSeer && b.holder[rules.Seer] == rules.NoSeat
+}
+
+// planWolf: the fake seer claims and "checks" a non-wolf as a wolf (the
+// real seer if he has claimed, never one the wolves attacked: the witch
+// would know) or vouches for a mate in trouble; the other wolves blend in,
+// echoing the village's suspicion of a non-wolf, or counter-accuse a
+// claimant who named them.
+func (b *smartBot) planWolf(v *rules.View, targets uint32) {
+	if b.pubRole[b.seat] != rules.NoRole {
+		return // the table has seen his card: his word would only clear whom he names
+	}
+	pm := b.pubModel(v)
+	mates := b.mates(v)
+	others := targets &^ b.friends(v)
+	if b.decideFake(v) && !b.claimedSeer && b.mayClaimRole(rules.Seer) {
+		b.add(rules.ClaimRole, 0, rules.Seer)
+		b.claimedSeer = true
+	}
+	if b.claimedSeer {
+		if t := lowest(others & b.seerClaim &^ b.accWolf[b.seat]); t != rules.NoSeat {
+			b.add(rules.ClaimWolf, t, 0)
+			return
+		}
+		if t := mostFixed(&pm.p, mates&targets&^b.accGood[b.seat]); t != rules.NoSeat && pm.p[t] >= 0.5 {
+			b.add(rules.ClaimGood, t, 0)
+			return
+		}
+		// A "check" hard to disprove: not a claimed god, not a player the
+		// wolves attacked (the witch may know him good); after the first
+		// day the village's own suspect.
+		pool := others &^ b.accWolf[b.seat] &^ b.accGood[b.seat] &^ b.ourAttacks &^ b.roleClaimed
+		if t := mostFixed(&pm.p, pool); b.day > 1 && t != rules.NoSeat && pm.p[t] > priorWolf+0.05 {
+			b.add(rules.ClaimWolf, t, 0)
+			return
+		}
+		if b.day > 1 && b.chance(0.5) {
+			if t := leastFixed(&pm.p, mates&targets&^b.accGood[b.seat]); t != rules.NoSeat {
+				b.add(rules.ClaimGood, t, 0)
+				return
+			}
+		}
+		if pool != 0 {
+			b.add(rules.ClaimWolf, b.randomIn(pool), 0)
+		} else if t := lowest(b.accWolf[b.seat] & others); t != rules.NoSeat {
+			b.add(rules.ClaimWolf, t, 0)
+		}
+		return
+	}
+	if acc := b.accusedBy(b.seat) & targets; acc != 0 {
+		b.add(rules.ClaimWolf, lowest(acc), 0)
+		return
+	}
+	if t := b.voteTarget(v, targets); t != rules.NoSeat && !has(mates, t) && (pm.p[t] >= 0.5 || v.Sheriff == b.seat) {
+		b.add(rules.ClaimWolf, t, 0) // a wolf sheriff calls the wolves' vote (归票)
+	}
+}
+
+// explode decides a wolf's self-explosion (自爆), rarely: a white wolf king
+// takes the real seer with him; an exposed wolf swallows the badge when the
+// real seer runs; an exposed wolf now and then ends the day.
+func (b *smartBot) explode(v *rules.View, ch []rules.Choice) (rules.Command, bool) {
+	c := find(ch, rules.CmdExplode)
+	if c == nil {
+		return skip, false
+	}
+	pm := b.pubModel(v)
+	mates := b.mates(v)
+	exposed := pm.p[b.seat] >= exposedAt
+	seer := lowest(b.seerClaim & v.Alive &^ mates &^ b.me)
+	if c.Targets != 0 && has(c.Targets, seer) && (exposed || b.chance(takeSeerRate)) {
+		return cmd(rules.CmdExplode, seer), true
+	}
+	if !exposed {
+		return skip, false
+	}
+	campaign := v.Step == rules.StepCampaign || v.Step == rules.StepSheriffPK || v.Step == rules.StepWithdraw
+	if campaign && has(v.Candidates, seer) && v.Candidates&mates == 0 && b.chance(swallowRate) {
+		return rules.Command{Kind: rules.CmdExplode}, true
+	}
+	if !campaign && pm.p[b.seat] >= 0.85 && b.chance(explodeRate) {
+		return rules.Command{Kind: rules.CmdExplode}, true
+	}
+	return skip, false
+}
