@@ -143,16 +143,15 @@ func (b *smartBot) actSheriffVote(v *rules.View, ch []rules.Choice) rules.Comman
 	return cmd(rules.CmdVote, t)
 }
 
-// Election before the first night (anyone may be voted for): the wolves
-// all vote for the lowest-numbered wolf; the others for whom they trust.
+// Election before the first night (anyone may be voted for): everyone
+// votes for whom he trusts, the wolves too: a block of wolf votes for a
+// mate would name them all once he is found out.
 func (b *smartBot) actElect(v *rules.View, ch []rules.Choice) rules.Command {
 	mask := targets(ch, rules.CmdVote)
-	if b.camp(v) == campWolf {
-		if w := lowest(mask & v.Wolves); w != rules.NoSeat {
-			return cmd(rules.CmdVote, w)
-		}
-	}
 	m := b.model(v)
+	if b.camp(v) == campWolf {
+		m = b.pubModel(v)
+	}
 	if t := b.least(&m.p, mask&^b.me&^m.wolf); t != rules.NoSeat {
 		return cmd(rules.CmdVote, t)
 	}
@@ -195,14 +194,13 @@ func (b *smartBot) actWithdraw(v *rules.View, ch []rules.Choice) rules.Command {
 	return skip
 }
 
-// The sheriff has the speeches start with the more suspected neighbour.
+// The sheriff has the speeches start with a neighbour he knows to be a
+// wolf, if one is (he speaks first, before the table has heard the others);
+// else clockwise.
 func (b *smartBot) actOrder(v *rules.View, ch []rules.Choice) rules.Command {
-	m := b.model(v)
-	if b.camp(v) == campWolf {
-		m = b.pubModel(v)
-	}
+	_, wolf := b.facts(v, b.camp(v) == campVillage)
 	cw, ccw := b.neighbour(v, 1), b.neighbour(v, -1)
-	if cw != rules.NoSeat && ccw != rules.NoSeat && m.p[ccw] > m.p[cw]+tieEps {
+	if has(wolf, ccw) && !has(wolf, cw) {
 		return rules.Command{Kind: rules.CmdOrder, Value: 1}
 	}
 	return rules.Command{Kind: rules.CmdOrder}

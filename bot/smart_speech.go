@@ -74,9 +74,9 @@ func (b *smartBot) accusedBy(s rules.Seat) uint32 {
 // player he knows good a wolf); the sheriff names his vote (归票). Nobody
 // echoes what the table already knows: an echo adds no evidence.
 func (b *smartBot) planVillage(v *rules.View, targets uint32) {
-	m := b.model(v)
 	last := v.Step == rules.StepLastWords
-	liars := m.wolf & targets &^ b.friends(v)
+	good, wolf := b.facts(v, true) // (the whole model only if needed: it costs)
+	liars := wolf & targets &^ b.friends(v)
 	if b.role == rules.Seer && b.camp(v) == campVillage {
 		if !b.claimedSeer && b.mayClaimRole(rules.Seer) && b.seerPays(v) {
 			b.add(rules.ClaimRole, 0, rules.Seer)
@@ -137,16 +137,16 @@ func (b *smartBot) planVillage(v *rules.View, targets uint32) {
 		// Name the liar the village may not see: a lying seer claimant first.
 		t := lowest(liars & b.seerClaim)
 		if t == rules.NoSeat {
-			t = b.most(&m.p, liars)
+			t = lowest(liars)
 		}
 		b.add(rules.ClaimWolf, t, 0)
 		return
 	}
-	t := b.most(&m.p, targets&^b.friends(v)&^m.good)
-	if t == rules.NoSeat {
+	if v.Sheriff != b.seat || v.Step != rules.StepSpeech {
 		return
 	}
-	if v.Sheriff == b.seat && v.Step == rules.StepSpeech && m.p[t] > priorWolf+0.05 {
+	m := b.model(v)
+	if t := b.most(&m.p, targets&^b.friends(v)&^good); t != rules.NoSeat && m.p[t] > priorWolf+0.05 {
 		b.add(rules.ClaimWolf, t, 0) // 归票: the sheriff names his vote
 	}
 }

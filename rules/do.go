@@ -174,8 +174,10 @@ func (g *Game) check(c Command) refusal {
 		case CmdSkip:
 			return accept
 		case CmdAlly:
-			if !g.has(g.pubAlive, c.Target) || g.has(g.wolves, c.Target) {
-				return refuse(CodeTarget, "", "the ally must be a living player who is not a wolf")
+			// Any living player: refusing a wolf would tell the dead who the
+			// wolves are. A wolf named has no effect.
+			if !g.has(g.pubAlive, c.Target) {
+				return refuse(CodeTarget, "", "the ally must be a living player")
 			}
 			return accept
 		}
@@ -420,10 +422,14 @@ func (g *Game) exec(c Command) {
 	case CmdLink:
 		g.link(s, c.Mask)
 	case CmdVoters:
-		g.emit(Event{Kind: EvVoters, Public: true, Seat: s, Mask: c.Mask, Value: int16(g.day + 1)})
+		g.emit(Event{Kind: EvVoters, Public: true, Seat: s, Mask: c.Mask, Value: g.day + 1})
 	case CmdClaim:
 		g.emit(Event{Kind: EvClaim, Public: true, Seat: s, Target: t, Value: int16(c.Value), Role: c.Role})
 	case CmdAlly:
+		if g.has(g.wolves, t) { // the card does nothing; the dead is told the same
+			g.emit(Event{Kind: EvAlly, To: me, Seat: s, Target: t, Value: 1})
+			return
+		}
 		g.emit(Event{Kind: EvAlly, To: me | t.bit(), Seat: s, Target: t})
 		w := g.wolves &^ g.loversCamp
 		g.emit(Event{Kind: EvWolfTeam, To: t.bit(), Mask: w})
@@ -543,7 +549,7 @@ func (g *Game) Choices(s Seat, buf []Choice) []Choice {
 		case StepVoters:
 			buf = append(buf, Choice{Kind: CmdVoters, Targets: g.pubAlive, Pick: AnySubset})
 		case StepAlly:
-			buf = addChoice(buf, CmdAlly, g.pubAlive&^g.wolves, false)
+			buf = addChoice(buf, CmdAlly, g.pubAlive, false)
 		case StepSeqVote:
 			buf = addChoice(buf, CmdAbstain, 0, true)
 			buf = addChoice(buf, CmdVote, g.stepSeat.bit(), true)

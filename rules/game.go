@@ -143,7 +143,7 @@ type Game struct {
 	noVote   uint32 // revealed idiots
 	poisoned uint32
 
-	day, night int8
+	day, night int16
 	isNight    bool
 	step       Step
 	stepSeat   Seat
@@ -185,7 +185,7 @@ type Game struct {
 	powersLost  bool   // the village killed the elder
 	powersTold  bool   // … and the table was told
 	voteOnly    uint32 // the scapegoat's voters …
-	voteDay     int8   // … for this day
+	voteDay     int16  // … for this day
 	cardsDrawn  int8
 	ally        Seat
 	firstDead   Seat
@@ -403,12 +403,14 @@ func (g *Game) apply(e *Event) {
 		g.powersLost = true
 		g.powersTold = g.powersTold || e.Public
 	case EvVoters:
-		g.voteOnly, g.voteDay = e.Mask, int8(e.Value)
+		g.voteOnly, g.voteDay = e.Mask, e.Value
 		g.pending = 0
 	case EvEventCard:
 		g.cardsDrawn++
 	case EvAlly:
-		g.ally = t
+		if e.Value == 0 {
+			g.ally = t
+		}
 		g.pending = 0
 	case EvCampLost:
 		g.lost[e.Value] = true
@@ -419,12 +421,12 @@ func (g *Game) apply(e *Event) {
 	case EvClaim:
 		g.claims[s]++
 	case EvNight:
-		g.night, g.isNight = int8(e.Value), true
+		g.night, g.isNight = e.Value, true
 		g.picked, g.charmDue, g.attack = 0, false, NoSeat
 		g.lastGuard, g.guardTarget = g.guardTarget, NoSeat
 		g.healTarget, g.poisonT, g.nightDead = NoSeat, NoSeat, 0
 	case EvDay:
-		g.day, g.isNight, g.dawned = int8(e.Value), false, false
+		g.day, g.isNight, g.dawned = e.Value, false, false
 		g.dir, g.lastDawn, g.exileRounds = 1, 0, 0
 	case EvStep:
 		st := Step(e.Value)

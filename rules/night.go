@@ -4,7 +4,7 @@ package rules
 // first, one after the other; then every other role with a night action is
 // woken at once, each in his own channel, so no one learns who else acts.
 func (g *Game) enterNight() {
-	g.emit(Event{Kind: EvNight, Public: true, Value: int16(g.night + 1)})
+	g.emit(Event{Kind: EvNight, Public: true, Value: g.night + 1})
 	g.nextNightStage(StepNone)
 }
 
@@ -175,7 +175,7 @@ func (g *Game) resolveNight() {
 // startDay opens the next day: the sheriff campaign first on its day, then
 // the dawn announcement.
 func (g *Game) startDay() {
-	g.emit(Event{Kind: EvDay, Public: true, Value: int16(g.day + 1)})
+	g.emit(Event{Kind: EvDay, Public: true, Value: g.day + 1})
 	switch {
 	case g.judge() != NoCamp:
 		// The night decided the game; only a shot at dawn can still change it

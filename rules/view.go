@@ -31,6 +31,8 @@ type View struct {
 	Winner     Camp
 	Over       bool
 
+	Options Options // the board's rules, public
+
 	seen                  int // events already read by UpdateView
 	votersDay, votersMask int32
 }
@@ -48,6 +50,7 @@ func (g *Game) View(s Seat) View {
 func (g *Game) UpdateView(v *View) {
 	s := v.Seat
 	v.Players, v.Day, v.Night, v.Alive = int(g.n), int(g.day), g.isNight, g.pubAlive
+	v.Options = g.board.Options
 	v.Sheriff, v.Winner, v.Over, v.Candidates = g.sheriff, g.winner, g.over, g.cands
 	pend := g.Pending()&s.bit() != 0
 	// What step is running is public by day; at night a seat only knows
@@ -75,7 +78,7 @@ func (g *Game) UpdateView(v *View) {
 		case EvCharmed, EvEnchant:
 			v.Charmed |= e.Mask
 		case EvAlly:
-			v.Ally = e.Target == s
+			v.Ally = e.Target == s && e.Value == 0
 		case EvKillPower:
 			v.KillPower = true
 		case EvVoters:
