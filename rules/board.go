@@ -4,6 +4,8 @@ import (
 	"errors"
 	"fmt"
 	"slices"
+	"strconv"
+	"strings"
 )
 
 // Board is what a game is played with: the cards dealt (one per seat) and the
@@ -236,4 +238,26 @@ func LookupPreset(name string) (*Preset, error) {
 		names[i] = p.Name
 	}
 	return nil, fmt.Errorf("rules: unknown preset %q (known: %v)", name, names)
+}
+
+// CardList writes cards as "werewolf×4, seer, …" in deck order, each run of
+// one card counted; with chinese, each with its 中文 name: "werewolf×4 (狼人)".
+func CardList(cards []Role, chinese bool) string {
+	var parts []string
+	for i := 0; i < len(cards); {
+		j := i
+		for j < len(cards) && cards[j] == cards[i] {
+			j++
+		}
+		p := cards[i].String()
+		if j-i > 1 {
+			p += "×" + strconv.Itoa(j-i)
+		}
+		if chinese {
+			p += " (" + cards[i].Chinese() + ")"
+		}
+		parts = append(parts, p)
+		i = j
+	}
+	return strings.Join(parts, ", ")
 }

@@ -126,7 +126,7 @@ func newResult(cfg *Config, sums []tally) *Result {
 
 func boardResult(b *Board, t *tally) BoardResult {
 	br := BoardResult{Name: b.Name, Chinese: b.Chinese, Source: b.Source, Players: b.Board.Players(),
-		Cards: cardSummary(b.Board.Cards), Games: t.games,
+		Cards: rules.CardList(b.Board.Cards, false), Games: t.games,
 		Wins: []CampWins{}, Deaths: []Deaths{}, Survival: []Survival{}, Rules: []Fired{}}
 	for c := rules.Village; c <= rules.Draw; c++ {
 		if k := t.wins[c]; k > 0 {

@@ -17,7 +17,6 @@ import (
 	"math/bits"
 	"runtime"
 	"slices"
-	"strconv"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -428,22 +427,4 @@ func sum(dst, src []int64) {
 	for i := range dst {
 		dst[i] += src[i]
 	}
-}
-
-// cardSummary renders cards as "werewolf×4, seer, witch, …" in deck order.
-func cardSummary(cards []rules.Role) string {
-	var parts []string
-	for i := 0; i < len(cards); {
-		j := i
-		for j < len(cards) && cards[j] == cards[i] {
-			j++
-		}
-		p := cards[i].String()
-		if j-i > 1 {
-			p += "×" + strconv.Itoa(j-i)
-		}
-		parts = append(parts, p)
-		i = j
-	}
-	return strings.Join(parts, ", ")
 }

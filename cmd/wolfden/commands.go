@@ -133,7 +133,7 @@ func presetsCmd() *cobra.Command {
 				}
 				fmt.Fprintf(w, "%s (%s), %s players: %s\n", p.Name, p.Chinese, players, p.Description)
 				b, _ := p.Board(p.MinPlayers)
-				fmt.Fprintf(w, "  cards (%d players): %s\n", p.MinPlayers, cardList(b.Cards))
+				fmt.Fprintf(w, "  cards (%d players): %s\n", p.MinPlayers, rules.CardList(b.Cards, true))
 				var opts []string
 				for _, o := range rules.AllOptions() {
 					opts = append(opts, o.Name()+"="+pj.Options[o.Name()])
@@ -198,9 +198,9 @@ func writeBoardSummary(w io.Writer, bf *boardfile.File) {
 	}
 	fmt.Fprintf(w, "  players:  %d\n", bf.Players)
 	if extra := len(b.Cards) - bf.Players; extra > 0 {
-		fmt.Fprintf(w, "  cards:    %d (the thief's %d extra cards included): %s\n", len(b.Cards), extra, cardList(b.Cards))
+		fmt.Fprintf(w, "  cards:    %d (the thief's %d extra cards included): %s\n", len(b.Cards), extra, rules.CardList(b.Cards, true))
 	} else {
-		fmt.Fprintf(w, "  cards:    %s\n", cardList(b.Cards))
+		fmt.Fprintf(w, "  cards:    %s\n", rules.CardList(b.Cards, true))
 	}
 	fmt.Fprintf(w, "  camps:    %s\n", campCounts(b.Cards))
 	var set []rules.Option
@@ -245,24 +245,6 @@ func campCounts(cards []rules.Role) string {
 		}
 	}
 	return out
-}
-
-// cardList renders cards as "werewolf×4 (狼人), seer (预言家), …" in deck order.
-func cardList(cards []rules.Role) string {
-	var parts []string
-	for i := 0; i < len(cards); {
-		j := i
-		for j < len(cards) && cards[j] == cards[i] {
-			j++
-		}
-		p := cards[i].String()
-		if j-i > 1 {
-			p += "×" + strconv.Itoa(j-i)
-		}
-		parts = append(parts, p+" ("+cards[i].Chinese()+")")
-		i = j
-	}
-	return strings.Join(parts, ", ")
 }
 
 func narrationCmd() *cobra.Command {
