@@ -194,6 +194,9 @@ type Game struct {
 	exileRounds int8               // exile votes closed today
 	seqStart    Seat               // the first candidate of a sequential vote round
 	claims      [MaxSeats + 1]int8 // claims made in the current step
+	deaths      int16              // deaths so far …
+	deathsSeen  int16              // … when the last day began
+	quiet       int16              // days begun in a row with no death since the one before
 
 	// sheriff and votes
 	sheriff      Seat
@@ -426,6 +429,10 @@ func (g *Game) apply(e *Event) {
 		g.lastGuard, g.guardTarget = g.guardTarget, NoSeat
 		g.healTarget, g.poisonT, g.nightDead = NoSeat, NoSeat, 0
 	case EvDay:
+		g.quiet++
+		if g.deaths != g.deathsSeen {
+			g.quiet, g.deathsSeen = 0, g.deaths
+		}
 		g.day, g.isNight, g.dawned = e.Value, false, false
 		g.dir, g.lastDawn, g.exileRounds = 1, 0, 0
 	case EvStep:
@@ -498,6 +505,7 @@ func (g *Game) apply(e *Event) {
 		}
 		g.pending &^= s.bit()
 	case EvDeath:
+		g.deaths++
 		if g.has(g.alive, s) {
 			g.cause[s] = Cause(e.Value)
 		}

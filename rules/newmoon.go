@@ -141,10 +141,19 @@ func (g *Game) wolfCondition(wolves, others uint32) bool {
 	return half || side
 }
 
+// StalemateDays: when this many days in a row begin with no death since the
+// day before, the game is a draw. No seed says it; without it a table where
+// no camp can kill the other (the wolves attack nobody, the village exiles
+// nobody) would never end, and a live moderator would call it.
+const StalemateDays = 5
+
 // judge checks the camps (RULES.md §3.7) and returns the winner, if any.
 // Without black lovers it is the classic check; with them, each camp that
 // meets its losing condition is out (优先判负) and the last camp standing wins.
 func (g *Game) judge() Camp {
+	if g.quiet >= StalemateDays {
+		return Draw // no camp can end the game: the moderator calls it
+	}
 	alive := g.alive
 	piper := g.seatsOf(Piper, alive)
 	if piper != 0 && alive&^piper&^g.charmed == 0 {
