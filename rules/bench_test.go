@@ -31,10 +31,16 @@ func randomGame(g *Game, r *rand.Rand, buf *[]Choice) int {
 	for !g.over {
 		s := nth(g.Pending(), r.IntN(popcount(g.Pending())))
 		*buf = g.Choices(s, (*buf)[:0])
-		ch := (*buf)[r.IntN(len(*buf))]
-		for ch.Kind == CmdClaim { // random play makes no claims, as random bots
-			ch = (*buf)[r.IntN(len(*buf))]
+		// Random play makes no claims, as random bots: Choices lists them last
+		// but for a self-explosion.
+		k := 0
+		for _, c := range *buf {
+			if c.Kind != CmdClaim {
+				(*buf)[k] = c
+				k++
+			}
 		}
+		ch := (*buf)[r.IntN(k)]
 		c := Command{Seat: s, Kind: ch.Kind, Value: ch.Value}
 		if ch.Pick != 0 {
 			c.Mask = randomSubset(r, ch.Targets, ch.Pick)
@@ -44,7 +50,7 @@ func randomGame(g *Game, r *rand.Rand, buf *[]Choice) int {
 			n++
 			continue
 		}
-		k := popcount(ch.Targets)
+		k = popcount(ch.Targets)
 		if ch.NoTarget {
 			k++
 		}

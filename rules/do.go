@@ -1,7 +1,5 @@
 package rules
 
-import "slices"
-
 // Do validates a seat's command and, if it is legal, resolves it. A refused
 // command changes nothing.
 func (g *Game) Do(c Command) error {
@@ -331,7 +329,7 @@ func (g *Game) checkClaim(c Command) refusal {
 		if c.Role == NoRole || c.Role >= numRoles || c.Target != NoSeat || c.Mask != 0 {
 			return refuse(CodeTarget, "", "a role claim names one role")
 		}
-		if !slices.Contains(g.board.Cards, c.Role) {
+		if g.cardSet&(1<<c.Role) == 0 {
 			return refuse(CodeTarget, "", "there is no %s card on this board", c.Role)
 		}
 	case ClaimWolf, ClaimGood:
@@ -587,11 +585,7 @@ func (g *Game) Choices(s Seat, buf []Choice) []Choice {
 		buf = addChoice(buf, CmdWithdraw, 0, true)
 	}
 	if g.canClaim(s) {
-		var roles uint32
-		for _, r := range g.board.Cards {
-			roles |= 1 << r
-		}
-		buf = append(buf, Choice{Kind: CmdClaim, Value: ClaimRole, NoTarget: true, Roles: roles},
+		buf = append(buf, Choice{Kind: CmdClaim, Value: ClaimRole, NoTarget: true, Roles: g.cardSet},
 			Choice{Kind: CmdClaim, Value: ClaimWolf, Targets: g.pubAlive &^ me},
 			Choice{Kind: CmdClaim, Value: ClaimGood, Targets: g.pubAlive &^ me})
 	}

@@ -124,11 +124,12 @@ const queueCap = 64
 // Game is one game's state. Only apply changes it, and apply is only called
 // with the events the game emits, so replaying the log rebuilds it exactly.
 type Game struct {
-	board  Board
-	n      Seat
-	seed   uint64
-	draws  uint32
-	events []Event
+	board   Board
+	cardSet uint32 // bit r: a card r is on the board
+	n       Seat
+	seed    uint64
+	draws   uint32
+	events  []Event
 
 	role     [MaxSeats + 1]Role
 	holder   [numRoles]Seat // who holds each card (all but werewolf and villager are single)
@@ -286,6 +287,9 @@ func (g *Game) init(board Board, seed uint64) {
 		events = make([]Event, 0, 256) // a std-12 game has about 200 events
 	}
 	*g = Game{board: board, n: Seat(board.Players()), seed: seed, dir: 1, events: events}
+	for _, r := range board.Cards {
+		g.cardSet |= 1 << r
+	}
 	for s := Seat(1); s <= g.n; s++ {
 		g.all |= s.bit()
 	}
