@@ -188,13 +188,7 @@ func pickSeats(r *rand.Rand, m uint32, n int) uint32 {
 	return out
 }
 
-func popcount(m uint32) int {
-	n := 0
-	for ; m != 0; m &= m - 1 {
-		n++
-	}
-	return n
-}
+func popcount(m uint32) int { return bits.OnesCount32(m) }
 
 // nthBit is the position of the i-th set bit of m (from 0).
 func nthBit(m uint32, i int) int {

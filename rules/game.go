@@ -3,6 +3,7 @@ package rules
 import (
 	"errors"
 	"fmt"
+	"math/bits"
 	"slices"
 )
 
@@ -357,14 +358,7 @@ func (g *Game) pick(mask uint32) Seat {
 	return NoSeat
 }
 
-func popcount(m uint32) int {
-	n := 0
-	for m != 0 {
-		m &= m - 1
-		n++
-	}
-	return n
-}
+func popcount(m uint32) int { return bits.OnesCount32(m) }
 
 func (g *Game) emit(e Event) {
 	e.Seq = int32(len(g.events) + 1)
