@@ -100,38 +100,9 @@ func stream(g *rules.Game, s rules.Seat) []rules.Event {
 	return ev
 }
 
-// randomBoard draws any board the engine accepts (as rules' property
-// tests do): a few wolves of any kind, any village roles, the thief and the
-// piper, villagers for the rest, and any option values.
+// randomBoard draws a board with rules.RandomBoard, each choice a rapid draw.
 func randomBoard(rt *rapid.T) rules.Board {
-	n := rapid.IntRange(5, rules.MaxSeats).Draw(rt, "players")
-	var cards []rules.Role
-	wolves := rapid.IntRange(1, max(1, n/3)).Draw(rt, "wolves")
-	for _, r := range []rules.Role{rules.WhiteWolfKing, rules.WolfBeauty, rules.WolfKing} {
-		if len(cards) < wolves-1 && rapid.Bool().Draw(rt, "with "+r.String()) {
-			cards = append(cards, r)
-		}
-	}
-	for len(cards) < wolves {
-		cards = append(cards, rules.Werewolf)
-	}
-	for _, r := range []rules.Role{rules.Seer, rules.Witch, rules.Hunter, rules.Guard, rules.Idiot, rules.NineTailedFox,
-		rules.Elder, rules.Scapegoat, rules.Cupid, rules.LittleGirl, rules.Piper, rules.Thief} {
-		if len(cards) < n && rapid.Bool().Draw(rt, "with "+r.String()) {
-			cards = append(cards, r)
-		}
-	}
-	for len(cards) < n {
-		cards = append(cards, rules.Villager)
-	}
-	if slices.Contains(cards, rules.Thief) {
-		cards = append(cards, rules.Villager, rapid.SampledFrom([]rules.Role{rules.Villager, rules.Werewolf}).Draw(rt, "extra"))
-	}
-	b := rules.Board{Cards: cards}
-	for _, o := range rules.AllOptions() {
-		b.Options[o] = uint8(rapid.IntRange(0, len(o.Values())-1).Draw(rt, o.Name()))
-	}
-	return b
+	return rules.RandomBoard(func(name string, lo, hi int) int { return rapid.IntRange(lo, hi).Draw(rt, name) })
 }
 
 // TestSmartRandomBoards: on any board with any options, smart bots (alone

@@ -162,37 +162,9 @@ func noLeaks(rt *rapid.T, g *Game) {
 	}
 }
 
-// randomBoard draws any board the engine accepts: a few wolves of any kind,
-// any village roles, the thief and the piper, villagers for the rest, and
-// any option values.
+// randomBoard draws a board with RandomBoard, each choice a rapid draw.
 func randomBoard(rt *rapid.T) Board {
-	n := rapid.IntRange(5, MaxSeats).Draw(rt, "players")
-	var cards []Role
-	wolves := rapid.IntRange(1, max(1, n/3)).Draw(rt, "wolves")
-	for _, r := range []Role{WhiteWolfKing, WolfBeauty, WolfKing} {
-		if len(cards) < wolves-1 && rapid.Bool().Draw(rt, "with "+r.String()) {
-			cards = append(cards, r)
-		}
-	}
-	for len(cards) < wolves {
-		cards = append(cards, Werewolf)
-	}
-	for _, r := range []Role{Seer, Witch, Hunter, Guard, Idiot, NineTailedFox, Elder, Scapegoat, Cupid, LittleGirl, Piper, Thief} {
-		if len(cards) < n && rapid.Bool().Draw(rt, "with "+r.String()) {
-			cards = append(cards, r)
-		}
-	}
-	for len(cards) < n {
-		cards = append(cards, Villager)
-	}
-	if slices.Contains(cards, Thief) {
-		cards = append(cards, Villager, rapid.SampledFrom([]Role{Villager, Werewolf}).Draw(rt, "extra"))
-	}
-	b := Board{Cards: cards}
-	for o := Option(0); o < numOptions; o++ {
-		b.Options[o] = uint8(rapid.IntRange(0, len(o.Values())-1).Draw(rt, o.Name()))
-	}
-	return b
+	return RandomBoard(func(name string, lo, hi int) int { return rapid.IntRange(lo, hi).Draw(rt, name) })
 }
 
 // TestPropertiesOfRandomBoards: on any board with any options, every game
