@@ -179,7 +179,7 @@ func (g *Game) nextCandidate(from Seat, first bool) {
 // nextSpeaker gives the floor to the next seat of speakers after from, in
 // the round's direction, or completes the round.
 func (g *Game) nextSpeaker(s Step, from Seat, speakers uint32) {
-	speakers &= g.pubAlive | g.cands
+	speakers &= g.pubAlive
 	dir := Seat(1)
 	if s == StepSpeech && g.dir < 0 {
 		dir = -1
@@ -326,20 +326,26 @@ func (g *Game) weight(s Step, v Seat) int {
 	return 2
 }
 
-// tally counts a closed vote in half-votes and returns the top seats.
-func (g *Game) tally(s Step) (top uint32, best int) {
-	var score [MaxSeats + 1]int
+// scores counts a closed vote in half-votes. A ballot of or for a player
+// removed during the vote (red card) is void.
+func (g *Game) scores(s Step) (score [MaxSeats + 1]int) {
 	for v := Seat(1); v <= g.n; v++ {
-		// A ballot of or for a player removed during the vote (red card) is void.
-		if t := g.votes[v]; g.has(g.voted, v) && t != NoSeat && g.has(g.pubAlive|g.cands, t) && g.has(g.pubAlive, v) {
+		if t := g.votes[v]; g.has(g.voted, v) && t != NoSeat && g.has(g.pubAlive, t) && g.has(g.pubAlive, v) {
 			score[t] += g.weight(s, v)
 		}
 	}
+	return score
+}
+
+// topBelow is the set of seats with the highest non-zero score under limit
+// (limit 0: no limit), and that score.
+func (g *Game) topBelow(score *[MaxSeats + 1]int, limit int) (top uint32, best int) {
 	for t := Seat(1); t <= g.n; t++ {
-		switch {
-		case score[t] > best:
-			top, best = t.bit(), score[t]
-		case score[t] == best && best > 0:
+		switch sc := score[t]; {
+		case sc == 0 || (limit > 0 && sc >= limit):
+		case sc > best:
+			top, best = t.bit(), sc
+		case sc == best:
 			top |= t.bit()
 		}
 	}
@@ -355,14 +361,14 @@ func (g *Game) closeVote(s Step) {
 			}
 		}
 	}
-	top, best := g.tally(s)
+	score := g.scores(s)
+	top, best := g.topBelow(&score, 0)
 	exileVote := s == StepVote || s == StepPKVote || open
 	firstRound := s == StepElect || s == StepSheriffVote || (exileVote && g.exileRounds == 0)
 	res := Event{Kind: EvVoteResult, Public: true, Value: int16(s), Mask: top}
 	if s == StepMobVote && firstRound && top != 0 && popcount(top) == 1 {
 		// The angry mob's candidates are the top two (more on a tie).
-		var second uint32
-		_, second = g.secondBest(s, best)
+		second, _ := g.topBelow(&score, best)
 		res.Mask |= second
 		top = res.Mask
 	}
@@ -422,27 +428,6 @@ func (g *Game) closeVote(s Step) {
 	default:
 		g.exile(chosen)
 	}
-}
-
-// secondBest is the set of seats with the best score below best.
-func (g *Game) secondBest(s Step, best int) (int, uint32) {
-	var score [MaxSeats + 1]int
-	for v := Seat(1); v <= g.n; v++ {
-		if t := g.votes[v]; g.has(g.voted, v) && t != NoSeat && g.has(g.pubAlive, t) && g.has(g.pubAlive, v) {
-			score[t] += g.weight(s, v)
-		}
-	}
-	second, set := 0, uint32(0)
-	for t := Seat(1); t <= g.n; t++ {
-		switch sc := score[t]; {
-		case sc >= best || sc == 0:
-		case sc > second:
-			second, set = sc, t.bit()
-		case sc == second:
-			set |= t.bit()
-		}
-	}
-	return second, set
 }
 
 // mobRandom: the angry mob's re-votes have tied often enough that the
