@@ -41,12 +41,10 @@ func (g *Game) Narration(n int) []Call {
 func (g *Game) narrated(r Role, n int, all bool) bool {
 	firstNight := n == 1 || (n == 0 && g.opt(OptFirstPhase) == FirstDay)
 	inBoard := func(r Role) bool {
-		for _, c := range g.board.Cards {
-			if c == r || (r == Werewolf && c.IsWolf()) {
-				return true
-			}
+		if r == Werewolf { // any wolf card: the wolves are called together
+			return g.cardSet&(1<<Werewolf|1<<WhiteWolfKing|1<<WolfBeauty|1<<WolfKing) != 0
 		}
-		return false
+		return g.cardSet&(1<<r) != 0
 	}
 	switch r {
 	case Thief, Cupid:
