@@ -3,16 +3,27 @@ package rules
 // Do validates a seat's command and, if it is legal, resolves it. A refused
 // command changes nothing.
 func (g *Game) Do(c Command) error {
+	_, err := g.Resolve(c)
+	return err
+}
+
+// Resolve is Do that also tells how many of the events it added resolve
+// the command itself (a seer's result, a wolf's pick); the rest are the game
+// moving on. A server that tells the table at fixed times at night hands a
+// seat its own result at once and holds back the rest.
+func (g *Game) Resolve(c Command) (own int, err error) {
 	c = g.normalize(c)
 	if r := g.check(c); r.code != 0 {
-		return r.err()
+		return 0, r.err()
 	}
+	before := len(g.events)
 	g.exec(c)
+	own = len(g.events) - before
 	if g.Pending() == 0 && !g.over {
 		g.complete()
 		g.proceed()
 	}
-	return nil
+	return own, nil
 }
 
 // Timeout is the moderator's "time is up": every seat still awaited in the

@@ -323,14 +323,25 @@ func Replay(board Board, seed uint64, events []Event) (*Game, error) {
 	}
 	g := new(Game)
 	g.init(board, seed)
-	for i := range events {
-		if events[i].Seq != int32(i+1) {
-			return nil, fmt.Errorf("rules: event %d has number %d", i+1, events[i].Seq)
-		}
-		g.events = append(g.events, events[i])
-		g.apply(&g.events[i])
+	if err := g.Follow(events); err != nil {
+		return nil, err
 	}
 	return g, nil
+}
+
+// Follow applies events another game on the same board and seed emitted
+// after the ones g holds. A server keeps such a copy of what the table has
+// been told: at night it tells the table at fixed times, so the copy lags
+// behind the game, and views built from it hold nothing not yet told.
+func (g *Game) Follow(events []Event) error {
+	for i := range events {
+		if want := int32(len(g.events) + 1); events[i].Seq != want {
+			return fmt.Errorf("rules: event number %d follows %d", events[i].Seq, want-1)
+		}
+		g.events = append(g.events, events[i])
+		g.apply(&g.events[len(g.events)-1])
+	}
+	return nil
 }
 
 func (g *Game) opt(o Option) uint8 { return g.board.Options[o] }
@@ -632,6 +643,9 @@ func (g *Game) AliveMask() uint32 { return g.alive }
 
 // Sheriff is the seat holding the badge, if any.
 func (g *Game) Sheriff() Seat { return g.sheriff }
+
+// Night reports whether it is night.
+func (g *Game) Night() bool { return g.isNight }
 
 // Day is the current day number.
 func (g *Game) Day() int { return int(g.day) }

@@ -60,6 +60,16 @@ func (g *Game) spy() Seat {
 	return g.firstOf(LittleGirl, g.alive)
 }
 
+// Spy is the little girl reading the wolves' channel tonight: NoSeat by
+// day, or when there is none. A server copies the wolves' night chat to her
+// with the writer's seat hidden, as the engine does with their picks.
+func (g *Game) Spy() Seat {
+	if !g.isNight {
+		return NoSeat
+	}
+	return g.spy()
+}
+
 func (g *Game) wakeNight() {
 	if g.villagePower() {
 		for _, r := range [...]Role{Guard, Seer} {

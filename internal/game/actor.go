@@ -1,0 +1,530 @@
+// Package game runs one live game as an actor: a goroutine that owns the
+// game, takes commands from a bounded queue, keeps its timers, stores every
+// change before acknowledging it, and tells each seat what it may know.
+package game
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"log/slog"
+	"math/bits"
+	"sync"
+	"time"
+
+	"github.com/wolfden/wolfden/bot"
+	"github.com/wolfden/wolfden/internal/store"
+	"github.com/wolfden/wolfden/rules"
+)
+
+// Config is what a game is played with.
+type Config struct {
+	Board  rules.Board
+	Seed   uint64
+	Timers Timers
+	Bots   uint32 // seats played by the server's bots from the start
+	Level  bot.Level
+	// Deal, if not nil, fixes the cards (tests); otherwise the seed deals.
+	Deal []rules.Role
+}
+
+// Hooks let the server observe the actor without the actor knowing about
+// metrics or rooms. Every field may be nil.
+type Hooks struct {
+	// Command is told of each command handled: "ok", "refused", "busy".
+	Command func(result string, took time.Duration)
+	// Over is called once when the game ends, after the end is stored.
+	Over func(winner rules.Camp)
+	// Failed is called when the store refused a write: the actor stops and
+	// the game resumes from the store at the next start.
+	Failed func(err error)
+}
+
+// QueueSize bounds the actor's inbox: a game that cannot keep up answers
+// "busy" rather than piling up work.
+const QueueSize = 256
+
+// ErrBusy is returned when the actor's inbox is full.
+var ErrBusy = errors.New("the game is busy; try again")
+
+// ErrStopped is returned once the actor has stopped.
+var ErrStopped = errors.New("the game is not running")
+
+// Actor is one live game.
+type Actor struct {
+	id    string
+	cfg   Config
+	st    store.Store
+	hooks Hooks
+	log   *slog.Logger
+	now   func() time.Time
+
+	inbox    chan func()
+	quit     chan struct{}
+	quitOnce sync.Once
+	done     chan struct{}
+
+	live  *rules.Game // the truth
+	shown *rules.Game // what the table has been told: a prefix of live's log
+	clk   clock
+	n        int64 // records stored
+	covered  int   // live events already in a record
+	savedClk clock // the clock as last stored
+
+	subs    map[*Sub]struct{}
+	online  [rules.MaxSeats + 1]int // connections per seat
+	bots    [rules.MaxSeats + 1]*seatBot
+	botPend uint32 // bot seats awaited, when botAt was set
+	botAt   time.Time
+	chats   []chat
+	recs    []store.Record // changes not yet stored
+	timer   *time.Timer
+	overSet bool
+}
+
+type seatBot struct {
+	b      bot.Bot
+	view   rules.View
+	cursor int // events of shown's log already observed
+	buf    []rules.Choice
+}
+
+// Start deals a new game, stores its first record and runs it.
+func Start(ctx context.Context, id string, cfg Config, st store.Store, hooks Hooks, log *slog.Logger) (*Actor, error) {
+	live, err := rules.New(cfg.Board, cfg.Seed, cfg.Deal)
+	if err != nil {
+		return nil, err
+	}
+	shown, _ := rules.Replay(cfg.Board, cfg.Seed, nil)
+	a := newActor(id, cfg, st, hooks, log, live, shown)
+	a.record("start", nil)
+	a.settle()
+	if err := a.flush(ctx); err != nil {
+		return nil, err
+	}
+	a.arm()
+	go a.run()
+	return a, nil
+}
+
+// Restore rebuilds a game from its stored records and runs it on from the
+// same point, with the time its clocks had when last stored.
+func Restore(id string, cfg Config, st store.Store, recs []store.Record, hooks Hooks, log *slog.Logger) (*Actor, error) {
+	var events []rules.Event
+	var sc storedClock
+	var chats []chat
+	for i, r := range recs {
+		if r.N != int64(i+1) {
+			return nil, fmt.Errorf("game %s: record %d is numbered %d", id, i+1, r.N)
+		}
+		events = append(events, r.Events...)
+		if r.Clock != nil {
+			sc = storedClock{}
+			if err := json.Unmarshal(r.Clock, &sc); err != nil {
+				return nil, fmt.Errorf("game %s: record %d: %v", id, r.N, err)
+			}
+		}
+		if r.Kind == "chat" {
+			var c chat
+			if err := json.Unmarshal(r.Body, &c); err != nil {
+				return nil, fmt.Errorf("game %s: record %d: %v", id, r.N, err)
+			}
+			chats = append(chats, c)
+		}
+	}
+	if err := sc.check(len(events)); err != nil {
+		return nil, fmt.Errorf("game %s: %w", id, err)
+	}
+	live, err := rules.Replay(cfg.Board, cfg.Seed, events)
+	if err != nil {
+		return nil, fmt.Errorf("game %s: %w", id, err)
+	}
+	shown, err := rules.Replay(cfg.Board, cfg.Seed, events[:sc.Released])
+	if err != nil {
+		return nil, fmt.Errorf("game %s: %w", id, err)
+	}
+	a := newActor(id, cfg, st, hooks, log, live, shown)
+	a.n, a.chats = int64(len(recs)), chats
+	a.clk = sc.load(a.now())
+	a.savedClk, a.covered = a.clk, len(events)
+	a.settle()
+	if err := a.flush(context.Background()); err != nil {
+		return nil, err
+	}
+	a.arm()
+	go a.run()
+	return a, nil
+}
+
+func newActor(id string, cfg Config, st store.Store, hooks Hooks, log *slog.Logger, live, shown *rules.Game) *Actor {
+	if log == nil {
+		log = slog.New(slog.DiscardHandler)
+	}
+	if cfg.Level == "" {
+		cfg.Level = bot.Smart
+	}
+	a := &Actor{id: id, cfg: cfg, st: st, hooks: hooks, log: log.With("room", id), now: time.Now,
+		inbox: make(chan func(), QueueSize), quit: make(chan struct{}), done: make(chan struct{}),
+		live: live, shown: shown, subs: map[*Sub]struct{}{}, timer: time.NewTimer(time.Hour)}
+	return a
+}
+
+// Done is closed when the actor has stopped.
+func (a *Actor) Done() <-chan struct{} { return a.done }
+
+// Stop ends the actor; its game stays in the store and resumes at the next
+// start. Connections are closed.
+func (a *Actor) Stop() {
+	a.halt()
+	<-a.done
+}
+
+func (a *Actor) halt() { a.quitOnce.Do(func() { close(a.quit) }) }
+
+// send runs f in the actor's goroutine, or refuses when the inbox is full.
+func (a *Actor) send(f func()) error {
+	select {
+	case <-a.quit:
+		return ErrStopped
+	default:
+	}
+	select {
+	case a.inbox <- f:
+		return nil
+	default:
+		return ErrBusy
+	}
+}
+
+// call runs f in the actor and waits for it.
+func (a *Actor) call(f func()) error {
+	ch := make(chan struct{})
+	if err := a.send(func() { f(); close(ch) }); err != nil {
+		return err
+	}
+	select {
+	case <-ch:
+		return nil
+	case <-a.done:
+		return ErrStopped
+	}
+}
+
+func (a *Actor) run() {
+	defer close(a.done)
+	defer func() {
+		for s := range a.subs {
+			a.drop(s)
+		}
+		a.timer.Stop()
+	}()
+	for {
+		select {
+		case f := <-a.inbox:
+			f()
+		case <-a.timer.C:
+			a.settle()
+			a.commit()
+		case <-a.quit:
+			return
+		}
+		if a.failed() {
+			return
+		}
+	}
+}
+
+func (a *Actor) failed() bool {
+	select {
+	case <-a.quit:
+		return true
+	default:
+		return false
+	}
+}
+
+// record notes a change of the live game; the events the log gained since
+// the last record are stored with it.
+func (a *Actor) record(kind string, body any) {
+	var raw []byte
+	if body != nil {
+		raw = encode(body)
+	}
+	ev := a.live.Events()
+	r := store.Record{N: a.n + int64(len(a.recs)) + 1, At: a.now(), Kind: kind, Body: raw,
+		Events: append([]rules.Event(nil), ev[a.covered:]...)}
+	a.covered = len(ev)
+	a.recs = append(a.recs, r)
+}
+
+// flush stores the changes and the clock. Nothing is told to anyone before
+// it is stored: after a crash the game resumes where the table last saw it.
+func (a *Actor) flush(ctx context.Context) error {
+	if len(a.recs) == 0 && a.clk.same(&a.savedClk) {
+		return nil
+	}
+	if len(a.recs) == 0 {
+		a.record("tick", nil)
+	}
+	sc := a.clk.store(a.now())
+	a.recs[len(a.recs)-1].Clock = encode(sc)
+	if err := a.st.Append(ctx, a.id, a.recs...); err != nil {
+		return err
+	}
+	a.n += int64(len(a.recs))
+	a.recs = a.recs[:0]
+	a.savedClk = a.clk
+	a.savedClk.Slots = append([]slot(nil), a.clk.Slots...)
+	return nil
+}
+
+// commit stores, then tells the table and sets the timer. A failed write
+// stops the game: what was not stored was never told, and the game resumes
+// from the store at the next start.
+func (a *Actor) commit() bool {
+	if err := a.flush(context.Background()); err != nil {
+		a.log.Error("store write failed; the game stops", "err", err)
+		if a.hooks.Failed != nil {
+			a.hooks.Failed(err)
+		}
+		a.halt()
+		return false
+	}
+	a.deliver()
+	if over, w := a.shown.Over(); over && !a.overSet {
+		a.overSet = true
+		if a.hooks.Over != nil {
+			a.hooks.Over(w)
+		}
+	}
+	a.arm()
+	return true
+}
+
+// releaseTo tells the table the live log up to event i.
+func (a *Actor) releaseTo(i int) {
+	if i <= a.clk.Released {
+		return
+	}
+	if err := a.shown.Follow(a.live.Events()[a.clk.Released:i]); err != nil {
+		panic(err) // shown is a prefix of live by construction
+	}
+	a.clk.Released = i
+}
+
+// settle runs the moderator's clock: it tells the table what it may now
+// know, starts tonight's schedule, times out whoever is late and lets the
+// bots play, until nothing is due.
+func (a *Actor) settle() {
+	now := a.now()
+	t := &a.cfg.Timers
+	for guard := 0; guard < 100000; guard++ {
+		if a.clk.Paused {
+			return
+		}
+		if over, _ := a.live.Over(); over {
+			a.releaseTo(len(a.live.Events()))
+			a.clk.Slots, a.clk.Deadline, a.clk.SlotEnd = nil, time.Time{}, time.Time{}
+			return
+		}
+		if a.clk.Slots == nil {
+			// By day everything is told at once, up to nightfall.
+			ev := a.live.Events()
+			i, night := a.clk.Released, false
+			for ; i < len(ev); i++ {
+				if ev[i].Kind == rules.EvNight {
+					i, night = i+1, true
+					break
+				}
+			}
+			a.releaseTo(i)
+			if night {
+				a.clk.Slots = nightSlots(&a.cfg.Board, int(ev[i-1].Value), t)
+				a.clk.Slot, a.clk.SlotEnd = 0, now.Add(time.Duration(a.clk.Slots[0].Dur)*time.Millisecond)
+				a.clk.Deadline = time.Time{}
+				continue
+			}
+			if m := a.lastStep(); m > a.clk.StepMark || a.clk.Deadline.IsZero() {
+				st, _ := a.shown.Step()
+				a.clk.StepMark, a.clk.Deadline = m, now.Add(t.forStep(st))
+			}
+			if !now.Before(a.clk.Deadline) && a.live.Pending() != 0 {
+				a.timeout()
+				continue
+			}
+			if a.botTurn(now) {
+				continue
+			}
+			return
+		}
+		cur := a.slotOf()
+		if cur <= a.clk.Slot {
+			a.releaseTo(len(a.live.Events()))
+		}
+		if !now.Before(a.clk.SlotEnd) {
+			if cur == a.clk.Slot && a.live.Pending() != 0 {
+				a.timeout()
+				continue
+			}
+			a.clk.Slot++
+			if a.clk.Slot == len(a.clk.Slots) { // dawn: the night is told
+				a.clk.Slots, a.clk.Slot, a.clk.SlotEnd = nil, 0, time.Time{}
+				continue
+			}
+			a.clk.SlotEnd = a.clk.SlotEnd.Add(time.Duration(a.clk.Slots[a.clk.Slot].Dur) * time.Millisecond)
+			continue
+		}
+		if a.botTurn(now) {
+			continue
+		}
+		return
+	}
+	panic("game: the moderator's clock does not settle")
+}
+
+// slotOf is the slot of tonight's schedule the live game is in: past the
+// last one once the night is resolved.
+func (a *Actor) slotOf() int {
+	if !a.live.Night() {
+		return len(a.clk.Slots)
+	}
+	st, _ := a.live.Step()
+	for i, s := range a.clk.Slots {
+		if s.Step == st {
+			return i
+		}
+	}
+	return a.clk.Slot
+}
+
+// lastStep is one past the last step event the table was told.
+func (a *Actor) lastStep() int {
+	ev := a.shown.Events()
+	for i := len(ev) - 1; i >= a.clk.StepMark; i-- {
+		if ev[i].Kind == rules.EvStep {
+			return i + 1
+		}
+	}
+	return a.clk.StepMark
+}
+
+// timeout applies the defaults for every seat still awaited. A player who
+// is not connected when his time runs out is handed to a bot until he
+// comes back.
+func (a *Actor) timeout() {
+	for m := a.live.Pending() &^ a.cfg.Bots; m != 0; m &= m - 1 {
+		s := rules.Seat(lowBit(m))
+		if a.online[s] == 0 {
+			a.clk.Away |= 1 << uint(s)
+		}
+	}
+	a.live.Timeout()
+	a.record("timeout", nil)
+	a.botPend = 0
+}
+
+// botTurn lets one bot act if one is due; it reports whether one did.
+func (a *Actor) botTurn(now time.Time) bool {
+	pend := a.shown.Pending() & a.live.Pending() & (a.cfg.Bots | a.clk.Away)
+	if pend == 0 {
+		a.botPend = 0
+		return false
+	}
+	if pend&^a.botPend != 0 { // someone new is awaited: give him the bot's pause
+		a.botAt = now.Add(a.cfg.Timers.Bot)
+	}
+	a.botPend = pend
+	if now.Before(a.botAt) {
+		return false
+	}
+	s := rules.Seat(lowBit(pend))
+	c := a.botCommand(s)
+	before := len(a.live.Events())
+	own, err := a.live.Resolve(c)
+	if err != nil { // a bot bug must not stall the table: it passes
+		a.log.Error("bot sent an illegal command", "seat", s, "cmd", c.String(), "err", err)
+		c = rules.Command{Seat: s, Kind: rules.CmdSkip}
+		if own, err = a.live.Resolve(c); err != nil {
+			a.botPend &^= 1 << uint(s)
+			return false
+		}
+	}
+	a.record("cmd", cmdBody{Seat: s, Cmd: c.String(), Bot: true})
+	a.told(before, own)
+	a.botPend &^= 1 << uint(s)
+	return true
+}
+
+// told tells the table a command's own events at once when everything
+// before them was told; the rest follows the clock.
+func (a *Actor) told(before, own int) {
+	if a.clk.Released == before {
+		a.releaseTo(before + own)
+	}
+}
+
+func (a *Actor) botCommand(s rules.Seat) rules.Command {
+	sb := a.bots[s]
+	if sb == nil {
+		b, err := bot.New(a.cfg.Level, s, a.live.Players(), bot.Seed(a.cfg.Seed, s))
+		if err != nil {
+			panic(err) // the level was checked when the room was made
+		}
+		sb = &seatBot{b: b, view: rules.View{Seat: s}}
+		a.bots[s] = sb
+	}
+	ev := a.shown.Events()
+	for ; sb.cursor < len(ev); sb.cursor++ {
+		if ev[sb.cursor].Visible(s) {
+			sb.b.Observe(ev[sb.cursor])
+		}
+	}
+	a.shown.UpdateView(&sb.view)
+	sb.buf = a.shown.Choices(s, sb.buf[:0])
+	c := sb.b.Act(&sb.view, sb.buf)
+	c.Seat = s
+	return c
+}
+
+// arm sets the timer to the next thing due.
+func (a *Actor) arm() {
+	var next time.Time
+	take := func(t time.Time) {
+		if !t.IsZero() && (next.IsZero() || t.Before(next)) {
+			next = t
+		}
+	}
+	if over, _ := a.live.Over(); !over && !a.clk.Paused {
+		if a.clk.Slots != nil {
+			take(a.clk.SlotEnd)
+		} else if a.live.Pending() != 0 {
+			take(a.clk.Deadline)
+		}
+		if a.botPend != 0 {
+			take(a.botAt)
+		}
+	}
+	a.timer.Stop()
+	select {
+	case <-a.timer.C:
+	default:
+	}
+	if !next.IsZero() {
+		a.timer.Reset(max(next.Sub(a.now()), 0))
+	}
+}
+
+func (c *clock) same(o *clock) bool {
+	return c.Released == o.Released && len(c.Slots) == len(o.Slots) && c.Slot == o.Slot &&
+		c.SlotEnd.Equal(o.SlotEnd) && c.StepMark == o.StepMark && c.Deadline.Equal(o.Deadline) &&
+		c.Paused == o.Paused && c.Away == o.Away
+}
+
+type cmdBody struct {
+	Seat rules.Seat `json:"seat"`
+	Cmd  string     `json:"cmd"`
+	Bot  bool       `json:"bot,omitempty"`
+}
+
+func lowBit(m uint32) int { return bits.TrailingZeros32(m) }

@@ -1,0 +1,76 @@
+package game
+
+import (
+	"context"
+	"encoding/json"
+	"testing"
+	"time"
+
+	"github.com/wolfden/wolfden/internal/store/memory"
+	"github.com/wolfden/wolfden/rules"
+)
+
+func fastTimers() Timers {
+	return Timers{Setup: 20 * time.Millisecond, Night: 30 * time.Millisecond, Witch: 20 * time.Millisecond,
+		Speech: 20 * time.Millisecond, Vote: 20 * time.Millisecond, Other: 20 * time.Millisecond}
+}
+
+func std12(t *testing.T) rules.Board {
+	t.Helper()
+	p, err := rules.LookupPreset("std-12")
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, err := p.Board(12)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return b
+}
+
+// frames reads a connection's frames until the state says the game is over.
+func untilOver(t *testing.T, sub *Sub, limit time.Duration) []map[string]any {
+	t.Helper()
+	var out []map[string]any
+	deadline := time.After(limit)
+	for {
+		select {
+		case b := <-sub.Out:
+			var m map[string]any
+			if err := json.Unmarshal(b, &m); err != nil {
+				t.Fatal(err)
+			}
+			out = append(out, m)
+			if m["type"] == "state" && m["over"] == true {
+				return out
+			}
+		case <-deadline:
+			t.Fatalf("the game did not end in %v (%d frames)", limit, len(out))
+		}
+	}
+}
+
+func TestBotsPlayAWholeGame(t *testing.T) {
+	st := memory.New()
+	over := make(chan rules.Camp, 1)
+	cfg := Config{Board: std12(t), Seed: 7, Timers: fastTimers(), Bots: 0x1ffe}
+	a, err := Start(context.Background(), "r1", cfg, st, Hooks{Over: func(w rules.Camp) { over <- w }}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer a.Stop()
+	spec := NewSub(0, 4096, nil)
+	if err := a.Join(spec, 0, 0); err != nil {
+		t.Fatal(err)
+	}
+	frames := untilOver(t, spec, 20*time.Second)
+	w := <-over
+	if w == rules.NoCamp {
+		t.Fatal("no winner")
+	}
+	recs, _ := st.Records(context.Background(), "r1")
+	if len(recs) < 10 {
+		t.Fatalf("only %d records stored", len(recs))
+	}
+	t.Logf("%d frames, %d records, winner %v", len(frames), len(recs), w)
+}

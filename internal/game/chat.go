@@ -1,0 +1,132 @@
+package game
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"time"
+
+	"github.com/wolfden/wolfden/internal/store"
+	"github.com/wolfden/wolfden/rules"
+)
+
+// The chat channels.
+const (
+	ChanDay    = "day"    // the living by day, and everyone once the game is over; spectators read it
+	ChanWolves = "wolves" // the wolf team at night; the little girl reads it without names
+	ChanLovers = "lovers" // the two lovers
+	ChanDead   = "dead"   // the dead, who may not talk to the living
+)
+
+// MaxChat is the longest message, in characters.
+const MaxChat = 500
+
+// chat is one stored message with its audience, fixed when it was sent:
+// a player who dies later does not read what the dead said before.
+type chat struct {
+	Channel string     `json:"ch"`
+	Seat    rules.Seat `json:"seat"`
+	Text    string     `json:"text"`
+	At      int64      `json:"at"`
+	Public  bool       `json:"public,omitempty"`
+	To      uint32     `json:"to,omitempty"`
+	Spy     rules.Seat `json:"spy,omitempty"` // reads it without the writer's seat
+}
+
+func (c *chat) visible(s rules.Seat) bool {
+	return c.Public || (s > 0 && (c.To&(1<<uint(s)) != 0 || c.Spy == s))
+}
+
+// audience is who reads a message seat s writes on channel ch now; ok is
+// false when s may not write there. It reads what the table was told.
+func (a *Actor) audience(s rules.Seat, ch string) (c chat, ok bool) {
+	v := a.shown.View(s)
+	me := uint32(1) << uint(s)
+	alive := v.Alive&me != 0
+	night := a.clk.Slots != nil || v.Night
+	if v.Over {
+		return chat{Public: true}, ch == ChanDay
+	}
+	if a.clk.Paused {
+		return chat{}, false
+	}
+	switch ch {
+	case ChanDay:
+		return chat{Public: true}, alive && !night
+	case ChanWolves:
+		if !alive || !night || v.Wolves&me == 0 {
+			return chat{}, false
+		}
+		return chat{To: v.Wolves & v.Alive, Spy: a.live.Spy()}, true
+	case ChanLovers:
+		return chat{To: v.Lovers & v.Alive}, alive && v.Lovers&me != 0
+	case ChanDead:
+		var all uint32
+		for x := 1; x <= v.Players; x++ {
+			all |= 1 << uint(x)
+		}
+		return chat{To: all &^ v.Alive}, !alive
+	}
+	return chat{}, false
+}
+
+// channels lists the channels seat s may write to now.
+func (a *Actor) channels(s rules.Seat) []string {
+	var out []string
+	for _, ch := range []string{ChanDay, ChanWolves, ChanLovers, ChanDead} {
+		if _, ok := a.audience(s, ch); ok {
+			out = append(out, ch)
+		}
+	}
+	return out
+}
+
+// ErrChannel is the answer to a message for a channel the seat may not
+// write to now. It is the same whatever the reason, and names only what
+// the writer already knows.
+var ErrChannel = errors.New("you cannot write to this channel now")
+
+// Chat sends a message; the answer goes to sub. The text must already be
+// checked for length and encoding.
+func (a *Actor) Chat(sub *Sub, id int64, ch, text string) error {
+	return a.send(func() {
+		c, ok := a.audience(sub.Seat, ch)
+		if sub.Seat == rules.NoSeat || !ok {
+			a.push(sub, encode(ErrorFrame{Type: "error", ID: id, Code: "channel", Message: ErrChannel.Error()}))
+			return
+		}
+		c.Channel, c.Seat, c.Text, c.At = ch, sub.Seat, text, a.now().UnixMilli()
+		a.chats = append(a.chats, c)
+		a.record("chat", c)
+		if !a.commit() {
+			return
+		}
+		a.push(sub, encode(AckFrame{Type: "ack", ID: id}))
+	})
+}
+
+// Message is a chat message in a replay, with its channel and writer.
+type Message struct {
+	Channel string     `json:"channel"`
+	Seat    rules.Seat `json:"seat"`
+	Text    string     `json:"text"`
+	At      time.Time  `json:"at"`
+}
+
+// Log reads a stored game back: every event and every message, the god's
+// view, for the replay of a finished game.
+func Log(recs []store.Record) ([]rules.Event, []Message, error) {
+	var events []rules.Event
+	var msgs []Message
+	for _, r := range recs {
+		events = append(events, r.Events...)
+		if r.Kind == "chat" {
+			var c chat
+			if err := json.Unmarshal(r.Body, &c); err != nil {
+				return nil, nil, fmt.Errorf("record %d: %v", r.N, err)
+			}
+			msgs = append(msgs, Message{Channel: c.Channel, Seat: c.Seat, Text: c.Text, At: time.UnixMilli(c.At).UTC()})
+		}
+	}
+	return events, msgs, nil
+}

@@ -1,0 +1,116 @@
+package game
+
+import (
+	"encoding/json"
+	"time"
+
+	"github.com/wolfden/wolfden/rules"
+)
+
+// The frames a client receives. Each is one JSON object with a "type".
+
+// EventFrame is one event of the seat's own stream. Seq counts the events
+// this seat has received (1, 2, …): events it may not see are not sent at
+// all, not even as a number, because their count is a secret (how many died
+// before dawn, how many wolves picked a target).
+type EventFrame struct {
+	Type   string       `json:"type"` // "event"
+	Seq    int          `json:"seq"`
+	Kind   string       `json:"kind"`
+	Seat   rules.Seat   `json:"seat,omitempty"`
+	Target rules.Seat   `json:"target,omitempty"`
+	Role   string       `json:"role,omitempty"`
+	Value  int16        `json:"value,omitempty"`
+	Step   string       `json:"step,omitempty"` // for kinds step and vote_result: the step's name
+	Mask   []rules.Seat `json:"mask,omitempty"`
+}
+
+func eventFrame(seq int, e *rules.Event) EventFrame {
+	f := EventFrame{Type: "event", Seq: seq, Kind: e.Kind.String(), Seat: e.Seat, Target: e.Target, Value: e.Value}
+	if e.Role != rules.NoRole {
+		f.Role = e.Role.String()
+	}
+	if e.Mask != 0 {
+		f.Mask = rules.Seats(e.Mask)
+	}
+	if e.Kind == rules.EvStep || e.Kind == rules.EvVoteResult {
+		f.Step = rules.Step(e.Value).String()
+	}
+	return f
+}
+
+// ChatFrame is one message of a channel the seat belongs to, numbered in
+// the seat's own chat stream. Seat is 0 in the little girl's copy of the
+// wolves' channel.
+type ChatFrame struct {
+	Type    string     `json:"type"` // "chat"
+	Seq     int        `json:"seq"`
+	Channel string     `json:"channel"`
+	Seat    rules.Seat `json:"seat"`
+	Text    string     `json:"text"`
+	At      int64      `json:"at"` // unix milliseconds
+}
+
+// StateFrame is what the seat knows now and what it may do: it is built
+// from what the table has been told, never from the game's hidden state.
+type StateFrame struct {
+	Type     string         `json:"type"` // "state"
+	Seat     rules.Seat     `json:"seat"`
+	Role     string         `json:"role,omitempty"`
+	Day      int            `json:"day"`
+	Night    bool           `json:"night"`
+	Step     string         `json:"step,omitempty"`
+	Turn     rules.Seat     `json:"turn,omitempty"`
+	Alive    []rules.Seat   `json:"alive"`
+	Sheriff  rules.Seat     `json:"sheriff,omitempty"`
+	Known    map[int]string `json:"known,omitempty"` // seat → card, as far as this seat knows
+	Wolves   []rules.Seat   `json:"wolves,omitempty"`
+	Lovers   []rules.Seat   `json:"lovers,omitempty"`
+	Pending  bool           `json:"pending"`
+	Choices  []ChoiceJSON   `json:"choices,omitempty"`
+	Deadline int64          `json:"deadline,omitempty"` // unix ms: when the moderator moves on
+	Paused   bool           `json:"paused,omitempty"`
+	Over     bool           `json:"over,omitempty"`
+	Winner   string         `json:"winner,omitempty"`
+	Channels []string       `json:"channels,omitempty"` // chat channels the seat may write to now
+	Bot      bool           `json:"bot,omitempty"`      // a bot plays this seat while its player is away
+}
+
+// ChoiceJSON is one kind of command the seat may send now.
+type ChoiceJSON struct {
+	Cmd      string       `json:"cmd"`
+	Targets  []rules.Seat `json:"targets,omitempty"`
+	NoTarget bool         `json:"no_target,omitempty"` // may be sent without a target
+	Value    int8         `json:"value,omitempty"`
+	Pick     int8         `json:"pick,omitempty"` // names this many targets as "seats"; -1: any number
+	Roles    []string     `json:"roles,omitempty"`
+}
+
+// AckFrame answers a client's request that was accepted and stored.
+type AckFrame struct {
+	Type string `json:"type"` // "ack"
+	ID   int64  `json:"id"`
+}
+
+// ErrorFrame answers a request that was refused; nothing changed.
+type ErrorFrame struct {
+	Type    string `json:"type"` // "error"
+	ID      int64  `json:"id,omitempty"`
+	Code    string `json:"code"`
+	Message string `json:"message"`
+}
+
+func encode(v any) []byte {
+	b, err := json.Marshal(v)
+	if err != nil { // the frames are plain structs: this cannot fail
+		panic(err)
+	}
+	return b
+}
+
+func unixMs(t time.Time) int64 {
+	if t.IsZero() {
+		return 0
+	}
+	return t.UnixMilli()
+}

@@ -1,0 +1,346 @@
+package game
+
+import (
+	"bytes"
+	"errors"
+	"time"
+
+	"github.com/wolfden/wolfden/rules"
+)
+
+// Sub is one connection watching the game: a player's seat, or a spectator
+// (Seat 0) who sees public events only. The actor writes frames to Out and
+// never waits: a connection that lets Out fill up is dropped (Kick), and
+// may reconnect and resume from the last frame it has.
+type Sub struct {
+	Seat rules.Seat
+	Out  chan []byte
+	kick func()
+
+	evIdx, evSeq     int // events of the log looked at, and sent
+	chatIdx, chatSeq int
+	lastState        []byte
+	dropped          bool
+}
+
+// NewSub makes a connection's queue of size frames; kick is called once,
+// from the actor, when the connection is dropped for being too slow.
+func NewSub(seat rules.Seat, size int, kick func()) *Sub {
+	return &Sub{Seat: seat, Out: make(chan []byte, size), kick: kick}
+}
+
+// Join attaches a connection. since and chatSince are the last event and
+// chat numbers the client already has (0 for none): it is sent exactly
+// what it missed, then everything new.
+func (a *Actor) Join(sub *Sub, since, chatSince int) error {
+	return a.call(func() {
+		a.subs[sub] = struct{}{}
+		if sub.Seat > 0 {
+			a.online[sub.Seat]++
+			if a.clk.Away&(1<<uint(sub.Seat)) != 0 { // the player is back
+				a.clk.Away &^= 1 << uint(sub.Seat)
+				a.botPend = 0
+			}
+		}
+		a.catchUp(sub, since, chatSince)
+		a.settle()
+		a.commit()
+	})
+}
+
+// Leave detaches a connection.
+func (a *Actor) Leave(sub *Sub) {
+	_ = a.send(func() {
+		if _, ok := a.subs[sub]; ok {
+			delete(a.subs, sub)
+			if sub.Seat > 0 {
+				a.online[sub.Seat]--
+			}
+		}
+	})
+}
+
+// catchUp skips what the client has and queues what it missed.
+func (a *Actor) catchUp(sub *Sub, since, chatSince int) {
+	sub.evIdx, sub.evSeq, sub.chatIdx, sub.chatSeq = 0, 0, 0, 0
+	ev := a.shown.Events()
+	for ; sub.evIdx < len(ev) && sub.evSeq < since; sub.evIdx++ {
+		if ev[sub.evIdx].Visible(sub.Seat) {
+			sub.evSeq++
+		}
+	}
+	for ; sub.chatIdx < len(a.chats) && sub.chatSeq < chatSince; sub.chatIdx++ {
+		if a.chats[sub.chatIdx].visible(sub.Seat) {
+			sub.chatSeq++
+		}
+	}
+	a.deliverTo(sub)
+}
+
+func (a *Actor) deliver() {
+	for sub := range a.subs {
+		a.deliverTo(sub)
+	}
+}
+
+// deliverTo sends a connection the events and messages it has not had,
+// then its state if it changed.
+func (a *Actor) deliverTo(sub *Sub) {
+	ev := a.shown.Events()
+	for ; sub.evIdx < len(ev); sub.evIdx++ {
+		e := &ev[sub.evIdx]
+		if e.Visible(sub.Seat) {
+			sub.evSeq++
+			if !a.push(sub, encode(eventFrame(sub.evSeq, e))) {
+				return
+			}
+		}
+	}
+	for ; sub.chatIdx < len(a.chats); sub.chatIdx++ {
+		c := &a.chats[sub.chatIdx]
+		if c.visible(sub.Seat) {
+			sub.chatSeq++
+			f := ChatFrame{Type: "chat", Seq: sub.chatSeq, Channel: c.Channel, Seat: c.Seat, Text: c.Text, At: c.At}
+			if !c.Public && c.To&(1<<uint(sub.Seat)) == 0 { // the little girl's copy
+				f.Seat = rules.NoSeat
+			}
+			if !a.push(sub, encode(f)) {
+				return
+			}
+		}
+	}
+	st := encode(a.state(sub.Seat))
+	if !bytes.Equal(st, sub.lastState) {
+		sub.lastState = st
+		a.push(sub, st)
+	}
+}
+
+// push queues a frame; a full queue drops the connection.
+func (a *Actor) push(sub *Sub, b []byte) bool {
+	if sub.dropped {
+		return false
+	}
+	select {
+	case sub.Out <- b:
+		return true
+	default:
+		a.drop(sub)
+		return false
+	}
+}
+
+func (a *Actor) drop(sub *Sub) {
+	if sub.dropped {
+		return
+	}
+	sub.dropped = true
+	if _, ok := a.subs[sub]; ok {
+		delete(a.subs, sub)
+		if sub.Seat > 0 {
+			a.online[sub.Seat]--
+		}
+	}
+	if sub.kick != nil {
+		sub.kick()
+	}
+}
+
+// state is what seat s knows and may do now, from what the table was told.
+func (a *Actor) state(s rules.Seat) StateFrame {
+	v := a.shown.View(s)
+	f := StateFrame{Type: "state", Seat: s, Day: v.Day, Night: v.Night, Turn: v.Turn,
+		Alive: rules.Seats(v.Alive), Sheriff: v.Sheriff, Pending: v.Pending && !a.clk.Paused,
+		Paused: a.clk.Paused, Over: v.Over, Bot: a.clk.Away&(1<<uint(s)) != 0}
+	if v.Step != rules.StepNone {
+		f.Step = v.Step.String()
+	}
+	if v.Role != rules.NoRole {
+		f.Role = v.Role.String()
+	}
+	for x := rules.Seat(1); int(x) <= v.Players; x++ {
+		if r := v.Known[x]; r != rules.NoRole && x != s {
+			if f.Known == nil {
+				f.Known = map[int]string{}
+			}
+			f.Known[int(x)] = r.String()
+		}
+	}
+	f.Wolves, f.Lovers = rules.Seats(v.Wolves), rules.Seats(v.Lovers)
+	if v.Over {
+		f.Winner = v.Winner.String()
+	}
+	if s > 0 && !v.Over && !a.clk.Paused && (v.Pending || a.clk.Slots == nil) {
+		for _, c := range a.shown.Choices(s, nil) {
+			f.Choices = append(f.Choices, choiceJSON(c))
+		}
+	}
+	switch {
+	case v.Over || a.clk.Paused:
+	case a.clk.Slots != nil && v.Pending:
+		f.Deadline = unixMs(a.clk.SlotEnd)
+	case a.clk.Slots != nil: // sleepers see when the night ends, which the board fixes
+		end := a.clk.SlotEnd
+		for _, sl := range a.clk.Slots[a.clk.Slot+1:] {
+			end = end.Add(time.Duration(sl.Dur) * time.Millisecond)
+		}
+		f.Deadline = unixMs(end)
+	default:
+		f.Deadline = unixMs(a.clk.Deadline)
+	}
+	if s > 0 {
+		f.Channels = a.channels(s)
+	}
+	return f
+}
+
+func choiceJSON(c rules.Choice) ChoiceJSON {
+	j := ChoiceJSON{Cmd: c.Kind.String(), Targets: rules.Seats(c.Targets), NoTarget: c.NoTarget, Value: c.Value, Pick: c.Pick}
+	for r := rules.Role(0); r < 32; r++ {
+		if c.Roles&(1<<uint(r)) != 0 {
+			j.Roles = append(j.Roles, r.String())
+		}
+	}
+	return j
+}
+
+// Act sends a seat's command. The answer (ack or error) goes to sub.
+func (a *Actor) Act(sub *Sub, id int64, c rules.Command) error {
+	start := time.Now()
+	err := a.send(func() { a.act(sub, id, c, start) })
+	if errors.Is(err, ErrBusy) && a.hooks.Command != nil {
+		a.hooks.Command("busy", 0)
+	}
+	return err
+}
+
+func (a *Actor) act(sub *Sub, id int64, c rules.Command, start time.Time) {
+	refuse := func(code, msg string) {
+		a.push(sub, encode(ErrorFrame{Type: "error", ID: id, Code: code, Message: msg}))
+		if a.hooks.Command != nil {
+			a.hooks.Command("refused", time.Since(start))
+		}
+	}
+	c.Seat = sub.Seat
+	switch {
+	case sub.Seat == rules.NoSeat:
+		refuse("spectator", "spectators cannot act")
+		return
+	case a.clk.Paused:
+		refuse("paused", "the game is paused")
+		return
+	}
+	// While the table has not been told everything (at night), a seat acts
+	// only in the step it was woken for; anything else gets one answer,
+	// whatever the hidden state, so the answer tells nothing.
+	if a.clk.Slots != nil || a.clk.Released < len(a.live.Events()) {
+		if over, _ := a.shown.Over(); !over && a.shown.Pending()&(1<<uint(sub.Seat)) == 0 {
+			refuse("not_now", "you cannot act now")
+			return
+		}
+	}
+	before := len(a.live.Events())
+	own, err := a.live.Resolve(c)
+	if err != nil {
+		code, msg := "rule", err.Error()
+		var re *rules.Error
+		if errors.As(err, &re) {
+			code = codeNames[re.Code]
+		}
+		refuse(code, msg)
+		return
+	}
+	a.record("cmd", cmdBody{Seat: c.Seat, Cmd: c.String()})
+	a.told(before, own)
+	a.settle()
+	if !a.commit() {
+		return
+	}
+	a.push(sub, encode(AckFrame{Type: "ack", ID: id}))
+	if a.hooks.Command != nil {
+		a.hooks.Command("ok", time.Since(start))
+	}
+}
+
+var codeNames = map[rules.Code]string{rules.CodeOver: "over", rules.CodeSeat: "seat", rules.CodeDead: "dead",
+	rules.CodeNotNow: "not_now", rules.CodeTarget: "target", rules.CodeRule: "rule"}
+
+// Pause stops (or restarts) the clocks; while paused nobody may act.
+func (a *Actor) Pause(on bool) error {
+	var err error
+	if cerr := a.call(func() {
+		if over, _ := a.shown.Over(); over {
+			err = errors.New("the game is over")
+			return
+		}
+		if a.clk.Paused == on {
+			err = errors.New(map[bool]string{true: "the game is already paused", false: "the game is not paused"}[on])
+			return
+		}
+		now := a.now()
+		if on {
+			a.clk.Paused, a.clk.PausedAt = true, now
+			a.record("pause", nil)
+		} else {
+			d := now.Sub(a.clk.PausedAt)
+			shift := func(t *time.Time) {
+				if !t.IsZero() {
+					*t = t.Add(d)
+				}
+			}
+			shift(&a.clk.SlotEnd)
+			shift(&a.clk.Deadline)
+			shift(&a.botAt)
+			a.clk.Paused, a.clk.PausedAt = false, time.Time{}
+			a.record("resume", nil)
+		}
+		a.settle()
+		a.commit()
+	}); cerr != nil {
+		return cerr
+	}
+	return err
+}
+
+// RedCard sends a player off (红牌), by day only: at night the table is
+// told on a fixed schedule that a moderator's act must not disturb.
+func (a *Actor) RedCard(s rules.Seat) error {
+	var err error
+	if cerr := a.call(func() {
+		if a.clk.Slots != nil || a.clk.Released < len(a.live.Events()) {
+			err = errors.New("a red card can only be given by day")
+			return
+		}
+		if err = a.live.RedCard(s); err != nil {
+			return
+		}
+		a.record("red", cmdBody{Seat: s, Cmd: "red_card"})
+		a.settle()
+		a.commit()
+	}); cerr != nil {
+		return cerr
+	}
+	return err
+}
+
+// Status is the public summary of a game.
+type Status struct {
+	Day     int
+	Night   bool
+	Alive   int
+	Over    bool
+	Winner  rules.Camp
+	Paused  bool
+	Players int
+}
+
+// Status reads the public summary.
+func (a *Actor) Status() (Status, error) {
+	var st Status
+	err := a.call(func() {
+		v := a.shown.View(rules.NoSeat)
+		st = Status{Day: v.Day, Night: v.Night, Alive: len(rules.Seats(v.Alive)), Over: v.Over,
+			Winner: v.Winner, Paused: a.clk.Paused, Players: v.Players}
+	})
+	return st, err
+}
