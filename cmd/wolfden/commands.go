@@ -23,7 +23,7 @@ func rootCmd() *cobra.Command {
 		SilenceUsage:  true,
 		SilenceErrors: true,
 	}
-	root.AddCommand(playCmd(), presetsCmd(), narrationCmd(), boardCmd(), simCmd())
+	root.AddCommand(serveCmd(), playCmd(), presetsCmd(), narrationCmd(), boardCmd(), simCmd())
 	return root
 }
 

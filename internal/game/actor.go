@@ -65,9 +65,9 @@ type Actor struct {
 	quitOnce sync.Once
 	done     chan struct{}
 
-	live  *rules.Game // the truth
-	shown *rules.Game // what the table has been told: a prefix of live's log
-	clk   clock
+	live     *rules.Game // the truth
+	shown    *rules.Game // what the table has been told: a prefix of live's log
+	clk      clock
 	n        int64 // records stored
 	covered  int   // live events already in a record
 	savedClk clock // the clock as last stored

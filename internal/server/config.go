@@ -1,0 +1,179 @@
+package server
+
+import (
+	"crypto/rand"
+	"encoding/binary"
+	"fmt"
+	"sort"
+
+	"github.com/wolfden/wolfden/bot"
+	"github.com/wolfden/wolfden/internal/boardfile"
+	"github.com/wolfden/wolfden/internal/game"
+	"github.com/wolfden/wolfden/rules"
+)
+
+// createRequest is the body of POST /api/rooms.
+type createRequest struct {
+	Name     string            `json:"name"`
+	Preset   string            `json:"preset"`  // a preset name, or
+	Board    string            `json:"board"`   // a board file's text (docs/boards.md)
+	Players  int               `json:"players"` // for a preset that takes several sizes
+	Options  map[string]string `json:"options"` // option overrides
+	Timers   map[string]string `json:"timers"`  // timer overrides: "speech": "60s"
+	Bots     string            `json:"bots"`    // bot level: smart (default) or random
+	Seed     *uint64           `json:"seed"`    // fixes the deal and the bots; random if absent
+	Nickname string            `json:"nickname"`
+}
+
+// roomConfig is a room's settings as stored: the board resolved, so that a
+// stored game does not change when a preset does.
+type roomConfig struct {
+	Name     string            `json:"name"`
+	Preset   string            `json:"preset,omitempty"`
+	Cards    []string          `json:"cards"`
+	Options  map[string]string `json:"options"`
+	Timers   map[string]string `json:"timers"`
+	Bots     string            `json:"bots"`
+	Seed     uint64            `json:"seed"`
+	HostHash string            `json:"host"`
+}
+
+// MaxName bounds room names and nicknames, in characters.
+const MaxName = 40
+
+func (req *createRequest) config() (roomConfig, error) {
+	c := roomConfig{Name: req.Name, Bots: req.Bots}
+	if err := checkName("name", req.Name, true); err != nil {
+		return c, err
+	}
+	var b rules.Board
+	switch {
+	case req.Preset != "" && req.Board != "":
+		return c, fmt.Errorf("give a preset or a board, not both")
+	case req.Board != "":
+		f, err := boardfile.Parse("board", []byte(req.Board))
+		if err != nil {
+			return c, err
+		}
+		b = f.Board
+		if c.Name == "" {
+			c.Name = f.Name
+		}
+	default:
+		if req.Preset == "" {
+			req.Preset = "std-12"
+		}
+		p, err := rules.LookupPreset(req.Preset)
+		if err != nil {
+			return c, err
+		}
+		if b, err = p.Board(req.Players); err != nil {
+			return c, err
+		}
+		c.Preset = p.Name
+	}
+	keys := make([]string, 0, len(req.Options))
+	for k := range req.Options {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	for _, k := range keys {
+		if err := b.Options.Set(k, req.Options[k]); err != nil {
+			return c, err
+		}
+	}
+	if err := b.Validate(); err != nil {
+		return c, err
+	}
+	t := game.DefaultTimers
+	for k, v := range req.Timers {
+		if err := t.Set(k, v); err != nil {
+			return c, err
+		}
+	}
+	if c.Bots == "" {
+		c.Bots = string(bot.Smart)
+	}
+	if _, err := bot.ParseLevel(c.Bots); err != nil {
+		return c, fmt.Errorf("bots: unknown level %q (smart or random)", c.Bots)
+	}
+	if req.Seed != nil {
+		c.Seed = *req.Seed
+	} else {
+		var buf [8]byte
+		_, _ = rand.Read(buf[:])
+		c.Seed = binary.LittleEndian.Uint64(buf[:])
+	}
+	if c.Name == "" {
+		c.Name = c.Preset
+	}
+	c.setBoard(b)
+	c.Timers = t.Map()
+	return c, nil
+}
+
+func (c *roomConfig) setBoard(b rules.Board) {
+	c.Cards = c.Cards[:0]
+	for _, r := range b.Cards {
+		c.Cards = append(c.Cards, r.String())
+	}
+	c.Options = map[string]string{}
+	for _, o := range rules.AllOptions() {
+		c.Options[o.Name()] = b.Options.Get(o)
+	}
+}
+
+// board reads the stored board back.
+func (c *roomConfig) board() (rules.Board, error) {
+	var b rules.Board
+	for _, name := range c.Cards {
+		r, err := rules.ParseRole(name)
+		if err != nil {
+			return b, err
+		}
+		b.Cards = append(b.Cards, r)
+	}
+	for k, v := range c.Options {
+		if err := b.Options.Set(k, v); err != nil {
+			return b, err
+		}
+	}
+	return b, b.Validate()
+}
+
+func (c *roomConfig) timers() (game.Timers, error) {
+	t := game.DefaultTimers
+	for k, v := range c.Timers {
+		if err := t.Set(k, v); err != nil {
+			return t, err
+		}
+	}
+	return t, nil
+}
+
+// seatRec is one seat of a room as stored: a player (his nickname and the
+// hash of his token) or a bot, or nobody yet.
+type seatRec struct {
+	Nick string `json:"nick,omitempty"`
+	Hash string `json:"hash,omitempty"`
+	Bot  bool   `json:"bot,omitempty"`
+}
+
+func (s *seatRec) empty() bool { return s.Hash == "" && !s.Bot }
+
+func checkName(what, s string, mayBeEmpty bool) error {
+	n := 0
+	for _, r := range s {
+		if r < ' ' || r == 0x7f {
+			return fmt.Errorf("%s: control characters are not allowed", what)
+		}
+		n++
+	}
+	if s == "" && !mayBeEmpty {
+		return fmt.Errorf("%s is required", what)
+	}
+	if n > MaxName {
+		return fmt.Errorf("%s: at most %d characters", what, MaxName)
+	}
+	return nil
+}

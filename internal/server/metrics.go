@@ -1,0 +1,36 @@
+package server
+
+import (
+	"github.com/prometheus/client_golang/prometheus"
+	"github.com/prometheus/client_golang/prometheus/collectors"
+)
+
+// metrics has a registry of its own per server, so tests can run several.
+type metrics struct {
+	reg         *prometheus.Registry
+	rooms       *prometheus.GaugeVec
+	games       prometheus.Gauge
+	connections prometheus.Gauge
+	commands    *prometheus.CounterVec
+	latency     prometheus.Histogram
+}
+
+func newMetrics() *metrics {
+	m := &metrics{
+		reg: prometheus.NewRegistry(),
+		rooms: prometheus.NewGaugeVec(prometheus.GaugeOpts{Name: "wolfden_rooms",
+			Help: "Rooms held by this server, by status."}, []string{"status"}),
+		games: prometheus.NewGauge(prometheus.GaugeOpts{Name: "wolfden_live_games",
+			Help: "Games being played."}),
+		connections: prometheus.NewGauge(prometheus.GaugeOpts{Name: "wolfden_connections",
+			Help: "Open WebSocket connections."}),
+		commands: prometheus.NewCounterVec(prometheus.CounterOpts{Name: "wolfden_commands_total",
+			Help: "Commands received, by result: ok, refused, busy."}, []string{"result"}),
+		latency: prometheus.NewHistogram(prometheus.HistogramOpts{Name: "wolfden_command_seconds",
+			Help:    "From a command's arrival to its events queued for every connection (stored first).",
+			Buckets: prometheus.ExponentialBuckets(0.00005, 2, 16)}),
+	}
+	m.reg.MustRegister(m.rooms, m.games, m.connections, m.commands, m.latency,
+		collectors.NewGoCollector(), collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}))
+	return m
+}

@@ -1,0 +1,124 @@
+package server
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"unicode/utf8"
+
+	"github.com/wolfden/wolfden/internal/game"
+	"github.com/wolfden/wolfden/rules"
+)
+
+// MaxFrame is the largest frame a client may send, in bytes.
+const MaxFrame = 4096
+
+// inFrame is a frame from a client (docs/api.md).
+type inFrame struct {
+	Type string `json:"type"` // hello, act, chat, ping
+	ID   int64  `json:"id"`   // echoed in the ack or error
+
+	// hello
+	Token     string `json:"token"`
+	Since     int    `json:"since"`
+	ChatSince int    `json:"chat_since"`
+
+	// act
+	Cmd    string `json:"cmd"`
+	Target int    `json:"target"`
+	Seats  []int  `json:"seats"`
+	Value  int    `json:"value"`
+	Role   string `json:"role"`
+
+	// chat
+	Channel string `json:"channel"`
+	Text    string `json:"text"`
+}
+
+// decodeFrame reads a client frame strictly: unknown fields, trailing data
+// and values out of range are errors that say what is wrong.
+func decodeFrame(data []byte) (inFrame, error) {
+	var f inFrame
+	if len(data) > MaxFrame {
+		return f, fmt.Errorf("frame of %d bytes is larger than %d", len(data), MaxFrame)
+	}
+	dec := json.NewDecoder(bytes.NewReader(data))
+	dec.DisallowUnknownFields()
+	if err := dec.Decode(&f); err != nil {
+		return f, fmt.Errorf("malformed frame: %v", err)
+	}
+	if dec.More() {
+		return f, errors.New("malformed frame: data after the JSON object")
+	}
+	switch f.Type {
+	case "hello", "ping":
+		if f.Since < 0 || f.ChatSince < 0 {
+			return f, errors.New("since and chat_since cannot be negative")
+		}
+	case "act":
+		if _, err := f.command(); err != nil {
+			return f, err
+		}
+	case "chat":
+		if f.Channel == "" {
+			return f, errors.New("chat: channel is required")
+		}
+		if !utf8.ValidString(f.Text) {
+			return f, errors.New("chat: the text is not valid UTF-8")
+		}
+		if n := utf8.RuneCountInString(f.Text); n == 0 || n > game.MaxChat {
+			return f, fmt.Errorf("chat: the text must have 1 to %d characters", game.MaxChat)
+		}
+	case "":
+		return f, errors.New("the frame has no type")
+	default:
+		return f, fmt.Errorf("unknown frame type %q (hello, act, chat, ping)", f.Type)
+	}
+	return f, nil
+}
+
+// command turns an act frame into an engine command; the seat is the
+// connection's, never the frame's.
+func (f *inFrame) command() (rules.Command, error) {
+	var c rules.Command
+	if f.Target < 0 || f.Target > rules.MaxSeats {
+		return c, fmt.Errorf("act: target %d is not a seat", f.Target)
+	}
+	if f.Value < -128 || f.Value > 127 {
+		return c, fmt.Errorf("act: value %d is out of range", f.Value)
+	}
+	c.Target, c.Value = rules.Seat(f.Target), int8(f.Value)
+	for _, s := range f.Seats {
+		if s < 1 || s > rules.MaxSeats {
+			return c, fmt.Errorf("act: seat %d is not a seat", s)
+		}
+		if c.Mask&(1<<uint(s)) != 0 {
+			return c, fmt.Errorf("act: seat %d is named twice", s)
+		}
+		c.Mask |= 1 << uint(s)
+	}
+	switch f.Cmd {
+	case "accuse", "vouch":
+		c.Kind, c.Value = rules.CmdClaim, rules.ClaimWolf
+		if f.Cmd == "vouch" {
+			c.Value = rules.ClaimGood
+		}
+		return c, nil
+	case "claim":
+		r, err := rules.ParseRole(f.Role)
+		if err != nil {
+			return c, fmt.Errorf("act: claim: %v", err)
+		}
+		c.Kind, c.Value, c.Role = rules.CmdClaim, rules.ClaimRole, r
+		return c, nil
+	case "":
+		return c, errors.New("act: cmd is required")
+	}
+	k, err := rules.ParseCmd(f.Cmd)
+	if err != nil {
+		return c, fmt.Errorf("act: unknown command %q", f.Cmd)
+	}
+	c.Kind = k
+	return c, nil
+}

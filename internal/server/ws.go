@@ -1,0 +1,182 @@
+package server
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"net/http"
+	"time"
+
+	"github.com/coder/websocket"
+	"golang.org/x/time/rate"
+
+	"github.com/wolfden/wolfden/internal/game"
+	"github.com/wolfden/wolfden/internal/store"
+	"github.com/wolfden/wolfden/rules"
+)
+
+// Limits of a connection.
+const (
+	helloWait  = 10 * time.Second // the first frame must come by then
+	writeWait  = 10 * time.Second // a frame that cannot be written by then drops the connection
+	queueSize  = 1024             // frames waiting for a connection; a full queue drops it
+	frameRate  = 20               // frames a second a client may send, on average …
+	frameBurst = 40               // … and at once
+	maxStrikes = 50               // frames over the rate before the connection is closed
+)
+
+// welcome is the first frame a connection receives.
+type welcome struct {
+	Type    string     `json:"type"` // "welcome"
+	Room    string     `json:"room"`
+	Seat    rules.Seat `json:"seat"` // 0: a spectator
+	Players int        `json:"players"`
+}
+
+func (s *Server) websocket(w http.ResponseWriter, r *http.Request) {
+	rm, err := s.roomFor(r.Context(), r.PathValue("id"))
+	if err != nil {
+		writeErr(w, err)
+		return
+	}
+	conn, err := websocket.Accept(w, r, &websocket.AcceptOptions{OriginPatterns: s.opts.Origins})
+	if err != nil {
+		return // Accept has answered (a refused origin: 403)
+	}
+	conn.SetReadLimit(MaxFrame)
+	s.m.connections.Inc()
+	defer s.m.connections.Dec()
+	ctx, cancel := context.WithCancel(r.Context())
+	defer cancel()
+	s.session(ctx, cancel, conn, rm)
+}
+
+// reply writes a frame directly; the session's own answers (bad frames,
+// rate) do not go through the game.
+func reply(ctx context.Context, conn *websocket.Conn, v any) {
+	b, _ := json.Marshal(v)
+	wctx, cancel := context.WithTimeout(ctx, writeWait)
+	defer cancel()
+	_ = conn.Write(wctx, websocket.MessageText, b)
+}
+
+func closeWith(conn *websocket.Conn, code, msg string) {
+	reply(context.Background(), conn, game.ErrorFrame{Type: "error", Code: code, Message: msg})
+	_ = conn.Close(websocket.StatusPolicyViolation, code)
+}
+
+func (s *Server) session(ctx context.Context, cancel context.CancelFunc, conn *websocket.Conn, rm *room) {
+	hctx, hcancel := context.WithTimeout(ctx, helloWait)
+	_, data, err := conn.Read(hctx)
+	hcancel()
+	if err != nil {
+		closeWith(conn, "hello", "send a hello frame first")
+		return
+	}
+	hello, err := decodeFrame(data)
+	if err != nil || hello.Type != "hello" {
+		msg := "the first frame must be {\"type\":\"hello\", \"token\": …}"
+		if err != nil {
+			msg = err.Error()
+		}
+		closeWith(conn, "hello", msg)
+		return
+	}
+	rm.mu.Lock()
+	a, status, players := rm.actor, rm.rec.Status, len(rm.seats)
+	seat := rm.seatOf(hello.Token)
+	rm.mu.Unlock()
+	switch {
+	case hello.Token != "" && seat == 0:
+		closeWith(conn, "token", "this token holds no seat in this room")
+		return
+	case status == store.StatusOpen:
+		closeWith(conn, "not_started", "the game has not started; poll GET /api/rooms/ID until its status is running")
+		return
+	case a == nil:
+		closeWith(conn, "not_running", "the game is over; its replay is at GET /api/rooms/ID/replay")
+		return
+	}
+	sub := game.NewSub(seat, queueSize, cancel)
+	reply(ctx, conn, welcome{Type: "welcome", Room: rm.rec.ID, Seat: seat, Players: players})
+	if err := a.Join(sub, hello.Since, hello.ChatSince); err != nil {
+		closeWith(conn, "not_running", err.Error())
+		return
+	}
+	defer a.Leave(sub)
+	go s.writer(ctx, cancel, conn, sub, a)
+	lim := rate.NewLimiter(frameRate, frameBurst)
+	strikes := 0
+	for {
+		_, data, err := conn.Read(ctx)
+		if err != nil {
+			var ce websocket.CloseError
+			if errors.As(err, &ce) && ce.Code == websocket.StatusMessageTooBig {
+				return
+			}
+			if ctx.Err() == nil && websocket.CloseStatus(err) == -1 && !errors.Is(err, context.Canceled) {
+				// a frame over the read limit ends the connection: say so
+				closeWith(conn, "too_big", "frames are limited to 4096 bytes")
+			}
+			return
+		}
+		if !lim.Allow() {
+			if strikes++; strikes > maxStrikes {
+				closeWith(conn, "rate", "too many frames; the connection is closed")
+				return
+			}
+			reply(ctx, conn, game.ErrorFrame{Type: "error", Code: "rate", Message: "too many frames; slow down"})
+			continue
+		}
+		f, err := decodeFrame(data)
+		if err != nil {
+			reply(ctx, conn, game.ErrorFrame{Type: "error", ID: f.ID, Code: "bad_frame", Message: err.Error()})
+			continue
+		}
+		switch f.Type {
+		case "ping":
+			reply(ctx, conn, map[string]any{"type": "pong", "id": f.ID})
+			continue
+		case "hello":
+			reply(ctx, conn, game.ErrorFrame{Type: "error", ID: f.ID, Code: "bad_frame", Message: "already greeted; reconnect to resume from another point"})
+			continue
+		case "act":
+			c, _ := f.command()
+			err = a.Act(sub, f.ID, c)
+		case "chat":
+			err = a.Chat(sub, f.ID, f.Channel, f.Text)
+		}
+		if err != nil {
+			code := "busy"
+			if errors.Is(err, game.ErrStopped) {
+				code = "not_running"
+			}
+			reply(ctx, conn, game.ErrorFrame{Type: "error", ID: f.ID, Code: code, Message: err.Error()})
+		}
+	}
+}
+
+// writer sends the game's frames; it never blocks the game: the game drops
+// a connection whose queue is full.
+func (s *Server) writer(ctx context.Context, cancel context.CancelFunc, conn *websocket.Conn, sub *game.Sub, a *game.Actor) {
+	defer cancel()
+	for {
+		select {
+		case b := <-sub.Out:
+			wctx, wcancel := context.WithTimeout(ctx, writeWait)
+			err := conn.Write(wctx, websocket.MessageText, b)
+			wcancel()
+			if err != nil {
+				_ = conn.CloseNow()
+				return
+			}
+		case <-ctx.Done():
+			// kicked (too slow), or the reader ended
+			_ = conn.Close(websocket.StatusGoingAway, "closed")
+			return
+		case <-a.Done():
+			_ = conn.Close(websocket.StatusGoingAway, "the game has stopped")
+			return
+		}
+	}
+}
