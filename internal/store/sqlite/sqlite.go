@@ -1,0 +1,559 @@
+// Package sqlite is the store on an SQLite file, through modernc.org/sqlite
+// (pure Go, no cgo).
+//
+// Every write goes through one goroutine, which commits whatever has queued
+// up in a single transaction (group commit): SQLite has one writer at a time
+// anyway, and the cost of a commit is paid once for all the callers waiting
+// on it instead of once each.
+package sqlite
+
+import (
+	"context"
+	"database/sql"
+	"embed"
+	"errors"
+	"fmt"
+	"io/fs"
+	"maps"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"github.com/pressly/goose/v3"
+	_ "modernc.org/sqlite" // the "sqlite" driver
+
+	"github.com/wolfden/wolfden/internal/store"
+)
+
+//go:embed migrations/*.sql
+var migrations embed.FS
+
+// ErrClosed is returned by every call made after Close.
+var ErrClosed = errors.New("sqlite: store is closed")
+
+// maxBatch bounds a group commit, so that under a flood of appends one
+// transaction, and the wait of every caller in it, stays short.
+const maxBatch = 512
+
+// DB is a store.Store on an SQLite file. It is safe for concurrent use.
+//
+// It assumes it is the file's only writer: it remembers each room's last
+// record number instead of reading it on every Append. (Another writer would
+// not corrupt the log, since the primary key refuses a duplicate, but its
+// appends would make ours fail.)
+type DB struct {
+	db *sql.DB
+
+	// mu orders the callers' sends on queue against Close, which closes it.
+	mu      sync.RWMutex
+	closed  bool
+	queue   chan *op
+	stopped chan struct{} // closed once the writer has drained queue
+
+	w *writer
+}
+
+var _ store.Store = (*DB)(nil)
+
+// Open opens the database file at path, creating it if needed, and brings
+// its schema up to date.
+func Open(path string) (*DB, error) {
+	db, err := sql.Open("sqlite", dsn(path))
+	if err != nil {
+		return nil, fmt.Errorf("sqlite: open %s: %w", path, err)
+	}
+	ctx := context.Background()
+	if err := migrate(ctx, db); err != nil {
+		db.Close()
+		return nil, fmt.Errorf("sqlite: open %s: %w", path, err)
+	}
+	w, err := newWriter(ctx, db)
+	if err != nil {
+		db.Close()
+		return nil, fmt.Errorf("sqlite: open %s: %w", path, err)
+	}
+	d := &DB{db: db, queue: make(chan *op, maxBatch), stopped: make(chan struct{}), w: w}
+	go d.write()
+	return d, nil
+}
+
+// uriEscaper keeps a path's own '?', '#' and '%' from being read as parts of
+// the URI that dsn builds around it.
+var uriEscaper = strings.NewReplacer("%", "%25", "?", "%3f", "#", "%23")
+
+// dsn gives every connection of the pool the same pragmas.
+//
+// WAL lets reads proceed while the writer commits. Under WAL,
+// synchronous=NORMAL writes each commit to the log without an fsync, which
+// is durable against the process being killed (the promise of
+// store.Store.Append: the OS still has the data) but not against the machine
+// losing power, where the last commits before the crash may be lost;
+// synchronous=FULL would cover that at the price of an fsync per commit.
+// busy_timeout lets a connection wait out another one, or another process
+// (a backup, the sqlite3 shell), holding the lock. _txlock=immediate takes
+// the write lock at BEGIN, so that a transaction that reads before it writes
+// cannot fail to upgrade its lock halfway.
+func dsn(path string) string {
+	return "file:" + uriEscaper.Replace(path) +
+		"?_pragma=journal_mode(WAL)&_pragma=synchronous(NORMAL)&_pragma=busy_timeout(5000)&_pragma=foreign_keys(on)" +
+		"&_txlock=immediate"
+}
+
+func migrate(ctx context.Context, db *sql.DB) error {
+	fsys, err := fs.Sub(migrations, "migrations")
+	if err != nil {
+		return err
+	}
+	// A Provider rather than goose's package functions, which configure a
+	// global dialect, registry and logger; it logs only when asked to.
+	p, err := goose.NewProvider(goose.DialectSQLite3, db, fsys, goose.WithDisableGlobalRegistry(true))
+	if err != nil {
+		return fmt.Errorf("migrations: %w", err)
+	}
+	if _, err := p.Up(ctx); err != nil {
+		return fmt.Errorf("migrating: %w", err)
+	}
+	return nil
+}
+
+// CreateRoom adds a room; a room with the same ID is an error.
+func (d *DB) CreateRoom(ctx context.Context, r store.Room) error {
+	return d.do(ctx, &op{kind: opCreate, roomID: r.ID, room: r})
+}
+
+// UpdateRoom replaces a room's Status, Config, Seats and Updated.
+func (d *DB) UpdateRoom(ctx context.Context, r store.Room) error {
+	return d.do(ctx, &op{kind: opUpdate, roomID: r.ID, room: r})
+}
+
+// Append writes recs to the room in one transaction, shared with other
+// callers' writes, and returns once it is committed. A refusal (a gap, a
+// duplicate, a missing room) or a cancellation means that none of recs was
+// written, so that the caller's view of the log stays the stored one: ctx
+// releases the caller only while its records are still waiting in the
+// queue; once the writer has taken them, Append waits for the outcome,
+// which takes one transaction.
+func (d *DB) Append(ctx context.Context, roomID string, recs ...store.Record) error {
+	if len(recs) == 0 {
+		return nil
+	}
+	o, err := appendOp(roomID, recs)
+	if err != nil {
+		return err
+	}
+	return d.do(ctx, o)
+}
+
+func appendOp(roomID string, recs []store.Record) (*op, error) {
+	for i := 1; i < len(recs); i++ {
+		if recs[i].N != recs[i-1].N+1 {
+			return nil, fmt.Errorf("sqlite: append to room %q: records are not consecutive: %d follows %d", roomID, recs[i].N, recs[i-1].N)
+		}
+	}
+	// Encoded by the caller rather than by the writer, which would do it
+	// for every caller in turn.
+	events := make([][]byte, len(recs))
+	for i := range recs {
+		events[i] = store.AppendEvents(nil, recs[i].Events)
+	}
+	return &op{kind: opAppend, roomID: roomID, recs: recs, events: events}, nil
+}
+
+// do queues o for the writer and waits for its outcome.
+func (d *DB) do(ctx context.Context, o *op) error {
+	if err := ctx.Err(); err != nil {
+		return err
+	}
+	o.done = make(chan error, 1)
+	d.mu.RLock()
+	if d.closed {
+		d.mu.RUnlock()
+		return ErrClosed
+	}
+	select {
+	case d.queue <- o:
+	case <-ctx.Done():
+		d.mu.RUnlock()
+		return ctx.Err()
+	}
+	d.mu.RUnlock()
+	select {
+	case err := <-o.done:
+		return err
+	case <-ctx.Done():
+		if o.state.CompareAndSwap(queued, withdrawn) {
+			return ctx.Err()
+		}
+		return <-o.done
+	}
+}
+
+// Close waits for the queued writes to be committed, then closes the file.
+func (d *DB) Close() error {
+	d.mu.Lock()
+	if d.closed {
+		d.mu.Unlock()
+		return ErrClosed
+	}
+	d.closed = true
+	close(d.queue)
+	d.mu.Unlock()
+	<-d.stopped
+	return d.db.Close()
+}
+
+func (d *DB) isClosed() bool {
+	d.mu.RLock()
+	defer d.mu.RUnlock()
+	return d.closed
+}
+
+const roomColumns = `id, created, updated, status, config, seats`
+
+// Room reads one room.
+func (d *DB) Room(ctx context.Context, id string) (store.Room, error) {
+	if d.isClosed() {
+		return store.Room{}, ErrClosed
+	}
+	r, err := scanRoom(d.db.QueryRowContext(ctx, `SELECT `+roomColumns+` FROM rooms WHERE id = ?`, id))
+	if errors.Is(err, sql.ErrNoRows) {
+		return store.Room{}, fmt.Errorf("sqlite: room %q: %w", id, store.ErrNotFound)
+	}
+	if err != nil {
+		return store.Room{}, fmt.Errorf("sqlite: room %q: %w", id, err)
+	}
+	return r, nil
+}
+
+// Rooms lists the rooms with a status, oldest first.
+func (d *DB) Rooms(ctx context.Context, status string) ([]store.Room, error) {
+	if d.isClosed() {
+		return nil, ErrClosed
+	}
+	rows, err := d.db.QueryContext(ctx, `SELECT `+roomColumns+` FROM rooms WHERE status = ? ORDER BY created, id`, status)
+	if err != nil {
+		return nil, fmt.Errorf("sqlite: rooms %q: %w", status, err)
+	}
+	defer rows.Close()
+	var rooms []store.Room
+	for rows.Next() {
+		r, err := scanRoom(rows)
+		if err != nil {
+			return nil, fmt.Errorf("sqlite: rooms %q: %w", status, err)
+		}
+		rooms = append(rooms, r)
+	}
+	if err := rows.Err(); err != nil {
+		return nil, fmt.Errorf("sqlite: rooms %q: %w", status, err)
+	}
+	return rooms, nil
+}
+
+func scanRoom(row interface{ Scan(...any) error }) (store.Room, error) {
+	var r store.Room
+	var created, updated sql.NullInt64
+	if err := row.Scan(&r.ID, &created, &updated, &r.Status, &r.Config, &r.Seats); err != nil {
+		return store.Room{}, err
+	}
+	r.Created, r.Updated = fromNanos(created), fromNanos(updated)
+	return r, nil
+}
+
+// Records reads a room's records in order; a room that does not exist is
+// store.ErrNotFound.
+func (d *DB) Records(ctx context.Context, roomID string) ([]store.Record, error) {
+	if d.isClosed() {
+		return nil, ErrClosed
+	}
+	recs, err := d.records(ctx, roomID)
+	if err != nil {
+		return nil, fmt.Errorf("sqlite: records of room %q: %w", roomID, err)
+	}
+	if len(recs) == 0 {
+		// Only now, so that reading a game costs one query.
+		var exists bool
+		if err := d.db.QueryRowContext(ctx, `SELECT EXISTS (SELECT 1 FROM rooms WHERE id = ?)`, roomID).Scan(&exists); err != nil {
+			return nil, fmt.Errorf("sqlite: records of room %q: %w", roomID, err)
+		}
+		if !exists {
+			return nil, fmt.Errorf("sqlite: records of room %q: %w", roomID, store.ErrNotFound)
+		}
+	}
+	return recs, nil
+}
+
+func (d *DB) records(ctx context.Context, roomID string) ([]store.Record, error) {
+	rows, err := d.db.QueryContext(ctx, `SELECT n, at, kind, body, events, clock FROM records WHERE room_id = ? ORDER BY n`, roomID)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	var recs []store.Record
+	for rows.Next() {
+		var r store.Record
+		var at sql.NullInt64
+		var events []byte
+		if err := rows.Scan(&r.N, &at, &r.Kind, &r.Body, &events, &r.Clock); err != nil {
+			return nil, err
+		}
+		r.At = fromNanos(at)
+		if r.Events, err = store.DecodeEvents(events); err != nil {
+			return nil, fmt.Errorf("record %d: %w", r.N, err)
+		}
+		recs = append(recs, r)
+	}
+	return recs, rows.Err()
+}
+
+// nanos is t as stored: unix nanoseconds (which cover the years 1678 to
+// 2262), or NULL for the zero time, which has none.
+func nanos(t time.Time) any {
+	if t.IsZero() {
+		return nil
+	}
+	return t.UnixNano()
+}
+
+func fromNanos(n sql.NullInt64) time.Time {
+	if !n.Valid {
+		return time.Time{}
+	}
+	return time.Unix(0, n.Int64).UTC()
+}
+
+type opKind uint8
+
+const (
+	opAppend opKind = iota
+	opCreate
+	opUpdate
+)
+
+// op is one write waiting for the writer.
+type op struct {
+	kind   opKind
+	roomID string
+	room   store.Room     // opCreate, opUpdate
+	recs   []store.Record // opAppend
+	events [][]byte       // opAppend: recs' events, encoded
+	// state lets the caller withdraw the op on cancellation only while it
+	// is queued, so that a cancelled write is never committed.
+	state atomic.Int32
+	done  chan error
+}
+
+// op states.
+const (
+	queued int32 = iota
+	taken
+	withdrawn
+)
+
+// write is the writer goroutine: it takes what has queued up, commits it,
+// and starts again until Close closes the queue.
+func (d *DB) write() {
+	defer close(d.stopped)
+	defer d.w.close()
+	batch := make([]*op, 0, maxBatch)
+	for o := range d.queue {
+		batch = take(batch[:0], o)
+	more:
+		for len(batch) < maxBatch {
+			select {
+			case o, ok := <-d.queue:
+				if !ok {
+					break more
+				}
+				batch = take(batch, o)
+			default:
+				break more
+			}
+		}
+		if len(batch) > 0 {
+			d.w.run(batch)
+		}
+	}
+}
+
+func take(batch []*op, o *op) []*op {
+	if o.state.CompareAndSwap(queued, taken) {
+		return append(batch, o)
+	}
+	return batch
+}
+
+// writer is the state of the writer goroutine, which alone uses it.
+type writer struct {
+	conn *sql.Conn // every write transaction runs on it, with its statements prepared once
+	// last is the last stored record number of the rooms appended to since
+	// Open, so that an Append is checked without a query; rooms leave it
+	// when their game is over, which keeps it to the games in play.
+	last                                         map[string]int64
+	insertRecord, lastRecord, insertRoom, update *sql.Stmt
+}
+
+func newWriter(ctx context.Context, db *sql.DB) (*writer, error) {
+	w := &writer{last: make(map[string]int64)}
+	var err error
+	prepare := func(query string) *sql.Stmt {
+		if err != nil {
+			return nil
+		}
+		var s *sql.Stmt
+		s, err = db.PrepareContext(ctx, query)
+		return s
+	}
+	w.insertRecord = prepare(`INSERT INTO records (room_id, n, at, kind, body, events, clock) VALUES (?, ?, ?, ?, ?, ?, ?)`)
+	w.lastRecord = prepare(`SELECT EXISTS (SELECT 1 FROM rooms WHERE id = ?1), (SELECT coalesce(max(n), 0) FROM records WHERE room_id = ?1)`)
+	w.insertRoom = prepare(`INSERT INTO rooms (` + roomColumns + `) VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT (id) DO NOTHING`)
+	w.update = prepare(`UPDATE rooms SET status = ?, config = ?, seats = ?, updated = ? WHERE id = ?`)
+	if err == nil {
+		w.conn, err = db.Conn(ctx)
+	}
+	if err != nil {
+		w.close()
+		return nil, err
+	}
+	return w, nil
+}
+
+func (w *writer) close() {
+	for _, s := range []*sql.Stmt{w.insertRecord, w.lastRecord, w.insertRoom, w.update} {
+		if s != nil {
+			s.Close()
+		}
+	}
+	if w.conn != nil {
+		w.conn.Close()
+	}
+}
+
+// run commits batch and answers its callers. When the transaction fails,
+// each op is retried in a transaction of its own, so that only the op at
+// fault fails.
+func (w *writer) run(batch []*op) {
+	refusals, err := w.commit(batch)
+	switch {
+	case err == nil:
+		for i, o := range batch {
+			o.done <- refusals[i]
+		}
+	case len(batch) == 1:
+		batch[0].done <- fmt.Errorf("sqlite: write to room %q: %w", batch[0].roomID, err)
+	default:
+		for _, o := range batch {
+			w.run([]*op{o})
+		}
+	}
+}
+
+// commit runs batch in one transaction. An op that breaks a rule (a gap, a
+// duplicate room) is refused before it writes anything, so refusals[i] is
+// for the op's caller alone and the others are committed; err is the
+// failure of the transaction as a whole.
+func (w *writer) commit(batch []*op) (refusals []error, err error) {
+	ctx := context.Background()
+	t := txn{w: w, last: make(map[string]int64)}
+	if t.tx, err = w.conn.BeginTx(ctx, nil); err != nil {
+		return nil, err
+	}
+	t.insertRecord = t.tx.StmtContext(ctx, w.insertRecord)
+	t.lastRecord = t.tx.StmtContext(ctx, w.lastRecord)
+	t.insertRoom = t.tx.StmtContext(ctx, w.insertRoom)
+	t.update = t.tx.StmtContext(ctx, w.update)
+	refusals = make([]error, len(batch))
+	for i, o := range batch {
+		if refusals[i], err = t.apply(ctx, o); err != nil {
+			break
+		}
+	}
+	if err != nil {
+		t.tx.Rollback()
+	} else {
+		err = t.tx.Commit()
+	}
+	if err != nil {
+		// The failure may come from a number the writer remembered wrong
+		// (another writer of the file), and what a failed commit left is
+		// unsure: read the numbers again.
+		for _, o := range batch {
+			delete(w.last, o.roomID)
+		}
+		return nil, err
+	}
+	maps.Copy(w.last, t.last)
+	for _, id := range t.over {
+		delete(w.last, id)
+	}
+	return refusals, nil
+}
+
+// txn is a write transaction. Its changes to the writer's memory wait in it
+// until the commit.
+type txn struct {
+	w                                            *writer
+	tx                                           *sql.Tx
+	insertRecord, lastRecord, insertRoom, update *sql.Stmt
+	last                                         map[string]int64 // as writer.last
+	over                                         []string         // rooms whose game is over
+}
+
+func (t *txn) apply(ctx context.Context, o *op) (refusal, err error) {
+	switch o.kind {
+	case opCreate:
+		r := o.room
+		n, err := affected(t.insertRoom.ExecContext(ctx, r.ID, nanos(r.Created), nanos(r.Updated), r.Status, r.Config, r.Seats))
+		if err != nil || n > 0 {
+			return nil, err
+		}
+		return fmt.Errorf("sqlite: create room %q: the room already exists", r.ID), nil
+	case opUpdate:
+		r := o.room
+		n, err := affected(t.update.ExecContext(ctx, r.Status, r.Config, r.Seats, nanos(r.Updated), r.ID))
+		if err != nil {
+			return nil, err
+		}
+		if n == 0 {
+			return fmt.Errorf("sqlite: update room %q: %w", r.ID, store.ErrNotFound), nil
+		}
+		if r.Status == store.StatusOver {
+			t.over = append(t.over, r.ID)
+		}
+		return nil, nil
+	}
+	last, ok := t.last[o.roomID]
+	if !ok {
+		last, ok = t.w.last[o.roomID]
+	}
+	if !ok {
+		var exists bool
+		if err := t.lastRecord.QueryRowContext(ctx, o.roomID).Scan(&exists, &last); err != nil {
+			return nil, err
+		}
+		if !exists {
+			return fmt.Errorf("sqlite: append to room %q: %w", o.roomID, store.ErrNotFound), nil
+		}
+		t.last[o.roomID] = last
+	}
+	switch n := o.recs[0].N; {
+	case n <= last:
+		return fmt.Errorf("sqlite: append to room %q: record %d is already stored (the last is %d)", o.roomID, n, last), nil
+	case n > last+1:
+		return fmt.Errorf("sqlite: append to room %q: record %d leaves a gap after the last stored record, %d", o.roomID, n, last), nil
+	}
+	for i, r := range o.recs {
+		if _, err := t.insertRecord.ExecContext(ctx, o.roomID, r.N, nanos(r.At), r.Kind, r.Body, o.events[i], r.Clock); err != nil {
+			return nil, err
+		}
+	}
+	t.last[o.roomID] = o.recs[len(o.recs)-1].N
+	return nil, nil
+}
+
+func affected(res sql.Result, err error) (int64, error) {
+	if err != nil {
+		return 0, err
+	}
+	return res.RowsAffected()
+}
