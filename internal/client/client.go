@@ -1,0 +1,320 @@
+// Package client is a Go client of wolfden's HTTP and WebSocket API: what
+// the end-to-end tests, the crash test and the load tool play with.
+package client
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"math/rand/v2"
+	"net/http"
+	"strings"
+	"time"
+
+	"github.com/coder/websocket"
+
+	"github.com/wolfden/wolfden/bot"
+	"github.com/wolfden/wolfden/internal/game"
+	"github.com/wolfden/wolfden/rules"
+)
+
+// API calls the HTTP API of a server at Base ("http://127.0.0.1:8080").
+type API struct {
+	Base string
+	HTTP *http.Client
+}
+
+// Error is an error answer of the API.
+type Error struct {
+	Status  int
+	Code    string
+	Message string
+}
+
+func (e *Error) Error() string { return fmt.Sprintf("%d %s: %s", e.Status, e.Code, e.Message) }
+
+// Do sends a JSON request with an optional bearer token and decodes the
+// answer into out (if not nil).
+func (a *API) Do(ctx context.Context, method, path, token string, in, out any) error {
+	var body io.Reader
+	if in != nil {
+		b, err := json.Marshal(in)
+		if err != nil {
+			return err
+		}
+		body = bytes.NewReader(b)
+	}
+	req, err := http.NewRequestWithContext(ctx, method, a.Base+path, body)
+	if err != nil {
+		return err
+	}
+	req.Header.Set("Content-Type", "application/json")
+	if token != "" {
+		req.Header.Set("Authorization", "Bearer "+token)
+	}
+	hc := a.HTTP
+	if hc == nil {
+		hc = http.DefaultClient
+	}
+	resp, err := hc.Do(req)
+	if err != nil {
+		return err
+	}
+	defer resp.Body.Close()
+	data, err := io.ReadAll(io.LimitReader(resp.Body, 16<<20))
+	if err != nil {
+		return err
+	}
+	if resp.StatusCode >= 300 {
+		var e struct {
+			Error struct{ Code, Message string }
+		}
+		_ = json.Unmarshal(data, &e)
+		return &Error{Status: resp.StatusCode, Code: e.Error.Code, Message: e.Error.Message}
+	}
+	if out != nil {
+		return json.Unmarshal(data, out)
+	}
+	return nil
+}
+
+// Created is the answer to creating a room.
+type Created struct {
+	HostToken string `json:"host_token"`
+	Seat      int    `json:"seat"`
+	Token     string `json:"token"`
+	Room      struct {
+		ID      string `json:"id"`
+		Players int    `json:"players"`
+		Status  string `json:"status"`
+	} `json:"room"`
+}
+
+// Conn is one WebSocket connection to a game.
+type Conn struct {
+	ws     *websocket.Conn
+	Seat   rules.Seat
+	Frames chan Frame // every frame received, in order; closed when the connection ends
+	err    error
+}
+
+// Frame is a frame received, decoded loosely: Raw keeps it whole.
+type Frame struct {
+	Type    string            `json:"type"`
+	ID      int64             `json:"id"`
+	Seq     int               `json:"seq"`
+	Kind    string            `json:"kind"`
+	Code    string            `json:"code"`
+	Message string            `json:"message"`
+	Seat    rules.Seat        `json:"seat"`
+	Pending bool              `json:"pending"`
+	Over    bool              `json:"over"`
+	Winner  string            `json:"winner"`
+	Night   bool              `json:"night"`
+	Role    string            `json:"role"`
+	Choices []game.ChoiceJSON `json:"choices"`
+	Channel string            `json:"channel"`
+	Text    string            `json:"text"`
+	Raw     json.RawMessage   `json:"-"`
+}
+
+// Dial opens a game's WebSocket and says hello: token "" watches as a
+// spectator; since and chatSince resume after the last numbers held.
+func Dial(ctx context.Context, base, room, token string, since, chatSince int) (*Conn, error) {
+	url := "ws" + strings.TrimPrefix(base, "http") + "/ws/" + room
+	ws, _, err := websocket.Dial(ctx, url, nil)
+	if err != nil {
+		return nil, err
+	}
+	ws.SetReadLimit(1 << 20)
+	c := &Conn{ws: ws, Frames: make(chan Frame, 4096)}
+	if err := c.Send(ctx, map[string]any{"type": "hello", "token": token, "since": since, "chat_since": chatSince}); err != nil {
+		return nil, err
+	}
+	var f Frame
+	if err := c.read(ctx, &f); err != nil {
+		return nil, err
+	}
+	if f.Type != "welcome" {
+		return nil, fmt.Errorf("client: %s %s: %s", f.Type, f.Code, f.Message)
+	}
+	c.Seat = f.Seat
+	go c.loop()
+	return c, nil
+}
+
+func (c *Conn) read(ctx context.Context, f *Frame) error {
+	_, data, err := c.ws.Read(ctx)
+	if err != nil {
+		return err
+	}
+	if err := json.Unmarshal(data, f); err != nil {
+		return err
+	}
+	f.Raw = data
+	return nil
+}
+
+func (c *Conn) loop() {
+	defer close(c.Frames)
+	for {
+		var f Frame
+		if err := c.read(context.Background(), &f); err != nil {
+			c.err = err
+			return
+		}
+		c.Frames <- f
+	}
+}
+
+// Send writes one frame.
+func (c *Conn) Send(ctx context.Context, v any) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+	return c.ws.Write(ctx, websocket.MessageText, b)
+}
+
+// SendRaw writes bytes as they are.
+func (c *Conn) SendRaw(ctx context.Context, b []byte) error {
+	return c.ws.Write(ctx, websocket.MessageText, b)
+}
+
+// Close closes the connection.
+func (c *Conn) Close() error { return c.ws.Close(websocket.StatusNormalClosure, "bye") }
+
+// Kill drops the connection without a closing handshake.
+func (c *Conn) Kill() error { return c.ws.CloseNow() }
+
+// Act is the frame of a command.
+func Act(id int64, c rules.Command) map[string]any {
+	m := map[string]any{"type": "act", "id": id, "cmd": c.Kind.String()}
+	if c.Target != rules.NoSeat {
+		m["target"] = int(c.Target)
+	}
+	if c.Value != 0 {
+		m["value"] = int(c.Value)
+	}
+	if c.Mask != 0 {
+		m["seats"] = rules.Seats(c.Mask)
+	}
+	if c.Kind == rules.CmdClaim {
+		switch c.Value {
+		case rules.ClaimRole:
+			m["role"] = c.Role.String()
+		case rules.ClaimWolf:
+			m["cmd"] = "accuse"
+		case rules.ClaimGood:
+			m["cmd"] = "vouch"
+		}
+		delete(m, "value")
+	}
+	return m
+}
+
+// choice turns a state frame's choice back into the engine's form.
+func choice(j game.ChoiceJSON) (rules.Choice, error) {
+	k, err := rules.ParseCmd(j.Cmd)
+	if err != nil {
+		return rules.Choice{}, err
+	}
+	ch := rules.Choice{Kind: k, Targets: rules.Mask(j.Targets...), NoTarget: j.NoTarget, Value: j.Value, Pick: j.Pick}
+	for _, name := range j.Roles {
+		r, err := rules.ParseRole(name)
+		if err != nil {
+			return ch, err
+		}
+		ch.Roles |= 1 << uint(r)
+	}
+	return ch, nil
+}
+
+// Stats are what a player measured.
+type Stats struct {
+	Commands  int
+	Latencies []time.Duration // from sending a command to its ack, which follows its broadcast
+	Winner    string
+	Frames    int
+}
+
+// ErrClosed is returned when the connection ended before the game did.
+var ErrClosed = errors.New("client: the connection closed before the game ended")
+
+// PlayRandom plays the seat with random legal choices until the game is
+// over (or stop returns true after a frame). Claims are left out.
+func (c *Conn) PlayRandom(ctx context.Context, r *rand.Rand, stop func(Frame) bool) (Stats, error) {
+	var st Stats
+	var id int64
+	var inFlight bool
+	var sent time.Time
+	var last *Frame // the latest state: it may come before the ack of the command that led to it
+	act := func() error {
+		if last == nil || !last.Pending || inFlight {
+			return nil
+		}
+		var pool []rules.Choice
+		for _, j := range last.Choices {
+			ch, err := choice(j)
+			if err != nil {
+				return err
+			}
+			if ch.Kind != rules.CmdClaim {
+				pool = append(pool, ch)
+			}
+		}
+		cmd := rules.Command{Kind: rules.CmdSkip}
+		if len(pool) > 0 {
+			cmd = bot.RandomCommand(r, pool[r.IntN(len(pool))])
+		}
+		id++
+		inFlight, sent, last = true, time.Now(), nil
+		return c.Send(ctx, Act(id, cmd))
+	}
+	for {
+		var f Frame
+		var ok bool
+		select {
+		case f, ok = <-c.Frames:
+		case <-ctx.Done():
+			return st, ctx.Err()
+		}
+		if !ok {
+			return st, fmt.Errorf("%w (%v)", ErrClosed, c.err)
+		}
+		st.Frames++
+		if stop != nil && stop(f) {
+			return st, nil
+		}
+		switch f.Type {
+		case "ack":
+			if inFlight && f.ID == id {
+				inFlight = false
+				st.Latencies = append(st.Latencies, time.Since(sent))
+				st.Commands++
+			}
+		case "error":
+			if f.Code == "bad_frame" {
+				return st, fmt.Errorf("client: %s", f.Message)
+			}
+			if f.ID == id {
+				inFlight = false
+			}
+			continue // wait for a new state before trying again
+		case "state":
+			if f.Over {
+				st.Winner = f.Winner
+				return st, nil
+			}
+			last = &f
+		default:
+			continue
+		}
+		if err := act(); err != nil {
+			return st, err
+		}
+	}
+}
