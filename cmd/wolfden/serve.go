@@ -102,9 +102,9 @@ func serve(ctx context.Context, addr, dbPath string, opts server.Options, drain 
 		opts.Log.Info("games still running are stored and resume at the next start")
 	}
 	cancel()
-	srv.Stop()
 	sctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
 	defer cancel()
+	_ = srv.Close(sctx) // connections get their last frames
 	_ = hs.Shutdown(sctx)
 	opts.Log.Info("stopped")
 	return nil

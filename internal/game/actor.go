@@ -212,13 +212,8 @@ func (a *Actor) call(f func()) error {
 }
 
 func (a *Actor) run() {
-	defer close(a.done)
-	defer func() {
-		for s := range a.subs {
-			a.drop(s)
-		}
-		a.timer.Stop()
-	}()
+	defer close(a.done) // connections see it, send what is queued, and close
+	defer a.timer.Stop()
 	for {
 		select {
 		case f := <-a.inbox:

@@ -55,6 +55,7 @@ type Server struct {
 	rooms    map[string]*room
 	draining atomic.Bool
 	games    sync.WaitGroup // live games
+	sessions sync.WaitGroup // open WebSocket connections
 }
 
 type room struct {
@@ -824,6 +825,20 @@ func (s *Server) Drain() {
 func (s *Server) Wait(ctx context.Context) error {
 	done := make(chan struct{})
 	go func() { s.games.Wait(); close(done) }()
+	select {
+	case <-done:
+		return nil
+	case <-ctx.Done():
+		return ctx.Err()
+	}
+}
+
+// Close stops the games (Stop), then waits until every connection has been
+// sent its last frames and closed, or ctx is done.
+func (s *Server) Close(ctx context.Context) error {
+	s.Stop()
+	done := make(chan struct{})
+	go func() { s.sessions.Wait(); close(done) }()
 	select {
 	case <-done:
 		return nil

@@ -44,6 +44,8 @@ func (s *Server) websocket(w http.ResponseWriter, r *http.Request) {
 		return // Accept has answered (a refused origin: 403)
 	}
 	conn.SetReadLimit(MaxFrame)
+	s.sessions.Add(1)
+	defer s.sessions.Done()
 	s.m.connections.Inc()
 	defer s.m.connections.Dec()
 	ctx, cancel := context.WithCancel(r.Context())
@@ -175,6 +177,22 @@ func (s *Server) writer(ctx context.Context, cancel context.CancelFunc, conn *we
 			_ = conn.Close(websocket.StatusGoingAway, "closed")
 			return
 		case <-a.Done():
+			// The game's last frames (its end) are sent before closing.
+			for {
+				select {
+				case b := <-sub.Out:
+					wctx, wcancel := context.WithTimeout(ctx, writeWait)
+					err := conn.Write(wctx, websocket.MessageText, b)
+					wcancel()
+					if err != nil {
+						_ = conn.CloseNow()
+						return
+					}
+					continue
+				default:
+				}
+				break
+			}
 			_ = conn.Close(websocket.StatusGoingAway, "the game has stopped")
 			return
 		}

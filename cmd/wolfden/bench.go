@@ -1,0 +1,782 @@
+package main
+
+import (
+	"bufio"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"math"
+	"math/rand/v2"
+	"net"
+	"net/http"
+	"net/url"
+	"slices"
+	"sort"
+	"strconv"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"syscall"
+	"time"
+
+	"github.com/spf13/cobra"
+
+	"github.com/wolfden/wolfden/internal/client"
+	"github.com/wolfden/wolfden/internal/game"
+	"github.com/wolfden/wolfden/rules"
+)
+
+// loadTimers are the timers of a load run unless --timers changes them:
+// short but humane for random clients, which answer within milliseconds;
+// the fixed night schedule is what makes a game last.
+var loadTimers = map[string]string{"setup": "100ms", "night": "100ms", "witch": "100ms",
+	"speech": "5s", "vote": "5s", "other": "5s", "bot": "0s"}
+
+func benchCmd() *cobra.Command {
+	cmd := &cobra.Command{
+		Use:   "bench",
+		Short: "Measure a running server (docs/benchmarks.md)",
+		Args:  cobra.ArbitraryArgs,
+		RunE: func(cmd *cobra.Command, args []string) error {
+			if len(args) == 0 {
+				return cmd.Help()
+			}
+			return fmt.Errorf("unknown command %q for \"wolfden bench\" (known: load)", args[0])
+		},
+	}
+	cmd.AddCommand(benchLoadCmd())
+	return cmd
+}
+
+func benchLoadCmd() *cobra.Command {
+	var cfg loadConfig
+	var rawURL, timers string
+	var asJSON bool
+	cmd := &cobra.Command{
+		Use:   "load --url URL --games N [--players N] [--preset NAME] [--ramp DURATION] [--seed S] [--timers NAME=DURATION,...] [--json]",
+		Short: "Play many games at once against a server, every seat a client, and report its speed and memory",
+		Long: `Create N rooms on a running server (wolfden serve) in which every seat is
+a load client: each seat joins over HTTP, the host starts the game, and every
+seat opens its WebSocket. Once all are connected the server's /metrics are
+read to work out its memory per live game and per connection (heap in use
+then, less a baseline read before the run); then every client plays random
+legal choices until every game is over.
+
+The report gives the games, the players, the server's peak of connections,
+the wall time of the play, games and commands per second, the latency of a
+command (from sending it to its ack, which the server sends once the
+command's events are stored and queued to every connection: p50, p90, p99,
+max), the memory per game and per connection, the server's RSS, and the
+errors. The command fails when there was an error or a game did not end.
+
+The rooms' timers are ` + timerList(loadTimers) + ` unless
+--timers changes some of them; nights last the sum of their timers whatever
+the players do, which is what makes a game last. Room i gets the seed S+i.`,
+		Args: cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			var err error
+			if cfg.URL, err = checkLoadURL(rawURL); err != nil {
+				return err
+			}
+			if cfg.Games < 1 {
+				return fmt.Errorf("bench load: --games must be 1 or more, not %d", cfg.Games)
+			}
+			if cfg.Players < 0 {
+				return fmt.Errorf("bench load: --players cannot be negative (%d)", cfg.Players)
+			}
+			if cfg.Ramp < 0 {
+				return fmt.Errorf("bench load: --ramp cannot be negative (%v)", cfg.Ramp)
+			}
+			if cfg.Parallel < 1 {
+				return fmt.Errorf("bench load: --parallel must be 1 or more, not %d", cfg.Parallel)
+			}
+			if cfg.Timeout <= 0 {
+				return fmt.Errorf("bench load: --timeout must be positive, not %v", cfg.Timeout)
+			}
+			p, err := rules.LookupPreset(cfg.Preset)
+			if err != nil {
+				return fmt.Errorf("bench load: --preset: %w", err)
+			}
+			b, err := p.Board(cfg.Players)
+			if err != nil {
+				return fmt.Errorf("bench load: --players: %w", err)
+			}
+			cfg.Players = b.Players()
+			if cfg.Timers, err = parseLoadTimers(timers); err != nil {
+				return err
+			}
+			cfg.Progress = cmd.ErrOrStderr()
+			rep, err := runLoad(cmd.Context(), cfg)
+			if err != nil {
+				return err
+			}
+			if asJSON {
+				enc := json.NewEncoder(cmd.OutOrStdout())
+				enc.SetIndent("", "  ")
+				if err := enc.Encode(rep); err != nil {
+					return err
+				}
+			} else {
+				rep.writeText(cmd.OutOrStdout())
+			}
+			switch {
+			case rep.Errors > 0:
+				return fmt.Errorf("bench load: %d errors (first: %s)", rep.Errors, rep.ErrorSamples[0])
+			case rep.GamesOver < rep.Games:
+				return fmt.Errorf("bench load: only %d of %d games ended", rep.GamesOver, rep.Games)
+			}
+			return nil
+		},
+	}
+	f := cmd.Flags()
+	f.StringVar(&rawURL, "url", "http://127.0.0.1:8080", "the server's address")
+	f.IntVar(&cfg.Games, "games", 10, "games played at once")
+	f.IntVar(&cfg.Players, "players", 0, "players a game, for presets with a range (default: the preset's size, 12 for std-12)")
+	f.StringVar(&cfg.Preset, "preset", "std-12", "the preset of every room (wolfden presets)")
+	f.DurationVar(&cfg.Ramp, "ramp", 0, "spread the games' set-up evenly over this long (default: as fast as --parallel allows)")
+	f.Uint64Var(&cfg.Seed, "seed", 1, "seeds the deals (room i gets S+i) and each client's random choices")
+	f.StringVar(&timers, "timers", "", "timer overrides, NAME=DURATION,... (setup, night, witch, speech, vote, other, bot)")
+	f.IntVar(&cfg.Parallel, "parallel", 64, "HTTP requests and WebSocket dials in flight at once during the set-up")
+	f.DurationVar(&cfg.Timeout, "timeout", 30*time.Minute, "give up on the run after this long")
+	f.BoolVar(&asJSON, "json", false, "print the report as JSON")
+	return cmd
+}
+
+func timerList(m map[string]string) string {
+	var out []string
+	for _, n := range game.TimerNames {
+		out = append(out, n+"="+m[n])
+	}
+	return strings.Join(out, ",")
+}
+
+// checkLoadURL accepts the http(s) address of a server, without a path.
+func checkLoadURL(raw string) (string, error) {
+	u, err := url.Parse(raw)
+	if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" ||
+		(u.Path != "" && u.Path != "/") || u.RawQuery != "" || u.Fragment != "" {
+		return "", fmt.Errorf("bench load: --url %q is not the address of a server, such as http://127.0.0.1:8080", raw)
+	}
+	return u.Scheme + "://" + u.Host, nil
+}
+
+// parseLoadTimers reads NAME=DURATION,... over the load's default timers.
+func parseLoadTimers(s string) (map[string]string, error) {
+	out := map[string]string{}
+	for k, v := range loadTimers {
+		out[k] = v
+	}
+	check := game.DefaultTimers
+	for item := range strings.SplitSeq(s, ",") {
+		item = strings.TrimSpace(item)
+		if item == "" {
+			continue
+		}
+		name, value, ok := strings.Cut(item, "=")
+		if !ok {
+			return nil, fmt.Errorf("bench load: --timers: %q is not NAME=DURATION (such as night=100ms)", item)
+		}
+		name, value = strings.TrimSpace(name), strings.TrimSpace(value)
+		if err := check.Set(name, value); err != nil {
+			return nil, fmt.Errorf("bench load: --timers: %w", err)
+		}
+		out[name] = value
+	}
+	return out, nil
+}
+
+// loadConfig is a load run.
+type loadConfig struct {
+	URL      string // http://host:port
+	Games    int
+	Players  int // seats a game
+	Preset   string
+	Ramp     time.Duration
+	Seed     uint64
+	Timers   map[string]string
+	Parallel int
+	Timeout  time.Duration
+	Progress io.Writer // a line per phase and every few seconds; nil: quiet
+}
+
+// loadReport is what a load run measured.
+type loadReport struct {
+	URL            string  `json:"url"`
+	Preset         string  `json:"preset"`
+	PlayersPerGame int     `json:"players_per_game"`
+	Games          int     `json:"games"`
+	GamesStarted   int     `json:"games_started"`
+	GamesOver      int     `json:"games_over"`
+	Players        int     `json:"players"`   // seats joined
+	Connected      int     `json:"connected"` // WebSockets opened
+	ConnectedPeak  int     `json:"connected_peak"`
+	LiveGamesPeak  int     `json:"live_games_peak"`
+	SetupSeconds   float64 `json:"setup_seconds"`
+	WallSeconds    float64 `json:"wall_seconds"`
+	GamesPerSecond float64 `json:"games_per_second"`
+	Commands       int     `json:"commands"`
+	CommandsPerSec float64 `json:"commands_per_second"`
+	Latency        struct {
+		Count int     `json:"count"`
+		P50   float64 `json:"p50_ms"`
+		P90   float64 `json:"p90_ms"`
+		P99   float64 `json:"p99_ms"`
+		Max   float64 `json:"max_ms"`
+	} `json:"latency"`
+	Memory struct {
+		Source        string  `json:"source"` // the metric read
+		Baseline      float64 `json:"baseline_bytes"`
+		Connected     float64 `json:"connected_bytes"`
+		PerGame       float64 `json:"per_game_bytes"`
+		PerConnection float64 `json:"per_connection_bytes"`
+	} `json:"memory"`
+	RSS struct {
+		Baseline  float64 `json:"baseline_bytes"`
+		Connected float64 `json:"connected_bytes"`
+		Peak      float64 `json:"peak_bytes"`
+		End       float64 `json:"end_bytes"`
+	} `json:"server_rss"`
+	ServerCommands map[string]int `json:"server_commands"` // wolfden_commands_total during the run, by result
+	Refused        map[string]int `json:"refused"`         // error frames the clients received, by code
+	Frames         int            `json:"frames"`          // frames the clients received while playing
+	FileLimit      uint64         `json:"open_file_limit"`
+	Errors         int            `json:"errors"`
+	ErrorSamples   []string       `json:"error_samples,omitempty"`
+}
+
+// loadGame is one room of the run.
+type loadGame struct {
+	idx     int
+	id      string
+	host    string
+	started bool
+	seats   []*loadSeat
+}
+
+// loadSeat is one client.
+type loadSeat struct {
+	seat    int
+	token   string
+	conn    *client.Conn
+	stats   client.Stats
+	refused map[string]int
+	err     error
+	end     time.Time
+}
+
+// errorLog counts errors and keeps the first few.
+type errorLog struct {
+	mu      sync.Mutex
+	n       int
+	samples []string
+}
+
+func (e *errorLog) add(format string, args ...any) {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	e.n++
+	if len(e.samples) < 10 {
+		e.samples = append(e.samples, fmt.Sprintf(format, args...))
+	}
+}
+
+// runLoad runs a load on the server at cfg.URL.
+func runLoad(ctx context.Context, cfg loadConfig) (*loadReport, error) {
+	progress := func(format string, args ...any) {
+		if cfg.Progress != nil {
+			fmt.Fprintf(cfg.Progress, "bench load: "+format+"\n", args...)
+		}
+	}
+	rep := &loadReport{URL: cfg.URL, Preset: cfg.Preset, PlayersPerGame: cfg.Players, Games: cfg.Games,
+		ServerCommands: map[string]int{}, Refused: map[string]int{}}
+	need := uint64(cfg.Games*cfg.Players + cfg.Parallel + 32)
+	limit, err := raiseFileLimit()
+	rep.FileLimit = limit
+	if err == nil && limit < need {
+		return nil, fmt.Errorf("bench load: %d connections need about %d open files, and this process may open %d: raise the limit (ulimit -n)",
+			cfg.Games*cfg.Players, need, limit)
+	}
+	ctx, cancel := context.WithTimeout(ctx, cfg.Timeout)
+	defer cancel()
+	hc := &http.Client{Timeout: 30 * time.Second, Transport: &http.Transport{
+		Proxy:               nil,
+		DialContext:         (&net.Dialer{Timeout: 10 * time.Second, KeepAlive: 30 * time.Second}).DialContext,
+		MaxIdleConns:        2 * cfg.Parallel,
+		MaxIdleConnsPerHost: 2 * cfg.Parallel,
+		IdleConnTimeout:     30 * time.Second,
+	}}
+	defer hc.CloseIdleConnections()
+	api := &client.API{Base: cfg.URL, HTTP: hc}
+
+	base, err := scrapeMetrics(ctx, hc, cfg.URL)
+	if err != nil {
+		return nil, fmt.Errorf("bench load: reading %s/metrics: %w", cfg.URL, err)
+	}
+	memKey := "go_memstats_heap_inuse_bytes"
+	if _, ok := base[memKey]; !ok {
+		memKey = "process_resident_memory_bytes"
+	}
+	rep.Memory.Source = memKey
+	rep.Memory.Baseline = base[memKey]
+	rep.RSS.Baseline = base["process_resident_memory_bytes"]
+
+	// The server's peaks, read twice a second for the whole run.
+	var peakMu sync.Mutex
+	sampleCtx, stopSampling := context.WithCancel(ctx)
+	sampled := make(chan struct{})
+	go func() {
+		defer close(sampled)
+		t := time.NewTicker(500 * time.Millisecond)
+		defer t.Stop()
+		for {
+			select {
+			case <-sampleCtx.Done():
+				return
+			case <-t.C:
+			}
+			m, err := scrapeMetrics(sampleCtx, hc, cfg.URL)
+			if err != nil {
+				continue
+			}
+			peakMu.Lock()
+			rep.ConnectedPeak = max(rep.ConnectedPeak, int(m["wolfden_connections"]))
+			rep.LiveGamesPeak = max(rep.LiveGamesPeak, int(m["wolfden_live_games"]))
+			rep.RSS.Peak = max(rep.RSS.Peak, m["process_resident_memory_bytes"])
+			peakMu.Unlock()
+		}
+	}()
+	stopSampler := sync.OnceFunc(func() { stopSampling(); <-sampled })
+	defer stopSampler()
+
+	var errs errorLog
+	games := make([]*loadGame, cfg.Games)
+	var connected, startedGames atomic.Int64
+
+	// Set-up: cfg.Parallel workers, each taking a whole game at a time
+	// (create, join every seat, start, open every seat's WebSocket), so
+	// that no more than cfg.Parallel requests or dials are in flight.
+	progress("setting up %d %s games (%d players) on %s, %d at a time", cfg.Games, cfg.Preset, cfg.Games*cfg.Players, cfg.URL, cfg.Parallel)
+	t0 := time.Now()
+	stopTick := ticker(5*time.Second, func() {
+		progress("  %s: %d games started, %d of %d players connected", time.Since(t0).Round(time.Second),
+			startedGames.Load(), connected.Load(), cfg.Games*cfg.Players)
+	})
+	jobs := make(chan int)
+	var wg sync.WaitGroup
+	for range min(cfg.Parallel, cfg.Games) {
+		wg.Go(func() {
+			for i := range jobs {
+				g := &loadGame{idx: i}
+				games[i] = g
+				if err := setupGame(ctx, api, cfg, g); err != nil {
+					errs.add("game %d: %v", i+1, err)
+					continue
+				}
+				startedGames.Add(1)
+				for _, s := range g.seats {
+					conn, err := dialSeat(ctx, cfg.URL, g.id, s.token)
+					if err != nil {
+						errs.add("game %d seat %d: connecting: %v", i+1, s.seat, err)
+						continue
+					}
+					s.conn = conn
+					connected.Add(1)
+				}
+			}
+		})
+	}
+feed:
+	for i := range cfg.Games {
+		if cfg.Ramp > 0 {
+			at := t0.Add(time.Duration(float64(cfg.Ramp) * float64(i) / float64(cfg.Games)))
+			select {
+			case <-time.After(time.Until(at)):
+			case <-ctx.Done():
+				break feed
+			}
+		}
+		select {
+		case jobs <- i:
+		case <-ctx.Done():
+			break feed
+		}
+	}
+	close(jobs)
+	wg.Wait()
+	stopTick()
+	setup := time.Since(t0)
+	rep.SetupSeconds = setup.Seconds()
+	rep.GamesStarted = int(startedGames.Load())
+	rep.Connected = int(connected.Load())
+	for _, g := range games {
+		if g != nil {
+			rep.Players += len(g.seats)
+		}
+	}
+	progress("set up in %s: %d games started, %d players connected", setup.Round(time.Millisecond), rep.GamesStarted, rep.Connected)
+
+	// Everyone is connected: the server's memory now, the lowest of three
+	// reads (garbage not yet collected only adds to it).
+	rep.Memory.Connected = math.Inf(1)
+	for i := range 3 {
+		if i > 0 {
+			time.Sleep(300 * time.Millisecond)
+		}
+		m, err := scrapeMetrics(ctx, hc, cfg.URL)
+		if err != nil {
+			errs.add("reading /metrics with everyone connected: %v", err)
+			continue
+		}
+		rep.Memory.Connected = min(rep.Memory.Connected, m[memKey])
+		rep.RSS.Connected = max(rep.RSS.Connected, m["process_resident_memory_bytes"])
+		peakMu.Lock()
+		rep.ConnectedPeak = max(rep.ConnectedPeak, int(m["wolfden_connections"]))
+		rep.LiveGamesPeak = max(rep.LiveGamesPeak, int(m["wolfden_live_games"]))
+		peakMu.Unlock()
+	}
+	if math.IsInf(rep.Memory.Connected, 1) {
+		rep.Memory.Connected = 0
+	} else {
+		grown := rep.Memory.Connected - rep.Memory.Baseline
+		if rep.GamesStarted > 0 {
+			rep.Memory.PerGame = grown / float64(rep.GamesStarted)
+		}
+		if rep.Connected > 0 {
+			rep.Memory.PerConnection = grown / float64(rep.Connected)
+		}
+	}
+
+	// Play: every client at once, until every game is over.
+	progress("playing")
+	var over, acks atomic.Int64
+	t1 := time.Now()
+	stopTick = ticker(10*time.Second, func() {
+		progress("  %s: %d of %d games over, %d commands", time.Since(t1).Round(time.Second), over.Load(), rep.GamesStarted, acks.Load())
+	})
+	for gi, g := range games {
+		if g == nil || !g.started {
+			continue
+		}
+		var once sync.Once
+		for _, s := range g.seats {
+			if s.conn == nil {
+				continue
+			}
+			wg.Go(func() {
+				r := rand.New(rand.NewPCG(cfg.Seed, uint64(gi)<<8|uint64(s.seat)))
+				s.refused = map[string]int{}
+				s.stats, s.err = s.conn.PlayRandom(ctx, r, func(f client.Frame) bool {
+					switch f.Type {
+					case "ack":
+						acks.Add(1)
+					case "error":
+						s.refused[f.Code]++
+					}
+					return false
+				})
+				s.end = time.Now()
+				if s.stats.Winner != "" {
+					once.Do(func() { over.Add(1) })
+				}
+				_ = s.conn.Kill() // the game is over: no need for a closing handshake
+			})
+		}
+	}
+	wg.Wait()
+	stopTick()
+	var end time.Time
+	var lat []time.Duration
+	for _, g := range games {
+		if g == nil || !g.started {
+			continue
+		}
+		winner := ""
+		for _, s := range g.seats {
+			if s.conn == nil {
+				continue
+			}
+			if s.end.After(end) {
+				end = s.end
+			}
+			if s.err != nil {
+				errs.add("game %d seat %d: playing: %v", g.idx+1, s.seat, s.err)
+			}
+			switch w := s.stats.Winner; {
+			case w == "":
+			case winner == "":
+				winner = w
+			case w != winner:
+				errs.add("game %d: seat %d saw %s win, another seat %s", g.idx+1, s.seat, w, winner)
+			}
+			rep.Commands += s.stats.Commands
+			rep.Frames += s.stats.Frames
+			lat = append(lat, s.stats.Latencies...)
+			for code, n := range s.refused {
+				rep.Refused[code] += n
+			}
+		}
+		if winner != "" {
+			rep.GamesOver++
+		}
+	}
+	wall := time.Duration(0)
+	if !end.IsZero() {
+		wall = end.Sub(t1)
+	}
+	rep.WallSeconds = wall.Seconds()
+	if wall > 0 {
+		rep.GamesPerSecond = float64(rep.GamesOver) / wall.Seconds()
+		rep.CommandsPerSec = float64(rep.Commands) / wall.Seconds()
+	}
+	slices.Sort(lat)
+	rep.Latency.Count = len(lat)
+	if len(lat) > 0 {
+		ms := func(d time.Duration) float64 { return float64(d) / float64(time.Millisecond) }
+		rep.Latency.P50, rep.Latency.P90, rep.Latency.P99 = ms(percentile(lat, 0.50)), ms(percentile(lat, 0.90)), ms(percentile(lat, 0.99))
+		rep.Latency.Max = ms(lat[len(lat)-1])
+	}
+	progress("played in %s: %d of %d games over", wall.Round(time.Millisecond), rep.GamesOver, rep.GamesStarted)
+
+	if m, err := scrapeMetrics(ctx, hc, cfg.URL); err != nil {
+		errs.add("reading /metrics at the end: %v", err)
+	} else {
+		rep.RSS.End = m["process_resident_memory_bytes"]
+		for _, res := range []string{"ok", "refused", "busy"} {
+			k := `wolfden_commands_total{result="` + res + `"}`
+			rep.ServerCommands[res] = int(m[k] - base[k])
+		}
+	}
+	stopSampler()
+	rep.RSS.Peak = max(rep.RSS.Peak, rep.RSS.Connected, rep.RSS.End)
+	rep.Errors, rep.ErrorSamples = errs.n, errs.samples
+	return rep, nil
+}
+
+// setupGame creates a room, joins every seat and starts the game.
+func setupGame(ctx context.Context, api *client.API, cfg loadConfig, g *loadGame) error {
+	body := map[string]any{"name": fmt.Sprintf("load %d", g.idx+1), "preset": cfg.Preset,
+		"players": cfg.Players, "timers": cfg.Timers, "seed": cfg.Seed + uint64(g.idx)}
+	var c client.Created
+	if err := retryHTTP(ctx, func() error { return api.Do(ctx, "POST", "/api/rooms", "", body, &c) }); err != nil {
+		return fmt.Errorf("creating the room: %w", err)
+	}
+	g.id, g.host = c.Room.ID, c.HostToken
+	for i := range c.Room.Players {
+		var j struct {
+			Seat  int    `json:"seat"`
+			Token string `json:"token"`
+		}
+		nick := map[string]any{"nickname": fmt.Sprintf("load %d", i+1)}
+		if err := retryHTTP(ctx, func() error { return api.Do(ctx, "POST", "/api/rooms/"+g.id+"/join", "", nick, &j) }); err != nil {
+			return fmt.Errorf("joining: %w", err)
+		}
+		g.seats = append(g.seats, &loadSeat{seat: j.Seat, token: j.Token})
+	}
+	if err := retryHTTP(ctx, func() error { return api.Do(ctx, "POST", "/api/rooms/"+g.id+"/start", g.host, nil, nil) }); err != nil {
+		return fmt.Errorf("starting: %w", err)
+	}
+	g.started = true
+	return nil
+}
+
+// retryHTTP retries a request that never reached the server (its
+// connection could not be made); a request that may have been handled is
+// not repeated.
+func retryHTTP(ctx context.Context, f func() error) error {
+	var err error
+	for attempt := range 5 {
+		if attempt > 0 && !sleepCtx(ctx, time.Duration(50<<attempt)*time.Millisecond) {
+			return err
+		}
+		if err = f(); err == nil {
+			return nil
+		}
+		var op *net.OpError
+		if !errors.As(err, &op) || op.Op != "dial" {
+			return err
+		}
+	}
+	return err
+}
+
+// dialSeat opens a seat's WebSocket, retrying briefly when the connection
+// fails; a server that refuses the hello is not asked again.
+func dialSeat(ctx context.Context, base, room, token string) (*client.Conn, error) {
+	var err error
+	for attempt := range 5 {
+		if attempt > 0 && !sleepCtx(ctx, time.Duration(50<<attempt)*time.Millisecond) {
+			return nil, err
+		}
+		dctx, cancel := context.WithTimeout(ctx, 20*time.Second)
+		var conn *client.Conn
+		conn, err = client.Dial(dctx, base, room, token, 0, 0)
+		cancel()
+		if err == nil {
+			return conn, nil
+		}
+		if strings.HasPrefix(err.Error(), "client: error ") || ctx.Err() != nil {
+			return nil, err
+		}
+	}
+	return nil, err
+}
+
+func sleepCtx(ctx context.Context, d time.Duration) bool {
+	t := time.NewTimer(d)
+	defer t.Stop()
+	select {
+	case <-t.C:
+		return true
+	case <-ctx.Done():
+		return false
+	}
+}
+
+// ticker calls f every d until the returned function is called.
+func ticker(d time.Duration, f func()) (stop func()) {
+	done := make(chan struct{})
+	finished := make(chan struct{})
+	go func() {
+		defer close(finished)
+		t := time.NewTicker(d)
+		defer t.Stop()
+		for {
+			select {
+			case <-t.C:
+				f()
+			case <-done:
+				return
+			}
+		}
+	}()
+	return func() { close(done); <-finished }
+}
+
+// percentile is the nearest-rank percentile of sorted durations.
+func percentile(sorted []time.Duration, q float64) time.Duration {
+	i := int(math.Ceil(q*float64(len(sorted)))) - 1
+	return sorted[min(max(i, 0), len(sorted)-1)]
+}
+
+// scrapeMetrics reads a Prometheus text page into series → value, a
+// series being its name with its labels as written ("x{a=\"b\"}").
+func scrapeMetrics(ctx context.Context, hc *http.Client, base string) (map[string]float64, error) {
+	req, err := http.NewRequestWithContext(ctx, "GET", base+"/metrics", nil)
+	if err != nil {
+		return nil, err
+	}
+	resp, err := hc.Do(req)
+	if err != nil {
+		return nil, err
+	}
+	defer resp.Body.Close()
+	if resp.StatusCode != http.StatusOK {
+		return nil, fmt.Errorf("%s", resp.Status)
+	}
+	out := map[string]float64{}
+	sc := bufio.NewScanner(resp.Body)
+	sc.Buffer(make([]byte, 64<<10), 1<<20)
+	for sc.Scan() {
+		line := sc.Text()
+		if line == "" || line[0] == '#' {
+			continue
+		}
+		i := strings.LastIndexByte(line, ' ')
+		if i < 0 {
+			continue
+		}
+		v, err := strconv.ParseFloat(line[i+1:], 64)
+		if err != nil {
+			continue
+		}
+		out[line[:i]] = v
+	}
+	if err := sc.Err(); err != nil {
+		return nil, err
+	}
+	if _, ok := out["wolfden_connections"]; !ok {
+		return nil, errors.New("no wolfden_connections metric: is this a wolfden server?")
+	}
+	return out, nil
+}
+
+// raiseFileLimit lifts this process's open-file limit to its hard limit
+// and returns the limit.
+func raiseFileLimit() (uint64, error) {
+	var r syscall.Rlimit
+	if err := syscall.Getrlimit(syscall.RLIMIT_NOFILE, &r); err != nil {
+		return 0, err
+	}
+	if r.Cur < r.Max {
+		want := r
+		want.Cur = r.Max
+		if err := syscall.Setrlimit(syscall.RLIMIT_NOFILE, &want); err != nil {
+			return r.Cur, nil
+		}
+		r = want
+	}
+	return r.Cur, nil
+}
+
+func (rep *loadReport) writeText(w io.Writer) {
+	fmt.Fprintf(w, "wolfden bench load: %d %s games (%d players each) on %s\n", rep.Games, rep.Preset, rep.PlayersPerGame, rep.URL)
+	fmt.Fprintf(w, "  games            %d started, %d over\n", rep.GamesStarted, rep.GamesOver)
+	fmt.Fprintf(w, "  players          %d joined, %d connected (server peak: %d connections, %d live games)\n",
+		rep.Players, rep.Connected, rep.ConnectedPeak, rep.LiveGamesPeak)
+	fmt.Fprintf(w, "  set-up           %.1fs (create, join, start, connect every seat)\n", rep.SetupSeconds)
+	fmt.Fprintf(w, "  wall time        %.1fs (from everyone connected to every game over)\n", rep.WallSeconds)
+	fmt.Fprintf(w, "  games/s          %.2f\n", rep.GamesPerSecond)
+	fmt.Fprintf(w, "  commands/s       %.0f (%d commands acknowledged, %d frames received)\n", rep.CommandsPerSec, rep.Commands, rep.Frames)
+	fmt.Fprintf(w, "  latency          p50 %s  p90 %s  p99 %s  max %s (%d commands, send → ack; the ack follows the broadcast)\n",
+		fmtMs(rep.Latency.P50), fmtMs(rep.Latency.P90), fmtMs(rep.Latency.P99), fmtMs(rep.Latency.Max), rep.Latency.Count)
+	name := "heap in use"
+	if rep.Memory.Source == "process_resident_memory_bytes" {
+		name = "RSS"
+	}
+	fmt.Fprintf(w, "  memory           %s %s with everyone connected, %s before: %s per game, %s per connection\n",
+		name, fmtBytes(rep.Memory.Connected), fmtBytes(rep.Memory.Baseline), fmtBytes(rep.Memory.PerGame), fmtBytes(rep.Memory.PerConnection))
+	fmt.Fprintf(w, "  server RSS       %s before, %s connected, %s peak, %s at the end\n",
+		fmtBytes(rep.RSS.Baseline), fmtBytes(rep.RSS.Connected), fmtBytes(rep.RSS.Peak), fmtBytes(rep.RSS.End))
+	fmt.Fprintf(w, "  server commands  ok %d, refused %d, busy %d\n", rep.ServerCommands["ok"], rep.ServerCommands["refused"], rep.ServerCommands["busy"])
+	if len(rep.Refused) > 0 {
+		codes := make([]string, 0, len(rep.Refused))
+		for c := range rep.Refused {
+			codes = append(codes, c)
+		}
+		sort.Strings(codes)
+		var parts []string
+		for _, c := range codes {
+			parts = append(parts, fmt.Sprintf("%s %d", c, rep.Refused[c]))
+		}
+		fmt.Fprintf(w, "  refused          %s (random clients acting on a state that has moved on)\n", strings.Join(parts, ", "))
+	}
+	fmt.Fprintf(w, "  errors           %d\n", rep.Errors)
+	for _, e := range rep.ErrorSamples {
+		fmt.Fprintf(w, "    %s\n", e)
+	}
+}
+
+func fmtMs(ms float64) string {
+	if ms < 10 {
+		return strconv.FormatFloat(ms, 'f', 2, 64) + "ms"
+	}
+	return strconv.FormatFloat(ms, 'f', 0, 64) + "ms"
+}
+
+func fmtBytes(b float64) string {
+	sign := ""
+	if b < 0 {
+		sign, b = "-", -b
+	}
+	switch {
+	case b >= 1<<30:
+		return fmt.Sprintf("%s%.2f GiB", sign, b/(1<<30))
+	case b >= 1<<20:
+		return fmt.Sprintf("%s%.1f MiB", sign, b/(1<<20))
+	case b >= 1<<10:
+		return fmt.Sprintf("%s%.1f KiB", sign, b/(1<<10))
+	}
+	return fmt.Sprintf("%s%.0f B", sign, b)
+}
