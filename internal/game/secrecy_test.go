@@ -1,0 +1,104 @@
+package game
+
+import (
+	"context"
+	"encoding/json"
+	"testing"
+	"time"
+
+	"github.com/wolfden/wolfden/internal/store/memory"
+	"github.com/wolfden/wolfden/rules"
+)
+
+type arrival struct {
+	at time.Time
+	f  EventFrame
+}
+
+// watch records when a seat receives each event until the game is over.
+func watch(t *testing.T, sub *Sub) []arrival {
+	t.Helper()
+	var out []arrival
+	limit := time.After(60 * time.Second)
+	for {
+		select {
+		case b := <-sub.Out:
+			var f EventFrame
+			if err := json.Unmarshal(b, &f); err != nil {
+				t.Fatal(err)
+			}
+			if f.Type == "event" {
+				out = append(out, arrival{time.Now(), f})
+			}
+			if f.Type == "state" {
+				var st StateFrame
+				_ = json.Unmarshal(b, &st)
+				if st.Over {
+					return out
+				}
+			}
+		case <-limit:
+			t.Fatal("the game did not end")
+		}
+	}
+}
+
+// TestNightsAreToldOnAFixedSchedule: bots act at once, yet a sleeping
+// seat hears nothing between nightfall and the end of the night's last
+// slot, and the witch is woken no sooner than the end of the wolves' slot.
+// How quickly others act, who is dead, who is not in play: none of it
+// changes when anything is told.
+func TestNightsAreToldOnAFixedSchedule(t *testing.T) {
+	const night, witch = 120 * time.Millisecond, 80 * time.Millisecond
+	tm := fastTimers()
+	tm.Night, tm.Witch = night, witch
+	deal := []rules.Role{rules.Villager, rules.Witch, rules.Werewolf, rules.Werewolf, rules.Werewolf, rules.Werewolf,
+		rules.Seer, rules.Hunter, rules.Idiot, rules.Villager, rules.Villager, rules.Villager}
+	cfg := Config{Board: std12(t), Seed: 3, Timers: tm, Bots: 0x1ffe, Deal: deal}
+	a, err := Start(context.Background(), "r", cfg, memory.New(), Hooks{}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer a.Stop()
+	villager, witchSub := NewSub(1, 4096, nil), NewSub(2, 4096, nil)
+	if err := a.Join(villager, 0, 0); err != nil {
+		t.Fatal(err)
+	}
+	if err := a.Join(witchSub, 0, 0); err != nil {
+		t.Fatal(err)
+	}
+	witchEvs := make(chan []arrival)
+	go func() { witchEvs <- watch(t, witchSub) }()
+	evs := watch(t, villager)
+	nights := 0
+	for i, e := range evs {
+		if e.f.Kind != "night" || i+1 == len(evs) {
+			continue
+		}
+		nights++
+		// The night of std-12 has two slots: everyone at once, then the witch.
+		if gap := evs[i+1].at.Sub(e.at); gap < night+witch {
+			t.Errorf("night %d: the sleeping villager heard %q %v after nightfall, before the night's %v were over",
+				e.f.Value, evs[i+1].f.Kind, gap, night+witch)
+		}
+	}
+	if nights == 0 {
+		t.Fatal("no night was played")
+	}
+	var fell time.Time
+	woken := 0
+	for _, e := range <-witchEvs {
+		switch {
+		case e.f.Kind == "night":
+			fell = e.at
+		case e.f.Kind == "witch_told":
+			woken++
+			if gap := e.at.Sub(fell); gap < night {
+				t.Errorf("the witch was woken %v after nightfall, before the wolves' %v were over", gap, night)
+			}
+		}
+	}
+	if woken == 0 {
+		t.Fatal("the witch was never woken")
+	}
+}
