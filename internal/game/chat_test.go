@@ -1,0 +1,140 @@
+package game
+
+import (
+	"context"
+	"encoding/json"
+	"testing"
+	"time"
+
+	"github.com/wolfden/wolfden/internal/store/memory"
+	"github.com/wolfden/wolfden/rules"
+)
+
+// next reads frames until one of the given type arrives.
+func next(t *testing.T, sub *Sub, typ string) map[string]any {
+	t.Helper()
+	limit := time.After(5 * time.Second)
+	for {
+		select {
+		case b := <-sub.Out:
+			var m map[string]any
+			if err := json.Unmarshal(b, &m); err != nil {
+				t.Fatal(err)
+			}
+			if m["type"] == typ {
+				return m
+			}
+		case <-limit:
+			t.Fatalf("seat %d: no %s frame", sub.Seat, typ)
+		}
+	}
+}
+
+// quiet reports whether no frame of the type is queued.
+func quiet(sub *Sub, typ string) bool {
+	for {
+		select {
+		case b := <-sub.Out:
+			var m map[string]any
+			_ = json.Unmarshal(b, &m)
+			if m["type"] == typ {
+				return false
+			}
+		default:
+			return true
+		}
+	}
+}
+
+func TestChatChannelsAtNight(t *testing.T) {
+	b := rules.Board{Cards: []rules.Role{rules.Werewolf, rules.Werewolf, rules.LittleGirl, rules.Villager, rules.Villager, rules.Seer}}
+	tm := fastTimers()
+	tm.Night = time.Minute // the night stays while the test talks
+	cfg := Config{Board: b, Seed: 1, Timers: tm, Deal: b.Cards, Bots: 1<<5 | 1<<6}
+	a, err := Start(context.Background(), "chat", cfg, memory.New(), Hooks{}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer a.Stop()
+	subs := map[rules.Seat]*Sub{}
+	for s := rules.Seat(1); s <= 4; s++ {
+		subs[s] = NewSub(s, 1024, nil)
+		if err := a.Join(subs[s], 0, 0); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := a.Chat(subs[1], 1, ChanWolves, "bite 4?"); err != nil {
+		t.Fatal(err)
+	}
+	if f := next(t, subs[1], "ack"); f["id"] != 1.0 {
+		t.Fatalf("ack %v", f)
+	}
+	mate := next(t, subs[2], "chat")
+	if mate["seat"] != 1.0 || mate["text"] != "bite 4?" || mate["channel"] != ChanWolves {
+		t.Fatalf("the wolf mate read %v", mate)
+	}
+	spy := next(t, subs[3], "chat")
+	if spy["seat"] != 0.0 || spy["text"] != "bite 4?" {
+		t.Fatalf("the little girl read %v: the writer must be hidden", spy)
+	}
+	if !quiet(subs[4], "chat") {
+		t.Fatal("a villager read the wolves' channel")
+	}
+	// Refusals are the same whatever the reason.
+	for _, tc := range []struct {
+		seat rules.Seat
+		ch   string
+	}{{4, ChanWolves}, {3, ChanWolves}, {1, ChanDay}, {4, ChanDead}, {4, ChanLovers}, {1, "nonsense"}} {
+		if err := a.Chat(subs[tc.seat], 9, tc.ch, "x"); err != nil {
+			t.Fatal(err)
+		}
+		f := next(t, subs[tc.seat], "error")
+		if f["code"] != "channel" || f["message"] != ErrChannel.Error() {
+			t.Errorf("seat %d writing to %s: %v", tc.seat, tc.ch, f)
+		}
+	}
+	// A reconnecting wolf gets the message again, numbered as before.
+	again := NewSub(2, 1024, nil)
+	if err := a.Join(again, 0, 0); err != nil {
+		t.Fatal(err)
+	}
+	if f := next(t, again, "chat"); f["seq"] != 1.0 || f["text"] != "bite 4?" {
+		t.Fatalf("resumed chat %v", f)
+	}
+	again2 := NewSub(2, 1024, nil)
+	if err := a.Join(again2, 0, 1); err != nil {
+		t.Fatal(err)
+	}
+	if !quiet(again2, "chat") {
+		t.Fatal("a chat already held was sent again")
+	}
+}
+
+// TestAbsentPlayerIsPlayedByABot: a seat nobody connects to times out once,
+// then a bot plays it; the game ends without waiting out every timer.
+func TestAbsentPlayerIsPlayedByABot(t *testing.T) {
+	tm := fastTimers()
+	tm.Speech, tm.Vote, tm.Other = 300*time.Millisecond, 300*time.Millisecond, 300*time.Millisecond
+	st := memory.New()
+	cfg := Config{Board: std12(t), Seed: 11, Timers: tm, Bots: 0x1ffe &^ (1 << 1)} // seat 1 is a person
+	a, err := Start(context.Background(), "away", cfg, st, Hooks{}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer a.Stop()
+	spec := NewSub(0, 4096, nil)
+	if err := a.Join(spec, 0, 0); err != nil {
+		t.Fatal(err)
+	}
+	untilOver(t, spec, 30*time.Second)
+	recs, _ := st.Records(context.Background(), "away")
+	timeouts := 0
+	for _, r := range recs {
+		if r.Kind == "timeout" {
+			timeouts++
+		}
+	}
+	if timeouts != 1 {
+		t.Fatalf("%d timeouts: after the first, a bot should play the absent seat", timeouts)
+	}
+}
