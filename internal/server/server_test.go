@@ -3,10 +3,13 @@ package server
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
+	"io"
 	"math/rand/v2"
 	"net/http/httptest"
 	"path/filepath"
+	"strings"
 	"sync"
 	"testing"
 	"time"
@@ -186,5 +189,165 @@ func TestTwelveClientsPlayAGameWithAReconnect(t *testing.T) {
 	}
 	if len(rep.Roles) != 12 || len(rep.Events) < len(whole.events) {
 		t.Fatalf("replay: %d roles, %d events", len(rep.Roles), len(rep.Events))
+	}
+}
+
+func TestHostControlsTheRoom(t *testing.T) {
+	ts := newTestServer(t)
+	ctx := context.Background()
+	var c client.Created
+	if err := ts.api.Do(ctx, "POST", "/api/rooms", "", map[string]any{"preset": "std-9", "nickname": "host", "seed": 1,
+		"timers": map[string]string{"speech": "1h", "vote": "1h", "other": "1h", "night": "1h", "witch": "1h", "setup": "1h"}}, &c); err != nil {
+		t.Fatal(err)
+	}
+	id := "/api/rooms/" + c.Room.ID
+	var p seated
+	if err := ts.api.Do(ctx, "POST", id+"/join", "", map[string]any{"nickname": "bob"}, &p); err != nil {
+		t.Fatal(err)
+	}
+	var info roomInfo
+	if err := ts.api.Do(ctx, "POST", id+"/bots", c.HostToken, map[string]any{"count": 3}, &info); err != nil {
+		t.Fatal(err)
+	}
+	if info.Taken != 5 || !info.Seats[2].Bot || info.Seats[5].Bot {
+		t.Fatalf("after 3 bots: %+v", info.Seats)
+	}
+	// bob (seat 2) moves to seat 9; seat 9's emptiness moves to seat 2
+	order := []int{1, 9, 3, 4, 5, 6, 7, 8, 2}
+	info = roomInfo{} // decoding into a used value would keep omitted fields
+	if err := ts.api.Do(ctx, "POST", id+"/order", c.HostToken, map[string]any{"order": order}, &info); err != nil {
+		t.Fatal(err)
+	}
+	if info.Seats[8].Nick != "bob" || info.Seats[1].Nick != "" {
+		t.Fatalf("after reordering: %+v", info.Seats)
+	}
+	if err := ts.api.Do(ctx, "DELETE", id+"/seats/3", c.HostToken, nil, &info); err != nil {
+		t.Fatal(err)
+	}
+	if info.Taken != 4 {
+		t.Fatalf("after emptying seat 3: %d taken", info.Taken)
+	}
+	// the rooms list shows the open room
+	var list []roomInfo
+	if err := ts.api.Do(ctx, "GET", "/api/rooms", "", nil, &list); err != nil || len(list) != 1 || list[0].ID != c.Room.ID {
+		t.Fatalf("rooms: %v %v", list, err)
+	}
+	info = roomInfo{}
+	if err := ts.api.Do(ctx, "POST", id+"/start", c.HostToken, nil, &info); err != nil {
+		t.Fatal(err)
+	}
+	if info.Status != "running" || info.Taken != 9 || !info.Seats[1].Bot {
+		t.Fatalf("after start: %+v", info)
+	}
+	// bob, now seat 9, connects with his token
+	conn, err := client.Dial(ctx, ts.http.URL, c.Room.ID, p.Token, 0, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer conn.Close()
+	if conn.Seat != 9 {
+		t.Fatalf("bob is seat %d", conn.Seat)
+	}
+	if err := ts.api.Do(ctx, "POST", id+"/pause", c.HostToken, nil, &info); err != nil || !info.Game.Paused {
+		t.Fatalf("pause: %v %+v", err, info.Game)
+	}
+	for f := range conn.Frames {
+		if f.Type == "state" && strings.Contains(string(f.Raw), `"paused":true`) {
+			break
+		}
+	}
+	if err := conn.Send(ctx, map[string]any{"type": "act", "id": 5, "cmd": "skip"}); err != nil {
+		t.Fatal(err)
+	}
+	for f := range conn.Frames {
+		if f.Type == "error" {
+			if f.Code != "paused" {
+				t.Fatalf("acting while paused: %s %s", f.Code, f.Message)
+			}
+			break
+		}
+	}
+	var e *client.Error
+	if err := ts.api.Do(ctx, "POST", id+"/pause", c.HostToken, nil, nil); !errors.As(err, &e) || e.Status != 409 {
+		t.Fatalf("pausing twice: %v", err)
+	}
+	info = roomInfo{}
+	if err := ts.api.Do(ctx, "POST", id+"/resume", c.HostToken, nil, &info); err != nil || info.Game.Paused {
+		t.Fatalf("resume: %v %+v", err, info.Game)
+	}
+	// std-9 starts at night: no red card then.
+	if err := ts.api.Do(ctx, "POST", id+"/red-card", c.HostToken, map[string]any{"seat": 4}, nil); !errors.As(err, &e) || !strings.Contains(e.Message, "by day") {
+		t.Fatalf("a red card at night: %v", err)
+	}
+}
+
+func TestSpectatorsSeePublicEventsOnly(t *testing.T) {
+	ts := newTestServer(t)
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	var c client.Created
+	if err := ts.api.Do(ctx, "POST", "/api/rooms", "", map[string]any{"preset": "std-12", "seed": 9, "timers": quick}, &c); err != nil {
+		t.Fatal(err)
+	}
+	// a slow bot keeps the game going while the spectator connects
+	if err := ts.api.Do(ctx, "POST", "/api/rooms/"+c.Room.ID+"/start", c.HostToken, nil, nil); err != nil {
+		t.Fatal(err)
+	}
+	conn, err := client.Dial(ctx, ts.http.URL, c.Room.ID, "", 0, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer conn.Close()
+	var got []string
+	for f := range conn.Frames {
+		if f.Type == "event" {
+			got = append(got, f.Kind)
+		}
+		if f.Type == "state" && f.Over {
+			break
+		}
+	}
+	var rep struct {
+		Events []struct {
+			Kind   string
+			Public bool
+		}
+	}
+	if err := ts.api.Do(ctx, "GET", "/api/rooms/"+c.Room.ID+"/replay", "", nil, &rep); err != nil {
+		t.Fatal(err)
+	}
+	var public []string
+	for _, e := range rep.Events {
+		if e.Public {
+			public = append(public, e.Kind)
+		}
+	}
+	if strings.Join(got, " ") != strings.Join(public, " ") {
+		t.Fatalf("the spectator saw %d events; the public ones are %d:\n%v\n%v", len(got), len(public), got, public)
+	}
+}
+
+func TestMetricsAndHealth(t *testing.T) {
+	ts := newTestServer(t)
+	for path, want := range map[string]string{"/healthz": "ok", "/readyz": "ready",
+		"/metrics": "wolfden_live_games"} {
+		resp, err := ts.http.Client().Get(ts.http.URL + path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		body, _ := io.ReadAll(resp.Body)
+		resp.Body.Close()
+		if resp.StatusCode != 200 || !strings.Contains(string(body), want) {
+			t.Fatalf("%s: %d %.200s", path, resp.StatusCode, body)
+		}
+	}
+	ts.Drain()
+	resp, err := ts.http.Client().Get(ts.http.URL + "/readyz")
+	if err != nil {
+		t.Fatal(err)
+	}
+	resp.Body.Close()
+	if resp.StatusCode != 503 {
+		t.Fatalf("/readyz while draining: %d", resp.StatusCode)
 	}
 }
