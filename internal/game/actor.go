@@ -103,7 +103,7 @@ func Start(ctx context.Context, id string, cfg Config, st store.Store, hooks Hoo
 	if err := a.flush(ctx); err != nil {
 		return nil, err
 	}
-	a.arm()
+	a.told()
 	go a.run()
 	return a, nil
 }
@@ -152,7 +152,7 @@ func Restore(id string, cfg Config, st store.Store, recs []store.Record, hooks H
 	if err := a.flush(context.Background()); err != nil {
 		return nil, err
 	}
-	a.arm()
+	a.told()
 	go a.run()
 	return a, nil
 }
@@ -287,6 +287,14 @@ func (a *Actor) commit() bool {
 		return false
 	}
 	a.deliver()
+	a.told()
+	return true
+}
+
+// told follows what the table was told: the end of the game is reported
+// once (also when a restart finds a game that ended just before the crash),
+// and the timer is set to what is due next.
+func (a *Actor) told() {
 	if over, w := a.shown.Over(); over && !a.overSet {
 		a.overSet = true
 		if a.hooks.Over != nil {
@@ -294,7 +302,6 @@ func (a *Actor) commit() bool {
 		}
 	}
 	a.arm()
-	return true
 }
 
 // releaseTo tells the table the live log up to event i.
@@ -446,14 +453,14 @@ func (a *Actor) botTurn(now time.Time) bool {
 		}
 	}
 	a.record("cmd", cmdBody{Seat: s, Cmd: c.String(), Bot: true})
-	a.told(before, own)
+	a.tellOwn(before, own)
 	a.botPend &^= 1 << uint(s)
 	return true
 }
 
-// told tells the table a command's own events at once when everything
+// tellOwn tells the table a command's own events at once when everything
 // before them was told; the rest follows the clock.
-func (a *Actor) told(before, own int) {
+func (a *Actor) tellOwn(before, own int) {
 	if a.clk.Released == before {
 		a.releaseTo(before + own)
 	}

@@ -74,3 +74,31 @@ func TestBotsPlayAWholeGame(t *testing.T) {
 	}
 	t.Logf("%d frames, %d records, winner %v", len(frames), len(recs), w)
 }
+
+// TestRestoreReportsAGameThatEndedBeforeTheCrash: the end was stored but the
+// server died before marking the room; the restart reports it.
+func TestRestoreReportsAGameThatEndedBeforeTheCrash(t *testing.T) {
+	st := memory.New()
+	cfg := Config{Board: std12(t), Seed: 7, Timers: fastTimers(), Bots: 0x1ffe}
+	over := make(chan rules.Camp, 2)
+	a, err := Start(context.Background(), "r1", cfg, st, Hooks{Over: func(w rules.Camp) { over <- w }}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	w := <-over
+	a.Stop()
+	recs, _ := st.Records(context.Background(), "r1")
+	b, err := Restore("r1", cfg, st, recs, Hooks{Over: func(w rules.Camp) { over <- w }}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer b.Stop()
+	select {
+	case w2 := <-over:
+		if w2 != w {
+			t.Fatalf("restored winner %v, was %v", w2, w)
+		}
+	case <-time.After(5 * time.Second):
+		t.Fatal("the restored game did not report its end")
+	}
+}

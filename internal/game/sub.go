@@ -251,7 +251,7 @@ func (a *Actor) act(sub *Sub, id int64, c rules.Command, start time.Time) {
 		return
 	}
 	a.record("cmd", cmdBody{Seat: c.Seat, Cmd: c.String()})
-	a.told(before, own)
+	a.tellOwn(before, own)
 	a.settle()
 	if !a.commit() {
 		return
