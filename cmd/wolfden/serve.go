@@ -14,6 +14,7 @@ import (
 
 	"github.com/wolfden/wolfden/internal/server"
 	"github.com/wolfden/wolfden/internal/store/sqlite"
+	"github.com/wolfden/wolfden/web"
 )
 
 func serveCmd() *cobra.Command {
@@ -55,7 +56,8 @@ out; games still running then are stored and resume at the next start.`,
 			if drain < 0 || linger <= 0 {
 				return errors.New("serve: --drain cannot be negative and --linger must be positive")
 			}
-			return serve(cmd.Context(), addr, db, server.Options{Origins: origins, Linger: linger, Log: slog.New(h)}, drain, cmd.OutOrStdout())
+			opts := server.Options{Origins: origins, Linger: linger, Log: slog.New(h), Web: web.Dist()}
+			return serve(cmd.Context(), addr, db, opts, drain, cmd.OutOrStdout())
 		},
 	}
 	cmd.Flags().StringVar(&addr, "addr", "127.0.0.1:8080", "address to listen on (env WOLFDEN_ADDR)")

@@ -15,6 +15,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"log/slog"
 	"net/http"
 	"slices"
@@ -41,6 +42,8 @@ type Options struct {
 	// read the end and talk; then it is only a replay.
 	Linger time.Duration
 	Log    *slog.Logger
+	// Web is the web client's files, served at /; nil serves none.
+	Web fs.FS
 }
 
 // Server holds the rooms.
@@ -103,6 +106,9 @@ func (s *Server) routes() {
 	m.HandleFunc("POST /api/rooms/{id}/red-card", s.redCard)
 	m.HandleFunc("GET /api/rooms/{id}/replay", s.replay)
 	m.HandleFunc("GET /ws/{id}", s.websocket)
+	if s.opts.Web != nil {
+		m.Handle("GET /", static(s.opts.Web))
+	}
 	s.mux = m
 }
 
@@ -147,6 +153,9 @@ func readBody(r *http.Request, v any) error {
 	dec.DisallowUnknownFields()
 	if err := dec.Decode(v); err != nil && !errors.Is(err, io.EOF) {
 		return fail(http.StatusBadRequest, "bad_json", "malformed JSON body: %v", err)
+	}
+	if _, err := dec.Token(); !errors.Is(err, io.EOF) { // one object, nothing after it
+		return fail(http.StatusBadRequest, "bad_json", "malformed JSON body: data after the JSON object")
 	}
 	return nil
 }
