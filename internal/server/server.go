@@ -92,6 +92,7 @@ func (s *Server) routes() {
 	m.HandleFunc("GET /readyz", s.readyz)
 	m.Handle("GET /metrics", promhttp.HandlerFor(s.m.reg, promhttp.HandlerOpts{}))
 	m.HandleFunc("GET /api/presets", s.presets)
+	m.HandleFunc("GET /api/options", s.options)
 	m.HandleFunc("GET /api/rooms", s.listRooms)
 	m.HandleFunc("POST /api/rooms", s.createRoom)
 	m.HandleFunc("GET /api/rooms/{id}", s.getRoom)
@@ -217,17 +218,46 @@ func (s *Server) readyz(w http.ResponseWriter, r *http.Request) {
 
 func (s *Server) presets(w http.ResponseWriter, r *http.Request) {
 	type preset struct {
-		Name        string `json:"name"`
-		Chinese     string `json:"chinese"`
-		Description string `json:"description"`
-		MinPlayers  int    `json:"min_players"`
-		MaxPlayers  int    `json:"max_players"`
+		Name        string            `json:"name"`
+		Chinese     string            `json:"chinese"`
+		Description string            `json:"description"`
+		MinPlayers  int               `json:"min_players"`
+		MaxPlayers  int               `json:"max_players"`
+		Cards       []string          `json:"cards"` // at min_players
+		Options     map[string]string `json:"options"`
 	}
 	var out []preset
 	for _, p := range rules.Presets() {
-		out = append(out, preset{p.Name, p.Chinese, p.Description, p.MinPlayers, p.MaxPlayers})
+		b, err := p.Board(p.MinPlayers)
+		if err != nil {
+			continue
+		}
+		var c roomConfig
+		c.setBoard(b)
+		out = append(out, preset{p.Name, p.Chinese, p.Description, p.MinPlayers, p.MaxPlayers, c.Cards, c.Options})
 	}
 	writeJSON(w, http.StatusOK, out)
+}
+
+// options lists every option with its values (the first is the default)
+// and every role a custom board may hold.
+func (s *Server) options(w http.ResponseWriter, r *http.Request) {
+	type option struct {
+		Name   string   `json:"name"`
+		Values []string `json:"values"`
+		Doc    string   `json:"doc"`
+	}
+	var opts []option
+	for _, o := range rules.AllOptions() {
+		opts = append(opts, option{o.Name(), o.Values(), o.Doc()})
+	}
+	var roles []string
+	for _, r := range rules.Roles() {
+		if r.Implemented() {
+			roles = append(roles, r.String())
+		}
+	}
+	writeJSON(w, http.StatusOK, map[string]any{"options": opts, "roles": roles})
 }
 
 // roomFor finds a room in memory, or loads a finished one from the store.
