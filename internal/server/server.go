@@ -148,8 +148,8 @@ func writeErr(w http.ResponseWriter, err error) {
 }
 
 // readBody decodes a small JSON body strictly; an empty body is {}.
-func readBody(r *http.Request, v any) error {
-	body := http.MaxBytesReader(nil, r.Body, 64<<10)
+func readBody(w http.ResponseWriter, r *http.Request, v any) error {
+	body := http.MaxBytesReader(w, r.Body, 64<<10)
 	dec := json.NewDecoder(body)
 	dec.DisallowUnknownFields()
 	if err := dec.Decode(v); err != nil && !errors.Is(err, io.EOF) {
@@ -314,7 +314,7 @@ func (s *Server) createRoom(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	var req createRequest
-	if err := readBody(r, &req); err != nil {
+	if err := readBody(w, r, &req); err != nil {
 		writeErr(w, err)
 		return
 	}
@@ -484,7 +484,7 @@ func (s *Server) join(w http.ResponseWriter, r *http.Request) {
 	var req struct {
 		Nickname string `json:"nickname"`
 	}
-	if err := readBody(r, &req); err != nil {
+	if err := readBody(w, r, &req); err != nil {
 		writeErr(w, err)
 		return
 	}
@@ -520,7 +520,7 @@ func (s *Server) addBots(w http.ResponseWriter, r *http.Request) {
 		Count int `json:"count"` // fill this many empty seats (0: all)
 		Seat  int `json:"seat"`  // or this one
 	}
-	if err := readBody(r, &req); err != nil {
+	if err := readBody(w, r, &req); err != nil {
 		writeErr(w, err)
 		return
 	}
@@ -567,7 +567,7 @@ func (s *Server) reorder(w http.ResponseWriter, r *http.Request) {
 	var req struct {
 		Order []int `json:"order"` // new seat i holds who sat at Order[i-1]
 	}
-	if err := readBody(r, &req); err != nil {
+	if err := readBody(w, r, &req); err != nil {
 		writeErr(w, err)
 		return
 	}
@@ -711,7 +711,7 @@ func (s *Server) redCard(w http.ResponseWriter, r *http.Request) {
 	var req struct {
 		Seat int `json:"seat"`
 	}
-	if err := readBody(r, &req); err != nil {
+	if err := readBody(w, r, &req); err != nil {
 		writeErr(w, err)
 		return
 	}

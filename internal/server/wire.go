@@ -48,7 +48,9 @@ func decodeFrame(data []byte) (inFrame, error) {
 	if err := dec.Decode(&f); err != nil {
 		return f, fmt.Errorf("malformed frame: %v", err)
 	}
-	if dec.More() {
+	// Only JSON whitespace may follow the object. (dec.More is not enough:
+	// it is false before a stray '}' or ']', which would pass.)
+	if rest := data[dec.InputOffset():]; len(bytes.Trim(rest, " \t\r\n")) != 0 {
 		return f, errors.New("malformed frame: data after the JSON object")
 	}
 	switch f.Type {

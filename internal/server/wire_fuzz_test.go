@@ -83,6 +83,7 @@ func FuzzDecodeFrame(f *testing.F) {
 		`{"type":"chat","channel":"day","text":"` + strings.Repeat("a", game.MaxChat+1) + `"}`,
 		// junk
 		``, ` `, `null`, `true`, `0`, `""`, `[]`, `{}`, `{`, `}`, `{"type":}`, `{"type":"act",}`,
+		"{\"type\":\"ping\"}\n", "{\"type\":\"act\",\"cmd\":\"skip\"} \t",
 		`{"type":"ping"} {"type":"ping"}`, `{"type":"ping"} x`, `{"type":"welcome"}`, `{"type":"error"}`,
 		`{"TYPE":"PING"}`, `{"Type":"ping"}`, `{"ｔｙｐｅ":"ping"}`, `{"type":"ping","type":"hello"}`,
 		`{"type":"ping","extra":{"a":[1,2,3]}}`, "\ufeff{\"type\":\"ping\"}", "{\"type\":\"ping\"}\x00",

@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"net/http"
 	"time"
 
@@ -23,6 +24,7 @@ const (
 	frameRate  = 20               // frames a second a client may send, on average …
 	frameBurst = 40               // … and at once
 	maxStrikes = 50               // frames over the rate before the connection is closed
+	hardFrame  = 64 << 10         // a frame larger than this is cut off by the library (close 1009)
 )
 
 // welcome is the first frame a connection receives.
@@ -43,7 +45,9 @@ func (s *Server) websocket(w http.ResponseWriter, r *http.Request) {
 	if err != nil {
 		return // Accept has answered (a refused origin: 403)
 	}
-	conn.SetReadLimit(MaxFrame)
+	// The library's own limit closes without a word; frames over MaxFrame
+	// up to this one are read, answered with a clear error, then closed.
+	conn.SetReadLimit(hardFrame)
 	s.sessions.Add(1)
 	defer s.sessions.Done()
 	s.m.connections.Inc()
@@ -68,9 +72,19 @@ func closeWith(conn *websocket.Conn, code, msg string) {
 }
 
 func (s *Server) session(ctx context.Context, cancel context.CancelFunc, conn *websocket.Conn, rm *room) {
-	hctx, hcancel := context.WithTimeout(ctx, helloWait)
-	_, data, err := conn.Read(hctx)
-	hcancel()
+	// A timer, not the read's context, bounds the wait for the hello: the
+	// library closes a connection whose read context expires, and the
+	// error frame could not be sent.
+	late := make(chan struct{})
+	timer := time.AfterFunc(helloWait, func() {
+		defer close(late)
+		closeWith(conn, "hello", "send a hello frame first")
+	})
+	_, data, err := conn.Read(ctx)
+	if !timer.Stop() {
+		<-late
+		return
+	}
 	if err != nil {
 		closeWith(conn, "hello", "send a hello frame first")
 		return
@@ -112,14 +126,10 @@ func (s *Server) session(ctx context.Context, cancel context.CancelFunc, conn *w
 	for {
 		_, data, err := conn.Read(ctx)
 		if err != nil {
-			var ce websocket.CloseError
-			if errors.As(err, &ce) && ce.Code == websocket.StatusMessageTooBig {
-				return
-			}
-			if ctx.Err() == nil && websocket.CloseStatus(err) == -1 && !errors.Is(err, context.Canceled) {
-				// a frame over the read limit ends the connection: say so
-				closeWith(conn, "too_big", "frames are limited to 4096 bytes")
-			}
+			return
+		}
+		if len(data) > MaxFrame {
+			closeWith(conn, "too_big", fmt.Sprintf("frames are limited to %d bytes", MaxFrame))
 			return
 		}
 		if !lim.Allow() {
