@@ -435,11 +435,17 @@ func (g *Game) exec(c Command) {
 	case CmdClaim:
 		g.emit(Event{Kind: EvClaim, Public: true, Seat: s, Target: t, Value: int16(c.Value), Role: c.Role})
 	case CmdAlly:
-		if g.has(g.wolves, t) { // the card does nothing; the dead is told the same
-			g.emit(Event{Kind: EvAlly, To: me, Seat: s, Target: t, Value: 1})
+		// The moderator's record says whether the card took; the dead is
+		// told the same either way, in an event of his own, so that
+		// nothing in his stream shows that he named a wolf.
+		if g.has(g.wolves, t) { // the card does nothing
+			g.emit(Event{Kind: EvAlly, Seat: s, Target: t, Value: 1})
+			g.emit(Event{Kind: EvAlly, To: me, Seat: s, Target: t})
 			return
 		}
-		g.emit(Event{Kind: EvAlly, To: me | t.bit(), Seat: s, Target: t})
+		g.emit(Event{Kind: EvAlly, Seat: s, Target: t})
+		g.emit(Event{Kind: EvAlly, To: me, Seat: s, Target: t})
+		g.emit(Event{Kind: EvAlly, To: t.bit(), Seat: s, Target: t})
 		w := g.wolves &^ g.loversCamp
 		g.emit(Event{Kind: EvWolfTeam, To: t.bit(), Mask: w})
 	case CmdRun:

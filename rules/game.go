@@ -420,10 +420,12 @@ func (g *Game) apply(e *Event) {
 	case EvEventCard:
 		g.cardsDrawn++
 	case EvAlly:
-		if e.Value == 0 {
-			g.ally = t
+		if e.To == 0 { // the moderator's record; the others are notices
+			if e.Value == 0 {
+				g.ally = t
+			}
+			g.pending = 0
 		}
-		g.pending = 0
 	case EvCampLost:
 		g.lost[e.Value] = true
 	case EvKillPower:

@@ -92,3 +92,72 @@ func TestUpdateViewMatchesView(t *testing.T) {
 		}
 	}
 }
+
+// TestAllyCardTellsTheDeadNothing: the first dead names the wolves' ally;
+// naming a wolf does nothing, but his own stream must read the same either
+// way (the moderator's record of it is his alone).
+func TestAllyCardTellsTheDeadNothing(t *testing.T) {
+	p, _ := LookupPreset("std-12")
+	b, _ := p.Board(12)
+	if err := b.Options.Set("event_cards", "on"); err != nil {
+		t.Fatal(err)
+	}
+	found := 0
+	for seed := uint64(1); seed < 200 && found < 5; seed++ {
+		g, _ := New(b, seed, nil)
+		r := rand.New(rand.NewPCG(seed, 2))
+		for steps := 0; steps < 2000; steps++ {
+			if over, _ := g.Over(); over {
+				break
+			}
+			if st, s := g.Step(); st == StepAlly {
+				var wolf, good Seat
+				for x := Seat(1); x <= 12; x++ {
+					if x != s && g.Alive(x) && g.Role(x).IsWolf() && wolf == NoSeat {
+						wolf = x
+					}
+					if x != s && g.Alive(x) && !g.Role(x).IsWolf() && good == NoSeat {
+						good = x
+					}
+				}
+				if wolf == NoSeat || good == NoSeat {
+					break
+				}
+				found++
+				for _, target := range []Seat{wolf, good} {
+					fork, err := Replay(b, seed, g.Events())
+					if err != nil {
+						t.Fatal(err)
+					}
+					before := len(fork.Stream(s, 0, nil))
+					if err := fork.Do(Command{Seat: s, Kind: CmdAlly, Target: target}); err != nil {
+						t.Fatal(err)
+					}
+					for _, e := range fork.Stream(s, before, nil) {
+						if e.Kind == EvAlly && (e.Value != 0 || e.To != s.bit() || e.Public) {
+							t.Fatalf("seed %d: naming %s, the dead seat %d reads %+v", seed, fork.Role(target), s, e)
+						}
+					}
+				}
+				break
+			}
+			legal := g.Legal(firstPending(g), nil)
+			if err := g.Do(legal[r.IntN(len(legal))]); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+	if found == 0 {
+		t.Fatal("no game reached the ally card")
+	}
+}
+
+func firstPending(g *Game) Seat {
+	p := g.Pending()
+	for s := Seat(1); s <= MaxSeats; s++ {
+		if p&s.bit() != 0 {
+			return s
+		}
+	}
+	return NoSeat
+}
