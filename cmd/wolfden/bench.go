@@ -68,12 +68,16 @@ The report gives the games, the players, the server's peak of connections,
 the wall time of the play, games and commands per second, the latency of a
 command (from sending it to its ack, which the server sends once the
 command's events are stored and queued to every connection: p50, p90, p99,
-max), the memory per game and per connection, the server's RSS, and the
-errors. The command fails when there was an error or a game did not end.
+max) and the server's part of it (its wolfden_command_seconds), the memory
+per game and per connection, the server's RSS, and the errors. The command
+fails when there was an error or a game did not end.
 
-The rooms' timers are ` + timerList(loadTimers) + ` unless
---timers changes some of them; nights last the sum of their timers whatever
-the players do, which is what makes a game last. Room i gets the seed S+i.`,
+The rooms' timers are
+  ` + timerList(loadTimers) + `
+unless --timers changes some of them; nights last the sum of their timers
+whatever the players do, which is what makes a game last. Room i gets the
+seed S+i. The set-up keeps --parallel requests or dials in flight (--ramp
+spreads it over a time) and retries briefly a connection that fails.`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			var err error
@@ -133,7 +137,7 @@ the players do, which is what makes a game last. Room i gets the seed S+i.`,
 	f := cmd.Flags()
 	f.StringVar(&rawURL, "url", "http://127.0.0.1:8080", "the server's address")
 	f.IntVar(&cfg.Games, "games", 10, "games played at once")
-	f.IntVar(&cfg.Players, "players", 0, "players a game, for presets with a range (default: the preset's size, 12 for std-12)")
+	f.IntVar(&cfg.Players, "players", 0, "players a game, for presets with a range (default: the preset's smallest size; 12 for std-12)")
 	f.StringVar(&cfg.Preset, "preset", "std-12", "the preset of every room (wolfden presets)")
 	f.DurationVar(&cfg.Ramp, "ramp", 0, "spread the games' set-up evenly over this long (default: as fast as --parallel allows)")
 	f.Uint64Var(&cfg.Seed, "seed", 1, "seeds the deals (room i gets S+i) and each client's random choices")
@@ -239,11 +243,20 @@ type loadReport struct {
 		End       float64 `json:"end_bytes"`
 	} `json:"server_rss"`
 	ServerCommands map[string]int `json:"server_commands"` // wolfden_commands_total during the run, by result
-	Refused        map[string]int `json:"refused"`         // error frames the clients received, by code
-	Frames         int            `json:"frames"`          // frames the clients received while playing
-	FileLimit      uint64         `json:"open_file_limit"`
-	Errors         int            `json:"errors"`
-	ErrorSamples   []string       `json:"error_samples,omitempty"`
+	// ServerLatency is the server's own part of the latency, from a
+	// command's arrival to its events queued for every connection
+	// (wolfden_command_seconds during the run, interpolated in its buckets).
+	ServerLatency struct {
+		P50 float64 `json:"p50_ms"`
+		P90 float64 `json:"p90_ms"`
+		P99 float64 `json:"p99_ms"`
+	} `json:"server_latency"`
+	Refused      map[string]int `json:"refused"` // error frames the clients received, by code
+	Frames       int            `json:"frames"`  // frames the clients received while playing
+	Retries      int            `json:"retries"` // connections retried during the set-up
+	FileLimit    uint64         `json:"open_file_limit"`
+	Errors       int            `json:"errors"`
+	ErrorSamples []string       `json:"error_samples,omitempty"`
 }
 
 // loadGame is one room of the run.
@@ -265,6 +278,9 @@ type loadSeat struct {
 	err     error
 	end     time.Time
 }
+
+// retries counts the set-up's retried connections.
+var retries atomic.Int64
 
 // errorLog counts errors and keeps the first few.
 type errorLog struct {
@@ -359,6 +375,7 @@ func runLoad(ctx context.Context, cfg loadConfig) (*loadReport, error) {
 	// that no more than cfg.Parallel requests or dials are in flight.
 	progress("setting up %d %s games (%d players) on %s, %d at a time", cfg.Games, cfg.Preset, cfg.Games*cfg.Players, cfg.URL, cfg.Parallel)
 	t0 := time.Now()
+	retried := retries.Load()
 	stopTick := ticker(5*time.Second, func() {
 		progress("  %s: %d games started, %d of %d players connected", time.Since(t0).Round(time.Second),
 			startedGames.Load(), connected.Load(), cfg.Games*cfg.Players)
@@ -410,12 +427,13 @@ feed:
 	rep.SetupSeconds = setup.Seconds()
 	rep.GamesStarted = int(startedGames.Load())
 	rep.Connected = int(connected.Load())
+	rep.Retries = int(retries.Load() - retried)
 	for _, g := range games {
 		if g != nil {
 			rep.Players += len(g.seats)
 		}
 	}
-	progress("set up in %s: %d games started, %d players connected", setup.Round(time.Millisecond), rep.GamesStarted, rep.Connected)
+	progress("set up in %s: %d games started, %d players connected, %d connections retried", setup.Round(time.Millisecond), rep.GamesStarted, rep.Connected, rep.Retries)
 
 	// Everyone is connected: the server's memory now, the lowest of three
 	// reads (garbage not yet collected only adds to it).
@@ -547,6 +565,10 @@ feed:
 			k := `wolfden_commands_total{result="` + res + `"}`
 			rep.ServerCommands[res] = int(m[k] - base[k])
 		}
+		h := histogramDelta(base, m, "wolfden_command_seconds")
+		rep.ServerLatency.P50 = 1000 * h.quantile(0.50)
+		rep.ServerLatency.P90 = 1000 * h.quantile(0.90)
+		rep.ServerLatency.P99 = 1000 * h.quantile(0.99)
 	}
 	stopSampler()
 	rep.RSS.Peak = max(rep.RSS.Peak, rep.RSS.Connected, rep.RSS.End)
@@ -587,8 +609,11 @@ func setupGame(ctx context.Context, api *client.API, cfg loadConfig, g *loadGame
 func retryHTTP(ctx context.Context, f func() error) error {
 	var err error
 	for attempt := range 5 {
-		if attempt > 0 && !sleepCtx(ctx, time.Duration(50<<attempt)*time.Millisecond) {
-			return err
+		if attempt > 0 {
+			retries.Add(1)
+			if !sleepCtx(ctx, time.Duration(50<<attempt)*time.Millisecond) {
+				return err
+			}
 		}
 		if err = f(); err == nil {
 			return nil
@@ -606,8 +631,11 @@ func retryHTTP(ctx context.Context, f func() error) error {
 func dialSeat(ctx context.Context, base, room, token string) (*client.Conn, error) {
 	var err error
 	for attempt := range 5 {
-		if attempt > 0 && !sleepCtx(ctx, time.Duration(50<<attempt)*time.Millisecond) {
-			return nil, err
+		if attempt > 0 {
+			retries.Add(1)
+			if !sleepCtx(ctx, time.Duration(50<<attempt)*time.Millisecond) {
+				return nil, err
+			}
 		}
 		dctx, cancel := context.WithTimeout(ctx, 20*time.Second)
 		var conn *client.Conn
@@ -702,6 +730,60 @@ func scrapeMetrics(ctx context.Context, hc *http.Client, base string) (map[strin
 	return out, nil
 }
 
+// histogram is a Prometheus histogram's cumulative buckets.
+type histogram []struct{ le, n float64 }
+
+// histogramDelta is what a histogram gained between two reads.
+func histogramDelta(before, after map[string]float64, name string) histogram {
+	var h histogram
+	prefix := name + `_bucket{le="`
+	for k, v := range after {
+		le, ok := strings.CutPrefix(k, prefix)
+		if !ok {
+			continue
+		}
+		bound, err := strconv.ParseFloat(strings.TrimSuffix(le, `"}`), 64)
+		if err != nil {
+			continue
+		}
+		h = append(h, struct{ le, n float64 }{bound, v - before[k]})
+	}
+	slices.SortFunc(h, func(a, b struct{ le, n float64 }) int {
+		switch {
+		case a.le < b.le:
+			return -1
+		case a.le > b.le:
+			return 1
+		}
+		return 0
+	})
+	return h
+}
+
+// quantile interpolates linearly within the bucket that holds q, as
+// Prometheus's histogram_quantile does; in the last (+Inf) bucket it is
+// the highest finite bound.
+func (h histogram) quantile(q float64) float64 {
+	if len(h) == 0 || h[len(h)-1].n == 0 {
+		return 0
+	}
+	rank := q * h[len(h)-1].n
+	lo, below := 0.0, 0.0
+	for _, b := range h {
+		if b.n >= rank {
+			if math.IsInf(b.le, 1) {
+				return lo
+			}
+			if b.n == below {
+				return b.le
+			}
+			return lo + (b.le-lo)*(rank-below)/(b.n-below)
+		}
+		lo, below = b.le, b.n
+	}
+	return lo
+}
+
 // raiseFileLimit lifts this process's open-file limit to its hard limit
 // and returns the limit.
 func raiseFileLimit() (uint64, error) {
@@ -735,6 +817,8 @@ func (rep *loadReport) writeText(w io.Writer) {
 	if rep.Memory.Source == "process_resident_memory_bytes" {
 		name = "RSS"
 	}
+	fmt.Fprintf(w, "  server's part    p50 %s  p90 %s  p99 %s (arrival → events stored and queued to every connection: wolfden_command_seconds)\n",
+		fmtMs(rep.ServerLatency.P50), fmtMs(rep.ServerLatency.P90), fmtMs(rep.ServerLatency.P99))
 	fmt.Fprintf(w, "  memory           %s %s with everyone connected, %s before: %s per game, %s per connection\n",
 		name, fmtBytes(rep.Memory.Connected), fmtBytes(rep.Memory.Baseline), fmtBytes(rep.Memory.PerGame), fmtBytes(rep.Memory.PerConnection))
 	fmt.Fprintf(w, "  server RSS       %s before, %s connected, %s peak, %s at the end\n",

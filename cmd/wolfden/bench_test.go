@@ -2,6 +2,7 @@ package main
 
 import (
 	"encoding/json"
+	"math"
 	"net/http/httptest"
 	"strings"
 	"testing"
@@ -24,7 +25,7 @@ func TestBenchLoadPlaysEveryGame(t *testing.T) {
 	}()
 	start := time.Now()
 	out, err := wolfden(t, "bench", "load", "--url", hs.URL, "--games", "3", "--seed", "7", "--json",
-		"--timers", "setup=30ms,night=30ms,witch=30ms,speech=2s,vote=2s,other=2s")
+		"--timers", "setup=30ms,night=30ms,witch=30ms,speech=500ms,vote=500ms,other=500ms")
 	if err != nil {
 		t.Fatalf("%v\n%s", err, out)
 	}
@@ -56,8 +57,25 @@ func TestBenchLoadPlaysEveryGame(t *testing.T) {
 	if rep.ServerCommands["ok"] < rep.Commands || rep.ServerCommands["busy"] != 0 {
 		t.Errorf("server commands %v, clients' %d", rep.ServerCommands, rep.Commands)
 	}
+	if s := rep.ServerLatency; !(0 < s.P50 && s.P50 <= s.P90 && s.P90 <= s.P99) {
+		t.Errorf("the server's part of the latency: %+v", s)
+	}
 	if rep.Memory.Source != "go_memstats_heap_inuse_bytes" || rep.Memory.Connected <= 0 || rep.RSS.Peak <= 0 {
 		t.Errorf("memory %+v, rss %+v", rep.Memory, rep.RSS)
+	}
+}
+
+func TestHistogramQuantile(t *testing.T) {
+	before := map[string]float64{`x_bucket{le="0.1"}`: 5, `x_bucket{le="0.2"}`: 5, `x_bucket{le="+Inf"}`: 5}
+	after := map[string]float64{`x_bucket{le="0.1"}`: 55, `x_bucket{le="0.2"}`: 95, `x_bucket{le="+Inf"}`: 105, "y": 1}
+	h := histogramDelta(before, after, "x")
+	for _, c := range []struct{ q, want float64 }{{0.25, 0.05}, {0.5, 0.1}, {0.7, 0.15}, {0.99, 0.2}} {
+		if got := h.quantile(c.q); math.Abs(got-c.want) > 1e-9 {
+			t.Errorf("quantile %v: %v, want %v", c.q, got, c.want)
+		}
+	}
+	if got := histogramDelta(after, after, "x").quantile(0.5); got != 0 {
+		t.Errorf("an empty histogram's median: %v", got)
 	}
 }
 

@@ -130,7 +130,7 @@ func Dial(ctx context.Context, base, room, token string, since, chatSince int) (
 		return nil, err
 	}
 	ws.SetReadLimit(1 << 20)
-	c := &Conn{ws: ws, Frames: make(chan Frame, 4096)}
+	c := &Conn{ws: ws, Frames: make(chan Frame, 256)}
 	if err := c.Send(ctx, map[string]any{"type": "hello", "token": token, "since": since, "chat_since": chatSince}); err != nil {
 		return nil, err
 	}
@@ -300,10 +300,10 @@ func (c *Conn) PlayRandom(ctx context.Context, r *rand.Rand, stop func(Frame) bo
 			if f.Code == "bad_frame" {
 				return st, fmt.Errorf("client: %s", f.Message)
 			}
-			if f.ID == id {
-				inFlight = false
+			if f.ID != id {
+				continue
 			}
-			continue // wait for a new state before trying again
+			inFlight = false // act again only on a state newer than the refused command
 		case "state":
 			if f.Over {
 				st.Winner = f.Winner

@@ -385,6 +385,11 @@ func (a *Actor) settle() {
 	panic("game: the moderator's clock does not settle")
 }
 
+// caughtUp reports whether the table has been told the whole log. Until it
+// has, the seats it believes awaited may have been timed out already and
+// the game may be at another step: nobody acts.
+func (a *Actor) caughtUp() bool { return a.clk.Released == len(a.live.Events()) }
+
 // slotOf is the slot of tonight's schedule the live game is in: past the
 // last one once the night is resolved.
 func (a *Actor) slotOf() int {
@@ -429,6 +434,9 @@ func (a *Actor) timeout() {
 // botTurn lets one bot act if one is due; it reports whether one did.
 func (a *Actor) botTurn(now time.Time) bool {
 	pend := a.shown.Pending() & a.live.Pending() & (a.cfg.Bots | a.clk.Away)
+	if !a.caughtUp() {
+		pend = 0
+	}
 	if pend == 0 {
 		a.botPend = 0
 		return false

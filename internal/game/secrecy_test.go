@@ -102,3 +102,38 @@ func TestNightsAreToldOnAFixedSchedule(t *testing.T) {
 		t.Fatal("the witch was never woken")
 	}
 }
+
+// TestNobodyActsWhileTheTableLagsBehind: the wolves' time runs out and,
+// the witch's card lying unused in the middle, the game is already at dawn
+// while the table is still in the witch's slot. The timed-out wolf must
+// not act (his command would land in the day) and the answer must be the
+// one every sleeper gets.
+func TestNobodyActsWhileTheTableLagsBehind(t *testing.T) {
+	cards := []rules.Role{rules.Thief, rules.Werewolf, rules.Werewolf, rules.Seer, rules.Villager, rules.Villager,
+		rules.Witch, rules.Villager} // the last two lie in the middle
+	b := rules.Board{Cards: cards}
+	tm := fastTimers()
+	tm.Setup, tm.Night, tm.Witch = 100*time.Millisecond, 100*time.Millisecond, 3*time.Second
+	cfg := Config{Board: b, Seed: 2, Timers: tm, Deal: cards, Bots: 1<<3 | 1<<4 | 1<<5 | 1<<6}
+	a, err := Start(context.Background(), "lag", cfg, memory.New(), Hooks{}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer a.Stop()
+	thief, wolf := NewSub(1, 4096, nil), NewSub(2, 4096, nil)
+	for _, s := range []*Sub{thief, wolf} {
+		if err := a.Join(s, 0, 0); err != nil {
+			t.Fatal(err)
+		}
+	}
+	time.Sleep(600 * time.Millisecond) // both slots are over; the witch's runs until 3.2 s
+	for _, c := range []rules.Command{{Kind: rules.CmdSkip}, {Kind: rules.CmdAttack, Target: 4}, {Kind: rules.CmdRun}} {
+		if err := a.Act(wolf, 7, c); err != nil {
+			t.Fatal(err)
+		}
+		f := next(t, wolf, "error")
+		if f["code"] != "not_now" || f["message"] != "you cannot act now" {
+			t.Fatalf("%v in the lag: %v", c, f)
+		}
+	}
+}

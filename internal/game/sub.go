@@ -149,6 +149,9 @@ func (a *Actor) drop(sub *Sub) {
 // state is what seat s knows and may do now, from what the table was told.
 func (a *Actor) state(s rules.Seat) StateFrame {
 	v := a.shown.View(s)
+	// A seat the table still believes awaited after its time ran out (the
+	// timeout is told at a fixed time) may no longer act.
+	v.Pending = v.Pending && a.caughtUp()
 	f := StateFrame{Type: "state", Seat: s, Day: v.Day, Night: v.Night, Turn: v.Turn,
 		Alive: rules.Seats(v.Alive), Sheriff: v.Sheriff, Pending: v.Pending && !a.clk.Paused,
 		Paused: a.clk.Paused, Over: v.Over, Bot: a.clk.Away&(1<<uint(s)) != 0}
@@ -233,8 +236,8 @@ func (a *Actor) act(sub *Sub, id int64, c rules.Command, start time.Time) {
 	// While the table has not been told everything (at night), a seat acts
 	// only in the step it was woken for; anything else gets one answer,
 	// whatever the hidden state, so the answer tells nothing.
-	if a.clk.Slots != nil || a.clk.Released < len(a.live.Events()) {
-		if over, _ := a.shown.Over(); !over && a.shown.Pending()&(1<<uint(sub.Seat)) == 0 {
+	if a.clk.Slots != nil || !a.caughtUp() {
+		if over, _ := a.shown.Over(); !over && (!a.caughtUp() || a.shown.Pending()&(1<<uint(sub.Seat)) == 0) {
 			refuse("not_now", "you cannot act now")
 			return
 		}
