@@ -169,17 +169,26 @@ func (s *Server) session(ctx context.Context, cancel context.CancelFunc, conn *w
 }
 
 // writer sends the game's frames; it never blocks the game: the game drops
-// a connection whose queue is full.
+// a connection whose queue is full. A write that takes longer than
+// writeWait ends the connection (one watchdog timer, not a context per
+// frame: frames are many).
 func (s *Server) writer(ctx context.Context, cancel context.CancelFunc, conn *websocket.Conn, sub *game.Sub, a *game.Actor) {
 	defer cancel()
+	dog := time.AfterFunc(time.Hour, cancel)
+	defer dog.Stop()
+	write := func(b []byte) bool {
+		dog.Reset(writeWait)
+		err := conn.Write(ctx, websocket.MessageText, b)
+		dog.Stop()
+		if err != nil {
+			_ = conn.CloseNow()
+		}
+		return err == nil
+	}
 	for {
 		select {
 		case b := <-sub.Out:
-			wctx, wcancel := context.WithTimeout(ctx, writeWait)
-			err := conn.Write(wctx, websocket.MessageText, b)
-			wcancel()
-			if err != nil {
-				_ = conn.CloseNow()
+			if !write(b) {
 				return
 			}
 		case <-ctx.Done():
@@ -188,20 +197,10 @@ func (s *Server) writer(ctx context.Context, cancel context.CancelFunc, conn *we
 			return
 		case <-a.Done():
 			// The game's last frames (its end) are sent before closing.
-			for {
-				select {
-				case b := <-sub.Out:
-					wctx, wcancel := context.WithTimeout(ctx, writeWait)
-					err := conn.Write(wctx, websocket.MessageText, b)
-					wcancel()
-					if err != nil {
-						_ = conn.CloseNow()
-						return
-					}
-					continue
-				default:
+			for len(sub.Out) > 0 {
+				if !write(<-sub.Out) {
+					return
 				}
-				break
 			}
 			_ = conn.Close(websocket.StatusGoingAway, "the game has stopped")
 			return
