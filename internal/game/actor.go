@@ -43,7 +43,7 @@ type Hooks struct {
 
 // QueueSize bounds the actor's inbox: a game that cannot keep up answers
 // "busy" rather than piling up work.
-const QueueSize = 256
+const QueueSize = 64
 
 // ErrBusy is returned when the actor's inbox is full.
 var ErrBusy = errors.New("the game is busy; try again")
