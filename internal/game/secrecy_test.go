@@ -50,6 +50,9 @@ func watch(t *testing.T, sub *Sub) []arrival {
 // changes when anything is told.
 func TestNightsAreToldOnAFixedSchedule(t *testing.T) {
 	const night, witch = 120 * time.Millisecond, 80 * time.Millisecond
+	// Frames are read a little after they are queued (the store's write, the
+	// race detector, the scheduler): arrivals are compared with that slack.
+	const jitter = 15 * time.Millisecond
 	tm := fastTimers()
 	tm.Night, tm.Witch = night, witch
 	deal := []rules.Role{rules.Villager, rules.Witch, rules.Werewolf, rules.Werewolf, rules.Werewolf, rules.Werewolf,
@@ -77,7 +80,7 @@ func TestNightsAreToldOnAFixedSchedule(t *testing.T) {
 		}
 		nights++
 		// The night of std-12 has two slots: everyone at once, then the witch.
-		if gap := evs[i+1].at.Sub(e.at); gap < night+witch {
+		if gap := evs[i+1].at.Sub(e.at); gap < night+witch-jitter {
 			t.Errorf("night %d: the sleeping villager heard %q %v after nightfall, before the night's %v were over",
 				e.f.Value, evs[i+1].f.Kind, gap, night+witch)
 		}
@@ -93,7 +96,7 @@ func TestNightsAreToldOnAFixedSchedule(t *testing.T) {
 			fell = e.at
 		case e.f.Kind == "witch_told":
 			woken++
-			if gap := e.at.Sub(fell); gap < night {
+			if gap := e.at.Sub(fell); gap < night-jitter {
 				t.Errorf("the witch was woken %v after nightfall, before the wolves' %v were over", gap, night)
 			}
 		}
