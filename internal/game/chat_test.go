@@ -138,3 +138,29 @@ func TestAbsentPlayerIsPlayedByABot(t *testing.T) {
 		t.Fatalf("%d timeouts: after the first, a bot should play the absent seat", timeouts)
 	}
 }
+
+// TestASlowConnectionIsDropped: a connection that does not read is
+// disconnected when its queue is full; the game does not wait for it.
+func TestASlowConnectionIsDropped(t *testing.T) {
+	kicked := make(chan struct{})
+	cfg := Config{Board: std12(t), Seed: 4, Timers: fastTimers(), Bots: 0x1ffe}
+	a, err := Start(context.Background(), "slow", cfg, memory.New(), Hooks{}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer a.Stop()
+	slow := NewSub(0, 2, func() { close(kicked) }) // room for two frames, never read
+	fast := NewSub(0, 4096, nil)
+	if err := a.Join(slow, 0, 0); err != nil {
+		t.Fatal(err)
+	}
+	if err := a.Join(fast, 0, 0); err != nil {
+		t.Fatal(err)
+	}
+	select {
+	case <-kicked:
+	case <-time.After(10 * time.Second):
+		t.Fatal("the slow connection was not dropped")
+	}
+	untilOver(t, fast, 20*time.Second) // and the game went on to its end
+}

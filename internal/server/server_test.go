@@ -7,12 +7,15 @@ import (
 	"fmt"
 	"io"
 	"math/rand/v2"
+	"net/http"
 	"net/http/httptest"
 	"path/filepath"
 	"strings"
 	"sync"
 	"testing"
 	"time"
+
+	"github.com/coder/websocket"
 
 	"github.com/wolfden/wolfden/internal/client"
 	"github.com/wolfden/wolfden/internal/store/sqlite"
@@ -350,4 +353,39 @@ func TestMetricsAndHealth(t *testing.T) {
 	if resp.StatusCode != 503 {
 		t.Fatalf("/readyz while draining: %d", resp.StatusCode)
 	}
+}
+
+// TestWebSocketsFromOtherSitesAreRefused: a page of another site cannot
+// open a game's WebSocket in its visitor's name (origin check); --origin
+// lets a named host in.
+func TestWebSocketsFromOtherSitesAreRefused(t *testing.T) {
+	ts := newTestServer(t)
+	ctx := context.Background()
+	var c client.Created
+	if err := ts.api.Do(ctx, "POST", "/api/rooms", "", map[string]any{"preset": "std-9"}, &c); err != nil {
+		t.Fatal(err)
+	}
+	url := "ws" + strings.TrimPrefix(ts.http.URL, "http") + "/ws/" + c.Room.ID
+	for origin, ok := range map[string]bool{"https://evil.example": false, ts.http.URL: true} {
+		h := http.Header{"Origin": {origin}}
+		conn, resp, err := websocket.Dial(ctx, url, &websocket.DialOptions{HTTPHeader: h})
+		if ok != (err == nil) {
+			t.Errorf("origin %s: err %v", origin, err)
+		}
+		if !ok && (resp == nil || resp.StatusCode != http.StatusForbidden) {
+			t.Errorf("origin %s: want 403, got %v", origin, resp)
+		}
+		if conn != nil {
+			conn.CloseNow()
+		}
+	}
+	allowed := New(ts.st, Options{Origins: []string{"game.example"}})
+	hs := httptest.NewServer(allowed)
+	defer hs.Close()
+	url2 := "ws" + strings.TrimPrefix(hs.URL, "http") + "/ws/" + c.Room.ID
+	conn, _, err := websocket.Dial(ctx, url2, &websocket.DialOptions{HTTPHeader: http.Header{"Origin": {"https://game.example"}}})
+	if err != nil {
+		t.Fatalf("an allowed origin was refused: %v", err)
+	}
+	conn.CloseNow()
 }
