@@ -178,6 +178,23 @@ func (p *player) play(ctx context.Context, base, room string, progress chan<- in
 	return ctx.Err()
 }
 
+// startPlayers has every seat played by a random client; seat 1 reports
+// its event count on progress, and each player its end on errs.
+func startPlayers(ctx context.Context, base, room string, seats []seatToken) ([]*player, <-chan int, <-chan error) {
+	players := make([]*player, len(seats))
+	progress := make(chan int, 1)
+	errs := make(chan error, len(seats))
+	for i, s := range seats {
+		players[i] = &player{seat: s}
+		var pr chan<- int
+		if i == 0 {
+			pr = progress
+		}
+		go func() { errs <- players[i].play(ctx, base, room, pr) }()
+	}
+	return players, progress, errs
+}
+
 // TestKilledServerResumesEveryGame kills the server with SIGKILL twice in
 // the middle of a game played by twelve clients. After each restart every
 // client resumes from the numbers it holds; at the end, each seat's stream
@@ -193,17 +210,7 @@ func TestKilledServerResumesEveryGame(t *testing.T) {
 
 	ctx, cancel := context.WithTimeout(context.Background(), 90*time.Second)
 	defer cancel()
-	players := make([]*player, len(seats))
-	progress := make(chan int, 1)
-	errs := make(chan error, len(seats))
-	for i, s := range seats {
-		players[i] = &player{seat: s}
-		var pr chan<- int
-		if i == 0 {
-			pr = progress
-		}
-		go func() { errs <- players[i].play(ctx, srv.base, room, pr) }()
-	}
+	players, progress, errs := startPlayers(ctx, srv.base, room, seats)
 	kills := 0
 	for _, at := range []int{15, 40} { // seat 1's event counts at which the server dies
 		for n := 0; n < at; {
@@ -310,17 +317,7 @@ func TestSigtermDrains(t *testing.T) {
 		"timers": map[string]string{"setup": "50ms", "night": "80ms", "witch": "50ms", "speech": "5s", "vote": "5s", "other": "5s", "bot": "0s"}})
 	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
 	defer cancel()
-	errs := make(chan error, len(seats))
-	players := make([]*player, len(seats))
-	progress := make(chan int, 1)
-	for i, s := range seats {
-		players[i] = &player{seat: s}
-		var pr chan<- int
-		if i == 0 {
-			pr = progress
-		}
-		go func() { errs <- players[i].play(ctx, srv.base, room, pr) }()
-	}
+	players, progress, errs := startPlayers(ctx, srv.base, room, seats)
 	for n := 0; n < 5; n = <-progress { // the game is under way
 	}
 	if err := srv.cmd.Process.Signal(syscall.SIGTERM); err != nil {
