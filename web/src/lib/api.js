@@ -1,0 +1,50 @@
+// The HTTP API of docs/server.md.
+
+export class ApiError extends Error {
+  constructor(status, code, message) {
+    super(message || code);
+    this.status = status;
+    this.code = code;
+  }
+}
+
+async function call(method, path, body, token) {
+  const headers = {};
+  if (body !== undefined) headers['Content-Type'] = 'application/json';
+  if (token) headers.Authorization = 'Bearer ' + token;
+  let res;
+  try {
+    res = await fetch(path, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) });
+  } catch (err) {
+    throw new ApiError(0, 'network', err && err.message);
+  }
+  let data = null;
+  try {
+    data = await res.json();
+  } catch {
+    // an empty or non-JSON answer
+  }
+  if (!res.ok) {
+    const e = (data && data.error) || {};
+    throw new ApiError(res.status, e.code || 'http_' + res.status, e.message || res.statusText);
+  }
+  return data;
+}
+
+const room = (id) => '/api/rooms/' + encodeURIComponent(id);
+
+export const api = {
+  presets: () => call('GET', '/api/presets'),
+  options: () => call('GET', '/api/options'),
+  rooms: (status = 'open') => call('GET', '/api/rooms?status=' + status),
+  room: (id) => call('GET', room(id)),
+  create: (req) => call('POST', '/api/rooms', req),
+  join: (id, nickname) => call('POST', room(id) + '/join', { nickname }),
+  leave: (id, token) => call('POST', room(id) + '/leave', undefined, token),
+  bots: (id, host, req) => call('POST', room(id) + '/bots', req || {}, host),
+  clearSeat: (id, host, seat) => call('DELETE', room(id) + '/seats/' + seat, undefined, host),
+  start: (id, host) => call('POST', room(id) + '/start', undefined, host),
+  pause: (id, host, on) => call('POST', room(id) + (on ? '/pause' : '/resume'), undefined, host),
+  replay: (id) => call('GET', room(id) + '/replay'),
+  replayURL: (id) => room(id) + '/replay?download=1',
+};

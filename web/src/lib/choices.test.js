@@ -1,0 +1,63 @@
+import { expect, test } from 'vitest';
+import { actionsOf, frameOf, multiReady, ringAction, toggle } from './choices.js';
+
+const choices = [
+  { cmd: 'skip', no_target: true },
+  { cmd: 'vote', targets: [2, 3, 5] },
+  { cmd: 'abstain', no_target: true },
+  { cmd: 'attack', targets: [1, 2], no_target: true },
+  { cmd: 'heal', targets: [4], no_target: true },
+  { cmd: 'link', targets: [1, 2, 3], pick: 2 },
+  { cmd: 'voters', targets: [1, 2, 3], pick: -1 },
+  { cmd: 'order', no_target: true, value: 1 },
+  { cmd: 'take', no_target: true, value: 2 },
+  { cmd: 'claim', value: 1, no_target: true, roles: ['seer', 'witch'] },
+  { cmd: 'claim', value: 2, targets: [2, 3] },
+  { cmd: 'claim', value: 3, targets: [2, 3] },
+];
+
+test('each choice becomes an action of its kind', () => {
+  const a = actionsOf(choices);
+  expect(a.map((x) => `${x.key} ${x.kind}`)).toEqual([
+    'skip:0 button', 'vote:0 target', 'abstain:0 button', 'attack:0 target', 'heal:0 button', 'link:0 multi',
+    'voters:0 multi', 'order:1 button', 'take:2 button', 'claim:1 claim', 'claim:2 claim', 'claim:3 claim',
+  ]);
+  expect(a[3].noTarget).toBe(true);
+  expect(a[9].roles).toEqual(['seer', 'witch']);
+  expect(actionsOf(undefined)).toEqual([]);
+});
+
+test('the frames', () => {
+  const a = actionsOf(choices);
+  expect(frameOf(a[0])).toEqual({ type: 'act', cmd: 'skip' });
+  expect(frameOf(a[1], { target: 5 })).toEqual({ type: 'act', cmd: 'vote', target: 5 });
+  expect(frameOf(a[3])).toEqual({ type: 'act', cmd: 'attack' });
+  expect(frameOf(a[4])).toEqual({ type: 'act', cmd: 'heal' });
+  expect(frameOf(a[5], { seats: [3, 1] })).toEqual({ type: 'act', cmd: 'link', seats: [1, 3] });
+  expect(frameOf(a[6])).toEqual({ type: 'act', cmd: 'voters', seats: [] });
+  expect(frameOf(a[7])).toEqual({ type: 'act', cmd: 'order', value: 1 });
+  expect(frameOf(a[8])).toEqual({ type: 'act', cmd: 'take', value: 2 });
+  expect(frameOf(a[9], { role: 'seer' })).toEqual({ type: 'act', cmd: 'claim', role: 'seer' });
+  expect(frameOf(a[10], { target: 2 })).toEqual({ type: 'act', cmd: 'accuse', target: 2 });
+  expect(frameOf(a[11], { target: 3 })).toEqual({ type: 'act', cmd: 'vouch', target: 3 });
+});
+
+test('multi selections', () => {
+  const [link, voters] = actionsOf(choices).filter((x) => x.kind === 'multi');
+  let s = toggle(link, [], 1);
+  s = toggle(link, s, 2);
+  expect(s).toEqual([1, 2]);
+  expect(toggle(link, s, 3)).toEqual([1, 2]);
+  expect(toggle(link, s, 1)).toEqual([2]);
+  expect(multiReady(link, [1])).toBe(false);
+  expect(multiReady(link, [1, 2])).toBe(true);
+  expect(multiReady(voters, [])).toBe(true);
+  expect(toggle({ pick: 1 }, [2], 3)).toEqual([3]);
+});
+
+test('the ring offers the chosen action, else the first with seats', () => {
+  const a = actionsOf(choices);
+  expect(ringAction(a, 'link:0').cmd).toBe('link');
+  expect(ringAction(a, 'nope').cmd).toBe('vote');
+  expect(ringAction(actionsOf([{ cmd: 'skip', no_target: true }]), '')).toBe(null);
+});

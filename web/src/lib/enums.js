@@ -1,0 +1,56 @@
+// Names of the engine's numbered values, as the frames carry them. Each list
+// mirrors one in the Go sources and, like it, only ever grows at the end.
+
+// rules/role.go: Role. An extra_cards event carries its second card as a number.
+export const ROLES = ['none', 'werewolf', 'white_wolf_king', 'wolf_beauty', 'wolf_king', 'villager', 'seer',
+  'witch', 'hunter', 'guard', 'idiot', 'nine_tailed_fox', 'elder', 'scapegoat', 'cupid', 'thief',
+  'little_girl', 'piper'];
+
+// rules/role.go: Camp (game_over and camp_lost carry one as value).
+export const CAMPS = ['none', 'village', 'wolves', 'lovers', 'piper', 'draw'];
+
+// rules/event.go: Cause (a death's value).
+export const CAUSES = ['none', 'attack', 'poison', 'exile', 'shot', 'explode', 'taken', 'charm', 'tails',
+  'love', 'scapegoat', 'red_card', 'elder'];
+
+// rules/event.go: the results of a check under seer_sees = wolf_or_not / village_or_not.
+export const CHECK_RESULTS = ['good', 'wolf', 'not_village'];
+
+// rules/newmoon.go: the event cards.
+export const EVENT_CARDS = { 1: 'wolf_ally' };
+
+// rules/command.go: the kinds of claim (a claim's value).
+export const CLAIMS = { 1: 'role', 2: 'wolf', 3: 'good' };
+
+// rules/game.go: Step.
+export const STEPS = ['none', 'elect', 'elect_pk', 'night', 'witch', 'signup', 'campaign', 'withdraw',
+  'sheriff_vote', 'sheriff_pk', 'sheriff_pk_vote', 'dawn', 'order', 'speech', 'discussion', 'vote', 'pk',
+  'pk_vote', 'skill', 'badge', 'last_words', 'dusk', 'over', 'thief', 'cupid', 'voters', 'ally', 'seq_vote',
+  'mob_vote'];
+
+// Steps whose ballots are collected into a vote result.
+export const VOTE_STEPS = new Set(['elect', 'elect_pk', 'sheriff_vote', 'sheriff_pk_vote', 'vote', 'pk_vote',
+  'seq_vote', 'mob_vote']);
+
+// Votes whose ballots are public as they are cast.
+export const OPEN_VOTES = new Set(['seq_vote', 'mob_vote']);
+
+// Steps in which one seat has the floor (rules/game.go Step.turn).
+export const TURN_STEPS = new Set(['campaign', 'sheriff_pk', 'order', 'speech', 'pk', 'skill', 'badge',
+  'last_words', 'voters', 'ally', 'mob_vote']);
+
+// Steps in which the seat with the floor speaks.
+export const SPEECH_STEPS = new Set(['campaign', 'sheriff_pk', 'speech', 'pk', 'last_words', 'discussion']);
+
+// internal/game/clock.go: the timers and their defaults, in seconds.
+export const TIMERS = [['setup', 20], ['night', 40], ['witch', 20], ['speech', 90], ['vote', 20], ['other', 20],
+  ['bot', 1.5]];
+
+// internal/game/chat.go: the chat channels, in the order of their tabs.
+export const CHANNELS = ['day', 'wolves', 'lovers', 'dead'];
+
+// The wolves' cards (rules/role.go: camp wolves).
+export const WOLF_ROLES = new Set(['werewolf', 'white_wolf_king', 'wolf_beauty', 'wolf_king']);
+
+// Roles a board may hold more than once (docs/rules.md).
+export const REPEATABLE = new Set(['werewolf', 'villager']);

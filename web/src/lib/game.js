@@ -1,0 +1,180 @@
+// The game as one seat knows it, rebuilt from the server's frames. Pure:
+// applyFrame mutates a plain object (or a Svelte $state proxy of one) and
+// tells what the frame did; nothing here touches the network or the DOM.
+
+import { CAUSES, OPEN_VOTES, VOTE_STEPS } from './enums.js';
+
+export function newGame(room = '') {
+  return {
+    room,
+    seat: 0, // 0: a spectator
+    players: 0,
+    since: 0, // the last event number held
+    chatSince: 0, // the last chat number held
+    events: [],
+    chats: [],
+    state: null, // the last state frame
+    caughtUp: false, // a state came after the last welcome: what follows is live
+    step: '', // the last step announced to this seat
+    ballots: [], // public ballots of the vote under way
+    lastVote: null, // the last vote_result, with its ballots
+    deaths: {}, // seat → {cause, day} of the deaths this seat was told of
+    revealed: {}, // seat → role turned face up for everyone
+    checks: {}, // seat → 'good' | 'wolf' | 'not_village' | role: this seer's results
+    picks: {}, // wolf seat → target: tonight's picks, for the wolves
+    extra: null, // the thief's two extra cards
+    day: 0, // the day number, as the state tells it
+    nightNo: 0, // the number of the last night
+    night: false,
+  };
+}
+
+// applyFrame takes one frame from the server. It answers what happened:
+// {event} a new event, {chat} a new message, {state}, {reply} an ack or an
+// error, {dup} a frame already held, {gap} a frame after a missing one
+// (reconnect from since to fill it), {welcome}. live is true once the
+// catch-up that follows a (re)connection is over.
+export function applyFrame(g, f) {
+  switch (f && f.type) {
+    case 'welcome':
+      g.room = f.room || g.room;
+      g.seat = f.seat || 0;
+      g.players = f.players || g.players;
+      g.caughtUp = false;
+      return { welcome: true };
+    case 'event': {
+      if (f.seq <= g.since) return { dup: true };
+      if (f.seq !== g.since + 1) return { gap: true };
+      g.since = f.seq;
+      const e = { ...f };
+      delete e.type;
+      note(g, e);
+      g.events.push(e);
+      return { event: e, live: g.caughtUp };
+    }
+    case 'chat': {
+      if (f.seq <= g.chatSince) return { dup: true };
+      if (f.seq !== g.chatSince + 1) return { gap: true };
+      g.chatSince = f.seq;
+      const c = { seq: f.seq, channel: f.channel, seat: f.seat || 0, text: f.text, at: f.at };
+      g.chats.push(c);
+      return { chat: c, live: g.caughtUp };
+    }
+    case 'state': {
+      const was = g.caughtUp;
+      g.state = f;
+      g.day = f.day;
+      g.night = !!f.night;
+      g.caughtUp = true;
+      return { state: f, live: was };
+    }
+    case 'ack':
+    case 'error':
+    case 'pong':
+      return { reply: f };
+  }
+  return {};
+}
+
+// A ballot everyone sees: the spectator sees only public ones; a seat's own
+// ballot is private (value 0) until the vote closes, unless the vote is open.
+function publicBallot(g, e) {
+  return g.seat === 0 || e.value === 1 || e.seat !== g.seat || OPEN_VOTES.has(g.step);
+}
+
+// note keeps what the table view needs from each event, as it comes.
+function note(g, e) {
+  switch (e.kind) {
+    case 'night':
+      g.night = true;
+      g.nightNo = e.value || g.nightNo + 1;
+      g.picks = {};
+      g.step = 'night';
+      break;
+    case 'day':
+      g.night = false;
+      g.day = e.value || g.day;
+      break;
+    case 'step':
+      if (VOTE_STEPS.has(e.step) && g.step !== e.step) g.ballots = [];
+      g.step = e.step;
+      break;
+    case 'ballot':
+      e.open = publicBallot(g, e);
+      if (e.open) g.ballots.push({ seat: e.seat || 0, target: e.target || 0 });
+      break;
+    case 'vote_result':
+      e.ballots = g.ballots;
+      g.ballots = [];
+      g.lastVote = e;
+      break;
+    case 'death':
+      g.deaths[e.seat] = { cause: CAUSES[e.value] || 'none', day: g.day, night: g.night };
+      break;
+    case 'dawn':
+      for (const s of e.mask || []) if (!g.deaths[s]) g.deaths[s] = { cause: null, day: g.day, night: true };
+      break;
+    case 'reveal':
+      g.revealed[e.seat] = e.role;
+      break;
+    case 'check':
+      if (e.role) g.checks[e.target] = e.role;
+      else g.checks[e.target] = ['good', 'wolf', 'not_village'][e.value || 0] || 'good';
+      break;
+    case 'attack_pick':
+      g.picks[e.seat] = e.target || 0;
+      break;
+    case 'extra_cards':
+      g.extra = [e.role, e.value];
+      break;
+  }
+}
+
+// tally groups a vote's ballots by target: [{target, voters}], most votes
+// first, abstentions (target 0) last.
+export function tally(ballots) {
+  const by = new Map();
+  for (const b of ballots || []) {
+    if (!by.has(b.target)) by.set(b.target, []);
+    by.get(b.target).push(b.seat);
+  }
+  return [...by.entries()]
+    .map(([target, voters]) => ({ target, voters: voters.sort((a, b) => a - b) }))
+    .sort((a, b) => (a.target === 0) - (b.target === 0) || b.voters.length - a.voters.length || a.target - b.target);
+}
+
+// seatsOf lists 1..n.
+export function seatsOf(n) {
+  return Array.from({ length: n }, (_, i) => i + 1);
+}
+
+// seatView is what the ring shows of one seat.
+export function seatView(g, n) {
+  const st = g.state || {};
+  const alive = st.alive ? st.alive.includes(n) : true;
+  let role = null;
+  if (n === g.seat && st.role) role = st.role;
+  else if (st.known && st.known[n]) role = st.known[n];
+  else if (g.revealed[n]) role = g.revealed[n];
+  return {
+    seat: n,
+    alive,
+    me: n === g.seat,
+    sheriff: st.sheriff === n,
+    speaking: !!st.turn && st.turn === n,
+    role,
+    revealed: !!g.revealed[n],
+    wolf: (st.wolves || []).includes(n),
+    lover: (st.lovers || []).includes(n),
+    check: g.checks[n] || null,
+    death: g.deaths[n] || null,
+  };
+}
+
+// Chat channels for tabs: the ones the seat may write to now, then the
+// read-only ones it has messages in, in the order of `order`.
+export function chatTabs(g, order) {
+  const can = new Set((g.state && g.state.channels) || []);
+  const has = new Set(g.chats.map((c) => c.channel));
+  return order.filter((ch) => can.has(ch) || has.has(ch)).map((ch) => ({ channel: ch, writable: can.has(ch) }));
+}

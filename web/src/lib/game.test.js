@@ -1,0 +1,148 @@
+import { describe, expect, test } from 'vitest';
+import { applyFrame, chatTabs, newGame, seatView, tally } from './game.js';
+
+const ev = (seq, kind, rest = {}) => ({ type: 'event', seq, kind, ...rest });
+
+function play(g, frames) {
+  return frames.map((f) => applyFrame(g, f));
+}
+
+describe('the reducer', () => {
+  test('events are taken in order, once; a gap is reported', () => {
+    const g = newGame('r');
+    const out = play(g, [
+      { type: 'welcome', room: 'r', seat: 3, players: 12 },
+      ev(1, 'game_start', { value: 12 }),
+      ev(2, 'role', { seat: 3, role: 'seer' }),
+      ev(2, 'role', { seat: 3, role: 'seer' }),
+      ev(4, 'night', { value: 1 }),
+    ]);
+    expect(out[0]).toEqual({ welcome: true });
+    expect(out[3]).toEqual({ dup: true });
+    expect(out[4]).toEqual({ gap: true });
+    expect(g.since).toBe(2);
+    expect(g.events.map((e) => e.kind)).toEqual(['game_start', 'role']);
+    expect(g.seat).toBe(3);
+    expect(g.players).toBe(12);
+  });
+
+  test('catch-up is not live; what follows the first state is', () => {
+    const g = newGame();
+    const out = play(g, [
+      { type: 'welcome', room: 'r', seat: 1, players: 9 },
+      ev(1, 'night', { value: 1 }),
+      { type: 'state', seat: 1, day: 0, night: true, alive: [1, 2, 3] },
+      ev(2, 'day', { value: 1 }),
+      { type: 'welcome', room: 'r', seat: 1, players: 9 },
+      ev(3, 'dawn', { mask: [2] }),
+    ]);
+    expect(out[1].live).toBe(false);
+    expect(out[2].live).toBe(false);
+    expect(out[3].live).toBe(true);
+    expect(out[5].live).toBe(false);
+    expect(g.day).toBe(1);
+  });
+
+  test('chat numbering', () => {
+    const g = newGame();
+    const out = play(g, [
+      { type: 'chat', seq: 1, channel: 'wolves', seat: 2, text: 'hi', at: 1 },
+      { type: 'chat', seq: 1, channel: 'wolves', seat: 2, text: 'hi', at: 1 },
+      { type: 'chat', seq: 3, channel: 'day', seat: 2, text: 'x', at: 2 },
+      { type: 'chat', seq: 2, channel: 'day', text: 'spy', at: 3 },
+    ]);
+    expect(out.map((o) => Object.keys(o)[0])).toEqual(['chat', 'dup', 'gap', 'chat']);
+    expect(g.chats).toHaveLength(2);
+    expect(g.chats[1].seat).toBe(0);
+    expect(g.chatSince).toBe(2);
+  });
+
+  test('ballots: private until the vote closes, then tallied with the result', () => {
+    const g = newGame();
+    play(g, [
+      { type: 'welcome', room: 'r', seat: 1, players: 4 },
+      ev(1, 'step', { step: 'vote', value: 15, mask: [1, 2, 3, 4] }),
+      ev(2, 'ballot', { seat: 1, target: 3 }), // my own, private
+      ev(3, 'ballot', { seat: 1, target: 3, value: 1 }), // published
+      ev(4, 'ballot', { seat: 2, target: 3, value: 1 }),
+      ev(5, 'ballot', { seat: 3, value: 1 }), // abstained
+      ev(6, 'ballot', { seat: 4, target: 1, value: 1 }),
+      ev(7, 'vote_result', { step: 'vote', value: 15, target: 3, mask: [3] }),
+      ev(8, 'exile', { seat: 3 }),
+      ev(9, 'death', { seat: 3, value: 3 }),
+    ]);
+    expect(g.events[1].open).toBe(false);
+    expect(g.lastVote.target).toBe(3);
+    expect(tally(g.lastVote.ballots)).toEqual([
+      { target: 3, voters: [1, 2] },
+      { target: 1, voters: [4] },
+      { target: 0, voters: [3] },
+    ]);
+    expect(g.ballots).toEqual([]);
+    expect(g.deaths[3].cause).toBe('exile');
+  });
+
+  test('a PK vote starts a new tally; open votes are public as cast', () => {
+    const g = newGame();
+    play(g, [
+      { type: 'welcome', room: 'r', seat: 2, players: 4 },
+      ev(1, 'step', { step: 'vote' }),
+      ev(2, 'ballot', { seat: 1, target: 3, value: 1 }),
+      ev(3, 'vote_result', { step: 'vote', mask: [3, 4] }),
+      ev(4, 'step', { step: 'pk', seat: 3 }),
+      ev(5, 'step', { step: 'pk_vote' }),
+      ev(6, 'ballot', { seat: 1, target: 4, value: 1 }),
+      ev(7, 'vote_result', { step: 'pk_vote', target: 4, mask: [4] }),
+      ev(8, 'step', { step: 'seq_vote', seat: 3 }),
+      ev(9, 'ballot', { seat: 2, target: 3 }),
+    ]);
+    expect(tally(g.lastVote.ballots)).toEqual([{ target: 4, voters: [1] }]);
+    expect(g.ballots).toEqual([{ seat: 2, target: 3 }]);
+  });
+
+  test('the seat ring: alive, sheriff, speaking, known cards, checks, reveals', () => {
+    const g = newGame();
+    play(g, [
+      { type: 'welcome', room: 'r', seat: 1, players: 4 },
+      ev(1, 'check', { seat: 1, target: 2, value: 1 }),
+      ev(2, 'reveal', { seat: 4, role: 'idiot' }),
+      {
+        type: 'state', seat: 1, role: 'seer', day: 2, night: false, step: 'speech', turn: 3,
+        alive: [1, 2, 3], sheriff: 2, known: { 4: 'idiot' }, channels: ['day'],
+      },
+    ]);
+    expect(seatView(g, 1)).toMatchObject({ me: true, role: 'seer', alive: true });
+    expect(seatView(g, 2)).toMatchObject({ sheriff: true, check: 'wolf', role: null });
+    expect(seatView(g, 3)).toMatchObject({ speaking: true });
+    expect(seatView(g, 4)).toMatchObject({ alive: false, role: 'idiot', revealed: true });
+  });
+
+  test('night picks, the thief, chat tabs', () => {
+    const g = newGame();
+    play(g, [
+      { type: 'welcome', room: 'r', seat: 5, players: 6 },
+      ev(1, 'extra_cards', { seat: 5, role: 'werewolf', value: 6 }),
+      ev(2, 'night', { value: 1 }),
+      ev(3, 'attack_pick', { seat: 5, target: 2 }),
+      ev(4, 'attack_pick', { seat: 6 }),
+      { type: 'chat', seq: 1, channel: 'lovers', seat: 5, text: '♥', at: 1 },
+      { type: 'state', seat: 5, day: 0, night: true, alive: [1, 2, 3, 4, 5, 6], channels: ['wolves'] },
+    ]);
+    expect(g.extra).toEqual(['werewolf', 6]);
+    expect(g.nightNo).toBe(1);
+    expect(g.picks).toEqual({ 5: 2, 6: 0 });
+    expect(g.night).toBe(true);
+    expect(chatTabs(g, ['day', 'wolves', 'lovers', 'dead'])).toEqual([
+      { channel: 'wolves', writable: true },
+      { channel: 'lovers', writable: false },
+    ]);
+  });
+
+  test('acks, errors and unknown frames', () => {
+    const g = newGame();
+    expect(applyFrame(g, { type: 'ack', id: 1 })).toEqual({ reply: { type: 'ack', id: 1 } });
+    expect(applyFrame(g, { type: 'error', code: 'target' }).reply.code).toBe('target');
+    expect(applyFrame(g, { type: 'nonsense' })).toEqual({});
+    expect(applyFrame(g, null)).toEqual({});
+  });
+});

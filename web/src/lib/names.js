@@ -1,0 +1,27 @@
+// Room and preset names for lists.
+
+// roomTitle: the room's own name, else its preset's name in the catalogue.
+export function roomTitle(room, t, has) {
+  if (room.name && room.name !== room.preset) return room.name;
+  if (room.preset && has('preset.' + room.preset)) return t('preset.' + room.preset);
+  return room.name || room.preset || room.id;
+}
+
+// A seat's label: its nickname, or what it is.
+export function seatLabel(seat, t) {
+  if (!seat) return '';
+  if (seat.nick) return seat.nick;
+  if (seat.bot) return t('ui.seat.bot');
+  return t('ui.seat.empty');
+}
+
+// cardSummary: [{role, count}] in the order the cards come.
+export function cardSummary(cards) {
+  const out = [];
+  for (const r of cards || []) {
+    const last = out.find((x) => x.role === r);
+    if (last) last.count++;
+    else out.push({ role: r, count: 1 });
+  }
+  return out;
+}

@@ -1,0 +1,74 @@
+// A finished game's log (GET /api/rooms/ID/replay) as a timeline: night by
+// night, day by day, every event with who was told it.
+
+import { CAUSES, OPEN_VOTES, STEPS, VOTE_STEPS } from './enums.js';
+
+// Bookkeeping of the moderator, hidden unless asked for.
+export const NOTES = new Set(['resume', 'task']);
+
+// audience: 'public', 'moderator' (nobody was told), or the seats told.
+export function audience(e) {
+  if (e.public) return 'public';
+  if (e.to && e.to.length) return e.to;
+  return 'moderator';
+}
+
+// knew reports whether seat was told the event (seat 0: anyone, all).
+export function knew(e, seat) {
+  if (!seat) return true;
+  return !!e.public || (e.to || []).includes(seat);
+}
+
+// phases splits the log at each night and day. Ballots are folded into the
+// vote's result (e.ballots, the public ones). Each phase lists its deaths.
+export function phases(events, { notes = false, seat = 0 } = {}) {
+  const out = [{ kind: 'setup', n: 0, items: [], deaths: [] }];
+  let ballots = [];
+  let step = '';
+  for (const raw of events || []) {
+    const e = { ...raw };
+    switch (e.kind) {
+      case 'night':
+      case 'day':
+        out.push({ kind: e.kind, n: e.value, items: [], deaths: [] });
+        break;
+      case 'step': {
+        const s = STEPS[e.value];
+        if (VOTE_STEPS.has(s) && s !== step) ballots = [];
+        step = s;
+        break;
+      }
+      case 'ballot':
+        if (e.public && (e.value === 1 || OPEN_VOTES.has(step))) ballots.push({ seat: e.seat || 0, target: e.target || 0 });
+        break;
+      case 'vote_result':
+        e.ballots = ballots;
+        ballots = [];
+        break;
+      case 'death':
+        out[out.length - 1].deaths.push({ seat: e.seat, cause: CAUSES[e.value] || 'none' });
+        break;
+    }
+    if (e.kind === 'ballot') continue;
+    if (!notes && NOTES.has(e.kind)) continue;
+    if (!knew(e, seat)) continue;
+    out[out.length - 1].items.push({ e, audience: audience(e) });
+  }
+  return out.filter((p) => p.items.length > 0 || p.kind !== 'setup');
+}
+
+// winnerOf: the camp named by the game_over event, if any.
+export function winnerOf(events, camps) {
+  const over = (events || []).find((e) => e.kind === 'game_over');
+  return over ? camps[over.value] || 'none' : '';
+}
+
+// deadOf: the seats the table saw die.
+export function deadOf(events) {
+  const out = new Set();
+  for (const e of events || []) {
+    if (e.kind === 'death' && e.public) out.add(e.seat);
+    if (e.kind === 'dawn') for (const s of e.mask || []) out.add(s);
+  }
+  return out;
+}

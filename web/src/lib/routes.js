@@ -1,0 +1,12 @@
+// The client's pages. The server answers index.html for any page path.
+
+export function match(path) {
+  const p = (path || '/').replace(/\/+$/, '') || '/';
+  if (p === '/') return { name: 'lobby' };
+  if (p === '/new') return { name: 'create' };
+  const m = /^\/room\/([A-Za-z0-9_-]{1,64})$/.exec(p);
+  if (m) return { name: 'room', id: m[1].toLowerCase() };
+  return { name: 'notfound' };
+}
+
+export const roomPath = (id) => '/room/' + id;

@@ -1,0 +1,70 @@
+// What the browser remembers: the language, settings, the nickname, and
+// for each room the tokens this device holds (a seat's, the host's).
+
+const P = 'wolfden.';
+
+function store() {
+  try {
+    return globalThis.localStorage || null;
+  } catch {
+    return null; // storage disabled
+  }
+}
+
+export function load(key, fallback) {
+  const s = store();
+  if (!s) return fallback;
+  try {
+    const v = s.getItem(P + key);
+    return v === null ? fallback : JSON.parse(v);
+  } catch {
+    return fallback;
+  }
+}
+
+export function save(key, value) {
+  const s = store();
+  if (!s) return;
+  try {
+    if (value === undefined || value === null) s.removeItem(P + key);
+    else s.setItem(P + key, JSON.stringify(value));
+  } catch {
+    // full or disabled: the session goes on without remembering
+  }
+}
+
+// A room's tokens: {token, seat, host, nick, at}.
+export function roomAuth(id) {
+  return load('room.' + id, null) || {};
+}
+
+export function saveRoomAuth(id, patch) {
+  const cur = roomAuth(id);
+  const next = { ...cur, ...patch, at: Date.now() };
+  for (const k of Object.keys(next)) if (next[k] === undefined || next[k] === null) delete next[k];
+  save('room.' + id, next);
+  return next;
+}
+
+export function forgetSeat(id) {
+  const cur = roomAuth(id);
+  delete cur.token;
+  delete cur.seat;
+  if (Object.keys(cur).filter((k) => k !== 'at').length === 0) save('room.' + id, null);
+  else save('room.' + id, cur);
+}
+
+// The rooms this device holds a token for, the latest first.
+export function myRooms() {
+  const s = store();
+  if (!s) return [];
+  const out = [];
+  for (let i = 0; i < s.length; i++) {
+    const k = s.key(i);
+    if (k && k.startsWith(P + 'room.')) {
+      const id = k.slice(P.length + 5);
+      out.push({ id, ...roomAuth(id) });
+    }
+  }
+  return out.sort((a, b) => (b.at || 0) - (a.at || 0));
+}

@@ -1,0 +1,9 @@
+import './app.css';
+import { mount } from 'svelte';
+import App from './App.svelte';
+import { initialLanguage, setLanguage } from './lib/i18n.svelte.js';
+
+// The catalogue of the language comes first, so nothing shows as a key.
+setLanguage(initialLanguage(), false)
+  .catch(() => {})
+  .finally(() => mount(App, { target: document.getElementById('app') }));

@@ -1,0 +1,2 @@
+// Svelte's settings for vite-plugin-svelte: the defaults (runes mode by use).
+export default {};

@@ -1,0 +1,403 @@
+// End-to-end: the real server and the real client in Chromium. Plays a whole
+// std-12 game as the one human seat through the UI (and a std-9 one on a
+// phone at the same time), switches the language and reloads mid-game, and
+// takes a screenshot of each screen: into docs/screenshots/ with
+// SCREENSHOTS=1 (to refresh them when the UI changes), else a temporary dir.
+//
+//   npm run e2e                      builds the client and the server first
+//   WOLFDEN_BIN=/path/wolfden ...    uses that binary (its embedded client)
+//   CHROMIUM=/path/chromium ...      another Chromium than /usr/bin/chromium
+//
+// Exits non-zero on any failure.
+import { execFileSync, spawn } from 'node:child_process';
+import fs from 'node:fs';
+import net from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { chromium } from 'playwright-core';
+
+const web = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+const repo = path.resolve(web, '..');
+const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'wolfden-e2e-'));
+const shots = process.env.SCREENSHOTS ? path.join(repo, 'docs', 'screenshots') : path.join(tmp, 'screenshots');
+const LIMIT = Number(process.env.E2E_LIMIT_S || 300) * 1000;
+const started = Date.now();
+
+let server = null;
+let browser = null;
+const problems = [];
+
+const log = (...a) => console.log(`[e2e ${((Date.now() - started) / 1000).toFixed(1)}s]`, ...a);
+
+function fail(msg) {
+  throw new Error(msg);
+}
+
+function cleanup() {
+  if (server && server.exitCode === null) server.kill('SIGKILL');
+  fs.rmSync(tmp, { recursive: true, force: true });
+}
+process.on('exit', cleanup);
+const watchdog = setTimeout(() => {
+  console.error(`e2e: over ${LIMIT / 1000}s, giving up`);
+  process.exit(1);
+}, LIMIT);
+watchdog.unref();
+
+function freePort() {
+  return new Promise((resolve, reject) => {
+    const s = net.createServer();
+    s.unref();
+    s.on('error', reject);
+    s.listen(0, '127.0.0.1', () => {
+      const { port } = s.address();
+      s.close(() => resolve(port));
+    });
+  });
+}
+
+let bin = process.env.WOLFDEN_BIN;
+let port = 0;
+
+async function startServer() {
+  if (!bin) {
+    log('building the client (vite build) and the server (go build)');
+    execFileSync(process.execPath, [path.join(web, 'node_modules', 'vite', 'bin', 'vite.js'), 'build', '--logLevel', 'warn'], { cwd: web, stdio: 'inherit' });
+    bin = path.join(tmp, 'wolfden');
+    execFileSync('go', ['build', '-o', bin, '../cmd/wolfden'], { cwd: web, stdio: 'inherit' });
+  }
+  port = port || (await freePort());
+  const base = `http://127.0.0.1:${port}`;
+  server = spawn(bin, ['serve', '--addr', `127.0.0.1:${port}`, '--db', path.join(tmp, 'e2e.db')], { stdio: ['ignore', 'ignore', 'pipe'] });
+  let stderr = '';
+  server.stderr.on('data', (d) => (stderr += d));
+  const me = server;
+  server.on('exit', (code) => {
+    if (me === server && code !== null && code !== 0) console.error('server exited', code, stderr.slice(-2000));
+  });
+  for (let i = 0; i < 100; i++) {
+    try {
+      const r = await fetch(base + '/healthz');
+      if (r.ok) return base;
+    } catch {
+      // not yet
+    }
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  fail('the server did not start: ' + stderr.slice(-2000));
+}
+
+// restartServer kills the server as a crash would (SIGKILL) and starts it
+// again on the same port and database: the games resume from the store.
+async function restartServer() {
+  const old = server;
+  const gone = new Promise((r) => old.once('exit', r));
+  old.kill('SIGKILL');
+  await gone;
+  return startServer();
+}
+
+async function shot(page, name, full = false) {
+  fs.mkdirSync(shots, { recursive: true });
+  await page.screenshot({ path: path.join(shots, name + '.png'), fullPage: full });
+  log('screenshot', name + '.png');
+}
+
+function watch(page, who) {
+  page.on('pageerror', (e) => problems.push(`${who}: page error: ${e.message}`));
+  page.on('console', (m) => {
+    if (m.type() === 'error') problems.push(`${who}: console error: ${m.text()}`);
+  });
+}
+
+const FAST = { setup: '1', night: '1', witch: '1', speech: '4', vote: '4', other: '4', bot: '0' };
+
+// createRoom goes through the lobby and the create form.
+async function createRoom(page, base, { nick, preset, seed, screenshot }) {
+  await page.goto(base + '/');
+  await page.getByTestId('lobby').waitFor();
+  await page.locator('#nick').fill(nick);
+  if (screenshot) await shot(page, 'lobby');
+  await page.getByTestId('create-room').click();
+  await page.getByTestId('create').waitFor();
+  await page.getByTestId('preset-' + preset).click();
+  await page.getByTestId('timers').locator('summary').click();
+  for (const [k, v] of Object.entries(FAST)) await page.locator('#timer-' + k).fill(v);
+  await page.locator('#seed').fill(String(seed));
+  if (screenshot) {
+    await page.getByTestId('rules').locator('summary').click();
+    await shot(page, 'create', true);
+  }
+  await page.getByTestId('create-submit').click();
+  await page.getByTestId('room').waitFor();
+  await page.waitForURL(/\/room\/[a-z0-9]+$/);
+  return page.url().split('/room/')[1];
+}
+
+async function fillAndStart(page, { screenshot }) {
+  await page.getByTestId('fill-bots').click();
+  await page.waitForFunction(() => document.querySelectorAll('.seat.empty').length === 0);
+  if (screenshot) await shot(page, 'room', true);
+  await page.getByTestId('start').click();
+  await page.getByTestId('table').waitFor({ timeout: 15000 });
+}
+
+// act does what the action panel asks, if it asks: a legal target and its
+// confirmation, else a pass. Never a self-explosion. Returns whether it acted.
+async function act(page, tap) {
+  const panel = page.locator('[data-testid="action-panel"][data-pending="1"]');
+  if ((await panel.count()) === 0) return false;
+  const press = (loc) => (tap ? loc.tap({ timeout: 1500 }) : loc.click({ timeout: 1500 }));
+  try {
+    const target = panel.locator('button[data-testid^="target-"]:not([disabled])').first();
+    if (await target.count()) {
+      await press(target);
+      const confirm = panel.locator('button[data-testid^="confirm-"]:not([disabled])').first();
+      await confirm.waitFor({ timeout: 1500 });
+      await press(confirm);
+    } else {
+      const pass = panel.locator('[data-testid="act-skip"], [data-testid="act-abstain"], [data-testid^="act-"]:not([data-testid="act-explode"])').first();
+      if (!(await pass.count())) return false;
+      await press(pass);
+    }
+  } catch {
+    return false; // the step moved on meanwhile: look again
+  }
+  // the answer: the panel goes, or changes
+  await page.waitForFunction(() => !document.querySelector('[data-testid="action-panel"][data-pending="1"] button:not([disabled])') || true, null, { timeout: 2000 }).catch(() => {});
+  return true;
+}
+
+const phaseText = (page) => page.getByTestId('phase').textContent();
+
+async function playDesktop(browser, base) {
+  const ctx = await browser.newContext({ viewport: { width: 1280, height: 900 }, locale: 'en-US', reducedMotion: 'reduce' });
+  await ctx.addInitScript(fakeSpeech);
+  const page = await ctx.newPage();
+  watch(page, 'desktop');
+  const id = await createRoom(page, base, { nick: 'Alice', preset: 'std-12', seed: 9, screenshot: true });
+  log('desktop: room', id);
+  await fillAndStart(page, { screenshot: true });
+  await page.getByTestId('narrate').click(); // narration on: the fake voice records what is said
+  if ((await page.getByTestId('narrate').getAttribute('aria-pressed')) !== 'true') fail('narration did not switch on');
+
+  let nightShot = false;
+  let dayShot = false;
+  let switched = false;
+  let restarted = false;
+  let reloaded = false;
+  let spoke = false;
+  let acts = 0;
+  while (!(await page.getByTestId('end').count())) {
+    if (Date.now() - started > LIMIT - 30000) fail('desktop: the game did not end in time');
+    const night = (await page.getByTestId('table').getAttribute('data-night')) === '1';
+    const title = await phaseText(page).catch(() => '');
+    // by night, the seer (seat 1 with this seed) picks whom to check
+    if (night && !nightShot && /Night/.test(title) && (await page.locator('[data-testid="action-panel"][data-pending="1"] [data-testid^="target-"]').count())) {
+      nightShot = true;
+      await page.getByTestId('seat-5').click({ timeout: 1000 }).catch(() => {}); // picked on the ring
+      await shot(page, 'table-night');
+    }
+    // by day, the exile vote (after the sheriff's election)
+    if (!night && !dayShot && (await page.locator('[data-testid="action-panel"][data-pending="1"] [data-testid^="target-vote-"]').count())) {
+      dayShot = true;
+      await shot(page, 'table-day');
+    }
+    if (!switched && /^Day \d+$/.test(title)) {
+      switched = true;
+      await switchLanguage(page, title);
+    }
+    if (reloaded && !restarted && /^Night [2-9]$/.test(title)) {
+      restarted = true;
+      await crashMidGame(page);
+    }
+    if (switched && !reloaded && /^Day \d+$/.test(title)) {
+      reloaded = true;
+      await reloadMidGame(page);
+    }
+    if (!spoke && (await page.getByTestId('speech-input').count())) {
+      spoke = await speak(page);
+    }
+    if (await act(page, false)) acts++;
+    else await page.waitForTimeout(150);
+  }
+  log(`desktop: the game is over after ${acts} actions through the UI`);
+  if (!spoke) log('desktop: (the human seat never had a speech to give)');
+  if (!switched) fail('desktop: never reached a day to switch the language');
+  if (!nightShot) fail('desktop: never had a night action to show');
+  if (!dayShot) fail('desktop: never had a vote to show');
+  if (!reloaded) fail('desktop: the page was not reloaded mid-game');
+  if (!restarted) fail('desktop: the game ended before night 2: the server was not restarted mid-game');
+  await page.getByTestId('replay').waitFor({ timeout: 15000 });
+  const winner = (await page.getByTestId('winner').textContent()).trim();
+  if (!/win|draw/i.test(winner)) fail('desktop: no winner shown: ' + winner);
+  const roles = await page.locator('[data-testid="end"] .roles li').count();
+  if (roles !== 12) fail(`desktop: ${roles} cards shown at the end, not 12`);
+  const unknown = await page.locator('[data-testid="end"] .roles li .role', { hasText: '?' }).count();
+  if (unknown) fail(`desktop: ${unknown} cards not revealed at the end`);
+  const href = await page.getByTestId('download').getAttribute('href');
+  const dl = await fetch(base + href);
+  const replay = await dl.json();
+  if (!dl.headers.get('content-disposition') || !Array.isArray(replay.events) || replay.events.length < 20) fail('desktop: the replay download is wrong');
+  log(`desktop: winner "${winner}", replay of ${replay.events.length} events`);
+  const spoken = await page.evaluate(() => window.__spoken);
+  if (!spoken.includes('Night falls: everyone, close your eyes.')) fail('narration: night.falls was never said: ' + JSON.stringify(spoken.slice(0, 5)));
+  if (!spoken.some((s) => /^Day breaks\. Last night/.test(s))) fail('narration: no dawn was announced');
+  if (!spoken.includes('Day breaks: everyone, open your eyes.')) fail('narration: day.breaks was never said');
+  if (!spoken.some((s) => /^Game over/.test(s))) fail('narration: the end was not announced');
+  log(`desktop: the moderator said ${spoken.length} lines aloud`);
+  await page.getByTestId('end').scrollIntoViewIfNeeded();
+  await page.locator('[data-testid="replay"] details').nth(1).evaluate((d) => (d.open = true));
+  await page.evaluate(() => window.scrollTo(0, 0));
+  await shot(page, 'end');
+  await reloadMidGame(page, true);
+  await ctx.close();
+}
+
+// speak says a line in the speech box and finds it in the table's chat.
+async function speak(page) {
+  const line = 'I am the seer; seat 2 is good.';
+  try {
+    await page.getByTestId('speech-input').fill(line, { timeout: 1500 });
+    await page.getByTestId('speech-input').press('Enter', { timeout: 1500 });
+  } catch {
+    return false; // the speech ended meanwhile
+  }
+  await page.getByTestId('tab-day').click();
+  await page.getByTestId('chat').getByText(line).waitFor({ timeout: 5000 });
+  await page.getByTestId('tab-log').click();
+  log('desktop: said a line in the speech; it is in the table chat');
+  return true;
+}
+
+// A voice that records what it is told to say (headless Chromium has none).
+function fakeSpeech() {
+  window.__spoken = [];
+  window.SpeechSynthesisUtterance = class {
+    constructor(text) {
+      this.text = text;
+    }
+  };
+  Object.defineProperty(window, 'speechSynthesis', {
+    configurable: true,
+    value: { speak: (u) => window.__spoken.push(u.text), cancel() {}, getVoices: () => [] },
+  });
+}
+
+// crashMidGame: the server dies (SIGKILL) and comes back; the table says it
+// reconnects, resumes from the events it holds, and the game goes on.
+const sinceOf = async (page) => Number(await page.getByTestId('table').getAttribute('data-since'));
+const waitSince = (page, n, strict = false) =>
+  page.waitForFunction(([n, strict]) => {
+    const v = Number(document.querySelector('[data-testid="table"]')?.getAttribute('data-since') || 0);
+    return strict ? v > n : v >= n;
+  }, [n, strict], { timeout: 20000 });
+
+async function crashMidGame(page) {
+  const since = await sinceOf(page);
+  await restartServer();
+  await page.getByTestId('conn').waitFor({ timeout: 10000 }).catch(() => {});
+  await page.getByTestId('conn').waitFor({ state: 'detached', timeout: 20000 });
+  // the game goes on: new events come on the resumed connection
+  await waitSince(page, since, true);
+  const now = await sinceOf(page);
+  await page.getByTestId('tab-log').click();
+  if (now < since) fail(`after the restart the log went back from ${since} to ${now}`);
+  const seqs = (await page.locator('[data-testid="log"] li[data-seq]').evaluateAll((l) => l.map((x) => Number(x.dataset.seq))));
+  if (seqs.some((x, i) => i > 0 && x <= seqs[i - 1])) fail('after the restart the log is out of order');
+  log(`desktop: server killed and restarted at event ${since}; the table reconnected (now at ${now})`);
+}
+
+// switchLanguage: the phase banner follows the language, and back.
+async function switchLanguage(page, title) {
+  await page.getByTestId('lang').selectOption('zh-Hans');
+  await page.waitForFunction((t) => {
+    const s = document.querySelector('[data-testid="phase"]')?.textContent || '';
+    return s !== t && /[第夜天]/.test(s);
+  }, title, { timeout: 5000 });
+  const zh = await phaseText(page);
+  if (!(await page.locator('html[lang="zh-Hans"]').count())) fail('the document language did not change');
+  await page.getByTestId('lang').selectOption('en');
+  await page.waitForFunction(() => /^(Day|Night|Game over)/.test(document.querySelector('[data-testid="phase"]')?.textContent || ''), null, { timeout: 5000 });
+  log(`desktop: language switched: "${title}" → "${zh}" → "${await phaseText(page)}"`);
+}
+
+// reloadMidGame: after a reload the log is whole again, from event 1.
+async function reloadMidGame(page, ended = false) {
+  await page.getByTestId('tab-log').click();
+  const since = await sinceOf(page);
+  const lines = () =>
+    page.locator('[data-testid="log"] > li[data-seq]').evaluateAll((l, n) =>
+      l.map((x) => [Number(x.dataset.seq), x.textContent.trim()]).filter(([q]) => q <= n), since);
+  const before = await lines();
+  await page.reload();
+  if (ended) {
+    await page.getByText(/win|draw|over/i).first().waitFor({ timeout: 15000 });
+    log('desktop: reloaded after the end');
+    return;
+  }
+  await page.getByTestId('table').waitFor();
+  await waitSince(page, since);
+  await page.getByTestId('tab-log').click();
+  const after = await lines();
+  if (!after.length || after[0][0] !== 1) fail('after the reload the log does not start at event 1');
+  if (JSON.stringify(after) !== JSON.stringify(before)) {
+    const i = after.findIndex((x, k) => JSON.stringify(x) !== JSON.stringify(before[k]));
+    fail(`after the reload the log differs at line ${i}: ${JSON.stringify(before[i])} / ${JSON.stringify(after[i])}`);
+  }
+  log(`desktop: reloaded at event ${since}: the ${before.length} log lines are whole again`);
+}
+
+async function playPhone(browser, base) {
+  const ctx = await browser.newContext({
+    viewport: { width: 390, height: 844 }, deviceScaleFactor: 2, isMobile: true, hasTouch: true, locale: 'en-US',
+    reducedMotion: 'reduce',
+  });
+  const page = await ctx.newPage();
+  watch(page, 'phone');
+  const id = await createRoom(page, base, { nick: 'Bo', preset: 'std-9', seed: 42, screenshot: false });
+  log('phone: room', id);
+  await fillAndStart(page, { screenshot: false });
+  let phoneShot = false;
+  let acts = 0;
+  while (!(await page.getByTestId('end').count())) {
+    if (Date.now() - started > LIMIT - 30000) fail('phone: the game did not end in time');
+    if (!phoneShot && (await page.locator('[data-testid="action-panel"][data-pending="1"] [data-testid^="target-"]').count())) {
+      phoneShot = true;
+      await shot(page, 'phone');
+    }
+    if (await act(page, true)) acts++;
+    else await page.waitForTimeout(150);
+  }
+  await page.getByTestId('replay').waitFor({ timeout: 15000 });
+  log(`phone: the game is over after ${acts} taps`);
+  if (!phoneShot) await shot(page, 'phone');
+  await page.getByTestId('end').scrollIntoViewIfNeeded();
+  await shot(page, 'phone-end');
+  await ctx.close();
+}
+
+try {
+  const base = await startServer();
+  log('server at', base);
+  browser = await chromium.launch({
+    executablePath: process.env.CHROMIUM || '/usr/bin/chromium',
+    args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking'],
+  });
+  // a room waiting in the lobby, for the lobby's picture
+  await fetch(base + '/api/rooms', { method: 'POST', body: JSON.stringify({ preset: 'std-9', name: 'Friday night', nickname: 'Mei' }) });
+  await Promise.all([playDesktop(browser, base), playPhone(browser, base)]);
+  if (problems.length) fail('errors in the pages:\n' + problems.join('\n'));
+  log('ok');
+  console.log('e2e: 1 passed, 0 failed');
+} catch (err) {
+  console.error('e2e failed:', err && err.stack ? err.stack : err);
+  if (problems.length) console.error(problems.join('\n'));
+  console.log('e2e: 0 passed, 1 failed');
+  process.exitCode = 1;
+} finally {
+  if (browser) await browser.close().catch(() => {});
+  cleanup();
+}
+process.exit(process.exitCode || 0);

@@ -1,0 +1,29 @@
+import { defineConfig } from 'vite';
+import { svelte } from '@sveltejs/vite-plugin-svelte';
+
+// The client is built into dist/ (committed: the Go server embeds it, see
+// embed.go) with content-hashed names under dist/assets/. In development
+// (npm run dev) the API and the WebSocket go to a wolfden serve on :8080.
+const server = process.env.WOLFDEN_SERVER || 'http://127.0.0.1:8080';
+
+export default defineConfig({
+  plugins: [svelte()],
+  build: {
+    outDir: 'dist',
+    emptyOutDir: true,
+    target: 'es2020',
+    modulePreload: { polyfill: false },
+  },
+  server: {
+    // the message catalogues live in ../internal/i18n/locales, shared with the server
+    fs: { allow: ['..'] },
+    proxy: {
+      '/api': server,
+      '/ws': { target: server.replace(/^http/, 'ws'), ws: true },
+    },
+  },
+  test: {
+    include: ['src/**/*.test.js'],
+    environment: 'node',
+  },
+});
