@@ -146,28 +146,51 @@ func Dial(ctx context.Context, base, room, token string, since, chatSince int) (
 	return c, nil
 }
 
+// read reads a message holding one frame (the welcome, or a refusal).
 func (c *Conn) read(ctx context.Context, f *Frame) error {
 	_, data, err := c.ws.Read(ctx)
 	if err != nil {
 		return err
 	}
-	if err := json.Unmarshal(data, f); err != nil {
+	fs, err := Split(data)
+	if err != nil {
 		return err
 	}
-	f.Raw = data
+	*f = fs[0]
 	return nil
 }
 
 func (c *Conn) loop() {
 	defer close(c.Frames)
 	for {
-		var f Frame
-		if err := c.read(context.Background(), &f); err != nil {
+		_, data, err := c.ws.Read(context.Background())
+		if err != nil {
 			c.err = err
 			return
 		}
-		c.Frames <- f
+		fs, err := Split(data)
+		if err != nil {
+			c.err = err
+			return
+		}
+		for _, f := range fs {
+			c.Frames <- f
+		}
 	}
+}
+
+// Split reads the frames of one message: one JSON object per line.
+func Split(data []byte) ([]Frame, error) {
+	var out []Frame
+	for line := range bytes.SplitSeq(data, []byte{'\n'}) {
+		var f Frame
+		if err := json.Unmarshal(line, &f); err != nil {
+			return out, err
+		}
+		f.Raw = line
+		out = append(out, f)
+	}
+	return out, nil
 }
 
 // Send writes one frame.

@@ -79,6 +79,8 @@ type Actor struct {
 	botAt   time.Time
 	chats   []chat
 	recs    []store.Record // changes not yet stored
+	acks    []ack          // answers to send once they are
+	wrote   bool           // the last flush stored something
 	timer   *time.Timer
 	overSet bool
 }
@@ -218,6 +220,17 @@ func (a *Actor) run() {
 		select {
 		case f := <-a.inbox:
 			f()
+			// Whatever else is waiting is handled before storing: twelve
+			// votes arriving together are stored in one write, not twelve.
+			for more := true; more && !a.failed(); {
+				select {
+				case f := <-a.inbox:
+					f()
+				default:
+					more = false
+				}
+			}
+			a.commit()
 		case <-a.timer.C:
 			a.settle()
 			a.commit()
@@ -256,6 +269,7 @@ func (a *Actor) record(kind string, body any) {
 // flush stores the changes and the clock. Nothing is told to anyone before
 // it is stored: after a crash the game resumes where the table last saw it.
 func (a *Actor) flush(ctx context.Context) error {
+	a.wrote = false
 	if len(a.recs) == 0 && a.clk.same(&a.savedClk) {
 		return nil
 	}
@@ -268,7 +282,7 @@ func (a *Actor) flush(ctx context.Context) error {
 		return err
 	}
 	a.n += int64(len(a.recs))
-	a.recs = a.recs[:0]
+	a.recs, a.wrote = a.recs[:0], true
 	a.savedClk = a.clk
 	a.savedClk.Slots = append([]slot(nil), a.clk.Slots...)
 	return nil
@@ -286,9 +300,26 @@ func (a *Actor) commit() bool {
 		a.halt()
 		return false
 	}
-	a.deliver()
+	if a.wrote { // whatever the table may see was stored first: nothing new, nothing to tell
+		a.deliver()
+	}
 	a.told()
+	for _, k := range a.acks {
+		a.push(k.sub, encode(AckFrame{Type: "ack", ID: k.id}))
+		if k.cmd && a.hooks.Command != nil {
+			a.hooks.Command("ok", time.Since(k.start))
+		}
+	}
+	a.acks = a.acks[:0]
 	return true
+}
+
+// ack is an answer held until its change is stored and told.
+type ack struct {
+	sub   *Sub
+	id    int64
+	cmd   bool // a command, timed for the metrics (a chat is not)
+	start time.Time
 }
 
 // told follows what the table was told: the end of the game is reported

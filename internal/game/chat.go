@@ -98,10 +98,7 @@ func (a *Actor) Chat(sub *Sub, id int64, ch, text string) error {
 		c.Channel, c.Seat, c.Text, c.At = ch, sub.Seat, text, a.now().UnixMilli()
 		a.chats = append(a.chats, c)
 		a.record("chat", c)
-		if !a.commit() {
-			return
-		}
-		a.push(sub, encode(AckFrame{Type: "ack", ID: id}))
+		a.acks = append(a.acks, ack{sub: sub, id: id})
 	})
 }
 

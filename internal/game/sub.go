@@ -256,13 +256,7 @@ func (a *Actor) act(sub *Sub, id int64, c rules.Command, start time.Time) {
 	a.record("cmd", cmdBody{Seat: c.Seat, Cmd: c.String()})
 	a.tellOwn(before, own)
 	a.settle()
-	if !a.commit() {
-		return
-	}
-	a.push(sub, encode(AckFrame{Type: "ack", ID: id}))
-	if a.hooks.Command != nil {
-		a.hooks.Command("ok", time.Since(start))
-	}
+	a.acks = append(a.acks, ack{sub: sub, id: id, cmd: true, start: start})
 }
 
 var codeNames = map[rules.Code]string{rules.CodeOver: "over", rules.CodeSeat: "seat", rules.CodeDead: "dead",

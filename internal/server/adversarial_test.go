@@ -314,10 +314,8 @@ func rawRead(ctx context.Context, ws *websocket.Conn) ([]client.Frame, error) {
 		if err != nil {
 			return out, err
 		}
-		var f client.Frame
-		_ = json.Unmarshal(data, &f)
-		f.Raw = data
-		out = append(out, f)
+		fs, _ := client.Split(data)
+		out = append(out, fs...)
 	}
 }
 

@@ -25,6 +25,7 @@ const (
 	frameBurst = 40               // … and at once
 	maxStrikes = 50               // frames over the rate before the connection is closed
 	hardFrame  = 64 << 10         // a frame larger than this is cut off by the library (close 1009)
+	maxBatch   = 32 << 10         // frames are gathered into one message up to about this size
 )
 
 // welcome is the first frame a connection receives.
@@ -185,10 +186,17 @@ func (s *Server) writer(ctx context.Context, cancel context.CancelFunc, conn *we
 		}
 		return err == nil
 	}
+	var batch []byte
 	for {
 		select {
 		case b := <-sub.Out:
-			if !write(b) {
+			// Frames queued together go out in one message, one per line:
+			// a write per frame would cost more than everything else.
+			batch = append(batch[:0], b...)
+			for len(sub.Out) > 0 && len(batch) < maxBatch {
+				batch = append(append(batch, '\n'), <-sub.Out...)
+			}
+			if !write(batch) {
 				return
 			}
 		case <-ctx.Done():

@@ -90,25 +90,28 @@ export class Connection {
     ws.onmessage = (m) => {
       if (ws !== this.ws) return;
       this.lastHeard = Date.now();
-      let f;
-      try {
-        f = JSON.parse(m.data);
-      } catch {
-        return;
+      // A message holds one or more frames, one JSON object per line.
+      for (const line of String(m.data).split('\n')) {
+        let f;
+        try {
+          f = JSON.parse(line);
+        } catch {
+          continue;
+        }
+        if (f.type === 'error' && !f.id && FINAL.has(f.code)) finalCode = f;
+        const r = applyFrame(this.game, f);
+        if (r.welcome) {
+          this.welcomed = true;
+          this.attempt = 0;
+          this.on.status('open');
+        }
+        if (r.gap) {
+          // something was missed: ask again from the last number held
+          ws.close(4000, 'gap');
+          return;
+        }
+        this.on.frame(r, f);
       }
-      if (f.type === 'error' && !f.id && FINAL.has(f.code)) finalCode = f;
-      const r = applyFrame(this.game, f);
-      if (r.welcome) {
-        this.welcomed = true;
-        this.attempt = 0;
-        this.on.status('open');
-      }
-      if (r.gap) {
-        // something was missed: ask again from the last number held
-        ws.close(4000, 'gap');
-        return;
-      }
-      this.on.frame(r, f);
     };
     ws.onclose = () => {
       if (ws !== this.ws) return;
