@@ -34,6 +34,7 @@ type welcome struct {
 	Room    string     `json:"room"`
 	Seat    rules.Seat `json:"seat"` // 0: a spectator
 	Players int        `json:"players"`
+	Now     int64      `json:"now"` // the server's clock (unix ms), which deadlines are read against
 }
 
 func (s *Server) websocket(w http.ResponseWriter, r *http.Request) {
@@ -115,7 +116,7 @@ func (s *Server) session(ctx context.Context, cancel context.CancelFunc, conn *w
 		return
 	}
 	sub := game.NewSub(seat, queueSize, cancel)
-	reply(ctx, conn, welcome{Type: "welcome", Room: rm.rec.ID, Seat: seat, Players: players})
+	reply(ctx, conn, welcome{Type: "welcome", Room: rm.rec.ID, Seat: seat, Players: players, Now: time.Now().UnixMilli()})
 	if err := a.Join(sub, hello.Since, hello.ChatSince); err != nil {
 		closeWith(conn, "not_running", err.Error())
 		return

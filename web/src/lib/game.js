@@ -14,6 +14,7 @@ export function newGame(room = '') {
     events: [],
     chats: [],
     state: null, // the last state frame
+    skew: 0, // the server's clock minus ours, in ms
     caughtUp: false, // a state came after the last welcome: what follows is live
     step: '', // the last step announced to this seat
     ballots: [], // public ballots of the vote under way
@@ -41,6 +42,8 @@ export function applyFrame(g, f) {
       g.seat = f.seat || 0;
       g.players = f.players || g.players;
       g.caughtUp = false;
+      // the server's clock minus ours: deadlines are the server's times
+      if (f.now) g.skew = f.now - Date.now();
       return { welcome: true };
     case 'event': {
       if (f.seq <= g.since) return { dup: true };
