@@ -52,7 +52,9 @@ func (a *Actor) audience(s rules.Seat, ch string) (c chat, ok bool) {
 	}
 	switch ch {
 	case ChanDay:
-		return chat{Public: true}, alive && !night
+		// The dead speak once more by day: their last words (遗言).
+		lastWords := v.Step == rules.StepLastWords && v.Turn == s
+		return chat{Public: true}, (alive || lastWords) && !night
 	case ChanWolves:
 		if !alive || !night || v.Wolves&me == 0 {
 			return chat{}, false
