@@ -649,6 +649,9 @@ func (g *Game) Sheriff() Seat { return g.sheriff }
 // Night reports whether it is night.
 func (g *Game) Night() bool { return g.isNight }
 
+// NightNumber is the number of the current or last night.
+func (g *Game) NightNumber() int { return int(g.night) }
+
 // Day is the current day number.
 func (g *Game) Day() int { return int(g.day) }
 

@@ -74,6 +74,32 @@ type StateFrame struct {
 	Winner   string         `json:"winner,omitempty"`
 	Channels []string       `json:"channels,omitempty"` // chat channels the seat may write to now
 	Bot      bool           `json:"bot,omitempty"`      // a bot plays this seat while its player is away
+	Calls    []CallJSON     `json:"calls,omitempty"`    // at night: the moderator's calls of this night, in order
+}
+
+// CallJSON is one line of the moderator's narration (catalogue key night.falls,
+// role.open, role.close, day.breaks) and whom it calls: a role, or a group
+// (wolves, lovers, charmed).
+type CallJSON struct {
+	Key   string `json:"key"`
+	Role  string `json:"role,omitempty"`
+	Group string `json:"group,omitempty"`
+}
+
+func callJSON(c rules.Call) CallJSON {
+	j := CallJSON{Key: c.Key}
+	switch {
+	case c.Key != "role.open" && c.Key != "role.close":
+	case c.Role == rules.Werewolf:
+		j.Group = "wolves"
+	case c.Role == rules.CallLovers:
+		j.Group = "lovers"
+	case c.Role == rules.CallCharmed:
+		j.Group = "charmed"
+	default:
+		j.Role = c.Role.String()
+	}
+	return j
 }
 
 // ChoiceJSON is one kind of command the seat may send now.

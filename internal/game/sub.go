@@ -194,6 +194,14 @@ func (a *Actor) state(s rules.Seat) StateFrame {
 	if s > 0 {
 		f.Channels = a.channels(s)
 	}
+	if v.Night && !v.Over {
+		// Which roles are called tonight is the board's (and, with
+		// narrate_absent_roles off, the table's accepted) knowledge; it is
+		// read from what the table was told, not from tonight's events.
+		for _, c := range a.shown.Narration(a.shown.NightNumber()) {
+			f.Calls = append(f.Calls, callJSON(c))
+		}
+	}
 	return f
 }
 

@@ -244,6 +244,7 @@ async function playDesktop(browser, base) {
   const spoken = await page.evaluate(() => window.__spoken);
   if (!spoken.includes('Night falls: everyone, close your eyes.')) fail('narration: night.falls was never said: ' + JSON.stringify(spoken.slice(0, 5)));
   if (!spoken.some((s) => /^Day breaks\. Last night/.test(s))) fail('narration: no dawn was announced');
+  if (!spoken.some((s) => /^(Wolves|Seer|Witch), open your eyes\.$/.test(s))) fail('narration: no role was called at night: ' + JSON.stringify(spoken));
   if (!spoken.includes('Day breaks: everyone, open your eyes.')) fail('narration: day.breaks was never said');
   if (!spoken.some((s) => /^Game over/.test(s))) fail('narration: the end was not announced');
   log(`desktop: the moderator said ${spoken.length} lines aloud`);
