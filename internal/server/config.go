@@ -5,6 +5,7 @@ import (
 	"encoding/binary"
 	"fmt"
 	"sort"
+	"strings"
 
 	"github.com/wolfden/wolfden/bot"
 	"github.com/wolfden/wolfden/internal/boardfile"
@@ -71,6 +72,12 @@ func (req *createRequest) config() (roomConfig, error) {
 			return c, err
 		}
 		c.Preset = p.Name
+	}
+	// The server says the night's calls aloud; calling only the roles still
+	// able to act would tell who is dead or out. A room calls every role
+	// unless its creator chose otherwise.
+	if _, set := req.Options["narrate_absent_roles"]; !set && !strings.Contains(req.Board, "narrate_absent_roles") {
+		_ = b.Options.Set("narrate_absent_roles", "on")
 	}
 	keys := make([]string, 0, len(req.Options))
 	for k := range req.Options {

@@ -234,6 +234,7 @@ func (s *Server) presets(w http.ResponseWriter, r *http.Request) {
 		}
 		var c roomConfig
 		c.setBoard(b)
+		c.Options["narrate_absent_roles"] = "on" // as a room gets it (config.go)
 		out = append(out, preset{p.Name, p.Chinese, p.Description, p.MinPlayers, p.MaxPlayers, c.Cards, c.Options})
 	}
 	writeJSON(w, http.StatusOK, out)

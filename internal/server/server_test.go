@@ -389,3 +389,29 @@ func TestWebSocketsFromOtherSitesAreRefused(t *testing.T) {
 	}
 	conn.CloseNow()
 }
+
+// TestRoomsCallEveryRoleUnlessTold: the night's calls are said aloud, so a
+// room calls absent roles too unless its creator chose otherwise.
+func TestRoomsCallEveryRoleUnlessTold(t *testing.T) {
+	for _, tc := range []struct {
+		name string
+		body map[string]any
+		want string
+	}{
+		{"default", map[string]any{"preset": "std-12"}, "on"},
+		{"chosen off", map[string]any{"preset": "std-12", "options": map[string]string{"narrate_absent_roles": "off"}}, "off"},
+	} {
+		req := createRequest{}
+		b, _ := json.Marshal(tc.body)
+		if err := json.Unmarshal(b, &req); err != nil {
+			t.Fatal(err)
+		}
+		c, err := req.config()
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := c.Options["narrate_absent_roles"]; got != tc.want {
+			t.Errorf("%s: narrate_absent_roles=%s, want %s", tc.name, got, tc.want)
+		}
+	}
+}
