@@ -75,7 +75,8 @@ type Actor struct {
 	subs    map[*Sub]struct{}
 	online  [rules.MaxSeats + 1]int // connections per seat
 	bots    [rules.MaxSeats + 1]*seatBot
-	botPend uint32 // bot seats awaited, when botAt was set
+	views   [rules.MaxSeats + 1]rules.View // each seat's view of shown, kept up to date
+	botPend uint32                         // bot seats awaited, when botAt was set
 	botAt   time.Time
 	chats   []chat
 	recs    []store.Record // changes not yet stored
@@ -305,12 +306,13 @@ func (a *Actor) commit() bool {
 	}
 	a.told()
 	for _, k := range a.acks {
-		a.push(k.sub, encode(AckFrame{Type: "ack", ID: k.id}))
+		a.queue(k.sub, encode(AckFrame{Type: "ack", ID: k.id}))
 		if k.cmd && a.hooks.Command != nil {
 			a.hooks.Command("ok", time.Since(k.start))
 		}
 	}
 	a.acks = a.acks[:0]
+	a.sendAll()
 	return true
 }
 
@@ -414,6 +416,15 @@ func (a *Actor) settle() {
 		return
 	}
 	panic("game: the moderator's clock does not settle")
+}
+
+// view is seat s's view of what the table was told. It is kept from call to
+// call, so each event is read once per seat, not once per seat and change.
+func (a *Actor) view(s rules.Seat) rules.View {
+	v := &a.views[s]
+	v.Seat = s
+	a.shown.UpdateView(v)
+	return *v
 }
 
 // caughtUp reports whether the table has been told the whole log. Until it

@@ -28,24 +28,23 @@ func std12(t *testing.T) rules.Board {
 	return b
 }
 
-// frames reads a connection's frames until the state says the game is over.
+// untilOver reads a connection's frames until the state says the game is over.
 func untilOver(t *testing.T, sub *Sub, limit time.Duration) []map[string]any {
 	t.Helper()
 	var out []map[string]any
-	deadline := time.After(limit)
+	deadline, l := time.After(limit), linesOf(sub)
 	for {
-		select {
-		case b := <-sub.Out:
-			var m map[string]any
-			if err := json.Unmarshal(b, &m); err != nil {
-				t.Fatal(err)
-			}
-			out = append(out, m)
-			if m["type"] == "state" && m["over"] == true {
-				return out
-			}
-		case <-deadline:
+		b, ok := l.recv(deadline)
+		if !ok {
 			t.Fatalf("the game did not end in %v (%d frames)", limit, len(out))
+		}
+		var m map[string]any
+		if err := json.Unmarshal(b, &m); err != nil {
+			t.Fatal(err)
+		}
+		out = append(out, m)
+		if m["type"] == "state" && m["over"] == true {
+			return out
 		}
 	}
 }

@@ -40,7 +40,7 @@ func (c *chat) visible(s rules.Seat) bool {
 // audience is who reads a message seat s writes on channel ch now; ok is
 // false when s may not write there. It reads what the table was told.
 func (a *Actor) audience(s rules.Seat, ch string) (c chat, ok bool) {
-	v := a.shown.View(s)
+	v := a.view(s)
 	me := uint32(1) << uint(s)
 	alive := v.Alive&me != 0
 	night := a.clk.Slots != nil || v.Night
@@ -94,7 +94,7 @@ func (a *Actor) Chat(sub *Sub, id int64, ch, text string) error {
 	return a.send(func() {
 		c, ok := a.audience(sub.Seat, ch)
 		if sub.Seat == rules.NoSeat || !ok {
-			a.push(sub, encode(ErrorFrame{Type: "error", ID: id, Code: "channel", Message: ErrChannel.Error()}))
+			a.queue(sub, encode(ErrorFrame{Type: "error", ID: id, Code: "channel", Message: ErrChannel.Error()}))
 			return
 		}
 		c.Channel, c.Seat, c.Text, c.At = ch, sub.Seat, text, a.now().UnixMilli()

@@ -13,35 +13,34 @@ import (
 // next reads frames until one of the given type arrives.
 func next(t *testing.T, sub *Sub, typ string) map[string]any {
 	t.Helper()
-	limit := time.After(5 * time.Second)
+	limit, l := time.After(5*time.Second), linesOf(sub)
 	for {
-		select {
-		case b := <-sub.Out:
-			var m map[string]any
-			if err := json.Unmarshal(b, &m); err != nil {
-				t.Fatal(err)
-			}
-			if m["type"] == typ {
-				return m
-			}
-		case <-limit:
+		b, ok := l.recv(limit)
+		if !ok {
 			t.Fatalf("seat %d: no %s frame", sub.Seat, typ)
+		}
+		var m map[string]any
+		if err := json.Unmarshal(b, &m); err != nil {
+			t.Fatal(err)
+		}
+		if m["type"] == typ {
+			return m
 		}
 	}
 }
 
 // quiet reports whether no frame of the type is queued.
 func quiet(sub *Sub, typ string) bool {
+	l := linesOf(sub)
 	for {
-		select {
-		case b := <-sub.Out:
-			var m map[string]any
-			_ = json.Unmarshal(b, &m)
-			if m["type"] == typ {
-				return false
-			}
-		default:
+		b, ok := l.try()
+		if !ok {
 			return true
+		}
+		var m map[string]any
+		_ = json.Unmarshal(b, &m)
+		if m["type"] == typ {
+			return false
 		}
 	}
 }

@@ -19,26 +19,25 @@ type arrival struct {
 func watch(t *testing.T, sub *Sub) []arrival {
 	t.Helper()
 	var out []arrival
-	limit := time.After(60 * time.Second)
+	limit, l := time.After(60*time.Second), linesOf(sub)
 	for {
-		select {
-		case b := <-sub.Out:
-			var f EventFrame
-			if err := json.Unmarshal(b, &f); err != nil {
-				t.Fatal(err)
-			}
-			if f.Type == "event" {
-				out = append(out, arrival{time.Now(), f})
-			}
-			if f.Type == "state" {
-				var st StateFrame
-				_ = json.Unmarshal(b, &st)
-				if st.Over {
-					return out
-				}
-			}
-		case <-limit:
+		b, ok := l.recv(limit)
+		if !ok {
 			t.Fatal("the game did not end")
+		}
+		var f EventFrame
+		if err := json.Unmarshal(b, &f); err != nil {
+			t.Fatal(err)
+		}
+		if f.Type == "event" {
+			out = append(out, arrival{time.Now(), f})
+		}
+		if f.Type == "state" {
+			var st StateFrame
+			_ = json.Unmarshal(b, &st)
+			if st.Over {
+				return out
+			}
 		}
 	}
 }

@@ -21,6 +21,7 @@ type Sub struct {
 	chatIdx, chatSeq int
 	lastState        []byte
 	dropped          bool
+	batch            []byte // frames gathered for one message, one per line
 }
 
 // NewSub makes a connection's queue of size frames; kick is called once,
@@ -91,9 +92,7 @@ func (a *Actor) deliverTo(sub *Sub) {
 		e := &ev[sub.evIdx]
 		if e.Visible(sub.Seat) {
 			sub.evSeq++
-			if !a.push(sub, encode(eventFrame(sub.evSeq, e))) {
-				return
-			}
+			a.queue(sub, encode(eventFrame(sub.evSeq, e)))
 		}
 	}
 	for ; sub.chatIdx < len(a.chats); sub.chatIdx++ {
@@ -104,29 +103,40 @@ func (a *Actor) deliverTo(sub *Sub) {
 			if !c.Public && c.To&(1<<uint(sub.Seat)) == 0 { // the little girl's copy
 				f.Seat = rules.NoSeat
 			}
-			if !a.push(sub, encode(f)) {
-				return
-			}
+			a.queue(sub, encode(f))
 		}
 	}
 	st := encode(a.state(sub.Seat))
 	if !bytes.Equal(st, sub.lastState) {
 		sub.lastState = st
-		a.push(sub, st)
+		a.queue(sub, st)
 	}
 }
 
-// push queues a frame; a full queue drops the connection.
-func (a *Actor) push(sub *Sub, b []byte) bool {
-	if sub.dropped {
-		return false
+// queue adds a frame to the connection's next message. The frames of one
+// change (its events, the new state, the ack) go out together: a write per
+// frame would cost more than everything else.
+func (a *Actor) queue(sub *Sub, b []byte) {
+	if len(sub.batch) > 0 {
+		sub.batch = append(sub.batch, '\n')
 	}
-	select {
-	case sub.Out <- b:
-		return true
-	default:
-		a.drop(sub)
-		return false
+	sub.batch = append(sub.batch, b...)
+}
+
+// send hands each connection its gathered message; a connection whose
+// queue is full is dropped (it may reconnect and resume).
+func (a *Actor) sendAll() {
+	for sub := range a.subs {
+		if len(sub.batch) == 0 {
+			continue
+		}
+		msg := append([]byte(nil), sub.batch...)
+		sub.batch = sub.batch[:0]
+		select {
+		case sub.Out <- msg:
+		default:
+			a.drop(sub)
+		}
 	}
 }
 
@@ -148,7 +158,7 @@ func (a *Actor) drop(sub *Sub) {
 
 // state is what seat s knows and may do now, from what the table was told.
 func (a *Actor) state(s rules.Seat) StateFrame {
-	v := a.shown.View(s)
+	v := a.view(s)
 	// A seat the table still believes awaited after its time ran out (the
 	// timeout is told at a fixed time) may no longer act.
 	v.Pending = v.Pending && a.caughtUp()
@@ -227,7 +237,7 @@ func (a *Actor) Act(sub *Sub, id int64, c rules.Command) error {
 
 func (a *Actor) act(sub *Sub, id int64, c rules.Command, start time.Time) {
 	refuse := func(code, msg string) {
-		a.push(sub, encode(ErrorFrame{Type: "error", ID: id, Code: code, Message: msg}))
+		a.queue(sub, encode(ErrorFrame{Type: "error", ID: id, Code: code, Message: msg}))
 		if a.hooks.Command != nil {
 			a.hooks.Command("refused", time.Since(start))
 		}
@@ -343,7 +353,7 @@ type Status struct {
 func (a *Actor) Status() (Status, error) {
 	var st Status
 	err := a.call(func() {
-		v := a.shown.View(rules.NoSeat)
+		v := a.view(rules.NoSeat)
 		st = Status{Day: v.Day, Night: v.Night, Alive: len(rules.Seats(v.Alive)), Over: v.Over,
 			Winner: v.Winner, Paused: a.clk.Paused, Players: v.Players}
 	})
