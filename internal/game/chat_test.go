@@ -163,3 +163,71 @@ func TestASlowConnectionIsDropped(t *testing.T) {
 	}
 	untilOver(t, fast, 20*time.Second) // and the game went on to its end
 }
+
+// TestLastWordsAreSpokenInTheDayChannel: an exiled player may write to the
+// day channel during his last words (遗言), and not after.
+func TestLastWordsAreSpokenInTheDayChannel(t *testing.T) {
+	b := rules.Board{Cards: []rules.Role{rules.Werewolf, rules.Villager, rules.Villager, rules.Villager, rules.Seer}}
+	for name, v := range map[string]string{"first_phase": "day", "sheriff": "none", "last_words": "all"} {
+		if err := b.Options.Set(name, v); err != nil {
+			t.Fatal(err)
+		}
+	}
+	tm := fastTimers()
+	tm.Speech, tm.Vote, tm.Other = time.Minute, time.Minute, time.Minute
+	a, err := Start(context.Background(), "lw", Config{Board: b, Seed: 1, Timers: tm, Deal: b.Cards}, memory.New(), Hooks{}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer a.Stop()
+	subs := map[rules.Seat]*Sub{}
+	for s := rules.Seat(1); s <= 5; s++ {
+		subs[s] = NewSub(s, 4096, nil)
+		if err := a.Join(subs[s], 0, 0); err != nil {
+			t.Fatal(err)
+		}
+	}
+	// Everyone passes and votes for seat 2 until seat 2 gives his last words.
+	id := int64(0)
+	for i := 0; ; i++ {
+		var st rules.Step
+		var turn rules.Seat
+		var pend uint32
+		_ = a.call(func() { st, turn = a.live.Step(); pend = a.live.Pending() })
+		if st == rules.StepLastWords && turn == 2 {
+			break
+		}
+		if i == 200 || pend == 0 {
+			t.Fatalf("no last words for seat 2 (step %v, turn %d)", st, turn)
+		}
+		s := rules.Seat(lowBit(pend))
+		c := rules.Command{Kind: rules.CmdSkip}
+		if st == rules.StepVote {
+			c = rules.Command{Kind: rules.CmdVote, Target: 2}
+		}
+		id++
+		if err := a.Act(subs[s], id, c); err != nil {
+			t.Fatal(err)
+		}
+		if f := next(t, subs[s], "ack"); f["id"] != float64(id) {
+			t.Fatalf("ack %v for %d", f, id)
+		}
+	}
+	if err := a.Chat(subs[2], 100, ChanDay, "I was the villager!"); err != nil {
+		t.Fatal(err)
+	}
+	next(t, subs[2], "ack")
+	if f := next(t, subs[4], "chat"); f["seat"] != 2.0 || f["text"] != "I was the villager!" {
+		t.Fatalf("the table read %v", f)
+	}
+	if err := a.Act(subs[2], 101, rules.Command{Kind: rules.CmdSkip}); err != nil { // the last words end
+		t.Fatal(err)
+	}
+	next(t, subs[2], "ack")
+	if err := a.Chat(subs[2], 102, ChanDay, "one more thing"); err != nil {
+		t.Fatal(err)
+	}
+	if f := next(t, subs[2], "error"); f["code"] != "channel" {
+		t.Fatalf("the dead wrote after his last words: %v", f)
+	}
+}
