@@ -23,6 +23,7 @@ type EventFrame struct {
 	Value  int16        `json:"value,omitempty"`
 	Step   string       `json:"step,omitempty"` // for kinds step and vote_result: the step's name
 	Mask   []rules.Seat `json:"mask,omitempty"`
+	Drawn  bool         `json:"drawn,omitempty"` // for kinds attack and vote_result: a draw settled a tie
 }
 
 func eventFrame(seq int, e *rules.Event) EventFrame {
@@ -35,6 +36,9 @@ func eventFrame(seq int, e *rules.Event) EventFrame {
 	}
 	if e.Kind == rules.EvStep || e.Kind == rules.EvVoteResult {
 		f.Step = rules.Step(e.Value).String()
+	}
+	if e.Kind == rules.EvAttack || e.Kind == rules.EvVoteResult {
+		f.Drawn = e.Draws > 0
 	}
 	return f
 }

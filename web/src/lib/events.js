@@ -22,6 +22,8 @@ export function variants(e) {
   const some = (m) => m && m.length > 0;
   switch (e.kind) {
     case 'attack':
+      if (e.drawn && e.target) return ['drawn'];
+      return e.target ? [] : ['none'];
     case 'attack_pick':
     case 'spy':
     case 'witch_told':
@@ -63,7 +65,7 @@ export function variants(e) {
       const n = (e.mask || []).length;
       if (n === 0) return ['none'];
       if (n === 1) return [];
-      if (e.target) return ['drawn'];
+      if (e.target || e.drawn) return ['drawn'];
       return stepOf(e) === 'mob_vote' ? ['candidates', 'tie'] : ['tie'];
     }
     case 'voters':

@@ -4,6 +4,8 @@ import { describe, variants } from './events.js';
 // A slice of the catalogue, as internal/i18n/locales/en.json has it.
 const en = {
   'ui.list.sep': ', ',
+  'event.attack': 'Tonight the wolves attack seat {target}.',
+  'event.attack.drawn': "The wolves' picks were tied; the draw chose seat {target}.",
   'event.attack_pick': 'Seat {seat} picks seat {target}.',
   'event.attack_pick.none': 'Seat {seat} picks nobody.',
   'event.check': 'Your check: seat {target} is {role}.',
@@ -48,6 +50,8 @@ const en = {
 
 group('events in words', () => {
   test.each([
+    [{ kind: 'attack', target: 5 }, 'Tonight the wolves attack seat 5.'],
+    [{ kind: 'attack', target: 5, drawn: true }, "The wolves' picks were tied; the draw chose seat 5."],
     [{ kind: 'attack_pick', seat: 2, target: 5 }, 'Seat 2 picks seat 5.'],
     [{ kind: 'attack_pick', seat: 2 }, 'Seat 2 picks nobody.'],
     [{ kind: 'check', seat: 1, target: 4, role: 'werewolf' }, 'Your check: seat 4 is werewolf.'],
