@@ -350,6 +350,46 @@ async function reloadMidGame(page, ended = false) {
   log(`desktop: reloaded at event ${since}: the ${before.length} log lines are whole again`);
 }
 
+// customBoard builds a board with the card picker (two wolves, a seer, a
+// witch, two villagers), changes one rule, and checks the server made that
+// room: the board-file text the picker writes is one the server accepts.
+async function customBoard(browser, base) {
+  const ctx = await browser.newContext({ locale: 'en-US' });
+  const page = await ctx.newPage();
+  watch(page, 'custom');
+  await page.goto(base + '/new');
+  await page.getByTestId('create').waitFor();
+  await page.getByTestId('custom').click();
+  // the picker starts from the chosen preset's cards: take them all back
+  const picks = page.locator('.picker .pick');
+  for (let i = 0; i < (await picks.count()); i++) {
+    const pick = picks.nth(i);
+    while (Number(await pick.locator('output').textContent()) > 0) await pick.getByRole('button').first().click();
+  }
+  await page.locator('#cplayers').fill('6');
+  const more = async (role, n) => {
+    for (let i = 0; i < n; i++) await page.getByRole('button', { name: `One ${role} more`, exact: true }).click();
+  };
+  await more('werewolf', 2);
+  await more('seer', 1);
+  await more('witch', 1);
+  await more('villager', 2);
+  await page.getByText('6 cards, 6 needed').waitFor();
+  await page.getByTestId('rules').locator('summary').click();
+  await page.locator('#opt-witch_self_heal').selectOption({ index: 1 });
+  const heal = await page.locator('#opt-witch_self_heal').inputValue();
+  await page.locator('#cnick').fill('Designer');
+  await page.getByTestId('create-submit').click();
+  await page.waitForURL(/\/room\/[a-z0-9]+$/);
+  const id = page.url().split('/room/')[1];
+  const room = await (await fetch(`${base}/api/rooms/${id}`)).json();
+  const cards = [...room.cards].sort().join(',');
+  if (room.players !== 6 || cards !== 'seer,villager,villager,werewolf,werewolf,witch') fail(`custom board: the room has ${room.players} seats and cards ${cards}`);
+  if (room.options.witch_self_heal !== heal) fail(`custom board: witch_self_heal is ${room.options.witch_self_heal}, the form said ${heal}`);
+  log(`custom board: room ${id} with ${cards}, witch_self_heal=${heal}`);
+  await ctx.close();
+}
+
 async function playPhone(browser, base) {
   const ctx = await browser.newContext({
     viewport: { width: 390, height: 844 }, deviceScaleFactor: 2, isMobile: true, hasTouch: true, locale: 'en-US',
@@ -388,7 +428,7 @@ try {
   });
   // a room waiting in the lobby, for the lobby's picture
   await fetch(base + '/api/rooms', { method: 'POST', body: JSON.stringify({ preset: 'std-9', name: 'Friday night', nickname: 'Mei' }) });
-  await Promise.all([playDesktop(browser, base), playPhone(browser, base)]);
+  await Promise.all([playDesktop(browser, base), playPhone(browser, base), customBoard(browser, base)]);
   if (problems.length) fail('errors in the pages:\n' + problems.join('\n'));
   log('ok');
   console.log('e2e: 1 passed, 0 failed');
