@@ -21,6 +21,7 @@ func serveCmd() *cobra.Command {
 	var addr, db, logFormat string
 	var origins []string
 	var drain, linger time.Duration
+	var roomRate int
 	cmd := &cobra.Command{
 		Use:   "serve [--addr HOST:PORT] [--db FILE]",
 		Short: "Run the game server: rooms, real-time play over WebSockets, stored games",
@@ -53,10 +54,10 @@ out; games still running then are stored and resume at the next start.`,
 			default:
 				return fmt.Errorf("serve: --log must be text or json, not %q", logFormat)
 			}
-			if drain < 0 || linger <= 0 {
-				return errors.New("serve: --drain cannot be negative and --linger must be positive")
+			if drain < 0 || linger <= 0 || roomRate < 0 {
+				return errors.New("serve: --drain and --room-rate cannot be negative and --linger must be positive")
 			}
-			opts := server.Options{Origins: origins, Linger: linger, Log: slog.New(h), Web: web.Dist()}
+			opts := server.Options{Origins: origins, Linger: linger, Log: slog.New(h), Web: web.Dist(), RoomsPerMinute: roomRate}
 			return serve(cmd.Context(), addr, db, opts, drain, cmd.OutOrStdout())
 		},
 	}
@@ -66,6 +67,7 @@ out; games still running then are stored and resume at the next start.`,
 	cmd.Flags().DurationVar(&drain, "drain", 30*time.Second, "on SIGTERM, how long running games may go on before the server stops")
 	cmd.Flags().DurationVar(&linger, "linger", 10*time.Minute, "how long a finished game stays live for its players")
 	cmd.Flags().StringVar(&logFormat, "log", "text", "log format: text or json")
+	cmd.Flags().IntVar(&roomRate, "room-rate", 60, "rooms one address may create a minute (0: no limit, for load tests)")
 	return cmd
 }
 

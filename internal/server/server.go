@@ -44,6 +44,9 @@ type Options struct {
 	Log    *slog.Logger
 	// Web is the web client's files, served at /; nil serves none.
 	Web fs.FS
+	// RoomsPerMinute bounds the rooms one address may create a minute
+	// (as many at once); 0 means no bound (load tests).
+	RoomsPerMinute int
 }
 
 // Server holds the rooms.
@@ -57,6 +60,7 @@ type Server struct {
 	mu       sync.Mutex
 	rooms    map[string]*room
 	draining atomic.Bool
+	roomLim  *hostLimits
 	games    sync.WaitGroup // live games
 	sessions sync.WaitGroup // open WebSocket connections
 }
@@ -78,7 +82,8 @@ func New(st store.Store, opts Options) *Server {
 	if opts.Linger == 0 {
 		opts.Linger = 10 * time.Minute
 	}
-	s := &Server{st: st, opts: opts, log: opts.Log, m: newMetrics(), rooms: map[string]*room{}}
+	s := &Server{st: st, opts: opts, log: opts.Log, m: newMetrics(), rooms: map[string]*room{},
+		roomLim: newHostLimits(opts.RoomsPerMinute)}
 	s.routes()
 	return s
 }
@@ -312,6 +317,10 @@ func newRoomID() string {
 func (s *Server) createRoom(w http.ResponseWriter, r *http.Request) {
 	if s.draining.Load() {
 		writeErr(w, errDraining)
+		return
+	}
+	if !s.roomLim.allow(r) {
+		writeErr(w, fail(http.StatusTooManyRequests, "rate", "too many rooms created from this address; try again in a minute"))
 		return
 	}
 	var req createRequest

@@ -415,3 +415,28 @@ func TestRoomsCallEveryRoleUnlessTold(t *testing.T) {
 		}
 	}
 }
+
+// TestRoomCreationIsRateLimitedPerAddress: one address cannot flood the
+// server with rooms.
+func TestRoomCreationIsRateLimitedPerAddress(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "r.db")
+	st, err := sqlite.Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer st.Close()
+	s := New(st, Options{RoomsPerMinute: 3})
+	hs := httptest.NewServer(s)
+	defer hs.Close()
+	api := &client.API{Base: hs.URL}
+	for i := 1; i <= 4; i++ {
+		err := api.Do(context.Background(), "POST", "/api/rooms", "", map[string]any{"preset": "std-9"}, nil)
+		var e *client.Error
+		switch {
+		case i <= 3 && err != nil:
+			t.Fatalf("room %d: %v", i, err)
+		case i == 4 && (!errors.As(err, &e) || e.Status != 429 || e.Code != "rate"):
+			t.Fatalf("room 4: %v, want 429 rate", err)
+		}
+	}
+}
