@@ -381,6 +381,7 @@ type roomInfo struct {
 	Taken   int               `json:"taken"`
 	Seats   []seatInfo        `json:"seats"`
 	Game    *gameInfo         `json:"game,omitempty"`
+	You     rules.Seat        `json:"you,omitempty"` // the seat of the token the request carried
 }
 
 type seatInfo struct {
@@ -454,7 +455,9 @@ func (s *Server) getRoom(w http.ResponseWriter, r *http.Request) {
 	}
 	rm.mu.Lock()
 	defer rm.mu.Unlock()
-	writeJSON(w, http.StatusOK, s.describe(rm))
+	info := s.describe(rm)
+	info.You = rm.seatOf(bearer(r)) // the host may have moved him
+	writeJSON(w, http.StatusOK, info)
 }
 
 // openRoom runs f on an open room, then stores the room.

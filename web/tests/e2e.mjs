@@ -136,7 +136,7 @@ async function createRoom(page, base, { nick, preset, seed, screenshot }) {
 }
 
 async function fillAndStart(page, { screenshot }) {
-  await page.getByTestId('fill-bots').click();
+  if (await page.getByTestId('fill-bots').isEnabled()) await page.getByTestId('fill-bots').click();
   await page.waitForFunction(() => document.querySelectorAll('.seat.empty').length === 0);
   if (screenshot) await shot(page, 'room', true);
   await page.getByTestId('start').click();
@@ -399,11 +399,29 @@ async function playPhone(browser, base) {
   watch(page, 'phone');
   const id = await createRoom(page, base, { nick: 'Bo', preset: 'std-9', seed: 42, screenshot: false });
   log('phone: room', id);
+  // the host moves himself from seat 1 to seat 2 before the game
+  await page.getByTestId('fill-bots').click();
+  await page.waitForFunction(() => document.querySelectorAll('.seat.empty').length === 0);
+  await page.getByTestId('up-2').tap();
+  await page.waitForFunction(() => document.querySelector('.seat.me .num')?.textContent.trim() === '2', null, { timeout: 10000 });
+  log('phone: the host moved himself to seat 2');
   await fillAndStart(page, { screenshot: false });
   let phoneShot = false;
   let acts = 0;
+  let carded = 0;
+  page.on('dialog', (d) => d.accept());
   while (!(await page.getByTestId('end').count())) {
     if (Date.now() - started > LIMIT - 30000) fail('phone: the game did not end in time');
+    if (!carded && (await page.getByTestId('red-seat').count())) {
+      // the host's red card, by day, for a seat that is not his own
+      const seats = await page.getByTestId('red-seat').locator('option').evaluateAll((os) => os.map((o) => o.value).filter((v) => v && v !== '2'));
+      if (seats.length) {
+        carded = Number(seats[seats.length - 1]);
+        await page.getByTestId('red-seat').selectOption(String(carded));
+        await page.getByTestId('red-card').tap();
+        log('phone: red card for seat', carded);
+      }
+    }
     if (!phoneShot && (await page.locator('[data-testid="action-panel"][data-pending="1"] [data-testid^="target-"]').count())) {
       phoneShot = true;
       await shot(page, 'phone');
@@ -413,6 +431,10 @@ async function playPhone(browser, base) {
   }
   await page.getByTestId('replay').waitFor({ timeout: 15000 });
   log(`phone: the game is over after ${acts} taps`);
+  if (carded) {
+    const rep = await (await fetch(`${base}/api/rooms/${id}/replay`)).json();
+    if (!rep.events.some((e) => e.kind === 'red_card' && e.seat === carded)) fail(`phone: no red card for seat ${carded} in the replay`);
+  }
   if (!phoneShot) await shot(page, 'phone');
   await page.getByTestId('end').scrollIntoViewIfNeeded();
   await shot(page, 'phone-end');
