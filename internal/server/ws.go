@@ -20,7 +20,7 @@ import (
 const (
 	helloWait  = 10 * time.Second // the first frame must come by then
 	writeWait  = 10 * time.Second // a frame that cannot be written by then drops the connection
-	queueSize  = 1024             // frames waiting for a connection; a full queue drops it
+	queueSize  = 1024             // messages waiting for a connection; a full queue drops it
 	frameRate  = 20               // frames a second a client may send, on average …
 	frameBurst = 40               // … and at once
 	maxStrikes = 50               // frames over the rate before the connection is closed
