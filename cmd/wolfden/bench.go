@@ -582,6 +582,10 @@ func setupGame(ctx context.Context, api *client.API, cfg loadConfig, g *loadGame
 		"players": cfg.Players, "timers": cfg.Timers, "seed": cfg.Seed + uint64(g.idx)}
 	var c client.Created
 	if err := retryHTTP(ctx, func() error { return api.Do(ctx, "POST", "/api/rooms", "", body, &c) }); err != nil {
+		var e *client.Error
+		if errors.As(err, &e) && e.Code == "rate" {
+			return fmt.Errorf("creating the room: %w (start the server with --room-rate 0 for a load run)", err)
+		}
 		return fmt.Errorf("creating the room: %w", err)
 	}
 	g.id, g.host = c.Room.ID, c.HostToken
