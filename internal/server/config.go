@@ -37,6 +37,7 @@ type roomConfig struct {
 	Bots     string            `json:"bots"`
 	Seed     uint64            `json:"seed"`
 	HostHash string            `json:"host"`
+	Next     string            `json:"next,omitempty"` // the room of the rematch, once the host asked for one
 }
 
 // MaxName bounds room names and nicknames, in characters.
@@ -107,9 +108,7 @@ func (req *createRequest) config() (roomConfig, error) {
 	if req.Seed != nil {
 		c.Seed = *req.Seed
 	} else {
-		var buf [8]byte
-		_, _ = rand.Read(buf[:])
-		c.Seed = binary.LittleEndian.Uint64(buf[:])
+		c.Seed = randomSeed()
 	}
 	if c.Name == "" {
 		c.Name = c.Preset
@@ -117,6 +116,12 @@ func (req *createRequest) config() (roomConfig, error) {
 	c.setBoard(b)
 	c.Timers = t.Map()
 	return c, nil
+}
+
+func randomSeed() uint64 {
+	var buf [8]byte
+	_, _ = rand.Read(buf[:])
+	return binary.LittleEndian.Uint64(buf[:])
 }
 
 func (c *roomConfig) setBoard(b rules.Board) {

@@ -111,6 +111,7 @@ func (s *Server) routes() {
 	m.HandleFunc("POST /api/rooms/{id}/resume", s.pause(false))
 	m.HandleFunc("POST /api/rooms/{id}/red-card", s.redCard)
 	m.HandleFunc("GET /api/rooms/{id}/replay", s.replay)
+	m.HandleFunc("POST /api/rooms/{id}/again", s.again)
 	m.HandleFunc("GET /ws/{id}", s.websocket)
 	if s.opts.Web != nil {
 		m.Handle("GET /", static(s.opts.Web))
@@ -266,6 +267,19 @@ func (s *Server) options(w http.ResponseWriter, r *http.Request) {
 	writeJSON(w, http.StatusOK, map[string]any{"options": opts, "roles": roles})
 }
 
+// roomList is the rooms in memory. A room's lock may be held while the
+// server's is taken (again does), never the reverse: callers lock the rooms
+// after this returns.
+func (s *Server) roomList() []*room {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	rooms := make([]*room, 0, len(s.rooms))
+	for _, rm := range s.rooms {
+		rooms = append(rooms, rm)
+	}
+	return rooms
+}
+
 // roomFor finds a room in memory, or loads a finished one from the store.
 func (s *Server) roomFor(ctx context.Context, id string) (*room, error) {
 	s.mu.Lock()
@@ -382,6 +396,7 @@ type roomInfo struct {
 	Seats   []seatInfo        `json:"seats"`
 	Game    *gameInfo         `json:"game,omitempty"`
 	You     rules.Seat        `json:"you,omitempty"` // the seat of the token the request carried
+	Next    string            `json:"next,omitempty"` // the rematch's room, once the host opened it
 }
 
 type seatInfo struct {
@@ -401,7 +416,7 @@ type gameInfo struct {
 
 // describe is the public view of a room; the caller holds rm.mu.
 func (s *Server) describe(rm *room) roomInfo {
-	in := roomInfo{ID: rm.rec.ID, Name: rm.cfg.Name, Status: rm.rec.Status, Preset: rm.cfg.Preset,
+	in := roomInfo{ID: rm.rec.ID, Name: rm.cfg.Name, Status: rm.rec.Status, Preset: rm.cfg.Preset, Next: rm.cfg.Next,
 		Cards: rm.cfg.Cards, Options: rm.cfg.Options, Timers: rm.cfg.Timers, Bots: rm.cfg.Bots, Players: len(rm.seats)}
 	for i, st := range rm.seats {
 		if !st.empty() {
@@ -429,12 +444,7 @@ func (s *Server) listRooms(w http.ResponseWriter, r *http.Request) {
 		writeErr(w, fail(http.StatusBadRequest, "bad_status", "status must be open or running"))
 		return
 	}
-	s.mu.Lock()
-	rooms := make([]*room, 0, len(s.rooms))
-	for _, rm := range s.rooms {
-		rooms = append(rooms, rm)
-	}
-	s.mu.Unlock()
+	rooms := s.roomList()
 	slices.SortFunc(rooms, func(a, b *room) int { return a.rec.Created.Compare(b.rec.Created) })
 	out := []roomInfo{}
 	for _, rm := range rooms {
@@ -767,6 +777,67 @@ func (s *Server) liveRoom(w http.ResponseWriter, r *http.Request, f func(rm *roo
 	writeJSON(w, http.StatusOK, s.describe(rm))
 }
 
+// again opens the rematch of a finished game: a new room with the same
+// board, rules, timers and seats (everyone's token holds his seat there
+// too) and a new deal. Asked twice, it answers the same room.
+func (s *Server) again(w http.ResponseWriter, r *http.Request) {
+	if s.draining.Load() {
+		writeErr(w, errDraining)
+		return
+	}
+	rm, err := s.roomFor(r.Context(), r.PathValue("id"))
+	if err != nil {
+		writeErr(w, err)
+		return
+	}
+	rm.mu.Lock()
+	defer rm.mu.Unlock()
+	switch {
+	case !rm.isHost(bearer(r)):
+		writeErr(w, fail(http.StatusForbidden, "not_host", "only the room's host may do this (Authorization: Bearer HOST_TOKEN)"))
+		return
+	case rm.rec.Status != store.StatusOver:
+		writeErr(w, fail(http.StatusConflict, "not_over", "a rematch can be opened once the game is over"))
+		return
+	}
+	if rm.cfg.Next != "" {
+		next, err := s.roomFor(r.Context(), rm.cfg.Next)
+		if err != nil {
+			writeErr(w, err)
+			return
+		}
+		next.mu.Lock()
+		defer next.mu.Unlock()
+		writeJSON(w, http.StatusOK, s.describe(next))
+		return
+	}
+	if !s.roomLim.allow(r) {
+		writeErr(w, fail(http.StatusTooManyRequests, "rate", "too many rooms created from this address; try again in a minute"))
+		return
+	}
+	nx := &room{cfg: rm.cfg, seats: slices.Clone(rm.seats)}
+	nx.cfg.Next, nx.cfg.Seed = "", randomSeed()
+	now := time.Now().UTC()
+	nx.rec = store.Room{ID: newRoomID(), Created: now, Updated: now, Status: store.StatusOpen}
+	nx.rec.Config, _ = json.Marshal(nx.cfg)
+	nx.rec.Seats, _ = json.Marshal(nx.seats)
+	if err := s.st.CreateRoom(r.Context(), nx.rec); err != nil {
+		s.log.Error("create room", "err", err)
+		writeErr(w, fail(http.StatusInternalServerError, "store", "the room could not be stored"))
+		return
+	}
+	rm.cfg.Next = nx.rec.ID
+	if err := s.save(r.Context(), rm); err != nil {
+		s.log.Error("save room", "room", rm.rec.ID, "err", err)
+	}
+	s.mu.Lock()
+	s.rooms[nx.rec.ID] = nx
+	s.mu.Unlock()
+	s.m.rooms.WithLabelValues(store.StatusOpen).Inc()
+	s.log.Info("rematch opened", "room", nx.rec.ID, "after", rm.rec.ID)
+	writeJSON(w, http.StatusCreated, s.describe(nx))
+}
+
 // replay is a finished game's whole log, every event with its audience:
 // the god's view, given only once the game is over.
 func (s *Server) replay(w http.ResponseWriter, r *http.Request) {
@@ -858,16 +929,14 @@ func (s *Server) Restore(ctx context.Context) (int, error) {
 // games being played go on.
 func (s *Server) Drain() {
 	s.draining.Store(true)
-	s.mu.Lock()
 	var ended []*game.Actor
-	for _, rm := range s.rooms {
+	for _, rm := range s.roomList() {
 		rm.mu.Lock()
 		if rm.actor != nil && rm.rec.Status == store.StatusOver {
 			ended = append(ended, rm.actor)
 		}
 		rm.mu.Unlock()
 	}
-	s.mu.Unlock()
 	for _, a := range ended { // finished games need not linger
 		a.Stop()
 	}
@@ -902,16 +971,14 @@ func (s *Server) Close(ctx context.Context) error {
 // Stop ends every live game's actor. Their games are stored and resume at
 // the next start.
 func (s *Server) Stop() {
-	s.mu.Lock()
 	var actors []*game.Actor
-	for _, rm := range s.rooms {
+	for _, rm := range s.roomList() {
 		rm.mu.Lock()
 		if rm.actor != nil {
 			actors = append(actors, rm.actor)
 		}
 		rm.mu.Unlock()
 	}
-	s.mu.Unlock()
 	for _, a := range actors {
 		a.Stop()
 	}

@@ -440,3 +440,67 @@ func TestRoomCreationIsRateLimitedPerAddress(t *testing.T) {
 		}
 	}
 }
+
+// TestRematchKeepsTheTableAndDealsAgain: once a game is over the host opens
+// a rematch with the same board and seats; every token holds its seat there.
+func TestRematchKeepsTheTableAndDealsAgain(t *testing.T) {
+	ts := newTestServer(t)
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	var c client.Created
+	if err := ts.api.Do(ctx, "POST", "/api/rooms", "", map[string]any{"preset": "std-9", "nickname": "Ann", "timers": quick}, &c); err != nil {
+		t.Fatal(err)
+	}
+	id := "/api/rooms/" + c.Room.ID
+	var e *client.Error
+	if err := ts.api.Do(ctx, "POST", id+"/again", c.HostToken, nil, nil); !errors.As(err, &e) || e.Code != "not_over" {
+		t.Fatalf("a rematch before the end: %v", err)
+	}
+	if err := ts.api.Do(ctx, "POST", id+"/start", c.HostToken, nil, nil); err != nil {
+		t.Fatal(err)
+	}
+	conn, err := client.Dial(ctx, ts.http.URL, c.Room.ID, c.Token, 0, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := conn.PlayRandom(ctx, rand.New(rand.NewPCG(1, 1)), nil); err != nil {
+		t.Fatal(err)
+	}
+	conn.Close()
+	for i := 0; ; i++ { // the room is marked over just after the end is told
+		var info roomInfo
+		if err := ts.api.Do(ctx, "GET", id, "", nil, &info); err != nil {
+			t.Fatal(err)
+		}
+		if info.Status == "over" {
+			break
+		}
+		if i == 100 {
+			t.Fatal("the room was not marked over")
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+	if err := ts.api.Do(ctx, "POST", id+"/again", c.Token+"x", nil, nil); !errors.As(err, &e) || e.Code != "not_host" {
+		t.Fatalf("a rematch by a stranger: %v", err)
+	}
+	var next, again roomInfo
+	if err := ts.api.Do(ctx, "POST", id+"/again", c.HostToken, nil, &next); err != nil {
+		t.Fatal(err)
+	}
+	if err := ts.api.Do(ctx, "POST", id+"/again", c.HostToken, nil, &again); err != nil || again.ID != next.ID {
+		t.Fatalf("asked twice: %v, %s and %s", err, next.ID, again.ID)
+	}
+	if next.Status != "open" || next.Players != 9 || next.Seats[0].Nick != "Ann" || !next.Seats[1].Bot {
+		t.Fatalf("the rematch: %+v", next)
+	}
+	var old, mine roomInfo
+	if err := ts.api.Do(ctx, "GET", id, "", nil, &old); err != nil || old.Next != next.ID {
+		t.Fatalf("the old room does not point at the rematch: %v %q", err, old.Next)
+	}
+	if err := ts.api.Do(ctx, "GET", "/api/rooms/"+next.ID, c.Token, nil, &mine); err != nil || mine.You != 1 {
+		t.Fatalf("Ann's token in the rematch: %v, seat %d", err, mine.You)
+	}
+	if err := ts.api.Do(ctx, "POST", "/api/rooms/"+next.ID+"/start", c.HostToken, nil, nil); err != nil {
+		t.Fatalf("the host starts the rematch: %v", err)
+	}
+}

@@ -438,6 +438,12 @@ async function playPhone(browser, base) {
   if (!phoneShot) await shot(page, 'phone');
   await page.getByTestId('end').scrollIntoViewIfNeeded();
   await shot(page, 'phone-end');
+  // the host opens the rematch: same table, a new deal, his seat kept
+  await page.getByTestId('again').tap();
+  await page.waitForURL((u) => !u.pathname.endsWith(id));
+  await page.getByTestId('room').waitFor();
+  await page.waitForFunction(() => document.querySelector('.seat.me .num')?.textContent.trim() === '2', null, { timeout: 10000 });
+  log('phone: rematch opened at', page.url().split('/room/')[1], 'with the host in seat 2');
   await ctx.close();
 }
 

@@ -48,5 +48,6 @@ export const api = {
   redCard: (id, host, seat) => call('POST', room(id) + '/red-card', { seat }, host),
   pause: (id, host, on) => call('POST', room(id) + (on ? '/pause' : '/resume'), undefined, host),
   replay: (id) => call('GET', room(id) + '/replay'),
+  again: (id, host) => call('POST', room(id) + '/again', undefined, host),
   replayURL: (id) => room(id) + '/replay?download=1',
 };
