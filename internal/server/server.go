@@ -395,7 +395,7 @@ type roomInfo struct {
 	Taken   int               `json:"taken"`
 	Seats   []seatInfo        `json:"seats"`
 	Game    *gameInfo         `json:"game,omitempty"`
-	You     rules.Seat        `json:"you,omitempty"` // the seat of the token the request carried
+	You     rules.Seat        `json:"you,omitempty"`  // the seat of the token the request carried
 	Next    string            `json:"next,omitempty"` // the rematch's room, once the host opened it
 }
 
