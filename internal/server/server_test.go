@@ -50,6 +50,25 @@ func newTestServer(t *testing.T) *testServer {
 	return &testServer{Server: s, api: &client.API{Base: hs.URL}, http: hs, path: path}
 }
 
+// waitOver waits until the room is marked over, which follows the game's
+// last frames by a moment.
+func (ts *testServer) waitOver(t *testing.T, id string) {
+	t.Helper()
+	for i := 0; ; i++ {
+		var info roomInfo
+		if err := ts.api.Do(context.Background(), "GET", "/api/rooms/"+id, "", nil, &info); err != nil {
+			t.Fatal(err)
+		}
+		if info.Status == "over" {
+			return
+		}
+		if i == 500 {
+			t.Fatal("the room was not marked over")
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+}
+
 type seated struct {
 	Seat  int    `json:"seat"`
 	Token string `json:"token"`
@@ -187,6 +206,7 @@ func TestTwelveClientsPlayAGameWithAReconnect(t *testing.T) {
 		Events []json.RawMessage
 		Roles  map[string]string
 	}
+	ts.waitOver(t, room.Room.ID)
 	if err := ts.api.Do(ctx, "GET", "/api/rooms/"+room.Room.ID+"/replay", "", nil, &rep); err != nil {
 		t.Fatal(err)
 	}
@@ -316,6 +336,7 @@ func TestSpectatorsSeePublicEventsOnly(t *testing.T) {
 			Public bool
 		}
 	}
+	ts.waitOver(t, c.Room.ID)
 	if err := ts.api.Do(ctx, "GET", "/api/rooms/"+c.Room.ID+"/replay", "", nil, &rep); err != nil {
 		t.Fatal(err)
 	}
@@ -467,19 +488,7 @@ func TestRematchKeepsTheTableAndDealsAgain(t *testing.T) {
 		t.Fatal(err)
 	}
 	conn.Close()
-	for i := 0; ; i++ { // the room is marked over just after the end is told
-		var info roomInfo
-		if err := ts.api.Do(ctx, "GET", id, "", nil, &info); err != nil {
-			t.Fatal(err)
-		}
-		if info.Status == "over" {
-			break
-		}
-		if i == 100 {
-			t.Fatal("the room was not marked over")
-		}
-		time.Sleep(10 * time.Millisecond)
-	}
+	ts.waitOver(t, c.Room.ID)
 	if err := ts.api.Do(ctx, "POST", id+"/again", c.Token+"x", nil, nil); !errors.As(err, &e) || e.Code != "not_host" {
 		t.Fatalf("a rematch by a stranger: %v", err)
 	}
