@@ -319,6 +319,10 @@ func (s *Server) save(ctx context.Context, rm *room) error {
 
 var base32NoPad = base32.StdEncoding.WithPadding(base32.NoPadding)
 
+// StaleRoom is how long an open room may wait untouched before the lobby
+// stops listing it.
+const StaleRoom = 24 * time.Hour
+
 // newRoomID is 80 random bits: a room's address is not guessable.
 func newRoomID() string {
 	var b [10]byte
@@ -447,9 +451,12 @@ func (s *Server) listRooms(w http.ResponseWriter, r *http.Request) {
 	rooms := s.roomList()
 	slices.SortFunc(rooms, func(a, b *room) int { return a.rec.Created.Compare(b.rec.Created) })
 	out := []roomInfo{}
+	stale := time.Now().Add(-StaleRoom)
 	for _, rm := range rooms {
 		rm.mu.Lock()
-		if rm.rec.Status == status {
+		// A room nobody has touched for a day is not offered any more; its
+		// link still works.
+		if rm.rec.Status == status && (status != store.StatusOpen || rm.rec.Updated.After(stale)) {
 			out = append(out, s.describe(rm))
 		}
 		rm.mu.Unlock()

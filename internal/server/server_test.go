@@ -513,3 +513,33 @@ func TestRematchKeepsTheTableAndDealsAgain(t *testing.T) {
 		t.Fatalf("the host starts the rematch: %v", err)
 	}
 }
+
+// TestTheLobbyForgetsAbandonedRooms: an open room untouched for a day is no
+// longer listed, though its link still works.
+func TestTheLobbyForgetsAbandonedRooms(t *testing.T) {
+	ts := newTestServer(t)
+	ctx := context.Background()
+	var a, b client.Created
+	for _, c := range []*client.Created{&a, &b} {
+		if err := ts.api.Do(ctx, "POST", "/api/rooms", "", map[string]any{"preset": "std-9"}, c); err != nil {
+			t.Fatal(err)
+		}
+	}
+	rm, err := ts.roomFor(ctx, a.Room.ID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	rm.mu.Lock()
+	rm.rec.Updated = time.Now().Add(-StaleRoom - time.Minute)
+	rm.mu.Unlock()
+	var list []roomInfo
+	if err := ts.api.Do(ctx, "GET", "/api/rooms", "", nil, &list); err != nil {
+		t.Fatal(err)
+	}
+	if len(list) != 1 || list[0].ID != b.Room.ID {
+		t.Fatalf("the lobby lists %v", list)
+	}
+	if err := ts.api.Do(ctx, "GET", "/api/rooms/"+a.Room.ID, "", nil, nil); err != nil {
+		t.Fatalf("the abandoned room's link: %v", err)
+	}
+}
