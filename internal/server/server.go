@@ -89,7 +89,11 @@ func New(st store.Store, opts Options) *Server {
 }
 
 // ServeHTTP makes the server an http.Handler.
-func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) { s.mux.ServeHTTP(w, r) }
+func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	w.Header().Set("X-Content-Type-Options", "nosniff")
+	w.Header().Set("Referrer-Policy", "same-origin") // room links carry no token, but keep them home
+	s.mux.ServeHTTP(w, r)
+}
 
 func (s *Server) routes() {
 	m := http.NewServeMux()

@@ -13,6 +13,7 @@ import (
 	"strings"
 	"sync"
 	"testing"
+	"testing/fstest"
 	"time"
 
 	"github.com/coder/websocket"
@@ -541,5 +542,45 @@ func TestTheLobbyForgetsAbandonedRooms(t *testing.T) {
 	}
 	if err := ts.api.Do(ctx, "GET", "/api/rooms/"+a.Room.ID, "", nil, nil); err != nil {
 		t.Fatalf("the abandoned room's link: %v", err)
+	}
+}
+
+// TestTheClientIsServedWithItsPolicy: page paths get index.html, assets
+// their files, unknown assets and API paths a 404; pages carry a content
+// security policy and may not be framed.
+func TestTheClientIsServedWithItsPolicy(t *testing.T) {
+	files := fstest.MapFS{
+		"index.html":     {Data: []byte("<!doctype html><title>wolfden</title>")},
+		"assets/app.js":  {Data: []byte("console.log(1)")},
+		"assets/app.css": {Data: []byte("body{}")},
+	}
+	st, err := sqlite.Open(filepath.Join(t.TempDir(), "w.db"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer st.Close()
+	hs := httptest.NewServer(New(st, Options{Web: files}))
+	defer hs.Close()
+	for _, tc := range []struct {
+		path   string
+		status int
+		body   string
+	}{
+		{"/", 200, "<title>wolfden"}, {"/room/abc", 200, "<title>wolfden"}, {"/new", 200, "<title>wolfden"},
+		{"/assets/app.js", 200, "console.log"}, {"/assets/gone.js", 404, ""}, {"/api/nothing", 404, ""},
+	} {
+		resp, err := hs.Client().Get(hs.URL + tc.path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		body, _ := io.ReadAll(resp.Body)
+		resp.Body.Close()
+		if resp.StatusCode != tc.status || !strings.Contains(string(body), tc.body) {
+			t.Errorf("%s: %d %.60s", tc.path, resp.StatusCode, body)
+		}
+		if tc.status == 200 && (!strings.Contains(resp.Header.Get("Content-Security-Policy"), "default-src 'self'") ||
+			resp.Header.Get("X-Frame-Options") != "DENY") {
+			t.Errorf("%s: headers %v", tc.path, resp.Header)
+		}
 	}
 }
