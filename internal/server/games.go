@@ -1,0 +1,280 @@
+package server
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"net/http"
+	"slices"
+	"time"
+
+	"github.com/wolfden/wolfden/bot"
+	"github.com/wolfden/wolfden/internal/game"
+	"github.com/wolfden/wolfden/internal/store"
+	"github.com/wolfden/wolfden/rules"
+)
+
+// start deals the game of an open room; bots take the empty seats.
+func (s *Server) start(w http.ResponseWriter, r *http.Request) {
+	if s.draining.Load() {
+		writeErr(w, errDraining)
+		return
+	}
+	s.openRoom(w, r, true, func(rm *room) (any, error) {
+		for i := range rm.seats { // bots take the empty seats
+			if rm.seats[i].empty() {
+				rm.seats[i] = seatRec{Bot: true}
+			}
+		}
+		rm.rec.Status = store.StatusRunning
+		if err := s.save(r.Context(), rm); err != nil {
+			rm.rec.Status = store.StatusOpen
+			return nil, fail(http.StatusInternalServerError, "store", "the room could not be stored")
+		}
+		cfg, err := s.gameConfig(rm)
+		if err != nil {
+			return nil, err
+		}
+		a, err := game.Start(r.Context(), rm.rec.ID, cfg, s.st, s.hooks(rm), s.log)
+		if err != nil {
+			s.log.Error("start game", "room", rm.rec.ID, "err", err)
+			rm.rec.Status = store.StatusOpen
+			return nil, fail(http.StatusInternalServerError, "start", "the game could not start")
+		}
+		s.run(rm, a)
+		s.m.rooms.WithLabelValues(store.StatusOpen).Dec()
+		s.m.rooms.WithLabelValues(store.StatusRunning).Inc()
+		s.log.Info("game started", "room", rm.rec.ID)
+		return nil, nil
+	})
+}
+
+// gameConfig builds the actor's settings from the room.
+func (s *Server) gameConfig(rm *room) (game.Config, error) {
+	b, err := rm.cfg.board()
+	if err != nil {
+		return game.Config{}, err
+	}
+	t, err := rm.cfg.timers()
+	if err != nil {
+		return game.Config{}, err
+	}
+	cfg := game.Config{Board: b, Seed: rm.cfg.Seed, Timers: t, Level: bot.Level(rm.cfg.Bots)}
+	for i, st := range rm.seats {
+		if st.Bot {
+			cfg.Bots |= 1 << uint(i+1)
+		}
+	}
+	return cfg, nil
+}
+
+func (s *Server) hooks(rm *room) game.Hooks {
+	return game.Hooks{
+		Command: func(result string, took time.Duration) {
+			s.m.commands.WithLabelValues(result).Inc()
+			if result == "ok" {
+				s.m.latency.Observe(took.Seconds())
+			}
+		},
+		Over: func(w rules.Camp) {
+			// Called from the actor: the room's status is stored off its goroutine.
+			go s.finish(rm, w)
+		},
+		Failed: func(err error) { s.log.Error("game stopped: store failure", "room", rm.rec.ID, "err", err) },
+	}
+}
+
+// run tracks a live game until its actor stops.
+func (s *Server) run(rm *room, a *game.Actor) {
+	rm.actor = a
+	s.games.Add(1)
+	s.m.games.Inc()
+	go func() {
+		<-a.Done()
+		s.m.games.Dec()
+		s.games.Done()
+	}()
+}
+
+// finish marks a room over, and ends its live game after the linger time.
+func (s *Server) finish(rm *room, w rules.Camp) {
+	rm.mu.Lock()
+	if rm.rec.Status == store.StatusRunning {
+		rm.rec.Status = store.StatusOver
+		if err := s.save(context.Background(), rm); err != nil {
+			s.log.Error("save room", "room", rm.rec.ID, "err", err)
+		}
+		s.m.rooms.WithLabelValues(store.StatusRunning).Dec()
+		s.m.rooms.WithLabelValues(store.StatusOver).Inc()
+	}
+	a := rm.actor
+	rm.mu.Unlock()
+	s.log.Info("game over", "room", rm.rec.ID, "winner", w.String())
+	if s.draining.Load() {
+		a.Stop()
+		return
+	}
+	t := time.NewTimer(s.opts.Linger)
+	defer t.Stop()
+	select {
+	case <-t.C:
+		a.Stop()
+	case <-a.Done():
+	}
+	s.mu.Lock()
+	delete(s.rooms, rm.rec.ID)
+	s.mu.Unlock()
+}
+
+func (s *Server) pause(on bool) http.HandlerFunc {
+	return func(w http.ResponseWriter, r *http.Request) {
+		s.liveRoom(w, r, func(rm *room, a *game.Actor) error { return a.Pause(on) })
+	}
+}
+
+func (s *Server) redCard(w http.ResponseWriter, r *http.Request) {
+	var req struct {
+		Seat int `json:"seat"`
+	}
+	if err := readBody(w, r, &req); err != nil {
+		writeErr(w, err)
+		return
+	}
+	s.liveRoom(w, r, func(rm *room, a *game.Actor) error {
+		if req.Seat < 1 || req.Seat > len(rm.seats) {
+			return fail(http.StatusBadRequest, "bad_seat", "seat %d is not in this room (1 to %d)", req.Seat, len(rm.seats))
+		}
+		return a.RedCard(rules.Seat(req.Seat))
+	})
+}
+
+// liveRoom runs a host's act on a running game.
+func (s *Server) liveRoom(w http.ResponseWriter, r *http.Request, f func(rm *room, a *game.Actor) error) {
+	rm, err := s.roomFor(r.Context(), r.PathValue("id"))
+	if err != nil {
+		writeErr(w, err)
+		return
+	}
+	rm.mu.Lock()
+	a, host := rm.actor, rm.isHost(bearer(r))
+	rm.mu.Unlock()
+	switch {
+	case !host:
+		writeErr(w, fail(http.StatusForbidden, "not_host", "only the room's host may do this (Authorization: Bearer HOST_TOKEN)"))
+		return
+	case a == nil:
+		writeErr(w, fail(http.StatusConflict, "not_running", "the game is not running"))
+		return
+	}
+	if err := f(rm, a); err != nil {
+		var ae *apiError
+		if !errors.As(err, &ae) {
+			err = fail(http.StatusConflict, "refused", "%v", err)
+		}
+		writeErr(w, err)
+		return
+	}
+	rm.mu.Lock()
+	defer rm.mu.Unlock()
+	writeJSON(w, http.StatusOK, s.describe(rm))
+}
+
+// again opens the rematch of a finished game: a new room with the same
+// board, rules, timers and seats (everyone's token holds his seat there
+// too) and a new deal. Asked twice, it answers the same room.
+func (s *Server) again(w http.ResponseWriter, r *http.Request) {
+	if s.draining.Load() {
+		writeErr(w, errDraining)
+		return
+	}
+	rm, err := s.roomFor(r.Context(), r.PathValue("id"))
+	if err != nil {
+		writeErr(w, err)
+		return
+	}
+	rm.mu.Lock()
+	defer rm.mu.Unlock()
+	switch {
+	case !rm.isHost(bearer(r)):
+		writeErr(w, fail(http.StatusForbidden, "not_host", "only the room's host may do this (Authorization: Bearer HOST_TOKEN)"))
+		return
+	case rm.rec.Status != store.StatusOver:
+		writeErr(w, fail(http.StatusConflict, "not_over", "a rematch can be opened once the game is over"))
+		return
+	}
+	if rm.cfg.Next != "" {
+		next, err := s.roomFor(r.Context(), rm.cfg.Next)
+		if err != nil {
+			writeErr(w, err)
+			return
+		}
+		next.mu.Lock()
+		defer next.mu.Unlock()
+		writeJSON(w, http.StatusOK, s.describe(next))
+		return
+	}
+	if !s.roomLim.allow(r) {
+		writeErr(w, fail(http.StatusTooManyRequests, "rate", "too many rooms created from this address; try again in a minute"))
+		return
+	}
+	nx := &room{cfg: rm.cfg, seats: slices.Clone(rm.seats)}
+	nx.cfg.Next, nx.cfg.Seed = "", randomSeed()
+	now := time.Now().UTC()
+	nx.rec = store.Room{ID: newRoomID(), Created: now, Updated: now, Status: store.StatusOpen}
+	nx.rec.Config, _ = json.Marshal(nx.cfg)
+	nx.rec.Seats, _ = json.Marshal(nx.seats)
+	if err := s.st.CreateRoom(r.Context(), nx.rec); err != nil {
+		s.log.Error("create room", "err", err)
+		writeErr(w, fail(http.StatusInternalServerError, "store", "the room could not be stored"))
+		return
+	}
+	rm.cfg.Next = nx.rec.ID
+	if err := s.save(r.Context(), rm); err != nil {
+		s.log.Error("save room", "room", rm.rec.ID, "err", err)
+	}
+	s.mu.Lock()
+	s.rooms[nx.rec.ID] = nx
+	s.mu.Unlock()
+	s.m.rooms.WithLabelValues(store.StatusOpen).Inc()
+	s.log.Info("rematch opened", "room", nx.rec.ID, "after", rm.rec.ID)
+	writeJSON(w, http.StatusCreated, s.describe(nx))
+}
+
+// replay is a finished game's whole log, every event with its audience:
+// the god's view, given only once the game is over.
+func (s *Server) replay(w http.ResponseWriter, r *http.Request) {
+	rm, err := s.roomFor(r.Context(), r.PathValue("id"))
+	if err != nil {
+		writeErr(w, err)
+		return
+	}
+	rm.mu.Lock()
+	status, info := rm.rec.Status, s.describe(rm)
+	rm.mu.Unlock()
+	if status != store.StatusOver {
+		writeErr(w, fail(http.StatusForbidden, "not_over", "the replay is available once the game is over"))
+		return
+	}
+	recs, err := s.st.Records(r.Context(), rm.rec.ID)
+	if err != nil {
+		writeErr(w, fail(http.StatusInternalServerError, "store", "the game could not be read"))
+		return
+	}
+	events, msgs, err := game.Log(recs)
+	if err != nil {
+		writeErr(w, fail(http.StatusInternalServerError, "store", "the game could not be read"))
+		return
+	}
+	roles := map[int]string{}
+	for _, e := range events {
+		if e.Kind == rules.EvRole || e.Kind == rules.EvSwap {
+			roles[int(e.Seat)] = e.Role.String()
+		}
+	}
+	if r.URL.Query().Get("download") != "" {
+		w.Header().Set("Content-Disposition", fmt.Sprintf("attachment; filename=\"wolfden-%s.json\"", rm.rec.ID))
+	}
+	writeJSON(w, http.StatusOK, map[string]any{"room": info, "seed": rm.cfg.Seed, "roles": roles,
+		"events": events, "chats": msgs})
+}

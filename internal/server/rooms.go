@@ -1,0 +1,433 @@
+package server
+
+import (
+	"context"
+	"crypto/rand"
+	"crypto/sha256"
+	"crypto/subtle"
+	"encoding/base32"
+	"encoding/base64"
+	"encoding/hex"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"net/http"
+	"slices"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/wolfden/wolfden/internal/game"
+	"github.com/wolfden/wolfden/internal/store"
+	"github.com/wolfden/wolfden/rules"
+)
+
+// room is one room: its stored record, settings and seats, and its game's
+// actor once it has started. Its lock guards all of it.
+type room struct {
+	mu    sync.Mutex
+	rec   store.Room
+	cfg   roomConfig
+	seats []seatRec
+	actor *game.Actor
+}
+
+// Tokens are 256 random bits; only their SHA-256 is stored, and they are
+// never logged.
+func newToken() (token, hash string) {
+	var b [32]byte
+	if _, err := rand.Read(b[:]); err != nil {
+		panic(err)
+	}
+	token = base64.RawURLEncoding.EncodeToString(b[:])
+	return token, hashToken(token)
+}
+
+func hashToken(t string) string {
+	h := sha256.Sum256([]byte(t))
+	return hex.EncodeToString(h[:])
+}
+
+func bearer(r *http.Request) string {
+	a := r.Header.Get("Authorization")
+	if t, ok := strings.CutPrefix(a, "Bearer "); ok {
+		return strings.TrimSpace(t)
+	}
+	return ""
+}
+
+func sameHash(a, b string) bool {
+	return a != "" && subtle.ConstantTimeCompare([]byte(a), []byte(b)) == 1
+}
+
+// seatOf is the seat a token holds in the room, or 0.
+func (rm *room) seatOf(token string) rules.Seat {
+	if token == "" {
+		return 0
+	}
+	h := hashToken(token)
+	seat := rules.Seat(0)
+	for i := range rm.seats { // no early exit: the time taken does not depend on the seat
+		if sameHash(rm.seats[i].Hash, h) {
+			seat = rules.Seat(i + 1)
+		}
+	}
+	return seat
+}
+
+func (rm *room) isHost(token string) bool {
+	return token != "" && sameHash(rm.cfg.HostHash, hashToken(token))
+}
+
+// roomList is the rooms in memory. A room's lock may be held while the
+// server's is taken (again does), never the reverse: callers lock the rooms
+// after this returns.
+func (s *Server) roomList() []*room {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	rooms := make([]*room, 0, len(s.rooms))
+	for _, rm := range s.rooms {
+		rooms = append(rooms, rm)
+	}
+	return rooms
+}
+
+// roomFor finds a room in memory, or loads a finished one from the store.
+func (s *Server) roomFor(ctx context.Context, id string) (*room, error) {
+	s.mu.Lock()
+	rm := s.rooms[id]
+	s.mu.Unlock()
+	if rm != nil {
+		return rm, nil
+	}
+	rec, err := s.st.Room(ctx, id)
+	if errors.Is(err, store.ErrNotFound) {
+		return nil, errNoRoom
+	}
+	if err != nil {
+		return nil, err
+	}
+	return loadRoom(rec)
+}
+
+func loadRoom(rec store.Room) (*room, error) {
+	rm := &room{rec: rec}
+	if err := json.Unmarshal(rec.Config, &rm.cfg); err != nil {
+		return nil, fmt.Errorf("room %s: config: %v", rec.ID, err)
+	}
+	if err := json.Unmarshal(rec.Seats, &rm.seats); err != nil {
+		return nil, fmt.Errorf("room %s: seats: %v", rec.ID, err)
+	}
+	return rm, nil
+}
+
+// save writes the room's record; the caller holds rm.mu.
+func (s *Server) save(ctx context.Context, rm *room) error {
+	rm.rec.Config, _ = json.Marshal(rm.cfg)
+	rm.rec.Seats, _ = json.Marshal(rm.seats)
+	rm.rec.Updated = time.Now().UTC()
+	return s.st.UpdateRoom(ctx, rm.rec)
+}
+
+var base32NoPad = base32.StdEncoding.WithPadding(base32.NoPadding)
+
+// StaleRoom is how long an open room may wait untouched before the lobby
+// stops listing it.
+const StaleRoom = 24 * time.Hour
+
+// newRoomID is 80 random bits: a room's address is not guessable.
+func newRoomID() string {
+	var b [10]byte
+	if _, err := rand.Read(b[:]); err != nil {
+		panic(err)
+	}
+	return strings.ToLower(base32NoPad.EncodeToString(b[:]))
+}
+
+func (s *Server) createRoom(w http.ResponseWriter, r *http.Request) {
+	if s.draining.Load() {
+		writeErr(w, errDraining)
+		return
+	}
+	if !s.roomLim.allow(r) {
+		writeErr(w, fail(http.StatusTooManyRequests, "rate", "too many rooms created from this address; try again in a minute"))
+		return
+	}
+	var req createRequest
+	if err := readBody(w, r, &req); err != nil {
+		writeErr(w, err)
+		return
+	}
+	cfg, err := req.config()
+	if err != nil {
+		writeErr(w, fail(http.StatusBadRequest, "bad_room", "%v", err))
+		return
+	}
+	if err := checkName("nickname", req.Nickname, true); err != nil {
+		writeErr(w, fail(http.StatusBadRequest, "bad_name", "%v", err))
+		return
+	}
+	host, hostHash := newToken()
+	cfg.HostHash = hostHash
+	b, _ := cfg.board()
+	rm := &room{cfg: cfg, seats: make([]seatRec, b.Players())}
+	out := map[string]any{"host_token": host}
+	if req.Nickname != "" {
+		tok, h := newToken()
+		rm.seats[0] = seatRec{Nick: req.Nickname, Hash: h}
+		out["seat"], out["token"] = 1, tok
+	}
+	now := time.Now().UTC()
+	rm.rec = store.Room{ID: newRoomID(), Created: now, Updated: now, Status: store.StatusOpen}
+	rm.rec.Config, _ = json.Marshal(rm.cfg)
+	rm.rec.Seats, _ = json.Marshal(rm.seats)
+	if err := s.st.CreateRoom(r.Context(), rm.rec); err != nil {
+		s.log.Error("create room", "err", err)
+		writeErr(w, fail(http.StatusInternalServerError, "store", "the room could not be stored"))
+		return
+	}
+	s.mu.Lock()
+	s.rooms[rm.rec.ID] = rm
+	s.mu.Unlock()
+	s.m.rooms.WithLabelValues(store.StatusOpen).Inc()
+	s.log.Info("room created", "room", rm.rec.ID, "cards", len(cfg.Cards))
+	rm.mu.Lock()
+	out["room"] = s.describe(rm)
+	rm.mu.Unlock()
+	writeJSON(w, http.StatusCreated, out)
+}
+
+// roomInfo is a room as anyone may see it.
+type roomInfo struct {
+	ID      string            `json:"id"`
+	Name    string            `json:"name"`
+	Status  string            `json:"status"`
+	Preset  string            `json:"preset,omitempty"`
+	Cards   []string          `json:"cards"`
+	Options map[string]string `json:"options"`
+	Timers  map[string]string `json:"timers"`
+	Bots    string            `json:"bots"`
+	Players int               `json:"players"`
+	Taken   int               `json:"taken"`
+	Seats   []seatInfo        `json:"seats"`
+	Game    *gameInfo         `json:"game,omitempty"`
+	You     rules.Seat        `json:"you,omitempty"`  // the seat of the token the request carried
+	Next    string            `json:"next,omitempty"` // the rematch's room, once the host opened it
+}
+
+type seatInfo struct {
+	Seat rules.Seat `json:"seat"`
+	Nick string     `json:"nick,omitempty"`
+	Bot  bool       `json:"bot,omitempty"`
+}
+
+type gameInfo struct {
+	Day    int    `json:"day"`
+	Night  bool   `json:"night"`
+	Alive  int    `json:"alive"`
+	Paused bool   `json:"paused,omitempty"`
+	Over   bool   `json:"over,omitempty"`
+	Winner string `json:"winner,omitempty"`
+}
+
+// describe is the public view of a room; the caller holds rm.mu.
+func (s *Server) describe(rm *room) roomInfo {
+	in := roomInfo{ID: rm.rec.ID, Name: rm.cfg.Name, Status: rm.rec.Status, Preset: rm.cfg.Preset, Next: rm.cfg.Next,
+		Cards: rm.cfg.Cards, Options: rm.cfg.Options, Timers: rm.cfg.Timers, Bots: rm.cfg.Bots, Players: len(rm.seats)}
+	for i, st := range rm.seats {
+		if !st.empty() {
+			in.Taken++
+		}
+		in.Seats = append(in.Seats, seatInfo{Seat: rules.Seat(i + 1), Nick: st.Nick, Bot: st.Bot})
+	}
+	if rm.actor != nil {
+		if g, err := rm.actor.Status(); err == nil {
+			in.Game = &gameInfo{Day: g.Day, Night: g.Night, Alive: g.Alive, Paused: g.Paused, Over: g.Over}
+			if g.Over {
+				in.Game.Winner = g.Winner.String()
+			}
+		}
+	}
+	return in
+}
+
+func (s *Server) listRooms(w http.ResponseWriter, r *http.Request) {
+	status := r.URL.Query().Get("status")
+	if status == "" {
+		status = store.StatusOpen
+	}
+	if status != store.StatusOpen && status != store.StatusRunning {
+		writeErr(w, fail(http.StatusBadRequest, "bad_status", "status must be open or running"))
+		return
+	}
+	rooms := s.roomList()
+	slices.SortFunc(rooms, func(a, b *room) int { return a.rec.Created.Compare(b.rec.Created) })
+	out := []roomInfo{}
+	stale := time.Now().Add(-StaleRoom)
+	for _, rm := range rooms {
+		rm.mu.Lock()
+		// A room nobody has touched for a day is not offered any more; its
+		// link still works.
+		if rm.rec.Status == status && (status != store.StatusOpen || rm.rec.Updated.After(stale)) {
+			out = append(out, s.describe(rm))
+		}
+		rm.mu.Unlock()
+	}
+	writeJSON(w, http.StatusOK, out)
+}
+
+func (s *Server) getRoom(w http.ResponseWriter, r *http.Request) {
+	rm, err := s.roomFor(r.Context(), r.PathValue("id"))
+	if err != nil {
+		writeErr(w, err)
+		return
+	}
+	rm.mu.Lock()
+	defer rm.mu.Unlock()
+	info := s.describe(rm)
+	info.You = rm.seatOf(bearer(r)) // the host may have moved him
+	writeJSON(w, http.StatusOK, info)
+}
+
+// openRoom runs f on an open room, then stores the room.
+func (s *Server) openRoom(w http.ResponseWriter, r *http.Request, host bool, f func(rm *room) (any, error)) {
+	rm, err := s.roomFor(r.Context(), r.PathValue("id"))
+	if err != nil {
+		writeErr(w, err)
+		return
+	}
+	rm.mu.Lock()
+	defer rm.mu.Unlock()
+	if host && !rm.isHost(bearer(r)) {
+		writeErr(w, fail(http.StatusForbidden, "not_host", "only the room's host may do this (Authorization: Bearer HOST_TOKEN)"))
+		return
+	}
+	if rm.rec.Status != store.StatusOpen {
+		writeErr(w, fail(http.StatusConflict, "started", "the game has already started"))
+		return
+	}
+	out, err := f(rm)
+	if err != nil {
+		writeErr(w, err)
+		return
+	}
+	if err := s.save(r.Context(), rm); err != nil {
+		s.log.Error("save room", "room", rm.rec.ID, "err", err)
+		writeErr(w, fail(http.StatusInternalServerError, "store", "the room could not be stored"))
+		return
+	}
+	if out == nil {
+		out = s.describe(rm)
+	}
+	writeJSON(w, http.StatusOK, out)
+}
+
+func (s *Server) join(w http.ResponseWriter, r *http.Request) {
+	var req struct {
+		Nickname string `json:"nickname"`
+	}
+	if err := readBody(w, r, &req); err != nil {
+		writeErr(w, err)
+		return
+	}
+	if err := checkName("nickname", req.Nickname, false); err != nil {
+		writeErr(w, fail(http.StatusBadRequest, "bad_name", "%v", err))
+		return
+	}
+	s.openRoom(w, r, false, func(rm *room) (any, error) {
+		for i := range rm.seats {
+			if rm.seats[i].empty() {
+				tok, h := newToken()
+				rm.seats[i] = seatRec{Nick: req.Nickname, Hash: h}
+				return map[string]any{"seat": i + 1, "token": tok, "room": s.describe(rm)}, nil
+			}
+		}
+		return nil, fail(http.StatusConflict, "full", "the room is full")
+	})
+}
+
+func (s *Server) leave(w http.ResponseWriter, r *http.Request) {
+	s.openRoom(w, r, false, func(rm *room) (any, error) {
+		seat := rm.seatOf(bearer(r))
+		if seat == 0 {
+			return nil, errToken
+		}
+		rm.seats[seat-1] = seatRec{}
+		return nil, nil
+	})
+}
+
+func (s *Server) addBots(w http.ResponseWriter, r *http.Request) {
+	var req struct {
+		Count int `json:"count"` // fill this many empty seats (0: all)
+		Seat  int `json:"seat"`  // or this one
+	}
+	if err := readBody(w, r, &req); err != nil {
+		writeErr(w, err)
+		return
+	}
+	s.openRoom(w, r, true, func(rm *room) (any, error) {
+		if req.Seat != 0 {
+			if req.Seat < 1 || req.Seat > len(rm.seats) {
+				return nil, fail(http.StatusBadRequest, "bad_seat", "seat %d is not in this room (1 to %d)", req.Seat, len(rm.seats))
+			}
+			if !rm.seats[req.Seat-1].empty() {
+				return nil, fail(http.StatusConflict, "taken", "seat %d is taken", req.Seat)
+			}
+			rm.seats[req.Seat-1] = seatRec{Bot: true}
+			return nil, nil
+		}
+		if req.Count < 0 {
+			return nil, fail(http.StatusBadRequest, "bad_count", "count cannot be negative")
+		}
+		added := 0
+		for i := range rm.seats {
+			if rm.seats[i].empty() && (req.Count == 0 || added < req.Count) {
+				rm.seats[i] = seatRec{Bot: true}
+				added++
+			}
+		}
+		if added == 0 {
+			return nil, fail(http.StatusConflict, "full", "no empty seat")
+		}
+		return nil, nil
+	})
+}
+
+func (s *Server) clearSeat(w http.ResponseWriter, r *http.Request) {
+	s.openRoom(w, r, true, func(rm *room) (any, error) {
+		var n int
+		if _, err := fmt.Sscanf(r.PathValue("seat"), "%d", &n); err != nil || n < 1 || n > len(rm.seats) {
+			return nil, fail(http.StatusBadRequest, "bad_seat", "seat %q is not in this room (1 to %d)", r.PathValue("seat"), len(rm.seats))
+		}
+		rm.seats[n-1] = seatRec{}
+		return nil, nil
+	})
+}
+
+func (s *Server) reorder(w http.ResponseWriter, r *http.Request) {
+	var req struct {
+		Order []int `json:"order"` // new seat i holds who sat at Order[i-1]
+	}
+	if err := readBody(w, r, &req); err != nil {
+		writeErr(w, err)
+		return
+	}
+	s.openRoom(w, r, true, func(rm *room) (any, error) {
+		n := len(rm.seats)
+		if len(req.Order) != n {
+			return nil, fail(http.StatusBadRequest, "bad_order", "order must list all %d seats once", n)
+		}
+		seen := make([]bool, n+1)
+		next := make([]seatRec, n)
+		for i, o := range req.Order {
+			if o < 1 || o > n || seen[o] {
+				return nil, fail(http.StatusBadRequest, "bad_order", "order must list all %d seats once; %d is wrong or repeated", n, o)
+			}
+			seen[o] = true
+			next[i] = rm.seats[o-1]
+		}
+		rm.seats = next
+		return nil, nil
+	})
+}
