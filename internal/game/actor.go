@@ -200,17 +200,27 @@ func (a *Actor) send(f func()) error {
 	}
 }
 
-// call runs f in the actor and waits for it.
-func (a *Actor) call(f func()) error {
-	ch := make(chan struct{})
-	if err := a.send(func() { f(); close(ch) }); err != nil {
-		return err
+// askWait bounds how long a caller waits for the actor to answer: a game
+// stuck on its store must not hold an HTTP request forever.
+var askWait = 5 * time.Second
+
+// ask runs f in the actor and returns its result. The result travels on a
+// channel of its own, so a caller that gave up shares nothing with f.
+func ask[T any](a *Actor, f func() T) (T, error) {
+	ch := make(chan T, 1)
+	var zero T
+	if err := a.send(func() { ch <- f() }); err != nil {
+		return zero, err
 	}
+	t := time.NewTimer(askWait)
+	defer t.Stop()
 	select {
-	case <-ch:
-		return nil
+	case v := <-ch:
+		return v, nil
 	case <-a.done:
-		return ErrStopped
+		return zero, ErrStopped
+	case <-t.C:
+		return zero, ErrBusy
 	}
 }
 

@@ -3,9 +3,12 @@ package game
 import (
 	"context"
 	"encoding/json"
+	"errors"
+	"sync/atomic"
 	"testing"
 	"time"
 
+	"github.com/wolfden/wolfden/internal/store"
 	"github.com/wolfden/wolfden/internal/store/memory"
 	"github.com/wolfden/wolfden/rules"
 )
@@ -100,4 +103,40 @@ func TestRestoreReportsAGameThatEndedBeforeTheCrash(t *testing.T) {
 	case <-time.After(5 * time.Second):
 		t.Fatal("the restored game did not report its end")
 	}
+}
+
+// stuck is a store whose writes after the first wait until it is released.
+type stuck struct {
+	*memory.Store
+	writes atomic.Int32
+	hold   chan struct{}
+}
+
+func (s *stuck) Append(ctx context.Context, id string, recs ...store.Record) error {
+	if s.writes.Add(1) > 1 {
+		<-s.hold
+	}
+	return s.Store.Append(ctx, id, recs...)
+}
+
+// TestCallersDoNotWaitForAStuckGame: while a game waits on its store, the
+// host's acts and the room's summary answer "busy" in a bounded time.
+func TestCallersDoNotWaitForAStuckGame(t *testing.T) {
+	defer func(d time.Duration) { askWait = d }(askWait)
+	askWait = 50 * time.Millisecond
+	st := &stuck{Store: memory.New(), hold: make(chan struct{})}
+	tm := fastTimers()
+	tm.Night, tm.Witch = time.Hour, time.Hour
+	a, err := Start(context.Background(), "stuck", Config{Board: std12(t), Seed: 1, Timers: tm}, st, Hooks{}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := a.Pause(true); !errors.Is(err, ErrBusy) {
+		t.Fatalf("pausing a stuck game: %v", err)
+	}
+	if _, err := a.Status(); !errors.Is(err, ErrBusy) {
+		t.Fatalf("the summary of a stuck game: %v", err)
+	}
+	close(st.hold)
+	a.Stop()
 }

@@ -190,10 +190,13 @@ func TestLastWordsAreSpokenInTheDayChannel(t *testing.T) {
 	// Everyone passes and votes for seat 2 until seat 2 gives his last words.
 	id := int64(0)
 	for i := 0; ; i++ {
-		var st rules.Step
-		var turn rules.Seat
-		var pend uint32
-		_ = a.call(func() { st, turn = a.live.Step(); pend = a.live.Pending() })
+		type now struct {
+			st   rules.Step
+			turn rules.Seat
+			pend uint32
+		}
+		n, _ := ask(a, func() now { st, turn := a.live.Step(); return now{st, turn, a.live.Pending()} })
+		st, turn, pend := n.st, n.turn, n.pend
 		if st == rules.StepLastWords && turn == 2 {
 			break
 		}

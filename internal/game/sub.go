@@ -34,7 +34,7 @@ func NewSub(seat rules.Seat, size int, kick func()) *Sub {
 // chat numbers the client already has (0 for none): it is sent exactly
 // what it missed, then everything new.
 func (a *Actor) Join(sub *Sub, since, chatSince int) error {
-	return a.call(func() {
+	_, err := ask(a, func() struct{} {
 		a.subs[sub] = struct{}{}
 		if sub.Seat > 0 {
 			a.online[sub.Seat]++
@@ -46,7 +46,9 @@ func (a *Actor) Join(sub *Sub, since, chatSince int) error {
 		a.catchUp(sub, since, chatSince)
 		a.settle()
 		a.commit()
+		return struct{}{}
 	})
+	return err
 }
 
 // Leave detaches a connection.
@@ -282,15 +284,12 @@ var codeNames = map[rules.Code]string{rules.CodeOver: "over", rules.CodeSeat: "s
 
 // Pause stops (or restarts) the clocks; while paused nobody may act.
 func (a *Actor) Pause(on bool) error {
-	var err error
-	if cerr := a.call(func() {
+	err, cerr := ask(a, func() error {
 		if over, _ := a.shown.Over(); over {
-			err = errors.New("the game is over")
-			return
+			return errors.New("the game is over")
 		}
 		if a.clk.Paused == on {
-			err = errors.New(map[bool]string{true: "the game is already paused", false: "the game is not paused"}[on])
-			return
+			return errors.New(map[bool]string{true: "the game is already paused", false: "the game is not paused"}[on])
 		}
 		now := a.now()
 		if on {
@@ -311,7 +310,9 @@ func (a *Actor) Pause(on bool) error {
 		}
 		a.settle()
 		a.commit()
-	}); cerr != nil {
+		return nil
+	})
+	if cerr != nil {
 		return cerr
 	}
 	return err
@@ -320,19 +321,19 @@ func (a *Actor) Pause(on bool) error {
 // RedCard sends a player off (红牌), by day only: at night the table is
 // told on a fixed schedule that a moderator's act must not disturb.
 func (a *Actor) RedCard(s rules.Seat) error {
-	var err error
-	if cerr := a.call(func() {
+	err, cerr := ask(a, func() error {
 		if a.clk.Slots != nil || a.clk.Released < len(a.live.Events()) {
-			err = errors.New("a red card can only be given by day")
-			return
+			return errors.New("a red card can only be given by day")
 		}
-		if err = a.live.RedCard(s); err != nil {
-			return
+		if err := a.live.RedCard(s); err != nil {
+			return err
 		}
 		a.record("red", cmdBody{Seat: s, Cmd: "red_card"})
 		a.settle()
 		a.commit()
-	}); cerr != nil {
+		return nil
+	})
+	if cerr != nil {
 		return cerr
 	}
 	return err
@@ -351,11 +352,9 @@ type Status struct {
 
 // Status reads the public summary.
 func (a *Actor) Status() (Status, error) {
-	var st Status
-	err := a.call(func() {
+	return ask(a, func() Status {
 		v := a.view(rules.NoSeat)
-		st = Status{Day: v.Day, Night: v.Night, Alive: len(rules.Seats(v.Alive)), Over: v.Over,
+		return Status{Day: v.Day, Night: v.Night, Alive: len(rules.Seats(v.Alive)), Over: v.Over,
 			Winner: v.Winner, Paused: a.clk.Paused, Players: v.Players}
 	})
-	return st, err
 }

@@ -118,7 +118,11 @@ func (s *Server) session(ctx context.Context, cancel context.CancelFunc, conn *w
 	sub := game.NewSub(seat, queueSize, cancel)
 	reply(ctx, conn, welcome{Type: "welcome", Room: rm.rec.ID, Seat: seat, Players: players, Now: time.Now().UnixMilli()})
 	if err := a.Join(sub, hello.Since, hello.ChatSince); err != nil {
-		closeWith(conn, "not_running", err.Error())
+		code := "not_running"
+		if errors.Is(err, game.ErrBusy) {
+			code = "busy"
+		}
+		closeWith(conn, code, err.Error())
 		return
 	}
 	defer a.Leave(sub)
