@@ -2,7 +2,6 @@ package server
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"net/http"
@@ -30,7 +29,7 @@ func (s *Server) start(w http.ResponseWriter, r *http.Request) {
 		rm.rec.Status = store.StatusRunning
 		if err := s.save(r.Context(), rm); err != nil {
 			rm.rec.Status = store.StatusOpen
-			return nil, fail(http.StatusInternalServerError, "store", "the room could not be stored")
+			return nil, errStored
 		}
 		cfg, err := s.gameConfig(rm)
 		if err != nil {
@@ -161,7 +160,7 @@ func (s *Server) liveRoom(w http.ResponseWriter, r *http.Request, f func(rm *roo
 	rm.mu.Unlock()
 	switch {
 	case !host:
-		writeErr(w, fail(http.StatusForbidden, "not_host", "only the room's host may do this (Authorization: Bearer HOST_TOKEN)"))
+		writeErr(w, errNotHost)
 		return
 	case a == nil:
 		writeErr(w, fail(http.StatusConflict, "not_running", "the game is not running"))
@@ -197,7 +196,7 @@ func (s *Server) again(w http.ResponseWriter, r *http.Request) {
 	defer rm.mu.Unlock()
 	switch {
 	case !rm.isHost(bearer(r)):
-		writeErr(w, fail(http.StatusForbidden, "not_host", "only the room's host may do this (Authorization: Bearer HOST_TOKEN)"))
+		writeErr(w, errNotHost)
 		return
 	case rm.rec.Status != store.StatusOver:
 		writeErr(w, fail(http.StatusConflict, "not_over", "a rematch can be opened once the game is over"))
@@ -215,28 +214,19 @@ func (s *Server) again(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	if !s.roomLim.allow(r) {
-		writeErr(w, fail(http.StatusTooManyRequests, "rate", "too many rooms created from this address; try again in a minute"))
+		writeErr(w, errRoomRate)
 		return
 	}
 	nx := &room{cfg: rm.cfg, seats: slices.Clone(rm.seats)}
 	nx.cfg.Next, nx.cfg.Seed = "", randomSeed()
-	now := time.Now().UTC()
-	nx.rec = store.Room{ID: newRoomID(), Created: now, Updated: now, Status: store.StatusOpen}
-	nx.rec.Config, _ = json.Marshal(nx.cfg)
-	nx.rec.Seats, _ = json.Marshal(nx.seats)
-	if err := s.st.CreateRoom(r.Context(), nx.rec); err != nil {
-		s.log.Error("create room", "err", err)
-		writeErr(w, fail(http.StatusInternalServerError, "store", "the room could not be stored"))
+	if err := s.addRoom(r.Context(), nx); err != nil {
+		writeErr(w, err)
 		return
 	}
 	rm.cfg.Next = nx.rec.ID
 	if err := s.save(r.Context(), rm); err != nil {
 		s.log.Error("save room", "room", rm.rec.ID, "err", err)
 	}
-	s.mu.Lock()
-	s.rooms[nx.rec.ID] = nx
-	s.mu.Unlock()
-	s.m.rooms.WithLabelValues(store.StatusOpen).Inc()
 	s.log.Info("rematch opened", "room", nx.rec.ID, "after", rm.rec.ID)
 	writeJSON(w, http.StatusCreated, s.describe(nx))
 }

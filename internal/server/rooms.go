@@ -150,7 +150,7 @@ func (s *Server) createRoom(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	if !s.roomLim.allow(r) {
-		writeErr(w, fail(http.StatusTooManyRequests, "rate", "too many rooms created from this address; try again in a minute"))
+		writeErr(w, errRoomRate)
 		return
 	}
 	var req createRequest
@@ -177,24 +177,32 @@ func (s *Server) createRoom(w http.ResponseWriter, r *http.Request) {
 		rm.seats[0] = seatRec{Nick: req.Nickname, Hash: h}
 		out["seat"], out["token"] = 1, tok
 	}
-	now := time.Now().UTC()
-	rm.rec = store.Room{ID: newRoomID(), Created: now, Updated: now, Status: store.StatusOpen}
-	rm.rec.Config, _ = json.Marshal(rm.cfg)
-	rm.rec.Seats, _ = json.Marshal(rm.seats)
-	if err := s.st.CreateRoom(r.Context(), rm.rec); err != nil {
-		s.log.Error("create room", "err", err)
-		writeErr(w, fail(http.StatusInternalServerError, "store", "the room could not be stored"))
+	if err := s.addRoom(r.Context(), rm); err != nil {
+		writeErr(w, err)
 		return
 	}
-	s.mu.Lock()
-	s.rooms[rm.rec.ID] = rm
-	s.mu.Unlock()
-	s.m.rooms.WithLabelValues(store.StatusOpen).Inc()
 	s.log.Info("room created", "room", rm.rec.ID, "cards", len(cfg.Cards))
 	rm.mu.Lock()
 	out["room"] = s.describe(rm)
 	rm.mu.Unlock()
 	writeJSON(w, http.StatusCreated, out)
+}
+
+// addRoom stores a new open room under a new ID and holds it in memory.
+func (s *Server) addRoom(ctx context.Context, rm *room) error {
+	now := time.Now().UTC()
+	rm.rec = store.Room{ID: newRoomID(), Created: now, Updated: now, Status: store.StatusOpen}
+	rm.rec.Config, _ = json.Marshal(rm.cfg)
+	rm.rec.Seats, _ = json.Marshal(rm.seats)
+	if err := s.st.CreateRoom(ctx, rm.rec); err != nil {
+		s.log.Error("create room", "err", err)
+		return errStored
+	}
+	s.mu.Lock()
+	s.rooms[rm.rec.ID] = rm
+	s.mu.Unlock()
+	s.m.rooms.WithLabelValues(store.StatusOpen).Inc()
+	return nil
 }
 
 // roomInfo is a room as anyone may see it.
@@ -299,7 +307,7 @@ func (s *Server) openRoom(w http.ResponseWriter, r *http.Request, host bool, f f
 	rm.mu.Lock()
 	defer rm.mu.Unlock()
 	if host && !rm.isHost(bearer(r)) {
-		writeErr(w, fail(http.StatusForbidden, "not_host", "only the room's host may do this (Authorization: Bearer HOST_TOKEN)"))
+		writeErr(w, errNotHost)
 		return
 	}
 	if rm.rec.Status != store.StatusOpen {
@@ -313,7 +321,7 @@ func (s *Server) openRoom(w http.ResponseWriter, r *http.Request, host bool, f f
 	}
 	if err := s.save(r.Context(), rm); err != nil {
 		s.log.Error("save room", "room", rm.rec.ID, "err", err)
-		writeErr(w, fail(http.StatusInternalServerError, "store", "the room could not be stored"))
+		writeErr(w, errStored)
 		return
 	}
 	if out == nil {

@@ -123,6 +123,9 @@ var (
 	errNoRoom   = fail(http.StatusNotFound, "no_room", "no such room")
 	errToken    = fail(http.StatusUnauthorized, "token", "a valid token is required (Authorization: Bearer TOKEN)")
 	errDraining = fail(http.StatusServiceUnavailable, "draining", "the server is shutting down; try again soon")
+	errNotHost  = fail(http.StatusForbidden, "not_host", "only the room's host may do this (Authorization: Bearer HOST_TOKEN)")
+	errRoomRate = fail(http.StatusTooManyRequests, "rate", "too many rooms created from this address; try again in a minute")
+	errStored   = fail(http.StatusInternalServerError, "store", "the room could not be stored")
 )
 
 func writeJSON(w http.ResponseWriter, status int, v any) {
