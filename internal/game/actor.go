@@ -200,6 +200,16 @@ func (a *Actor) send(f func()) error {
 	}
 }
 
+// do runs an act in the actor: its refusal, or why the actor could not
+// take it.
+func (a *Actor) do(f func() error) error {
+	err, cerr := ask(a, f)
+	if cerr != nil {
+		return cerr
+	}
+	return err
+}
+
 // askWait bounds how long a caller waits for the actor to answer: a game
 // stuck on its store must not hold an HTTP request forever.
 var askWait = 5 * time.Second

@@ -284,7 +284,7 @@ var codeNames = map[rules.Code]string{rules.CodeOver: "over", rules.CodeSeat: "s
 
 // Pause stops (or restarts) the clocks; while paused nobody may act.
 func (a *Actor) Pause(on bool) error {
-	err, cerr := ask(a, func() error {
+	return a.do(func() error {
 		if over, _ := a.shown.Over(); over {
 			return errors.New("the game is over")
 		}
@@ -312,16 +312,12 @@ func (a *Actor) Pause(on bool) error {
 		a.commit()
 		return nil
 	})
-	if cerr != nil {
-		return cerr
-	}
-	return err
 }
 
 // RedCard sends a player off (红牌), by day only: at night the table is
 // told on a fixed schedule that a moderator's act must not disturb.
 func (a *Actor) RedCard(s rules.Seat) error {
-	err, cerr := ask(a, func() error {
+	return a.do(func() error {
 		if a.clk.Slots != nil || a.clk.Released < len(a.live.Events()) {
 			return errors.New("a red card can only be given by day")
 		}
@@ -333,10 +329,6 @@ func (a *Actor) RedCard(s rules.Seat) error {
 		a.commit()
 		return nil
 	})
-	if cerr != nil {
-		return cerr
-	}
-	return err
 }
 
 // Status is the public summary of a game.
