@@ -34,14 +34,17 @@ type testServer struct {
 	path string
 }
 
-func newTestServer(t *testing.T) *testServer {
+func newTestServer(t *testing.T) *testServer { return newTestServerWith(t, Options{}) }
+
+// newTestServerWith runs a server with opts on a fresh SQLite file.
+func newTestServerWith(t *testing.T, opts Options) *testServer {
 	t.Helper()
 	path := filepath.Join(t.TempDir(), "w.db")
 	st, err := sqlite.Open(path)
 	if err != nil {
 		t.Fatal(err)
 	}
-	s := New(st, Options{})
+	s := New(st, opts)
 	hs := httptest.NewServer(s)
 	t.Cleanup(func() {
 		hs.Close()
@@ -441,16 +444,7 @@ func TestRoomsCallEveryRoleUnlessTold(t *testing.T) {
 // TestRoomCreationIsRateLimitedPerAddress: one address cannot flood the
 // server with rooms.
 func TestRoomCreationIsRateLimitedPerAddress(t *testing.T) {
-	path := filepath.Join(t.TempDir(), "r.db")
-	st, err := sqlite.Open(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer st.Close()
-	s := New(st, Options{RoomsPerMinute: 3})
-	hs := httptest.NewServer(s)
-	defer hs.Close()
-	api := &client.API{Base: hs.URL}
+	api := newTestServerWith(t, Options{RoomsPerMinute: 3}).api
 	for i := 1; i <= 4; i++ {
 		err := api.Do(context.Background(), "POST", "/api/rooms", "", map[string]any{"preset": "std-9"}, nil)
 		var e *client.Error
@@ -554,13 +548,7 @@ func TestTheClientIsServedWithItsPolicy(t *testing.T) {
 		"assets/app.js":  {Data: []byte("console.log(1)")},
 		"assets/app.css": {Data: []byte("body{}")},
 	}
-	st, err := sqlite.Open(filepath.Join(t.TempDir(), "w.db"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer st.Close()
-	hs := httptest.NewServer(New(st, Options{Web: files}))
-	defer hs.Close()
+	hs := newTestServerWith(t, Options{Web: files}).http
 	for _, tc := range []struct {
 		path   string
 		status int
