@@ -114,26 +114,17 @@ func Start(ctx context.Context, id string, cfg Config, st store.Store, hooks Hoo
 // Restore rebuilds a game from its stored records and runs it on from the
 // same point, with the time its clocks had when last stored.
 func Restore(id string, cfg Config, st store.Store, recs []store.Record, hooks Hooks, log *slog.Logger) (*Actor, error) {
-	var events []rules.Event
-	var sc storedClock
-	var chats []chat
-	for i, r := range recs {
-		if r.N != int64(i+1) {
-			return nil, fmt.Errorf("game %s: record %d is numbered %d", id, i+1, r.N)
-		}
-		events = append(events, r.Events...)
-		if r.Clock != nil {
-			sc = storedClock{}
-			if err := json.Unmarshal(r.Clock, &sc); err != nil {
-				return nil, fmt.Errorf("game %s: record %d: %v", id, r.N, err)
+	events, chats, err := readLog(recs)
+	if err != nil {
+		return nil, fmt.Errorf("game %s: %w", id, err)
+	}
+	var sc storedClock // the last one stored
+	for i := len(recs) - 1; i >= 0; i-- {
+		if recs[i].Clock != nil {
+			if err := json.Unmarshal(recs[i].Clock, &sc); err != nil {
+				return nil, fmt.Errorf("game %s: record %d: %v", id, recs[i].N, err)
 			}
-		}
-		if r.Kind == "chat" {
-			var c chat
-			if err := json.Unmarshal(r.Body, &c); err != nil {
-				return nil, fmt.Errorf("game %s: record %d: %v", id, r.N, err)
-			}
-			chats = append(chats, c)
+			break
 		}
 	}
 	if err := sc.check(len(events)); err != nil {

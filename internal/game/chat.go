@@ -115,17 +115,34 @@ type Message struct {
 // Log reads a stored game back: every event and every message, the god's
 // view, for the replay of a finished game.
 func Log(recs []store.Record) ([]rules.Event, []Message, error) {
+	events, chats, err := readLog(recs)
+	if err != nil {
+		return nil, nil, err
+	}
+	msgs := make([]Message, 0, len(chats))
+	for _, c := range chats {
+		msgs = append(msgs, Message{Channel: c.Channel, Seat: c.Seat, Text: c.Text, At: time.UnixMilli(c.At).UTC()})
+	}
+	return events, msgs, nil
+}
+
+// readLog gathers a stored game's events and messages, checking that its
+// records follow one another.
+func readLog(recs []store.Record) ([]rules.Event, []chat, error) {
 	var events []rules.Event
-	var msgs []Message
-	for _, r := range recs {
+	var chats []chat
+	for i, r := range recs {
+		if r.N != int64(i+1) {
+			return nil, nil, fmt.Errorf("record %d is numbered %d", i+1, r.N)
+		}
 		events = append(events, r.Events...)
 		if r.Kind == "chat" {
 			var c chat
 			if err := json.Unmarshal(r.Body, &c); err != nil {
 				return nil, nil, fmt.Errorf("record %d: %v", r.N, err)
 			}
-			msgs = append(msgs, Message{Channel: c.Channel, Seat: c.Seat, Text: c.Text, At: time.UnixMilli(c.At).UTC()})
+			chats = append(chats, c)
 		}
 	}
-	return events, msgs, nil
+	return events, chats, nil
 }
