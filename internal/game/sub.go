@@ -9,7 +9,7 @@ import (
 )
 
 // Sub is one connection watching the game: a player's seat, or a spectator
-// (Seat 0) who sees public events only. The actor writes frames to Out and
+// (Seat 0) who sees public events only. The actor writes messages to Out and
 // never waits: a connection that lets Out fill up is dropped (Kick), and
 // may reconnect and resume from the last frame it has.
 type Sub struct {
@@ -24,7 +24,7 @@ type Sub struct {
 	batch            []byte // frames gathered for one message, one per line
 }
 
-// NewSub makes a connection's queue of size frames; kick is called once,
+// NewSub makes a connection's queue of size messages; kick is called once,
 // from the actor, when the connection is dropped for being too slow.
 func NewSub(seat rules.Seat, size int, kick func()) *Sub {
 	return &Sub{Seat: seat, Out: make(chan []byte, size), kick: kick}
@@ -53,14 +53,17 @@ func (a *Actor) Join(sub *Sub, since, chatSince int) error {
 
 // Leave detaches a connection.
 func (a *Actor) Leave(sub *Sub) {
-	_ = a.send(func() {
-		if _, ok := a.subs[sub]; ok {
-			delete(a.subs, sub)
-			if sub.Seat > 0 {
-				a.online[sub.Seat]--
-			}
+	_ = a.send(func() { a.detach(sub) })
+}
+
+// detach forgets a connection, once.
+func (a *Actor) detach(sub *Sub) {
+	if _, ok := a.subs[sub]; ok {
+		delete(a.subs, sub)
+		if sub.Seat > 0 {
+			a.online[sub.Seat]--
 		}
-	})
+	}
 }
 
 // catchUp skips what the client has and queues what it missed.
@@ -125,7 +128,7 @@ func (a *Actor) queue(sub *Sub, b []byte) {
 	sub.batch = append(sub.batch, b...)
 }
 
-// send hands each connection its gathered message; a connection whose
+// sendAll hands each connection its gathered message; a connection whose
 // queue is full is dropped (it may reconnect and resume).
 func (a *Actor) sendAll() {
 	for sub := range a.subs {
@@ -147,12 +150,7 @@ func (a *Actor) drop(sub *Sub) {
 		return
 	}
 	sub.dropped = true
-	if _, ok := a.subs[sub]; ok {
-		delete(a.subs, sub)
-		if sub.Seat > 0 {
-			a.online[sub.Seat]--
-		}
-	}
+	a.detach(sub)
 	if sub.kick != nil {
 		sub.kick()
 	}
