@@ -58,7 +58,6 @@ type Actor struct {
 	st    store.Store
 	hooks Hooks
 	log   *slog.Logger
-	now   func() time.Time
 
 	inbox    chan func()
 	quit     chan struct{}
@@ -140,7 +139,7 @@ func Restore(id string, cfg Config, st store.Store, recs []store.Record, hooks H
 	}
 	a := newActor(id, cfg, st, hooks, log, live, shown)
 	a.n, a.chats = int64(len(recs)), chats
-	a.clk = sc.load(a.now())
+	a.clk = sc.load(time.Now())
 	a.savedClk, a.covered = a.clk, len(events)
 	a.settle()
 	if err := a.flush(context.Background()); err != nil {
@@ -158,7 +157,7 @@ func newActor(id string, cfg Config, st store.Store, hooks Hooks, log *slog.Logg
 	if cfg.Level == "" {
 		cfg.Level = bot.Smart
 	}
-	a := &Actor{id: id, cfg: cfg, st: st, hooks: hooks, log: log.With("room", id), now: time.Now,
+	a := &Actor{id: id, cfg: cfg, st: st, hooks: hooks, log: log.With("room", id),
 		inbox: make(chan func(), QueueSize), quit: make(chan struct{}), done: make(chan struct{}),
 		live: live, shown: shown, subs: map[*Sub]struct{}{}, timer: time.NewTimer(time.Hour)}
 	return a
@@ -234,7 +233,7 @@ func (a *Actor) run() {
 			f()
 			// Whatever else is waiting is handled before storing: twelve
 			// votes arriving together are stored in one write, not twelve.
-			for more := true; more && !a.failed(); {
+			for more := true; more && !a.stopping(); {
 				select {
 				case f := <-a.inbox:
 					f()
@@ -249,13 +248,13 @@ func (a *Actor) run() {
 		case <-a.quit:
 			return
 		}
-		if a.failed() {
+		if a.stopping() {
 			return
 		}
 	}
 }
 
-func (a *Actor) failed() bool {
+func (a *Actor) stopping() bool {
 	select {
 	case <-a.quit:
 		return true
@@ -272,7 +271,7 @@ func (a *Actor) record(kind string, body any) {
 		raw = encode(body)
 	}
 	ev := a.live.Events()
-	r := store.Record{N: a.n + int64(len(a.recs)) + 1, At: a.now(), Kind: kind, Body: raw,
+	r := store.Record{N: a.n + int64(len(a.recs)) + 1, At: time.Now(), Kind: kind, Body: raw,
 		Events: append([]rules.Event(nil), ev[a.covered:]...)}
 	a.covered = len(ev)
 	a.recs = append(a.recs, r)
@@ -288,7 +287,7 @@ func (a *Actor) flush(ctx context.Context) error {
 	if len(a.recs) == 0 {
 		a.record("tick", nil)
 	}
-	sc := a.clk.store(a.now())
+	sc := a.clk.store(time.Now())
 	a.recs[len(a.recs)-1].Clock = encode(sc)
 	if err := a.st.Append(ctx, a.id, a.recs...); err != nil {
 		return err
@@ -363,7 +362,7 @@ func (a *Actor) releaseTo(i int) {
 // know, starts tonight's schedule, times out whoever is late and lets the
 // bots play, until nothing is due.
 func (a *Actor) settle() {
-	now := a.now()
+	now := time.Now()
 	t := &a.cfg.Timers
 	for guard := 0; guard < 100000; guard++ {
 		if a.clk.Paused {
@@ -574,7 +573,7 @@ func (a *Actor) arm() {
 	default:
 	}
 	if !next.IsZero() {
-		a.timer.Reset(max(next.Sub(a.now()), 0))
+		a.timer.Reset(max(next.Sub(time.Now()), 0))
 	}
 }
 

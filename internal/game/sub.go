@@ -289,7 +289,7 @@ func (a *Actor) Pause(on bool) error {
 		if a.clk.Paused == on {
 			return errors.New(map[bool]string{true: "the game is already paused", false: "the game is not paused"}[on])
 		}
-		now := a.now()
+		now := time.Now()
 		if on {
 			a.clk.Paused, a.clk.PausedAt = true, now
 			a.record("pause", nil)
