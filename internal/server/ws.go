@@ -118,11 +118,7 @@ func (s *Server) session(ctx context.Context, cancel context.CancelFunc, conn *w
 	sub := game.NewSub(seat, queueSize, cancel)
 	reply(ctx, conn, welcome{Type: "welcome", Room: rm.rec.ID, Seat: seat, Players: players, Now: time.Now().UnixMilli()})
 	if err := a.Join(sub, hello.Since, hello.ChatSince); err != nil {
-		code := "not_running"
-		if errors.Is(err, game.ErrBusy) {
-			code = "busy"
-		}
-		closeWith(conn, code, err.Error())
+		closeWith(conn, untaken(err), err.Error())
 		return
 	}
 	defer a.Leave(sub)
@@ -165,13 +161,18 @@ func (s *Server) session(ctx context.Context, cancel context.CancelFunc, conn *w
 			err = a.Chat(sub, f.ID, f.Channel, f.Text)
 		}
 		if err != nil {
-			code := "busy"
-			if errors.Is(err, game.ErrStopped) {
-				code = "not_running"
-			}
-			reply(ctx, conn, game.ErrorFrame{Type: "error", ID: f.ID, Code: code, Message: err.Error()})
+			reply(ctx, conn, game.ErrorFrame{Type: "error", ID: f.ID, Code: untaken(err), Message: err.Error()})
 		}
 	}
+}
+
+// untaken is the code of a request the game could not take: it is busy, or
+// no longer running.
+func untaken(err error) string {
+	if errors.Is(err, game.ErrBusy) {
+		return "busy"
+	}
+	return "not_running"
 }
 
 // writer sends the game's frames; it never blocks the game: the game drops
