@@ -37,10 +37,10 @@ func (c *chat) visible(s rules.Seat) bool {
 	return c.Public || (s > 0 && (c.To&(1<<uint(s)) != 0 || c.Spy == s))
 }
 
-// audience is who reads a message seat s writes on channel ch now; ok is
-// false when s may not write there. It reads what the table was told.
-func (a *Actor) audience(s rules.Seat, ch string) (c chat, ok bool) {
-	v := a.view(s)
+// audience is who reads a message the seat of v (its view of what the
+// table was told) writes on channel ch now; ok is false when it may not.
+func (a *Actor) audience(v *rules.View, ch string) (c chat, ok bool) {
+	s := v.Seat
 	me := uint32(1) << uint(s)
 	alive := v.Alive&me != 0
 	night := a.clk.Slots != nil || v.Night
@@ -72,11 +72,11 @@ func (a *Actor) audience(s rules.Seat, ch string) (c chat, ok bool) {
 	return chat{}, false
 }
 
-// channels lists the channels seat s may write to now.
-func (a *Actor) channels(s rules.Seat) []string {
+// channels lists the channels the seat of v may write to now.
+func (a *Actor) channels(v *rules.View) []string {
 	var out []string
 	for _, ch := range []string{ChanDay, ChanWolves, ChanLovers, ChanDead} {
-		if _, ok := a.audience(s, ch); ok {
+		if _, ok := a.audience(v, ch); ok {
 			out = append(out, ch)
 		}
 	}
@@ -92,7 +92,8 @@ var ErrChannel = errors.New("you cannot write to this channel now")
 // checked for length and encoding.
 func (a *Actor) Chat(sub *Sub, id int64, ch, text string) error {
 	return a.send(func() {
-		c, ok := a.audience(sub.Seat, ch)
+		v := a.view(sub.Seat)
+		c, ok := a.audience(&v, ch)
 		if sub.Seat == rules.NoSeat || !ok {
 			a.queue(sub, encode(ErrorFrame{Type: "error", ID: id, Code: "channel", Message: ErrChannel.Error()}))
 			return

@@ -202,7 +202,7 @@ func (a *Actor) state(s rules.Seat) StateFrame {
 		f.Deadline = unixMs(a.clk.Deadline)
 	}
 	if s > 0 {
-		f.Channels = a.channels(s)
+		f.Channels = a.channels(&v)
 	}
 	if v.Night && !v.Over {
 		// Which roles are called tonight is the board's (and, with
