@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { callLines, spacing } from './calls.js';
+import { SPOKEN, callLines, nightSchedule, spacing, voiced } from './calls.js';
 
 const cat = {
   'role.open': '{role}请睁眼。',
@@ -30,5 +30,81 @@ describe('spacing', () => {
   });
   it('never runs lines together', () => {
     expect(spacing(10, 3000)).toBe(1500);
+  });
+});
+
+// Two seats of one night: the seer is woken (its deadline is its own step's
+// end, choices to check), the villager sleeps (its deadline is the dawn).
+const calls = [{ key: 'night.falls' }, { key: 'role.open', group: 'wolves' }, { key: 'role.close', group: 'wolves' },
+  { key: 'role.open', role: 'seer' }, { key: 'role.close', role: 'seer' }, { key: 'day.breaks' }];
+const start = 1764489600000;
+const nightEnd = start + 62000;
+const seer = {
+  type: 'state', seat: 3, role: 'seer', night: true, step: 'night', pending: true, alive: [1, 2, 3, 4, 5, 6],
+  choices: [{ cmd: 'check', targets: [1, 2, 4, 5, 6] }], deadline: start + 40000, night_end: nightEnd, calls,
+};
+const villager = {
+  type: 'state', seat: 5, role: 'villager', night: true, pending: false, alive: [1, 2, 3, 4, 5, 6],
+  deadline: nightEnd, night_end: nightEnd, calls,
+};
+
+describe('the night\'s schedule', () => {
+  it('is the same for a woken seat and a sleeping one: it follows night_end, not the seat\'s deadline', () => {
+    const a = nightSchedule(seer, callLines(seer.calls, tr), start);
+    const b = nightSchedule(villager, callLines(villager.calls, tr), start);
+    expect(a).toHaveLength(4);
+    expect(a).toEqual(b);
+    // spread over the whole night, ending a little before the dawn
+    expect(a[0].at).toBeGreaterThanOrEqual(start + 1000);
+    expect(a.at(-1).at).toBeLessThan(nightEnd - 2000);
+    expect(a.at(-1).at).toBeGreaterThan(start + 40000);
+  });
+  it('does not move with a few milliseconds of network between two devices', () => {
+    const lines = callLines(calls, tr);
+    expect(nightSchedule(seer, lines, start + 37)).toEqual(nightSchedule(villager, lines, start));
+  });
+  it('falls back on the deadline only for a server that sends no night_end', () => {
+    const old = { ...villager, night_end: undefined };
+    const lines = callLines(calls, tr);
+    expect(nightSchedule(old, lines, start)).toEqual(nightSchedule(villager, lines, start));
+    expect(nightSchedule({}, lines, start).at(-1).at).toBeLessThan(start + 30000);
+  });
+  it('keeps the calls apart when the night is short', () => {
+    const s = nightSchedule({ night_end: start + 3000 }, ['a', 'b'], start);
+    expect(s[1].at - s[0].at).toBe(1500);
+  });
+  it('has nothing to schedule without calls', () => {
+    expect(nightSchedule(villager, [], start)).toEqual([]);
+  });
+});
+
+describe('what is said aloud', () => {
+  it('says nightfall, daybreak and the public announcements', () => {
+    expect(voiced({ kind: 'night', value: 1 })).toBe('night');
+    expect(voiced({ kind: 'day', value: 1 })).toBe('day');
+    for (const kind of ['dawn', 'exile', 'vote_result', 'sheriff', 'badge', 'shoot', 'explode', 'reveal', 'game_over']) {
+      expect(voiced({ kind }), kind).toBe('say');
+    }
+    expect(voiced({ kind: 'death', seat: 4, value: 3 }, { night: false })).toBe('say');
+  });
+  it('never says what only some seats are told', () => {
+    for (const kind of ['camp_lost', 'check', 'role', 'wolf_team', 'attack_pick', 'attack', 'witch_told', 'heal',
+      'poison', 'protect', 'extra_cards', 'swap', 'lovers', 'lover_role', 'spy', 'charmed', 'enchant', 'elder_life',
+      'attack_result', 'feedback', 'no_shot', 'tails', 'kill_power', 'ally', 'black_lovers', 'task', 'resume']) {
+      expect(voiced({ kind, seat: 1, value: 2 }, { table: true }), kind).toBe('');
+      expect(voiced({ kind, seat: 1, value: 2 }, { night: true, table: true }), kind).toBe('');
+      expect(SPOKEN.has(kind), kind).toBe(false);
+    }
+  });
+  it('keeps quiet about a death or a lost power heard by night, and a role woken up', () => {
+    expect(voiced({ kind: 'death', seat: 4, value: 1 }, { night: true })).toBe('');
+    expect(voiced({ kind: 'powers_lost' }, { night: true })).toBe('');
+    expect(voiced({ kind: 'step', step: 'night', role: 'seer', mask: [3] }, { night: true, table: true })).toBe('');
+    expect(voiced({ kind: 'step', step: 'witch', mask: [3] }, { night: true, table: true })).toBe('');
+  });
+  it('calls whose turn it is by day, at a table device only', () => {
+    const e = { kind: 'step', step: 'speech', seat: 4, mask: [4] };
+    expect(voiced(e, { table: true })).toBe('say');
+    expect(voiced(e, { table: false })).toBe('');
   });
 });
