@@ -90,8 +90,10 @@ export class Connection {
     ws.onmessage = (m) => {
       if (ws !== this.ws) return;
       this.lastHeard = Date.now();
-      // A message holds one or more frames, one JSON object per line.
+      // A message holds one or more frames, one JSON object per line. By
+      // night it opens with a tick and closes with a pad: skipped unread.
       for (const line of String(m.data).split('\n')) {
+        if (!line || line.startsWith('{"type":"pad"')) continue;
         let f;
         try {
           f = JSON.parse(line);
@@ -100,6 +102,7 @@ export class Connection {
         }
         if (f.type === 'error' && !f.id && FINAL.has(f.code)) finalCode = f;
         const r = applyFrame(this.game, f);
+        if (r.filler) continue;
         if (r.welcome) {
           this.welcomed = true;
           this.attempt = 0;

@@ -27,6 +27,9 @@ class FakeSocket {
   frame(f) {
     this.onmessage({ data: JSON.stringify(f) });
   }
+  message(...frames) {
+    this.onmessage({ data: frames.map((f) => (typeof f === 'string' ? f : JSON.stringify(f))).join('\n') });
+  }
   drop() {
     this.readyState = 3;
     this.onclose({});
@@ -132,4 +135,28 @@ test('a silent line is dropped and dialled again', () => {
   expect(ws.readyState).toBe(3);
   vi.advanceTimersByTime(2000);
   expect(FakeSocket.all.length).toBeGreaterThan(1);
+});
+
+test('a night\'s tick and pad frames are skipped: nothing logged, told or changed, and no gap', () => {
+  const { c, g, frames } = connect();
+  const ws = FakeSocket.all[0];
+  ws.open();
+  ws.frame({ type: 'welcome', room: 'r1', seat: 3, players: 9 });
+  ws.message({ type: 'event', seq: 1, kind: 'night', value: 1 }, { type: 'state', seat: 3, day: 0, night: true, alive: [1, 2, 3] });
+  const before = JSON.stringify(g);
+  const told = frames.length;
+  const pad = '{"type":"pad","p":"' + ' '.repeat(3000) + '"}';
+  ws.message({ type: 'tick', n: 1 }, pad); // an empty tick
+  ws.message({ type: 'tick', n: 2 }, '{"type":"pad","p":""}');
+  expect(JSON.stringify(g)).toBe(before);
+  expect(frames).toHaveLength(told);
+  // a tick carrying frames: those are taken, the tick and the pad are not
+  ws.message({ type: 'tick', n: 3 }, { type: 'event', seq: 2, kind: 'check', seat: 3, target: 5, role: 'werewolf' },
+    { type: 'chat', seq: 1, channel: 'dead', seat: 2, text: 'hi', at: 1 }, pad);
+  expect(ws.readyState).toBe(1); // no gap
+  expect(g.events.map((e) => e.kind)).toEqual(['night', 'check']);
+  expect(g.since).toBe(2);
+  expect(g.chatSince).toBe(1);
+  expect(frames.slice(told).map((r) => Object.keys(r)[0])).toEqual(['event', 'chat']);
+  c.stop();
 });

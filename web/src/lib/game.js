@@ -27,20 +27,24 @@ export function newGame(room = '') {
     day: 0, // the day number, as the state tells it
     nightNo: 0, // the number of the last night
     night: false,
+    practice: false, // the welcome says the room is a practice room
   };
 }
 
 // applyFrame takes one frame from the server. It answers what happened:
 // {event} a new event, {chat} a new message, {state}, {reply} an ack or an
 // error, {dup} a frame already held, {gap} a frame after a missing one
-// (reconnect from since to fill it), {welcome}. live is true once the
-// catch-up that follows a (re)connection is over.
+// (reconnect from since to fill it), {welcome}, {filler} a night's tick or
+// pad (the server sends one same-sized message per tick by night, so its
+// size and timing tell nothing: they mean nothing and change nothing). live
+// is true once the catch-up that follows a (re)connection is over.
 export function applyFrame(g, f) {
   switch (f && f.type) {
     case 'welcome':
       g.room = f.room || g.room;
       g.seat = f.seat || 0;
       g.players = f.players || g.players;
+      g.practice = !!f.practice; // a practice room: its seed was fixed, so its deal can be known
       g.caughtUp = false;
       // the server's clock minus ours: deadlines are the server's times
       if (f.now) g.skew = f.now - Date.now();
@@ -75,6 +79,9 @@ export function applyFrame(g, f) {
     case 'error':
     case 'pong':
       return { reply: f };
+    case 'tick':
+    case 'pad':
+      return { filler: true };
   }
   return {};
 }

@@ -138,6 +138,47 @@ describe('the reducer', () => {
     ]);
   });
 
+  test('a tick or a pad changes nothing', () => {
+    const g = newGame('r');
+    play(g, [{ type: 'welcome', room: 'r', seat: 2, players: 6 }, ev(1, 'night', { value: 1 })]);
+    const before = JSON.stringify(g);
+    expect(applyFrame(g, { type: 'tick', n: 7 })).toEqual({ filler: true });
+    expect(applyFrame(g, { type: 'pad', p: '     ' })).toEqual({ filler: true });
+    expect(JSON.stringify(g)).toBe(before);
+  });
+
+  test('the welcome says whether the room is a practice room', () => {
+    const g = newGame('r');
+    applyFrame(g, { type: 'welcome', room: 'r', seat: 2, players: 6, practice: true });
+    expect(g.practice).toBe(true);
+    applyFrame(g, { type: 'welcome', room: 'r', seat: 2, players: 6 });
+    expect(g.practice).toBe(false);
+  });
+
+  test('the dead channel\'s tab comes only when the state lists it, or with its messages', () => {
+    const g = newGame();
+    const order = ['day', 'wolves', 'lovers', 'dead'];
+    play(g, [
+      { type: 'welcome', room: 'r', seat: 4, players: 6 },
+      ev(1, 'death', { seat: 4, value: 3 }),
+      // dead, but the shot and the last words are still to come: no dead channel yet
+      { type: 'state', seat: 4, day: 1, night: false, step: 'last_words', turn: 4, pending: true, alive: [1, 2, 3, 5, 6], channels: ['day'] },
+    ]);
+    expect(chatTabs(g, order)).toEqual([{ channel: 'day', writable: true }]);
+    applyFrame(g, { type: 'state', seat: 4, day: 1, night: false, step: 'vote', alive: [1, 2, 3, 5, 6] });
+    expect(chatTabs(g, order).map((x) => x.channel)).not.toContain('dead');
+    applyFrame(g, { type: 'state', seat: 4, day: 1, night: false, step: 'vote', alive: [1, 2, 3, 5, 6], channels: ['dead'] });
+    expect(chatTabs(g, order)).toEqual([{ channel: 'dead', writable: true }]);
+    // a reload before the channel opens again (a new night, say): the messages it holds keep a read-only tab
+    const h = newGame();
+    play(h, [
+      { type: 'welcome', room: 'r', seat: 4, players: 6 },
+      { type: 'chat', seq: 1, channel: 'dead', seat: 2, text: 'gg', at: 1 },
+      { type: 'state', seat: 4, day: 2, night: true, alive: [1, 3, 5, 6] },
+    ]);
+    expect(chatTabs(h, order)).toEqual([{ channel: 'dead', writable: false }]);
+  });
+
   test('acks, errors and unknown frames', () => {
     const g = newGame();
     expect(applyFrame(g, { type: 'ack', id: 1 })).toEqual({ reply: { type: 'ack', id: 1 } });
