@@ -10,6 +10,8 @@ import (
 	"fmt"
 	"log/slog"
 	"math/bits"
+	"runtime/debug"
+	"slices"
 	"sync"
 	"time"
 
@@ -83,6 +85,15 @@ type Actor struct {
 	wrote   bool           // the last flush stored something
 	timer   *time.Timer
 	overSet bool
+
+	// The night's beat (beat.go): while ticking, connections are sent one
+	// message of NightMessage bytes at each tick and nothing in between.
+	ticking bool
+	tickAt  time.Time // the next tick
+	tickN   int       // ticks sent this night
+
+	calls      []CallJSON // tonight's calls, as the table knew the game at nightfall
+	callsNight int
 }
 
 type seatBot struct {
@@ -139,8 +150,17 @@ func Restore(id string, cfg Config, st store.Store, recs []store.Record, hooks H
 	}
 	a := newActor(id, cfg, st, hooks, log, live, shown)
 	a.n, a.chats = int64(len(recs)), chats
-	a.clk = sc.load(time.Now())
+	now := time.Now()
+	a.clk = sc.load(now)
+	if a.clk.Slots != nil && a.clk.Marks == nil && a.clk.Released < len(events) {
+		// stored before marks were kept: the rest waits for the next slot
+		a.clk.plan(events, a.clk.Released, a.clk.Slot+1)
+	}
 	a.savedClk, a.covered = a.clk, len(events)
+	a.savedClk.Marks = slices.Clone(a.clk.Marks)
+	if a.clk.Slots != nil {
+		a.beat(now)
+	}
 	a.settle()
 	if err := a.flush(context.Background()); err != nil {
 		return nil, err
@@ -227,6 +247,7 @@ func ask[T any](a *Actor, f func() T) (T, error) {
 func (a *Actor) run() {
 	defer close(a.done) // connections see it, send what is queued, and close
 	defer a.timer.Stop()
+	defer a.recover()
 	for {
 		select {
 		case f := <-a.inbox:
@@ -251,6 +272,29 @@ func (a *Actor) run() {
 		if a.stopping() {
 			return
 		}
+	}
+}
+
+// recover stops a game whose actor panicked, and only that game: the error
+// is logged, its players are told, and what was stored stays (the game
+// resumes from it at the next start, or stays for the operator to look at).
+func (a *Actor) recover() {
+	r := recover()
+	if r == nil {
+		return
+	}
+	a.log.Error("the game stopped on an internal error", "panic", fmt.Sprint(r), "stack", string(debug.Stack()))
+	a.halt()
+	msg := encode(ErrorFrame{Type: "error", Code: "internal",
+		Message: "the game has stopped on an internal error; it is kept and resumes when the server restarts"})
+	for sub := range a.subs {
+		select {
+		case sub.Out <- msg:
+		default:
+		}
+	}
+	if a.hooks.Failed != nil {
+		a.hooks.Failed(fmt.Errorf("panic: %v", r))
 	}
 }
 
@@ -295,7 +339,8 @@ func (a *Actor) flush(ctx context.Context) error {
 	a.n += int64(len(a.recs))
 	a.recs, a.wrote = a.recs[:0], true
 	a.savedClk = a.clk
-	a.savedClk.Slots = append([]slot(nil), a.clk.Slots...)
+	a.savedClk.Slots = slices.Clone(a.clk.Slots)
+	a.savedClk.Marks = slices.Clone(a.clk.Marks)
 	return nil
 }
 
@@ -314,7 +359,6 @@ func (a *Actor) commit() bool {
 	if a.wrote { // whatever the table may see was stored first: nothing new, nothing to tell
 		a.deliver()
 	}
-	a.told()
 	for _, k := range a.acks {
 		a.queue(k.sub, encode(AckFrame{Type: "ack", ID: k.id}))
 		if k.cmd && a.hooks.Command != nil {
@@ -322,7 +366,12 @@ func (a *Actor) commit() bool {
 		}
 	}
 	a.acks = a.acks[:0]
-	a.sendAll()
+	if a.ticking {
+		a.tickIfDue(time.Now())
+	} else {
+		a.sendAll()
+	}
+	a.told()
 	return true
 }
 
@@ -368,9 +417,11 @@ func (a *Actor) settle() {
 		if a.clk.Paused {
 			return
 		}
-		if over, _ := a.live.Over(); over {
+		// A game the night decided ends at dawn, not when it is resolved:
+		// an early end would tell who acted.
+		if over, _ := a.live.Over(); over && a.clk.Slots == nil {
 			a.releaseTo(len(a.live.Events()))
-			a.clk.Slots, a.clk.Deadline, a.clk.SlotEnd = nil, time.Time{}, time.Time{}
+			a.clk.Deadline = time.Time{}
 			return
 		}
 		if a.clk.Slots == nil {
@@ -387,7 +438,9 @@ func (a *Actor) settle() {
 			if night {
 				a.clk.Slots = nightSlots(&a.cfg.Board, int(ev[i-1].Value), t)
 				a.clk.Slot, a.clk.SlotEnd = 0, now.Add(time.Duration(a.clk.Slots[0].Dur)*time.Millisecond)
-				a.clk.Deadline = time.Time{}
+				a.clk.Deadline, a.clk.Marks = time.Time{}, nil
+				a.clk.plan(ev, i, 0) // made before the schedule began
+				a.beat(now)
 				continue
 			}
 			if m := a.lastStep(); m > a.clk.StepMark || a.clk.Deadline.IsZero() {
@@ -403,18 +456,19 @@ func (a *Actor) settle() {
 			}
 			return
 		}
-		cur := a.slotOf()
-		if cur <= a.clk.Slot {
-			a.releaseTo(len(a.live.Events()))
+		for len(a.clk.Marks) > 0 && a.clk.Marks[0].Slot <= a.clk.Slot {
+			a.releaseTo(a.clk.Marks[0].Upto)
+			a.clk.Marks = a.clk.Marks[1:]
 		}
 		if !now.Before(a.clk.SlotEnd) {
-			if cur == a.clk.Slot && a.live.Pending() != 0 {
+			if a.slotOf() == a.clk.Slot && a.live.Pending() != 0 {
 				a.timeout()
 				continue
 			}
 			a.clk.Slot++
 			if a.clk.Slot == len(a.clk.Slots) { // dawn: the night is told
-				a.clk.Slots, a.clk.Slot, a.clk.SlotEnd = nil, 0, time.Time{}
+				a.clk.Slots, a.clk.Slot, a.clk.SlotEnd, a.clk.Marks = nil, 0, time.Time{}, nil
+				a.tickAt = now // the night's last beat carries the dawn
 				continue
 			}
 			a.clk.SlotEnd = a.clk.SlotEnd.Add(time.Duration(a.clk.Slots[a.clk.Slot].Dur) * time.Millisecond)
@@ -478,9 +532,13 @@ func (a *Actor) timeout() {
 			a.clk.Away |= 1 << uint(s)
 		}
 	}
+	before := len(a.live.Events())
 	a.live.Timeout()
 	a.record("timeout", nil)
 	a.botPend = 0
+	if a.clk.Slots != nil {
+		a.clk.plan(a.live.Events(), before, a.clk.Slot+1)
+	}
 }
 
 // botTurn lets one bot act if one is due; it reports whether one did.
@@ -519,10 +577,14 @@ func (a *Actor) botTurn(now time.Time) bool {
 }
 
 // tellOwn tells the table a command's own events at once when everything
-// before them was told; the rest follows the clock.
+// before them was told; the rest follows the clock: at night, from the end
+// of the slot the command was made in.
 func (a *Actor) tellOwn(before, own int) {
 	if a.clk.Released == before {
 		a.releaseTo(before + own)
+	}
+	if a.clk.Slots != nil {
+		a.clk.plan(a.live.Events(), before+own, a.clk.Slot+1)
 	}
 }
 
@@ -557,7 +619,7 @@ func (a *Actor) arm() {
 			next = t
 		}
 	}
-	if over, _ := a.live.Over(); !over && !a.clk.Paused {
+	if over, _ := a.live.Over(); (!over || a.clk.Slots != nil) && !a.clk.Paused {
 		if a.clk.Slots != nil {
 			take(a.clk.SlotEnd)
 		} else if a.live.Pending() != 0 {
@@ -566,6 +628,9 @@ func (a *Actor) arm() {
 		if a.botPend != 0 {
 			take(a.botAt)
 		}
+	}
+	if a.ticking {
+		take(a.tickAt)
 	}
 	a.timer.Stop()
 	select {
@@ -580,7 +645,7 @@ func (a *Actor) arm() {
 func (c *clock) same(o *clock) bool {
 	return c.Released == o.Released && len(c.Slots) == len(o.Slots) && c.Slot == o.Slot &&
 		c.SlotEnd.Equal(o.SlotEnd) && c.StepMark == o.StepMark && c.Deadline.Equal(o.Deadline) &&
-		c.Paused == o.Paused && c.Away == o.Away
+		c.Paused == o.Paused && c.Away == o.Away && slices.Equal(c.Marks, o.Marks)
 }
 
 type cmdBody struct {

@@ -59,15 +59,22 @@ func (a *Actor) audience(v *rules.View, ch string) (c chat, ok bool) {
 		if !alive || !night || v.Wolves&me == 0 {
 			return chat{}, false
 		}
-		return chat{To: v.Wolves & v.Alive, Spy: a.live.Spy()}, true
+		// The little girl is read from what the table was told, which is
+		// night until dawn: she reads the wolves in the witch's slot too,
+		// and whatever the live game has resolved.
+		return chat{To: v.Wolves & v.Alive, Spy: a.shown.Spy()}, true
 	case ChanLovers:
 		return chat{To: v.Lovers & v.Alive}, alive && v.Lovers&me != 0
 	case ChanDead:
+		// A dying player joins the dead only once every task of his death
+		// (shot, badge, last words…) is done: until then the dead could
+		// tell him whom to shoot.
 		var all uint32
 		for x := 1; x <= v.Players; x++ {
 			all |= 1 << uint(x)
 		}
-		return chat{To: all &^ v.Alive}, !alive
+		dying := a.shown.Dying()
+		return chat{To: all &^ v.Alive &^ dying}, !alive && dying&me == 0
 	}
 	return chat{}, false
 }

@@ -19,17 +19,21 @@ type Timers struct {
 	Vote   time.Duration // every vote
 	Other  time.Duration // sign-up, withdraw, order, shots, badge, scapegoat, ally
 	Bot    time.Duration // how long a bot waits before it acts, so people can follow
+	// Tick is the beat of the night: from nightfall to dawn every
+	// connection gets one message of NightMessage bytes per tick, and
+	// nothing else.
+	Tick time.Duration
 }
 
 // DefaultTimers suit people playing from their phones.
 var DefaultTimers = Timers{
 	Setup: 20 * time.Second, Night: 40 * time.Second, Witch: 20 * time.Second,
 	Speech: 90 * time.Second, Vote: 20 * time.Second, Other: 20 * time.Second,
-	Bot: 1500 * time.Millisecond,
+	Bot: 1500 * time.Millisecond, Tick: 500 * time.Millisecond,
 }
 
 // TimerNames are the names of the timers in a room's settings.
-var TimerNames = []string{"setup", "night", "witch", "speech", "vote", "other", "bot"}
+var TimerNames = []string{"setup", "night", "witch", "speech", "vote", "other", "bot", "tick"}
 
 func (t *Timers) field(name string) *time.Duration {
 	switch name {
@@ -47,6 +51,8 @@ func (t *Timers) field(name string) *time.Duration {
 		return &t.Other
 	case "bot":
 		return &t.Bot
+	case "tick":
+		return &t.Tick
 	}
 	return nil
 }
@@ -108,22 +114,26 @@ func (t *Timers) forStep(s rules.Step) time.Duration {
 }
 
 // A night is told on a fixed schedule: one slot for each stage the board
-// can have tonight (the thief and cupid on night 1, everyone else at once,
-// the witch), each as long as its timer, whether its role is alive, in
-// play, quick or slow. The table learns nothing from when things happen.
+// can have tonight (the thief and cupid on night 1 — or on night 0, before
+// day 1, with first_phase=day —, everyone else at once, the witch), each as
+// long as its timer, whether its role is alive, in play, quick or slow. The
+// table learns nothing from when things happen.
 type slot struct {
 	Step rules.Step `json:"step"`
 	Dur  int64      `json:"dur"` // milliseconds
 }
 
 func nightSlots(b *rules.Board, night int, t *Timers) []slot {
-	first := night == 1 && b.Options[rules.OptFirstPhase] == rules.FirstNight
+	first := night == 0 || (night == 1 && b.Options[rules.OptFirstPhase] == rules.FirstNight)
 	var out []slot
 	if first && slices.Contains(b.Cards, rules.Thief) {
 		out = append(out, slot{rules.StepThief, t.Setup.Milliseconds()})
 	}
 	if first && slices.Contains(b.Cards, rules.Cupid) {
 		out = append(out, slot{rules.StepCupid, t.Setup.Milliseconds()})
+	}
+	if night == 0 { // only the setup stages
+		return out
 	}
 	out = append(out, slot{rules.StepNight, t.Night.Milliseconds()})
 	if slices.Contains(b.Cards, rules.Witch) {
@@ -142,9 +152,20 @@ type clock struct {
 	SlotEnd  time.Time // when it ends
 	StepMark int       // by day: the last step event told, whose deadline runs
 	Deadline time.Time // by day: when the running step times out
+	Marks    []mark // tonight: when the events not yet told are told
 	Paused   bool
 	PausedAt time.Time
 	Away     uint32 // players gone for a whole step, played by bots until they return
+}
+
+// A mark says that the log up to event Upto is told once the schedule
+// reaches slot Slot (len(Slots): dawn). Each night event is told by the
+// slot it was made in, never by where the live game has got to: the
+// wolves' attack line comes at the end of their slot whether or not the
+// witch will wake.
+type mark struct {
+	Upto int `json:"upto"`
+	Slot int `json:"slot"`
 }
 
 // storedClock is a clock with its times as milliseconds left, counted from
@@ -156,6 +177,7 @@ type storedClock struct {
 	SlotLeft int64  `json:"slot_left,omitempty"`
 	StepMark int    `json:"step_mark,omitempty"`
 	Left     int64  `json:"left,omitempty"`
+	Marks    []mark `json:"marks,omitempty"`
 	Paused   bool   `json:"paused,omitempty"`
 	Away     uint32 `json:"away,omitempty"`
 }
@@ -172,7 +194,7 @@ func (c *clock) store(now time.Time) storedClock {
 		return max(t.Sub(ref).Milliseconds(), 1) // 0 means "no deadline"
 	}
 	return storedClock{Released: c.Released, Slots: c.Slots, Slot: c.Slot, SlotLeft: left(c.SlotEnd),
-		StepMark: c.StepMark, Left: left(c.Deadline), Paused: c.Paused, Away: c.Away}
+		StepMark: c.StepMark, Left: left(c.Deadline), Marks: c.Marks, Paused: c.Paused, Away: c.Away}
 }
 
 func (s *storedClock) load(now time.Time) clock {
@@ -183,7 +205,7 @@ func (s *storedClock) load(now time.Time) clock {
 		return now.Add(time.Duration(ms) * time.Millisecond)
 	}
 	c := clock{Released: s.Released, Slots: s.Slots, Slot: s.Slot, SlotEnd: at(s.SlotLeft),
-		StepMark: s.StepMark, Deadline: at(s.Left), Paused: s.Paused, Away: s.Away}
+		StepMark: s.StepMark, Deadline: at(s.Left), Marks: s.Marks, Paused: s.Paused, Away: s.Away}
 	if c.Paused {
 		c.PausedAt = now
 	}
@@ -197,5 +219,62 @@ func (s *storedClock) check(events int) error {
 		(s.Slots != nil && (s.Slot < 0 || s.Slot >= len(s.Slots))) {
 		return errClock
 	}
+	for i, m := range s.Marks {
+		if s.Slots == nil || m.Upto < s.Released || m.Upto > events || m.Slot < 0 || m.Slot > len(s.Slots) ||
+			(i > 0 && (m.Upto <= s.Marks[i-1].Upto || m.Slot <= s.Marks[i-1].Slot)) {
+			return errClock
+		}
+	}
 	return nil
+}
+
+// slotFor is the slot of tonight's schedule in which step st is told:
+// dawn (len(Slots)) for a step the schedule does not hold.
+func (c *clock) slotFor(st rules.Step) int {
+	for i, s := range c.Slots {
+		if s.Step == st {
+			return i
+		}
+	}
+	return len(c.Slots)
+}
+
+// opens is the slot an event belongs to when it starts a stage of the night
+// (a role woken, the witch told her victim, the day), or -1: such an event
+// and everything after it wait for that slot.
+func (c *clock) opens(e *rules.Event) int {
+	switch e.Kind {
+	case rules.EvExtraCards:
+		return c.slotFor(rules.StepThief)
+	case rules.EvWolfTeam:
+		return c.slotFor(rules.StepNight)
+	case rules.EvWitchTold:
+		return c.slotFor(rules.StepWitch)
+	case rules.EvStep:
+		switch st := rules.Step(e.Value); st {
+		case rules.StepThief, rules.StepCupid, rules.StepNight, rules.StepWitch:
+			return c.slotFor(st)
+		}
+	case rules.EvDay:
+		return len(c.Slots)
+	}
+	return -1
+}
+
+// plan marks when the events from index from on are told: at slot r at the
+// earliest (the slot after the one they were made in), later for those
+// that open a later stage.
+func (c *clock) plan(ev []rules.Event, from, r int) {
+	from = max(from, c.Released)
+	if n := len(c.Marks); n > 0 {
+		from, r = max(from, c.Marks[n-1].Upto), max(r, c.Marks[n-1].Slot)
+	}
+	for i := from; i < len(ev); i++ {
+		r = max(r, c.opens(&ev[i]))
+		if n := len(c.Marks); n > 0 && c.Marks[n-1].Slot == r {
+			c.Marks[n-1].Upto = i + 1
+		} else {
+			c.Marks = append(c.Marks, mark{Upto: i + 1, Slot: r})
+		}
+	}
 }

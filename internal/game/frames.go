@@ -73,6 +73,7 @@ type StateFrame struct {
 	Pending  bool           `json:"pending"`
 	Choices  []ChoiceJSON   `json:"choices,omitempty"`
 	Deadline int64          `json:"deadline,omitempty"` // unix ms: when the moderator moves on
+	NightEnd int64          `json:"night_end,omitempty"` // unix ms, at night: dawn, the same for every seat
 	Paused   bool           `json:"paused,omitempty"`
 	Over     bool           `json:"over,omitempty"`
 	Winner   string         `json:"winner,omitempty"`
@@ -114,6 +115,13 @@ type ChoiceJSON struct {
 	Value    int8         `json:"value,omitempty"`
 	Pick     int8         `json:"pick,omitempty"` // names this many targets as "seats"; -1: any number
 	Roles    []string     `json:"roles,omitempty"`
+}
+
+// TickFrame opens each message of the night (beat.go): N counts the
+// night's ticks, the same for every connection.
+type TickFrame struct {
+	Type string `json:"type"` // "tick"
+	N    int    `json:"n"`
 }
 
 // AckFrame answers a client's request that was accepted and stored.

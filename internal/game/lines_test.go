@@ -35,12 +35,22 @@ func (l *lines) take() []byte {
 	return b
 }
 
+// fill splits a message into its frames; the night's tick and padding
+// frames carry nothing and are left out.
+func (l *lines) fill(m []byte) {
+	for _, f := range bytes.Split(m, []byte{'\n'}) {
+		if !bytes.HasPrefix(f, []byte(`{"type":"tick"`)) && !bytes.HasPrefix(f, []byte(`{"type":"pad"`)) {
+			l.pend = append(l.pend, f)
+		}
+	}
+}
+
 // recv waits for the next frame, or gives up when timeout fires.
 func (l *lines) recv(timeout <-chan time.Time) ([]byte, bool) {
 	for len(l.pend) == 0 {
 		select {
 		case m := <-l.sub.Out:
-			l.pend = bytes.Split(m, []byte{'\n'})
+			l.fill(m)
 		case <-timeout:
 			return nil, false
 		}
@@ -50,10 +60,10 @@ func (l *lines) recv(timeout <-chan time.Time) ([]byte, bool) {
 
 // try takes a frame already queued, without waiting.
 func (l *lines) try() ([]byte, bool) {
-	if len(l.pend) == 0 {
+	for len(l.pend) == 0 {
 		select {
 		case m := <-l.sub.Out:
-			l.pend = bytes.Split(m, []byte{'\n'})
+			l.fill(m)
 		default:
 			return nil, false
 		}

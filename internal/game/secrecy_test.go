@@ -88,8 +88,8 @@ func TestNightsAreToldOnAFixedSchedule(t *testing.T) {
 				continue
 			}
 			if gap < night+witch-jitter {
-				t.Errorf("night %d: the sleeping villager got a %s %q %v after nightfall, before the night's %v were over",
-					e.f.Value, x.f.Type, x.f.Kind, gap, night+witch)
+				t.Errorf("night %d: the sleeping villager got a %s %q %v after nightfall, before the night's %v were over %+v",
+					e.f.Value, x.f.Type, x.f.Kind, gap, night+witch, x.f)
 			}
 			break
 		}

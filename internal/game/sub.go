@@ -21,7 +21,7 @@ type Sub struct {
 	chatIdx, chatSeq int
 	lastState        []byte
 	dropped          bool
-	batch            []byte // frames gathered for one message, one per line
+	frames           [][]byte // frames not yet sent
 }
 
 // NewSub makes a connection's queue of size messages; kick is called once,
@@ -118,30 +118,45 @@ func (a *Actor) deliverTo(sub *Sub) {
 	}
 }
 
-// queue adds a frame to the connection's next message. The frames of one
-// change (its events, the new state, the ack) go out together: a write per
-// frame would cost more than everything else.
+// queue adds a frame to what the connection is sent next. By day the
+// frames of one change (its events, the new state, the ack) go out
+// together: a write per frame would cost more than everything else. At
+// night they wait for the next tick (beat.go).
 func (a *Actor) queue(sub *Sub, b []byte) {
-	if len(sub.batch) > 0 {
-		sub.batch = append(sub.batch, '\n')
-	}
-	sub.batch = append(sub.batch, b...)
+	sub.frames = append(sub.frames, b)
 }
 
-// sendAll hands each connection its gathered message; a connection whose
-// queue is full is dropped (it may reconnect and resume).
+// PageSize bounds a message by day: a connection resuming a long game gets
+// its history in pages of about this size, never in one huge message.
+const PageSize = 32 << 10
+
+// sendAll hands each connection its gathered frames, one message per page;
+// a connection whose queue is full is dropped (it may reconnect and resume).
 func (a *Actor) sendAll() {
 	for sub := range a.subs {
-		if len(sub.batch) == 0 {
-			continue
+		for len(sub.frames) > 0 && !sub.dropped {
+			var msg []byte
+			n := 0
+			for ; n < len(sub.frames) && (n == 0 || len(msg)+1+len(sub.frames[n]) <= PageSize); n++ {
+				if n > 0 {
+					msg = append(msg, '\n')
+				}
+				msg = append(msg, sub.frames[n]...)
+			}
+			sub.frames = sub.frames[n:]
+			a.put(sub, msg)
 		}
-		msg := append([]byte(nil), sub.batch...)
-		sub.batch = sub.batch[:0]
-		select {
-		case sub.Out <- msg:
-		default:
-			a.drop(sub)
-		}
+		sub.frames = sub.frames[:0]
+	}
+}
+
+// put hands a message to a connection, or drops the connection when its
+// queue is full.
+func (a *Actor) put(sub *Sub, msg []byte) {
+	select {
+	case sub.Out <- msg:
+	default:
+		a.drop(sub)
 	}
 }
 
@@ -188,16 +203,21 @@ func (a *Actor) state(s rules.Seat) StateFrame {
 			f.Choices = append(f.Choices, choiceJSON(c))
 		}
 	}
-	switch {
-	case v.Over || a.clk.Paused:
-	case a.clk.Slots != nil && v.Pending:
-		f.Deadline = unixMs(a.clk.SlotEnd)
-	case a.clk.Slots != nil: // sleepers see when the night ends, which the board fixes
+	if a.clk.Slots != nil && !v.Over && !a.clk.Paused {
+		// When the night ends is the board's: every seat is told the same
+		// instant, and the moderator's calls are paced on it.
 		end := a.clk.SlotEnd
 		for _, sl := range a.clk.Slots[a.clk.Slot+1:] {
 			end = end.Add(time.Duration(sl.Dur) * time.Millisecond)
 		}
-		f.Deadline = unixMs(end)
+		f.NightEnd = unixMs(end)
+	}
+	switch {
+	case v.Over || a.clk.Paused:
+	case a.clk.Slots != nil && v.Pending:
+		f.Deadline = unixMs(a.clk.SlotEnd)
+	case a.clk.Slots != nil: // sleepers see when the night ends
+		f.Deadline = f.NightEnd
 	default:
 		f.Deadline = unixMs(a.clk.Deadline)
 	}
@@ -205,14 +225,35 @@ func (a *Actor) state(s rules.Seat) StateFrame {
 		f.Channels = a.channels(&v)
 	}
 	if v.Night && !v.Over {
-		// Which roles are called tonight is the board's (and, with
-		// narrate_absent_roles off, the table's accepted) knowledge; it is
-		// read from what the table was told, not from tonight's events.
-		for _, c := range a.shown.Narration(a.shown.NightNumber()) {
-			f.Calls = append(f.Calls, callJSON(c))
-		}
+		f.Calls = a.nightCalls()
 	}
 	return f
+}
+
+// nightCalls are the moderator's calls of tonight. Which roles are called
+// is the board's (and, with narrate_absent_roles off, the table's accepted)
+// knowledge as it stood at nightfall: it is read from the game as it was
+// then, once a night, never from tonight's events (a death told to the
+// moderator at the end of the wolves' slot must not drop a call).
+func (a *Actor) nightCalls() []CallJSON {
+	n := a.shown.NightNumber()
+	if a.callsNight == n && a.calls != nil {
+		return a.calls
+	}
+	ev := a.shown.Events()
+	fall := len(ev)
+	for fall > 0 && ev[fall-1].Kind != rules.EvNight {
+		fall--
+	}
+	g, err := rules.Replay(a.cfg.Board, a.cfg.Seed, ev[:fall])
+	if err != nil {
+		panic(err) // a prefix of a log the game made
+	}
+	a.calls, a.callsNight = []CallJSON{}, n
+	for _, c := range g.Narration(n) {
+		a.calls = append(a.calls, callJSON(c))
+	}
+	return a.calls
 }
 
 func choiceJSON(c rules.Choice) ChoiceJSON {

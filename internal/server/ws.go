@@ -197,13 +197,28 @@ func (s *Server) writer(ctx context.Context, cancel context.CancelFunc, conn *we
 		select {
 		case b := <-sub.Out:
 			// Frames queued together go out in one message, one per line:
-			// a write per frame would cost more than everything else.
-			batch = append(batch[:0], b...)
-			for len(sub.Out) > 0 && len(batch) < maxBatch {
-				batch = append(append(batch, '\n'), <-sub.Out...)
-			}
-			if !write(batch) {
-				return
+			// a write per frame would cost more than everything else. A
+			// night message goes out alone and as it is: its size and count
+			// are the same on every connection.
+			for b != nil {
+				if game.Sealed(b) {
+					if !write(b) {
+						return
+					}
+					break
+				}
+				batch, b = append(batch[:0], b...), nil
+				for len(sub.Out) > 0 && len(batch) < maxBatch {
+					next := <-sub.Out
+					if game.Sealed(next) {
+						b = next
+						break
+					}
+					batch = append(append(batch, '\n'), next...)
+				}
+				if !write(batch) {
+					return
+				}
 			}
 		case <-ctx.Done():
 			// kicked (too slow), or the reader ended

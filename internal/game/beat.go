@@ -1,0 +1,102 @@
+package game
+
+import (
+	"bytes"
+	"time"
+)
+
+// The night's beat. From nightfall to dawn every connection — each seat,
+// whatever its role, and each spectator — is sent exactly one message at
+// each tick, of exactly NightMessage bytes: a tick frame, the frames the
+// connection has waiting (its events, messages, state, answers) as far as
+// they fit, and padding. Nothing is sent in between, so neither the number,
+// the size nor the timing of the messages on a connection tells what its
+// seat does at night, even to someone who only watches the encrypted
+// traffic. Frames that do not fit wait for the next tick; the beat goes on
+// after dawn until every connection's queue is empty, then messages go out
+// as they come again.
+
+// NightMessage is the size of every message at night. It holds the longest
+// chat message (MaxChat characters, each at most 6 bytes once escaped) and
+// the largest state frame with room to spare.
+const NightMessage = 4096
+
+// padOpen and padClose frame the padding: {"type":"pad","p":"   "}.
+var (
+	padOpen  = []byte(`{"type":"pad","p":"`)
+	padClose = []byte(`"}`)
+)
+
+const padMin = 1 + 19 + 2 // the newline and the empty pad frame
+
+// beat starts the night's ticks now, unless they are running.
+func (a *Actor) beat(now time.Time) {
+	if !a.ticking {
+		a.ticking, a.tickN, a.tickAt = true, 0, now
+	}
+}
+
+// tickIfDue sends a tick if one is due. Ticks missed while the actor was
+// busy are skipped for every connection alike.
+func (a *Actor) tickIfDue(now time.Time) {
+	if now.Before(a.tickAt) {
+		return
+	}
+	a.tick()
+	every := max(a.cfg.Timers.Tick, MinTimer)
+	for !a.tickAt.After(now) {
+		a.tickAt = a.tickAt.Add(every)
+	}
+	if a.clk.Slots != nil {
+		return
+	}
+	for sub := range a.subs { // after dawn: beat on until every queue is empty
+		if len(sub.frames) > 0 {
+			return
+		}
+	}
+	a.ticking = false
+}
+
+// tick sends every connection its message of the tick.
+func (a *Actor) tick() {
+	head := encode(TickFrame{Type: "tick", N: a.tickN})
+	a.tickN++
+	for sub := range a.subs {
+		a.put(sub, a.pack(sub, head))
+	}
+}
+
+// pack fills one night message for sub from its waiting frames.
+func (a *Actor) pack(sub *Sub, head []byte) []byte {
+	msg := make([]byte, 0, NightMessage)
+	msg = append(msg, head...)
+	n := 0
+	for ; n < len(sub.frames); n++ {
+		f := sub.frames[n]
+		if len(msg)+1+len(f)+padMin > NightMessage {
+			break
+		}
+		msg = append(append(msg, '\n'), f...)
+	}
+	if n == 0 && len(sub.frames) > 0 && len(head)+1+len(sub.frames[0])+padMin > NightMessage {
+		// A frame larger than a message cannot happen with the limits the
+		// frames have; should one come, it goes alone in a message padded
+		// to a multiple of the size, rather than block the queue for good.
+		a.log.Error("a frame does not fit a night message", "bytes", len(sub.frames[0]))
+		msg = append(append(msg, '\n'), sub.frames[0]...)
+		n = 1
+	}
+	sub.frames = sub.frames[n:]
+	size := NightMessage
+	for len(msg)+padMin > size {
+		size += NightMessage
+	}
+	msg = append(append(msg, '\n'), padOpen...)
+	msg = append(msg, bytes.Repeat([]byte{' '}, size-len(msg)-len(padClose))...)
+	return append(msg, padClose...)
+}
+
+// Sealed reports whether a message is one of the night's: it must go out
+// alone and as it is, never joined to another.
+func Sealed(msg []byte) bool { return bytes.HasPrefix(msg, []byte(`{"type":"tick"`)) }
