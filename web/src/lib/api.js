@@ -38,11 +38,22 @@ export const api = {
   options: () => call('GET', '/api/options'),
   rooms: (status = 'open') => call('GET', '/api/rooms?status=' + status),
   room: (id, token) => call('GET', room(id), undefined, token), // with a seat's token, "you" is its seat
-  create: (req) => call('POST', '/api/rooms', req),
+  create: async (req) => {
+    try {
+      return await call('POST', '/api/rooms', req);
+    } catch (err) {
+      // a server from before practice rooms knows no such field: a seed alone is its practice room
+      if (!req.practice || err.code !== 'bad_json' || !/practice/.test(err.message)) throw err;
+      const older = { ...req };
+      delete older.practice;
+      return call('POST', '/api/rooms', older);
+    }
+  },
   join: (id, nickname) => call('POST', room(id) + '/join', { nickname }),
   leave: (id, token) => call('POST', room(id) + '/leave', undefined, token),
   bots: (id, host, req) => call('POST', room(id) + '/bots', req || {}, host),
-  clearSeat: (id, host, seat) => call('DELETE', room(id) + '/seats/' + seat, undefined, host),
+  clearSeat: (id, host, seat) => call('DELETE', room(id) + '/seats/' + seat, undefined, host), // the seat is closed then
+  openSeat: (id, host, seat) => call('POST', room(id) + '/seats/' + seat + '/open', undefined, host),
   order: (id, host, order) => call('POST', room(id) + '/order', { order }, host),
   start: (id, host) => call('POST', room(id) + '/start', undefined, host),
   redCard: (id, host, seat) => call('POST', room(id) + '/red-card', { seat }, host),

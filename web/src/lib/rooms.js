@@ -1,0 +1,35 @@
+// Rooms before the game: the create request's seed, practice rooms, the
+// seats the host closed. Pure, for tests.
+
+// seedFields is what the create request says of the form's seed field: a
+// fixed seed makes a practice room (its deal can be known, from the seed),
+// which the server must be told (it refuses a seed without it).
+export function seedFields(seed) {
+  const s = String(seed ?? '').trim();
+  if (!s) return {};
+  return { seed: Number(s), practice: true };
+}
+
+// isPractice: the room info (or the lobby's row) or the game's welcome says
+// the room is a practice room.
+export function isPractice(room, g) {
+  return !!((room && room.practice) || (g && g.practice));
+}
+
+// seatState is what a seat of the waiting room is: 'closed' (the host
+// emptied it: nobody may take it until he opens it again), 'empty',
+// 'bot' or 'player'.
+export function seatState(s) {
+  if (!s) return 'empty';
+  if (s.nick) return 'player';
+  if (s.bot) return 'bot';
+  if (s.closed) return 'closed';
+  return 'empty';
+}
+
+// freeSeats counts the seats someone may still take (empty, not closed).
+export function freeSeats(room) {
+  if (!room) return 0;
+  if (!Array.isArray(room.seats) || !room.seats.length) return Math.max(0, (room.players || 0) - (room.taken || 0));
+  return room.seats.filter((s) => seatState(s) === 'empty').length;
+}

@@ -1,0 +1,36 @@
+import { describe, expect, test } from 'vitest';
+import { freeSeats, isPractice, seatState, seedFields } from './rooms.js';
+
+describe('practice rooms', () => {
+  test('a seed in the form makes the room a practice room', () => {
+    expect(seedFields('42')).toEqual({ seed: 42, practice: true });
+    expect(seedFields(' 9 ')).toEqual({ seed: 9, practice: true });
+    expect(seedFields(0)).toEqual({ seed: 0, practice: true });
+  });
+  test('no seed: an ordinary room, and no practice field at all', () => {
+    expect(seedFields('')).toEqual({});
+    expect(seedFields('  ')).toEqual({});
+    expect(seedFields(undefined)).toEqual({});
+  });
+  test('the room info or the welcome says so', () => {
+    expect(isPractice({ practice: true }, null)).toBe(true);
+    expect(isPractice({}, { practice: true })).toBe(true);
+    expect(isPractice({ id: 'x' }, { practice: false })).toBe(false);
+    expect(isPractice(null, null)).toBe(false);
+  });
+});
+
+describe('closed seats', () => {
+  const room = {
+    players: 5, taken: 2,
+    seats: [{ seat: 1, nick: 'Al' }, { seat: 2, bot: true }, { seat: 3, closed: true }, { seat: 4 }, { seat: 5 }],
+  };
+  test('a seat the host emptied is closed, not free', () => {
+    expect(room.seats.map(seatState)).toEqual(['player', 'bot', 'closed', 'empty', 'empty']);
+    expect(freeSeats(room)).toBe(2);
+  });
+  test('a server without closed seats: every empty seat is free', () => {
+    expect(freeSeats({ players: 3, taken: 1, seats: [{ seat: 1, nick: 'a' }, { seat: 2 }, { seat: 3 }] })).toBe(2);
+    expect(freeSeats({ players: 9, taken: 4 })).toBe(5);
+  });
+});
