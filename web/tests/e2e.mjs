@@ -115,7 +115,9 @@ function watch(page, who) {
 // not make the human seat miss the exile vote the test shows.
 const FAST = { setup: '1', night: '1', witch: '1', speech: '4', vote: '8', other: '4', bot: '0' };
 
-// createRoom goes through the lobby and the create form.
+// createRoom goes through the lobby and the create form. A seed makes a
+// practice room: the form says so beside the field and tells the server
+// (practice: true), and the room page shows the practice badge.
 async function createRoom(page, base, { nick, preset, seed, screenshot }) {
   await page.goto(base + '/');
   await page.getByTestId('lobby').waitFor();
@@ -126,15 +128,59 @@ async function createRoom(page, base, { nick, preset, seed, screenshot }) {
   await page.getByTestId('preset-' + preset).click();
   await page.getByTestId('timers').locator('summary').click();
   for (const [k, v] of Object.entries(FAST)) await page.locator('#timer-' + k).fill(v);
+  if (await page.getByTestId('seed-practice').innerText()) fail('create: the practice note is there before a seed is given');
   await page.locator('#seed').fill(String(seed));
+  if (!/practice/i.test(await page.getByTestId('seed-practice').innerText())) fail('create: a seed does not say it makes a practice room');
   if (screenshot) {
     await page.getByTestId('rules').locator('summary').click();
     await shot(page, 'create', true);
   }
+  const sent = page.waitForRequest((r) => r.method() === 'POST' && new URL(r.url()).pathname === '/api/rooms');
   await page.getByTestId('create-submit').click();
+  const req = JSON.parse((await sent).postData() || '{}');
+  if (req.seed !== seed || req.practice !== true) fail(`create: a seeded room was asked for without practice: ${JSON.stringify(req)}`);
   await page.getByTestId('room').waitFor();
   await page.waitForURL(/\/room\/[a-z0-9]+$/);
-  return page.url().split('/room/')[1];
+  const id = page.url().split('/room/')[1];
+  const info = await (await fetch(`${base}/api/rooms/${id}`)).json();
+  if (info.practice) {
+    await page.getByTestId('room').getByTestId('practice').waitFor({ timeout: 5000 });
+    log(`room ${id}: a practice room, and its page says so`);
+  } else log(`room ${id}: (the server does not mark practice rooms yet)`);
+  return id;
+}
+
+// practiceOnTable: the table shows a practice room's badge as soon as the
+// welcome or the room info says so.
+async function practiceOnTable(page, base, id, who) {
+  const info = await (await fetch(`${base}/api/rooms/${id}`)).json();
+  if (!info.practice) return;
+  await page.getByTestId('table').getByTestId('practice').waitFor({ timeout: 5000 });
+  log(`${who}: the table says it is a practice room`);
+}
+
+// closeAndReopen: the host empties a seat; the server closes it, the room
+// shows it closed, and the host's reopen button makes it free again.
+async function closeAndReopen(page, base, id, seat) {
+  const at = page.getByTestId('room-seat-' + seat);
+  await page.getByTestId('remove-' + seat).tap();
+  await page.waitForFunction((n) => {
+    const s = document.querySelector(`[data-testid="room-seat-${n}"]`)?.dataset.state;
+    return s === 'closed' || s === 'empty';
+  }, seat, { timeout: 10000 });
+  const room = await (await fetch(`${base}/api/rooms/${id}`)).json();
+  if (!room.seats[seat - 1].closed) {
+    if ((await at.getAttribute('data-state')) !== 'empty') fail(`phone: seat ${seat} is not empty once emptied`);
+    log(`phone: (the server does not close an emptied seat yet: seat ${seat} is just empty)`);
+    return;
+  }
+  if ((await at.getAttribute('data-state')) !== 'closed') fail(`phone: the room does not show seat ${seat} closed`);
+  if (!/closed/i.test(await at.innerText())) fail(`phone: seat ${seat} does not say it is closed`);
+  await page.getByTestId('reopen-' + seat).tap();
+  await page.waitForFunction((n) => document.querySelector(`[data-testid="room-seat-${n}"]`)?.dataset.state === 'empty', seat, { timeout: 10000 });
+  const again = await (await fetch(`${base}/api/rooms/${id}`)).json();
+  if (again.seats[seat - 1].closed) fail(`phone: seat ${seat} is still closed after the host reopened it`);
+  log(`phone: the host emptied seat ${seat} (closed) and reopened it`);
 }
 
 async function fillAndStart(page, { screenshot }) {
@@ -181,6 +227,7 @@ async function playDesktop(browser, base) {
   const id = await createRoom(page, base, { nick: 'Alice', preset: 'std-12', seed: 9, screenshot: true });
   log('desktop: room', id);
   await fillAndStart(page, { screenshot: true });
+  await practiceOnTable(page, base, id, 'desktop');
   await page.getByTestId('narrate').click(); // narration on: the fake voice records what is said
   if ((await page.getByTestId('narrate').getAttribute('aria-pressed')) !== 'true') fail('narration did not switch on');
 
@@ -407,7 +454,9 @@ async function playPhone(browser, base) {
   await page.getByTestId('up-2').tap();
   await page.waitForFunction(() => document.querySelector('.seat.me .num')?.textContent.trim() === '2', null, { timeout: 10000 });
   log('phone: the host moved himself to seat 2');
+  await closeAndReopen(page, base, id, 9);
   await fillAndStart(page, { screenshot: false });
+  await practiceOnTable(page, base, id, 'phone');
   let phoneShot = false;
   let acts = 0;
   let carded = 0;

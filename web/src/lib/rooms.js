@@ -17,8 +17,8 @@ export function isPractice(room, g) {
 }
 
 // seatState is what a seat of the waiting room is: 'closed' (the host
-// emptied it: nobody may take it until he opens it again), 'empty',
-// 'bot' or 'player'.
+// emptied it: nobody may join it until he reopens it, though a bot may
+// still take it), 'empty', 'bot' or 'player'.
 export function seatState(s) {
   if (!s) return 'empty';
   if (s.nick) return 'player';
@@ -27,7 +27,8 @@ export function seatState(s) {
   return 'empty';
 }
 
-// freeSeats counts the seats someone may still take (empty, not closed).
+// freeSeats counts the seats a player may still join (empty, not closed);
+// bots take closed seats too (room.players - room.taken).
 export function freeSeats(room) {
   if (!room) return 0;
   if (!Array.isArray(room.seats) || !room.seats.length) return Math.max(0, (room.players || 0) - (room.taken || 0));
