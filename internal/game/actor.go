@@ -88,9 +88,10 @@ type Actor struct {
 
 	// The night's beat (beat.go): while ticking, connections are sent one
 	// message of NightMessage bytes at each tick and nothing in between.
-	ticking bool
-	tickAt  time.Time // the next tick
-	tickN   int       // ticks sent this night
+	ticking  bool
+	tickBase time.Time // nightfall: tick n is due at tickBase + n ticks
+	tickAt   time.Time // the next tick
+	tickN    int       // the last tick sent
 
 	calls      []CallJSON // tonight's calls, as the table knew the game at nightfall
 	callsNight int

@@ -32,21 +32,22 @@ const padMin = 1 + 19 + 2 // the newline and the empty pad frame
 // beat starts the night's ticks now, unless they are running.
 func (a *Actor) beat(now time.Time) {
 	if !a.ticking {
-		a.ticking, a.tickN, a.tickAt = true, 0, now
+		a.ticking, a.tickBase, a.tickAt, a.tickN = true, now, now, -1
 	}
 }
 
-// tickIfDue sends a tick if one is due. Ticks missed while the actor was
-// busy are skipped for every connection alike.
+// tickIfDue sends a tick if one is due. Ticks are numbered on the night's
+// grid (nightfall + n ticks): ticks missed while the actor was busy are
+// skipped for every connection alike, and leave their numbers unused.
 func (a *Actor) tickIfDue(now time.Time) {
 	if now.Before(a.tickAt) {
 		return
 	}
-	a.tick()
 	every := max(a.cfg.Timers.Tick, MinTimer)
-	for !a.tickAt.After(now) {
-		a.tickAt = a.tickAt.Add(every)
-	}
+	k := int(now.Sub(a.tickBase) / every)
+	a.tickN = max(k, a.tickN+1)
+	a.tick()
+	a.tickAt = a.tickBase.Add(time.Duration(a.tickN+1) * every)
 	if a.clk.Slots != nil {
 		return
 	}
@@ -61,7 +62,6 @@ func (a *Actor) tickIfDue(now time.Time) {
 // tick sends every connection its message of the tick.
 func (a *Actor) tick() {
 	head := encode(TickFrame{Type: "tick", N: a.tickN})
-	a.tickN++
 	for sub := range a.subs {
 		a.put(sub, a.pack(sub, head))
 	}

@@ -152,7 +152,7 @@ type clock struct {
 	SlotEnd  time.Time // when it ends
 	StepMark int       // by day: the last step event told, whose deadline runs
 	Deadline time.Time // by day: when the running step times out
-	Marks    []mark // tonight: when the events not yet told are told
+	Marks    []mark    // tonight: when the events not yet told are told
 	Paused   bool
 	PausedAt time.Time
 	Away     uint32 // players gone for a whole step, played by bots until they return

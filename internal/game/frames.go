@@ -72,7 +72,7 @@ type StateFrame struct {
 	Lovers   []rules.Seat   `json:"lovers,omitempty"`
 	Pending  bool           `json:"pending"`
 	Choices  []ChoiceJSON   `json:"choices,omitempty"`
-	Deadline int64          `json:"deadline,omitempty"` // unix ms: when the moderator moves on
+	Deadline int64          `json:"deadline,omitempty"`  // unix ms: when the moderator moves on
 	NightEnd int64          `json:"night_end,omitempty"` // unix ms, at night: dawn, the same for every seat
 	Paused   bool           `json:"paused,omitempty"`
 	Over     bool           `json:"over,omitempty"`
