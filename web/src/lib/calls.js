@@ -21,14 +21,6 @@ export function callLines(calls, tr) {
   return out;
 }
 
-// spacing is the pause between two calls so that they fill the night:
-// the time left, kept a little short of the dawn, shared by the lines, and
-// never so short that the voice runs them together.
-export function spacing(lines, msLeft) {
-  if (!lines) return 0;
-  return Math.max(1500, Math.floor((msLeft - 2000) / lines));
-}
-
 const FIRST = 1100; // the first call follows nightfall's line by this much
 const TAIL = 2000; // the last call ends this much before the dawn
 const MIN_GAP = 1500; // two calls never closer

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { SPOKEN, callLines, nightSchedule, spacing, voiced } from './calls.js';
+import { SPOKEN, callLines, nightSchedule, voiced } from './calls.js';
 
 const cat = {
   'role.open': '{role}请睁眼。',
@@ -21,15 +21,6 @@ describe('callLines', () => {
   });
   it('has nothing to say without calls', () => {
     expect(callLines(undefined, tr)).toEqual([]);
-  });
-});
-
-describe('spacing', () => {
-  it('shares the night among the lines', () => {
-    expect(spacing(4, 42000)).toBe(10000);
-  });
-  it('never runs lines together', () => {
-    expect(spacing(10, 3000)).toBe(1500);
   });
 });
 
