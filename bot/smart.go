@@ -204,6 +204,9 @@ func (b *smartBot) Observe(e rules.Event) {
 		}
 		return
 	case rules.EvSpy:
+		// The seats the wolves named tonight; an older version's log has
+		// one event a pick, in Target.
+		b.spied |= e.Mask
 		if t != rules.NoSeat {
 			b.spied |= bit(t)
 		}

@@ -154,7 +154,7 @@ func (g *Game) dayDeath(s Seat, c Cause) {
 // mayShoot reports whether a dead hunter or wolf king may shoot.
 func (g *Game) mayShoot(s Seat) bool {
 	r := g.role[s]
-	if (r != Hunter && r != WolfKing) || g.has(g.alive, s) {
+	if (r != Hunter && r != WolfKing) || g.has(g.alive, s) || g.has(g.redCard, s) {
 		return false
 	}
 	if r == Hunter && !g.villagePower() {
@@ -279,8 +279,9 @@ func (g *Game) explode(s, target Seat) {
 }
 
 func (g *Game) finish(w Camp) {
-	if g.nightDead&g.pubAlive != 0 {
-		g.emit(Event{Kind: EvDawn, Public: true, Mask: g.nightDead & g.pubAlive})
+	// The night's dead not yet announced, a red-carded one among them (RedCard).
+	if g.nightDead != 0 {
+		g.emit(Event{Kind: EvDawn, Public: true, Mask: g.nightDead})
 	}
 	g.emit(Event{Kind: EvGameOver, Public: true, Value: int16(w)})
 }

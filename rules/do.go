@@ -467,13 +467,11 @@ func (g *Game) exec(c Command) {
 	}
 }
 
-// pickAttack records a wolf's pick in the wolves' channel; the little girl
-// reads it with the wolf's seat hidden (little_girl_spy).
+// pickAttack records a wolf's pick in the wolves' channel. The little girl
+// is not told it now: one spy event a pick would count the wolves and time
+// their choices; she learns the night's picks at once (spyReport).
 func (g *Game) pickAttack(s, t Seat) {
 	g.emit(Event{Kind: EvAttackPick, To: g.killers(), Seat: s, Target: t})
-	if lg := g.spy(); lg != NoSeat && !g.has(g.killers(), lg) {
-		g.emit(Event{Kind: EvSpy, To: lg.bit(), Target: t})
-	}
 }
 
 // skip applies a seat's default for the current step.

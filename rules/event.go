@@ -50,7 +50,7 @@ const (
 	EvLovers                 // Mask: the lovers (told to them and cupid)
 	EvLoverRole              // a lover is told that his lover Seat holds Role (lovers_see_roles)
 	EvBlackLovers            // Mask: the lovers' camp, formed by a cross-camp couple (黑情侣)
-	EvSpy                    // the little girl sees a wolf's pick Target, the wolf hidden
+	EvSpy                    // Mask: who the wolves named tonight, the wolves hidden (told to the little girl once, as their turn ends); logs of older versions: one a pick, Target
 	EvEnchant                // the piper Seat charms Mask
 	EvCharmed                // Mask: every charmed player (told to the charmed)
 	EvElderLife              // the elder Seat loses a life and lives on (moderator)
@@ -240,7 +240,10 @@ func (e Event) String() string {
 	case EvEventCard:
 		return fmt.Sprintf("%s %s", k, cardName(e.Value))
 	case EvSpy:
-		return fmt.Sprintf("%s %d", k, t)
+		if e.Mask == 0 && e.Target != NoSeat { // a pick, as older versions told them
+			return fmt.Sprintf("%s %d", k, t)
+		}
+		return fmt.Sprintf("%s %s", k, seatList(e.Mask))
 	case EvAttackResult:
 		if e.Value == 1 {
 			return fmt.Sprintf("%s %d died", k, t)

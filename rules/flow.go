@@ -218,7 +218,9 @@ func (g *Game) roundOver(s Step) {
 func (g *Game) complete() {
 	switch s := g.step; s {
 	case StepNight:
+		g.spyReport()
 		g.resolveAttack()
+		g.wakeTold()
 		g.setResume(StepWitch, false)
 	case StepWitch:
 		g.resolveNight()

@@ -144,6 +144,7 @@ type Game struct {
 	revealed uint32 // cards turned face up
 	noVote   uint32 // revealed idiots
 	poisoned uint32
+	redCard  uint32 // seats sent off by the moderator (红牌)
 
 	day, night int16
 	isNight    bool
@@ -271,7 +272,13 @@ func (g *Game) Reset(board Board, seed uint64, deal []Role) error {
 	case g.opt(OptSheriff) == SheriffBeforeFirstNight:
 		g.setResume(StepElect, false)
 	case g.opt(OptFirstPhase) == FirstDay && !g.teamTold:
-		g.nextNightStage(StepNone) // the thief and cupid act before day 1
+		// The thief and cupid act before day 1, at night 0: it is a night for
+		// the views (who acts is hidden from those not woken), not a real one
+		// (no attack, no seer; g.night stays 0). It falls whenever the board
+		// has those cards, even if the thief's card lies in the middle, so
+		// that the schedule tells nothing of the deal.
+		g.emit(Event{Kind: EvNight, Public: true, Value: 0})
+		g.nextNightStage(StepNone)
 	case g.opt(OptFirstPhase) == FirstDay:
 		g.startDay()
 	default:
@@ -432,6 +439,17 @@ func (g *Game) apply(e *Event) {
 		g.widowKnife = true
 	case EvRedCard:
 		g.pending &^= s.bit()
+		g.redCard |= s.bit()
+		if !g.has(g.alive, s) && g.has(g.pubAlive, s) {
+			// He died tonight and the table does not know it yet: he leaves the
+			// table now, but stays among the night's dead (nightDead) so that
+			// the dawn announces him as it would have (RedCard). No EvDeath
+			// follows; a log of an older version has one, which changes
+			// nothing more than this.
+			g.pubAlive &^= s.bit()
+			g.cands &^= s.bit()
+			g.speakers &^= s.bit()
+		}
 	case EvClaim:
 		g.claims[s]++
 	case EvNight:
@@ -632,6 +650,32 @@ func (g *Game) Pending() uint32 {
 		m |= g.seatsOf(Piper, g.alive)
 	}
 	return m
+}
+
+// Dying is the set of seats out of the game as the table knows it that
+// still have a consequence of their death queued or running: the skill
+// window (a hunter's or wolf king's shot), the badge, the last words, the
+// scapegoat's voters, the wolf ally's choice (New Moon). It is public: each
+// of those is a public step, and which a death earns follows from public
+// facts (the announced deaths, the sheriff, the rules), never from a hidden
+// cause. A server keeps a dying player out of the dead players' chat until
+// his last task is done, so that he does not hear the dead before his last
+// words. It reads only the state the events build, so a copy that follows
+// a prefix of the log (Follow) answers for that moment. Empty once the game
+// is over: no task runs after the end.
+func (g *Game) Dying() uint32 {
+	if g.over {
+		return 0
+	}
+	var m uint32
+	for i := uint8(0); i < g.qlen; i++ {
+		m |= g.queue[(g.qhead+i)%queueCap].seat.bit()
+	}
+	switch g.step {
+	case StepSkill, StepBadge, StepLastWords, StepVoters, StepAlly:
+		m |= g.pending & g.stepSeat.bit() // running until the seat has acted
+	}
+	return m &^ g.pubAlive
 }
 
 // Role is a seat's card (moderator's view).

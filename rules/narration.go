@@ -24,7 +24,9 @@ const (
 // not in play (the thief's extra cards), is called only with
 // narrate_absent_roles=on, so that in a narrated game no one learns from a
 // call left out (000's house note); with it off, only the roles still able
-// to act are called.
+// to act are called. With first_phase=day, night 0 (before day 1, when the
+// board has a thief or cupid) has only the setup calls: the thief, cupid,
+// the lovers.
 func (g *Game) Narration(n int) []Call {
 	all := g.opt(OptNarrateAbsentRoles) == On
 	out := []Call{{Key: "night.falls"}}
@@ -39,7 +41,15 @@ func (g *Game) Narration(n int) []Call {
 
 // narrated: is role r called on night n?
 func (g *Game) narrated(r Role, n int, all bool) bool {
-	firstNight := n == 1 || (n == 0 && g.opt(OptFirstPhase) == FirstDay)
+	// The setup calls (thief, cupid, the lovers) come on night 1, or with
+	// first_phase=day at night 0, before day 1, which has no other call.
+	firstNight := n == 1 && g.opt(OptFirstPhase) != FirstDay
+	if g.opt(OptFirstPhase) == FirstDay && n == 0 {
+		firstNight = true
+		if r != Thief && r != Cupid && r != CallLovers {
+			return false
+		}
+	}
 	inBoard := func(r Role) bool {
 		if r == Werewolf { // any wolf card: the wolves are called together
 			return g.cardSet&(1<<Werewolf|1<<WhiteWolfKing|1<<WolfBeauty|1<<WolfKing) != 0

@@ -64,7 +64,7 @@ func (g *Game) spy() Seat {
 // day, or when there is none. A server copies the wolves' night chat to her
 // with the writer's seat hidden, as the engine does with their picks.
 func (g *Game) Spy() Seat {
-	if !g.isNight {
+	if !g.isNight || g.night == 0 { // night 0 has no wolves' turn
 		return NoSeat
 	}
 	return g.spy()
@@ -172,6 +172,37 @@ func (g *Game) resolveNight() {
 			g.emit(Event{Kind: EvFeedback, To: w.bit(), Seat: w, Target: p, Value: 1})
 		}
 	}
+	g.startDay()
+}
+
+// spyReport tells the little girl (little_girl_spy) what she saw of the
+// wolves' turn, once, when it ends: the set of players named by at least
+// one wolf's standing pick, the wolves hidden. One event a night, whatever
+// the number of wolves and of picks, emitted at a fixed point: one a pick
+// would tell her how many wolves live and when each chose.
+func (g *Game) spyReport() {
+	lg := g.spy()
+	k := g.killers()
+	if lg == NoSeat || g.has(k, lg) { // a black lover with the widow knife reads the picks anyway
+		return
+	}
+	var named uint32
+	for w := Seat(1); w <= g.n; w++ {
+		if g.has(g.picked&k, w) && g.picks[w] != NoSeat {
+			named |= g.picks[w].bit()
+		}
+	}
+	g.emit(Event{Kind: EvSpy, To: lg.bit(), Mask: named})
+}
+
+// wakeTold is what the charmed (with the piper) and the nine-tailed fox are
+// told when they wake, at the end of the night's step: the charmed list,
+// tonight's charms included, among the living; the fox's tails. Both are
+// read before the night is resolved: told after it, they would reveal
+// tonight's deaths before the dawn (a charmed victim missing from the list,
+// a tail lost). Tails lost in the resolution stay the moderator's until her
+// next wake.
+func (g *Game) wakeTold() {
 	if g.charmed != 0 {
 		m := g.charmed & g.alive
 		g.emit(Event{Kind: EvCharmed, To: m | g.seatsOf(Piper, g.alive), Mask: m})
@@ -179,7 +210,6 @@ func (g *Game) resolveNight() {
 	if f := g.firstOf(NineTailedFox, g.alive); f != NoSeat {
 		g.emit(Event{Kind: EvTails, To: f.bit(), Seat: f, Value: int16(g.tails)})
 	}
-	g.startDay()
 }
 
 // startDay opens the next day: the sheriff campaign first on its day, then
@@ -212,7 +242,9 @@ func (g *Game) dawn() {
 				if g.opt(OptRevealRoleOnDeath) == On {
 					g.reveal(s)
 				}
-				b.add(s, g.cause[s], false)
+				if !g.has(g.redCard, s) { // sent off before the dawn: no last actions
+					b.add(s, g.cause[s], false)
+				}
 			}
 		}
 		g.queueTasks(&b, false, true)
