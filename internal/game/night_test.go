@@ -487,3 +487,46 @@ func TestResumingSendsHistoryInPages(t *testing.T) {
 		}
 	}
 }
+
+// TestTheLargestFramesFitANightMessage: a night message must hold any one
+// frame the night can have, or a frame would wait for good: the longest
+// chat message (every character escaped) and a state frame of a full table
+// with eight kinds of command open at once on every seat (a seat has at
+// most six today: a wolf speaking for sheriff), every card known and every
+// call.
+func TestTheLargestFramesFitANightMessage(t *testing.T) {
+	head := encode(TickFrame{Type: "tick", N: 1 << 30})
+	chat := encode(ChatFrame{Type: "chat", Seq: 1 << 30, Channel: ChanWolves, Seat: rules.MaxSeats,
+		Text: strings.Repeat("<", MaxChat), At: 1 << 50})
+	all := make([]rules.Seat, rules.MaxSeats)
+	for i := range all {
+		all[i] = rules.Seat(i + 1)
+	}
+	var roles []string
+	long := ""
+	for _, r := range rules.Roles() {
+		roles = append(roles, r.String())
+		if len(r.String()) > len(long) {
+			long = r.String()
+		}
+	}
+	st := StateFrame{Type: "state", Seat: rules.MaxSeats, Role: long, Day: 1 << 20, Night: true, Step: "sheriff_pk_vote",
+		Turn: rules.MaxSeats, Alive: all, Sheriff: rules.MaxSeats, Known: map[int]string{}, Wolves: all, Lovers: all[:2],
+		Pending: true, Deadline: 1 << 50, NightEnd: 1 << 50, Paused: true, Bot: true,
+		Channels: []string{ChanDay, ChanWolves, ChanLovers, ChanDead}}
+	for s := range all {
+		st.Known[s+1] = long
+	}
+	for k := rules.CmdKind(1); k <= 8; k++ {
+		st.Choices = append(st.Choices, ChoiceJSON{Cmd: k.String(), Targets: all, NoTarget: true, Value: 127, Pick: -1})
+	}
+	st.Choices[0].Roles = roles
+	for range 16 {
+		st.Calls = append(st.Calls, CallJSON{Key: "role.close", Role: long})
+	}
+	for name, f := range map[string][]byte{"chat": chat, "state": encode(st)} {
+		if n := len(head) + 1 + len(f) + padMin; n > NightMessage {
+			t.Errorf("the largest %s frame needs %d bytes; a night message has %d", name, n, NightMessage)
+		}
+	}
+}
