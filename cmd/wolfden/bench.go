@@ -52,15 +52,15 @@ func benchCmd() *cobra.Command {
 
 func benchLoadCmd() *cobra.Command {
 	var cfg loadConfig
-	var rawURL, timers string
+	var rawURL, metricsURL, timers string
 	var asJSON bool
 	cmd := &cobra.Command{
-		Use:   "load --url URL --games N [--players N] [--preset NAME] [--ramp DURATION] [--seed S] [--timers NAME=DURATION,...] [--json]",
+		Use:   "load --url URL --metrics-url URL --games N [--players N] [--preset NAME] [--ramp DURATION] [--seed S] [--timers NAME=DURATION,...] [--json]",
 		Short: "Play many games at once against a server, every seat a client, and report its speed and memory",
 		Long: `Create N rooms on a running server (wolfden serve) in which every seat is
 a load client: each seat joins over HTTP, the host starts the game, and every
-seat opens its WebSocket. Once all are connected the server's /metrics are
-read to work out its memory per live game and per connection (heap in use
+seat opens its WebSocket. Once all are connected the server's /metrics (on
+its operator listener, --metrics-url: the server's --metrics-addr) are read to work out its memory per live game and per connection (heap in use
 then, less a baseline read before the run); then every client plays random
 legal choices until every game is over.
 
@@ -83,6 +83,12 @@ spreads it over a time) and retries briefly a connection that fails.`,
 			var err error
 			if cfg.URL, err = checkLoadURL(rawURL); err != nil {
 				return err
+			}
+			if metricsURL == "" {
+				metricsURL = rawURL
+			}
+			if cfg.MetricsURL, err = checkLoadURL(metricsURL); err != nil {
+				return fmt.Errorf("%v (--metrics-url)", err)
 			}
 			if cfg.Games < 1 {
 				return fmt.Errorf("bench load: --games must be 1 or more, not %d", cfg.Games)
@@ -136,6 +142,7 @@ spreads it over a time) and retries briefly a connection that fails.`,
 	}
 	f := cmd.Flags()
 	f.StringVar(&rawURL, "url", "http://127.0.0.1:8080", "the server's address")
+	f.StringVar(&metricsURL, "metrics-url", "", "the server's operator listener, where /metrics is (its --metrics-addr; default: --url)")
 	f.IntVar(&cfg.Games, "games", 10, "games played at once")
 	f.IntVar(&cfg.Players, "players", 0, "players a game, for presets with a range (default: the preset's smallest size; 12 for std-12)")
 	f.StringVar(&cfg.Preset, "preset", "std-12", "the preset of every room (wolfden presets)")
@@ -193,16 +200,17 @@ func parseLoadTimers(s string) (map[string]string, error) {
 
 // loadConfig is a load run.
 type loadConfig struct {
-	URL      string // http://host:port
-	Games    int
-	Players  int // seats a game
-	Preset   string
-	Ramp     time.Duration
-	Seed     uint64
-	Timers   map[string]string
-	Parallel int
-	Timeout  time.Duration
-	Progress io.Writer // a line per phase and every few seconds; nil: quiet
+	URL        string // http://host:port
+	MetricsURL string // the operator listener: http://host:port
+	Games      int
+	Players    int // seats a game
+	Preset     string
+	Ramp       time.Duration
+	Seed       uint64
+	Timers     map[string]string
+	Parallel   int
+	Timeout    time.Duration
+	Progress   io.Writer // a line per phase and every few seconds; nil: quiet
 }
 
 // loadReport is what a load run measured.
@@ -326,9 +334,9 @@ func runLoad(ctx context.Context, cfg loadConfig) (*loadReport, error) {
 	defer hc.CloseIdleConnections()
 	api := &client.API{Base: cfg.URL, HTTP: hc}
 
-	base, err := scrapeMetrics(ctx, hc, cfg.URL)
+	base, err := scrapeMetrics(ctx, hc, cfg.MetricsURL)
 	if err != nil {
-		return nil, fmt.Errorf("bench load: reading %s/metrics: %w", cfg.URL, err)
+		return nil, fmt.Errorf("bench load: reading %s/metrics: %w (start the server with --metrics-addr and give that address as --metrics-url)", cfg.MetricsURL, err)
 	}
 	memKey := "go_memstats_heap_inuse_bytes"
 	if _, ok := base[memKey]; !ok {
@@ -352,7 +360,7 @@ func runLoad(ctx context.Context, cfg loadConfig) (*loadReport, error) {
 				return
 			case <-t.C:
 			}
-			m, err := scrapeMetrics(sampleCtx, hc, cfg.URL)
+			m, err := scrapeMetrics(sampleCtx, hc, cfg.MetricsURL)
 			if err != nil {
 				continue
 			}
@@ -442,7 +450,7 @@ feed:
 		if i > 0 {
 			time.Sleep(300 * time.Millisecond)
 		}
-		m, err := scrapeMetrics(ctx, hc, cfg.URL)
+		m, err := scrapeMetrics(ctx, hc, cfg.MetricsURL)
 		if err != nil {
 			errs.add("reading /metrics with everyone connected: %v", err)
 			continue
@@ -557,7 +565,7 @@ feed:
 	}
 	progress("played in %s: %d of %d games over", wall.Round(time.Millisecond), rep.GamesOver, rep.GamesStarted)
 
-	if m, err := scrapeMetrics(ctx, hc, cfg.URL); err != nil {
+	if m, err := scrapeMetrics(ctx, hc, cfg.MetricsURL); err != nil {
 		errs.add("reading /metrics at the end: %v", err)
 	} else {
 		rep.RSS.End = m["process_resident_memory_bytes"]
@@ -579,12 +587,12 @@ feed:
 // setupGame creates a room, joins every seat and starts the game.
 func setupGame(ctx context.Context, api *client.API, cfg loadConfig, g *loadGame) error {
 	body := map[string]any{"name": fmt.Sprintf("load %d", g.idx+1), "preset": cfg.Preset,
-		"players": cfg.Players, "timers": cfg.Timers, "seed": cfg.Seed + uint64(g.idx)}
+		"players": cfg.Players, "timers": cfg.Timers, "seed": cfg.Seed + uint64(g.idx), "practice": true}
 	var c client.Created
 	if err := retryHTTP(ctx, func() error { return api.Do(ctx, "POST", "/api/rooms", "", body, &c) }); err != nil {
 		var e *client.Error
 		if errors.As(err, &e) && e.Code == "rate" {
-			return fmt.Errorf("creating the room: %w (start the server with --room-rate 0 for a load run)", err)
+			return fmt.Errorf("creating the room: %w (start the server with --room-rate 0 --join-rate 0 for a load run)", err)
 		}
 		return fmt.Errorf("creating the room: %w", err)
 	}
@@ -596,6 +604,10 @@ func setupGame(ctx context.Context, api *client.API, cfg loadConfig, g *loadGame
 		}
 		nick := map[string]any{"nickname": fmt.Sprintf("load %d", i+1)}
 		if err := retryHTTP(ctx, func() error { return api.Do(ctx, "POST", "/api/rooms/"+g.id+"/join", "", nick, &j) }); err != nil {
+			var e *client.Error
+			if errors.As(err, &e) && e.Code == "rate" {
+				return fmt.Errorf("joining: %w (start the server with --room-rate 0 --join-rate 0 for a load run)", err)
+			}
 			return fmt.Errorf("joining: %w", err)
 		}
 		g.seats = append(g.seats, &loadSeat{seat: j.Seat, token: j.Token})

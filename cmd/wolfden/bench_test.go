@@ -18,13 +18,15 @@ func TestBenchLoadPlaysEveryGame(t *testing.T) {
 	st := memory.New()
 	srv := server.New(st, server.Options{})
 	hs := httptest.NewServer(srv)
+	op := httptest.NewServer(srv.Operator())
 	defer func() {
+		op.Close()
 		hs.Close()
 		srv.Stop()
 		st.Close()
 	}()
 	start := time.Now()
-	out, err := wolfden(t, "bench", "load", "--url", hs.URL, "--games", "3", "--seed", "7", "--json",
+	out, err := wolfden(t, "bench", "load", "--url", hs.URL, "--metrics-url", op.URL, "--games", "3", "--seed", "7", "--json",
 		"--timers", "setup=30ms,night=30ms,witch=30ms,speech=500ms,vote=500ms,other=500ms")
 	if err != nil {
 		t.Fatalf("%v\n%s", err, out)

@@ -59,7 +59,7 @@ func freeAddr(t *testing.T) string {
 func startServer(t *testing.T, addr, db string, extra ...string) *child {
 	t.Helper()
 	cmd := exec.Command(os.Args[0], "-test.run=^$")
-	cmd.Env = append(os.Environ(), "WOLFDEN_TEST_SERVE="+strings.Join(append([]string{"serve", "--addr", addr, "--db", db}, extra...), " "))
+	cmd.Env = append(os.Environ(), "WOLFDEN_TEST_SERVE="+strings.Join(append([]string{"serve", "--addr", addr, "--db", db, "--join-rate", "0"}, extra...), " "))
 	out, err := cmd.StdoutPipe()
 	if err != nil {
 		t.Fatal(err)
@@ -205,7 +205,7 @@ func TestKilledServerResumesEveryGame(t *testing.T) {
 	srv := startServer(t, addr, db)
 	defer func() { srv.kill(t) }()
 	api := &client.API{Base: srv.base}
-	room, seats := humanTable(t, api, map[string]any{"preset": "std-12", "seed": 5,
+	room, seats := humanTable(t, api, map[string]any{"preset": "std-12", "seed": 5, "practice": true,
 		"timers": map[string]string{"setup": "150ms", "night": "250ms", "witch": "150ms", "speech": "10s", "vote": "10s", "other": "10s", "bot": "0s"}})
 
 	ctx, cancel := context.WithTimeout(context.Background(), 90*time.Second)
@@ -267,7 +267,7 @@ func TestTimersResumeWithTheTimeTheyHad(t *testing.T) {
 	defer func() { srv.kill(t) }()
 	api := &client.API{Base: srv.base}
 	// first_phase=day: the game opens with speeches, the first one on a 20 s clock.
-	room, seats := humanTable(t, api, map[string]any{"preset": "forum", "players": 9, "seed": 3,
+	room, seats := humanTable(t, api, map[string]any{"preset": "forum", "players": 9, "seed": 3, "practice": true,
 		"timers": map[string]string{"speech": "20s", "vote": "20s", "other": "20s", "bot": "0s"}})
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 	defer cancel()
@@ -307,13 +307,13 @@ func TestTimersResumeWithTheTimeTheyHad(t *testing.T) {
 	}
 }
 
-// TestSigtermDrains: on SIGTERM /readyz says 503, no room is created, the
+// TestSigtermDrains: on SIGTERM /readyz (on the operator listener) says 503, no room is created, the
 // running game goes on to its end, and the process exits cleanly.
 func TestSigtermDrains(t *testing.T) {
-	addr, db := freeAddr(t), filepath.Join(t.TempDir(), "drain.db")
-	srv := startServer(t, addr, db, "--drain", "60s")
+	addr, db, ops := freeAddr(t), filepath.Join(t.TempDir(), "drain.db"), freeAddr(t)
+	srv := startServer(t, addr, db, "--drain", "60s", "--metrics-addr", ops)
 	api := &client.API{Base: srv.base}
-	room, seats := humanTable(t, api, map[string]any{"preset": "std-12", "seed": 8,
+	room, seats := humanTable(t, api, map[string]any{"preset": "std-12", "seed": 8, "practice": true,
 		"timers": map[string]string{"setup": "50ms", "night": "80ms", "witch": "50ms", "speech": "5s", "vote": "5s", "other": "5s", "bot": "0s"}})
 	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
 	defer cancel()
@@ -324,7 +324,7 @@ func TestSigtermDrains(t *testing.T) {
 		t.Fatal(err)
 	}
 	for i := 0; ; i++ { // the signal is handled asynchronously
-		resp, err := http.Get(srv.base + "/readyz")
+		resp, err := http.Get("http://" + ops + "/readyz") // on the operator listener
 		if err != nil {
 			t.Fatal(err)
 		}

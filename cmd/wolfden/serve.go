@@ -2,11 +2,13 @@ package main
 
 import (
 	"context"
+	"crypto/tls"
 	"errors"
 	"fmt"
 	"log/slog"
 	"net"
 	"net/http"
+	"net/netip"
 	"os"
 	"time"
 
@@ -19,16 +21,21 @@ import (
 
 func serveCmd() *cobra.Command {
 	var addr, db, logFormat string
-	var origins []string
+	var l listeners
+	var origins, proxies []string
 	var drain, linger time.Duration
-	var roomRate int
+	var roomRate, joinRate int
 	cmd := &cobra.Command{
-		Use:   "serve [--addr HOST:PORT] [--db FILE]",
+		Use:   "serve [--addr HOST:PORT] [--db FILE] [--metrics-addr HOST:PORT] [--tls-cert FILE --tls-key FILE]",
 		Short: "Run the game server: rooms, real-time play over WebSockets, stored games",
 		Long: `Run the game server (docs/server.md). It listens on 127.0.0.1:8080 and keeps
 everything in ./wolfden.db (SQLite) unless --addr / WOLFDEN_ADDR and
 --db / WOLFDEN_DB say otherwise. Games in play when the server stopped or
 crashed resume where they were, timers included.
+
+/metrics and /readyz are served only on the operator listener, --metrics-addr
+(env WOLFDEN_METRICS_ADDR), off unless given. With --tls-cert and --tls-key
+the server speaks HTTPS (and WSS) on --addr.
 
 On SIGTERM or Ctrl-C the server drains: /readyz answers 503, no new room or
 game starts, the games being played go on until they end or --drain runs
@@ -45,6 +52,9 @@ out; games still running then are stored and resume at the next start.`,
 					db = v
 				}
 			}
+			if !cmd.Flags().Changed("metrics-addr") {
+				l.metrics = os.Getenv("WOLFDEN_METRICS_ADDR")
+			}
 			var h slog.Handler
 			switch logFormat {
 			case "text":
@@ -54,11 +64,20 @@ out; games still running then are stored and resume at the next start.`,
 			default:
 				return fmt.Errorf("serve: --log must be text or json, not %q", logFormat)
 			}
-			if drain < 0 || linger <= 0 || roomRate < 0 {
-				return errors.New("serve: --drain and --room-rate cannot be negative and --linger must be positive")
+			if drain < 0 || linger <= 0 || roomRate < 0 || joinRate < 0 {
+				return errors.New("serve: --drain, --room-rate and --join-rate cannot be negative and --linger must be positive")
 			}
-			opts := server.Options{Origins: origins, Linger: linger, Log: slog.New(h), Web: web.Dist(), RoomsPerMinute: roomRate}
-			return serve(cmd.Context(), addr, db, opts, drain, cmd.OutOrStdout())
+			trusted, err := parseProxies(proxies)
+			if err != nil {
+				return err
+			}
+			l.addr = addr
+			if l.tls, err = loadTLS(l.certFile, l.keyFile); err != nil {
+				return err
+			}
+			opts := server.Options{Origins: origins, Linger: linger, Log: slog.New(h), Web: web.Dist(),
+				RoomsPerMinute: roomRate, JoinsPerMinute: joinRate, TrustedProxies: trusted}
+			return serve(cmd.Context(), l, db, opts, drain, cmd.OutOrStdout())
 		},
 	}
 	cmd.Flags().StringVar(&addr, "addr", "127.0.0.1:8080", "address to listen on (env WOLFDEN_ADDR)")
@@ -68,10 +87,64 @@ out; games still running then are stored and resume at the next start.`,
 	cmd.Flags().DurationVar(&linger, "linger", 10*time.Minute, "how long a finished game stays live for its players")
 	cmd.Flags().StringVar(&logFormat, "log", "text", "log format: text or json")
 	cmd.Flags().IntVar(&roomRate, "room-rate", 60, "rooms one address may create a minute (0: no limit, for load tests)")
+	cmd.Flags().IntVar(&joinRate, "join-rate", 10, "seats one address may take a minute (0: no limit, for load tests)")
+	cmd.Flags().StringVar(&l.metrics, "metrics-addr", "", "operator listener for /metrics and /readyz (env WOLFDEN_METRICS_ADDR; off if empty)")
+	cmd.Flags().StringVar(&l.certFile, "tls-cert", "", "serve HTTPS with this certificate (PEM; with --tls-key)")
+	cmd.Flags().StringVar(&l.keyFile, "tls-key", "", "the certificate's private key (PEM; with --tls-cert)")
+	cmd.Flags().StringSliceVar(&proxies, "trusted-proxy", nil, "reverse proxies (address or CIDR) whose X-Forwarded-For names the client")
 	return cmd
 }
 
-func serve(ctx context.Context, addr, dbPath string, opts server.Options, drain time.Duration, out interface{ Write([]byte) (int, error) }) error {
+// listeners are where the server listens: the public address (HTTPS when
+// tls is set) and the operator's, if any.
+type listeners struct {
+	addr, metrics     string
+	certFile, keyFile string
+	tls               *tls.Config
+}
+
+// loadTLS reads the certificate and its key; neither is no TLS.
+func loadTLS(certFile, keyFile string) (*tls.Config, error) {
+	switch {
+	case certFile == "" && keyFile == "":
+		return nil, nil
+	case certFile == "" || keyFile == "":
+		return nil, errors.New("serve: --tls-cert and --tls-key go together: give both (HTTPS) or neither (HTTP)")
+	}
+	certPEM, err := os.ReadFile(certFile)
+	if err != nil {
+		return nil, fmt.Errorf("serve: --tls-cert: %v", err)
+	}
+	keyPEM, err := os.ReadFile(keyFile)
+	if err != nil {
+		return nil, fmt.Errorf("serve: --tls-key: %v", err)
+	}
+	cert, err := tls.X509KeyPair(certPEM, keyPEM)
+	if err != nil {
+		return nil, fmt.Errorf("serve: --tls-cert %s and --tls-key %s: %v", certFile, keyFile, err)
+	}
+	// HTTP/1.1 only: WebSockets are upgrades of HTTP/1.1 requests.
+	return &tls.Config{Certificates: []tls.Certificate{cert}, MinVersion: tls.VersionTLS12, NextProtos: []string{"http/1.1"}}, nil
+}
+
+// parseProxies reads --trusted-proxy: addresses or CIDR prefixes.
+func parseProxies(list []string) ([]netip.Prefix, error) {
+	var out []netip.Prefix
+	for _, p := range list {
+		if a, err := netip.ParseAddr(p); err == nil {
+			out = append(out, netip.PrefixFrom(a.Unmap(), a.Unmap().BitLen()))
+			continue
+		}
+		pr, err := netip.ParsePrefix(p)
+		if err != nil {
+			return nil, fmt.Errorf("serve: --trusted-proxy %q is not an address or a CIDR prefix such as 10.0.0.0/8", p)
+		}
+		out = append(out, pr.Masked())
+	}
+	return out, nil
+}
+
+func serve(ctx context.Context, l listeners, dbPath string, opts server.Options, drain time.Duration, out interface{ Write([]byte) (int, error) }) error {
 	st, err := sqlite.Open(dbPath)
 	if err != nil {
 		return fmt.Errorf("serve: %v", err)
@@ -84,14 +157,31 @@ func serve(ctx context.Context, addr, dbPath string, opts server.Options, drain 
 		return fmt.Errorf("serve: resuming the stored games: %v", err)
 	}
 	opts.Log.Info("games resumed", "games", n, "took", time.Since(t0).Round(time.Millisecond).String())
-	ln, err := net.Listen("tcp", addr)
+	ln, err := net.Listen("tcp", l.addr)
 	if err != nil {
 		srv.Stop()
 		return fmt.Errorf("serve: %v", err)
 	}
-	hs := &http.Server{Handler: srv, ReadHeaderTimeout: 10 * time.Second}
-	fmt.Fprintf(out, "wolfden serving on http://%s (database %s)\n", ln.Addr(), dbPath)
-	errc := make(chan error, 1)
+	scheme := "http"
+	if l.tls != nil {
+		ln, scheme = tls.NewListener(ln, l.tls), "https"
+	}
+	hs := server.HTTPServer(srv)
+	errc := make(chan error, 2)
+	var op *http.Server
+	opAt := ""
+	if l.metrics != "" {
+		oln, err := net.Listen("tcp", l.metrics)
+		if err != nil {
+			ln.Close()
+			srv.Stop()
+			return fmt.Errorf("serve: --metrics-addr: %v", err)
+		}
+		op = &http.Server{Handler: srv.Operator(), ReadHeaderTimeout: server.ReadHeaderTimeout}
+		opAt = fmt.Sprintf("; operator listener on http://%s", oln.Addr())
+		go func() { errc <- op.Serve(oln) }()
+	}
+	fmt.Fprintf(out, "wolfden serving on %s://%s (database %s)%s\n", scheme, ln.Addr(), dbPath, opAt)
 	go func() { errc <- hs.Serve(ln) }()
 	select {
 	case err := <-errc:
@@ -110,6 +200,9 @@ func serve(ctx context.Context, addr, dbPath string, opts server.Options, drain 
 	defer cancel()
 	_ = srv.Close(sctx) // connections get their last frames
 	_ = hs.Shutdown(sctx)
+	if op != nil {
+		_ = op.Shutdown(sctx)
+	}
 	opts.Log.Info("stopped")
 	return nil
 }

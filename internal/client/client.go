@@ -95,10 +95,11 @@ type Created struct {
 
 // Conn is one WebSocket connection to a game.
 type Conn struct {
-	ws     *websocket.Conn
-	Seat   rules.Seat
-	Frames chan Frame // every frame received, in order; closed when the connection ends
-	err    error
+	ws       *websocket.Conn
+	Seat     rules.Seat
+	Practice bool       // the welcome said the room is a practice: its deal may be known
+	Frames   chan Frame // every frame received, in order; closed when the connection ends
+	err      error
 }
 
 // Frame is a frame received, decoded loosely: Raw keeps it whole.
@@ -124,8 +125,15 @@ type Frame struct {
 // Dial opens a game's WebSocket and says hello: token "" watches as a
 // spectator; since and chatSince resume after the last numbers held.
 func Dial(ctx context.Context, base, room, token string, since, chatSince int) (*Conn, error) {
+	return DialWith(ctx, nil, base, room, token, since, chatSince)
+}
+
+// DialWith is Dial through an HTTP client of the caller's (nil: the
+// default), such as one that trusts a test's certificate: an https base
+// dials wss.
+func DialWith(ctx context.Context, hc *http.Client, base, room, token string, since, chatSince int) (*Conn, error) {
 	url := "ws" + strings.TrimPrefix(base, "http") + "/ws/" + room
-	ws, _, err := websocket.Dial(ctx, url, nil)
+	ws, _, err := websocket.Dial(ctx, url, &websocket.DialOptions{HTTPClient: hc})
 	if err != nil {
 		return nil, err
 	}
@@ -141,7 +149,11 @@ func Dial(ctx context.Context, base, room, token string, since, chatSince int) (
 	if f.Type != "welcome" {
 		return nil, fmt.Errorf("client: %s %s: %s", f.Type, f.Code, f.Message)
 	}
-	c.Seat = f.Seat
+	var w struct {
+		Practice bool `json:"practice"`
+	}
+	_ = json.Unmarshal(f.Raw, &w)
+	c.Seat, c.Practice = f.Seat, w.Practice
 	go c.loop()
 	return c, nil
 }

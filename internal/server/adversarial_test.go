@@ -340,7 +340,7 @@ func TestAdversarialClients(t *testing.T) {
 
 	// The room: seats 1 and 2 for the test, ten bots.
 	var created client.Created
-	if err := ts.api.Do(ctx, "POST", "/api/rooms", "", map[string]any{"preset": "std-12", "seed": seed,
+	if err := ts.api.Do(ctx, "POST", "/api/rooms", "", map[string]any{"preset": "std-12", "seed": seed, "practice": true,
 		"timers": advTimers, "nickname": "one"}, &created); err != nil {
 		t.Fatal(err)
 	}
@@ -618,7 +618,7 @@ func TestAdversarialClients(t *testing.T) {
 		{name: "list rooms with an unknown status", method: "GET", path: "/api/rooms?status=RUNNING", status: 400, code: "bad_status"},
 		{name: "create a room with malformed JSON", method: "POST", path: "/api/rooms", body: `{"preset":`, status: 400, code: "bad_json"},
 		{name: "create a room with an unknown field", method: "POST", path: "/api/rooms", body: `{"preset":"std-12","admin":true}`, status: 400, code: "bad_json"},
-		{name: "create a room with a negative seed", method: "POST", path: "/api/rooms", body: `{"seed":-1}`, status: 400, code: "bad_json"},
+		{name: "create a room with a negative seed", method: "POST", path: "/api/rooms", body: `{"seed":-1,"practice":true}`, status: 400, code: "bad_json"},
 		{name: "create a room with a body over 64 KB", method: "POST", path: "/api/rooms", body: bigName, status: 400, code: "bad_json"},
 		{name: "create a room with a zero timer", method: "POST", path: "/api/rooms", body: `{"timers":{"speech":"0s"}}`, status: 400, code: "bad_room"},
 		{name: "start with GET", method: "GET", path: room + "/start", tok: g.host, status: 405},

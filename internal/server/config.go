@@ -4,6 +4,7 @@ import (
 	"crypto/rand"
 	"encoding/binary"
 	"fmt"
+	"net/http"
 	"sort"
 	"strings"
 
@@ -16,35 +17,48 @@ import (
 // createRequest is the body of POST /api/rooms.
 type createRequest struct {
 	Name     string            `json:"name"`
-	Preset   string            `json:"preset"`  // a preset name, or
-	Board    string            `json:"board"`   // a board file's text (docs/boards.md)
-	Players  int               `json:"players"` // for a preset that takes several sizes
-	Options  map[string]string `json:"options"` // option overrides
-	Timers   map[string]string `json:"timers"`  // timer overrides: "speech": "60s"
-	Bots     string            `json:"bots"`    // bot level: smart (default) or random
-	Seed     *uint64           `json:"seed"`    // fixes the deal and the bots; random if absent
+	Preset   string            `json:"preset"`   // a preset name, or
+	Board    string            `json:"board"`    // a board file's text (docs/boards.md)
+	Players  int               `json:"players"`  // for a preset that takes several sizes
+	Options  map[string]string `json:"options"`  // option overrides
+	Timers   map[string]string `json:"timers"`   // timer overrides: "speech": "60s"
+	Bots     string            `json:"bots"`     // bot level: smart (default) or random
+	Seed     *uint64           `json:"seed"`     // fixes the deal and the bots: practice rooms only
+	Practice bool              `json:"practice"` // a practice room: its deal may be known (docs/server.md)
 	Nickname string            `json:"nickname"`
 }
 
 // roomConfig is a room's settings as stored: the board resolved, so that a
 // stored game does not change when a preset does.
 type roomConfig struct {
-	Name     string            `json:"name"`
-	Preset   string            `json:"preset,omitempty"`
-	Cards    []string          `json:"cards"`
-	Options  map[string]string `json:"options"`
-	Timers   map[string]string `json:"timers"`
-	Bots     string            `json:"bots"`
-	Seed     uint64            `json:"seed"`
-	HostHash string            `json:"host"`
-	Next     string            `json:"next,omitempty"` // the room of the rematch, once the host asked for one
+	Name    string            `json:"name"`
+	Preset  string            `json:"preset,omitempty"`
+	Cards   []string          `json:"cards"`
+	Options map[string]string `json:"options"`
+	Timers  map[string]string `json:"timers"`
+	Bots    string            `json:"bots"`
+	// Seed deals the game and drives its bots. A practice room's is given
+	// or random from its creation; any other room's is drawn when its game
+	// is dealt (Server.dealSeed) and stored then, so a restart resumes it.
+	Seed     uint64 `json:"seed"`
+	Practice bool   `json:"practice,omitempty"`
+	HostHash string `json:"host"`
+	Next     string `json:"next,omitempty"` // the room of the rematch, once the host asked for one
 }
 
 // MaxName bounds room names and nicknames, in characters.
 const MaxName = 40
 
+// errSeed refuses a seed outside a practice room: whoever fixes the seed
+// knows the deal and every bot's choice.
+var errSeed = fail(http.StatusBadRequest, "seed",
+	`a seed can only be fixed in a practice room (add "practice": true; every seat is told the room is a practice)`)
+
 func (req *createRequest) config() (roomConfig, error) {
-	c := roomConfig{Name: req.Name, Bots: req.Bots}
+	c := roomConfig{Name: req.Name, Bots: req.Bots, Practice: req.Practice}
+	if req.Seed != nil && !req.Practice {
+		return c, errSeed
+	}
 	if err := checkName("name", req.Name, true); err != nil {
 		return c, err
 	}
@@ -105,9 +119,10 @@ func (req *createRequest) config() (roomConfig, error) {
 	if _, err := bot.ParseLevel(c.Bots); err != nil {
 		return c, fmt.Errorf("bots: unknown level %q (smart or random)", c.Bots)
 	}
-	if req.Seed != nil {
+	switch {
+	case req.Seed != nil:
 		c.Seed = *req.Seed
-	} else {
+	case req.Practice:
 		c.Seed = randomSeed()
 	}
 	if c.Name == "" {
@@ -169,6 +184,9 @@ type seatRec struct {
 	Nick string `json:"nick,omitempty"`
 	Hash string `json:"hash,omitempty"`
 	Bot  bool   `json:"bot,omitempty"`
+	// Closed: the host emptied the seat, and nobody may join it until he
+	// reopens it. Bots may still take it.
+	Closed bool `json:"closed,omitempty"`
 }
 
 func (s *seatRec) empty() bool { return s.Hash == "" && !s.Bot }

@@ -14,7 +14,8 @@ import (
 	"github.com/wolfden/wolfden/rules"
 )
 
-// start deals the game of an open room; bots take the empty seats.
+// start deals the game of an open room; bots take the empty seats (closed
+// ones too). A room that is not a practice gets its seed now.
 func (s *Server) start(w http.ResponseWriter, r *http.Request) {
 	if s.draining.Load() {
 		writeErr(w, errDraining)
@@ -26,9 +27,13 @@ func (s *Server) start(w http.ResponseWriter, r *http.Request) {
 				rm.seats[i] = seatRec{Bot: true}
 			}
 		}
+		seed := rm.cfg.Seed
+		if !rm.cfg.Practice {
+			rm.cfg.Seed = s.dealSeed(rm.rec.ID)
+		}
 		rm.rec.Status = store.StatusRunning
 		if err := s.save(r.Context(), rm); err != nil {
-			rm.rec.Status = store.StatusOpen
+			rm.rec.Status, rm.cfg.Seed = store.StatusOpen, seed
 			return nil, errStored
 		}
 		cfg, err := s.gameConfig(rm)
@@ -213,12 +218,17 @@ func (s *Server) again(w http.ResponseWriter, r *http.Request) {
 		writeJSON(w, http.StatusOK, s.describe(next))
 		return
 	}
-	if !s.roomLim.allow(r) {
+	if !s.roomLim.allow(s.clientAddr(r)) {
 		writeErr(w, errRoomRate)
 		return
 	}
+	// A new deal: a practice room's from a random seed, shown in its
+	// info; any other room's is drawn when the rematch starts.
 	nx := &room{cfg: rm.cfg, seats: slices.Clone(rm.seats)}
-	nx.cfg.Next, nx.cfg.Seed = "", randomSeed()
+	nx.cfg.Next, nx.cfg.Seed = "", 0
+	if nx.cfg.Practice {
+		nx.cfg.Seed = randomSeed()
+	}
 	if err := s.addRoom(r.Context(), nx); err != nil {
 		writeErr(w, err)
 		return

@@ -3,14 +3,29 @@ package server
 import (
 	"net"
 	"net/http"
+	"net/netip"
+	"strings"
 	"sync"
 	"time"
 
 	"golang.org/x/time/rate"
 )
 
-// hostLimits bounds how often one address may do something (create rooms):
-// a token bucket per address, forgotten once idle.
+// limits bound what one player or one address may do at once.
+type limits struct {
+	seatConns           int        // connections one seat may have open
+	spectators          int        // spectators one room takes
+	spectatorsPerAddr   int        // spectators one address may have in one room
+	spectatorsPerMinute int        // spectator connections one address may open a minute (as many at once)
+	chatRate            rate.Limit // messages a second one seat may send, over all its connections …
+	chatBurst           int        // … and at once
+}
+
+var defaultLimits = limits{seatConns: 2, spectators: 100, spectatorsPerAddr: 5, spectatorsPerMinute: 10,
+	chatRate: 1, chatBurst: 5}
+
+// hostLimits bounds how often one address may do something (create rooms,
+// take seats, watch): a token bucket per address, forgotten once idle.
 type hostLimits struct {
 	mu      sync.Mutex
 	every   rate.Limit
@@ -32,13 +47,9 @@ func newHostLimits(perMinute int) *hostLimits {
 	return &hostLimits{every: rate.Limit(float64(perMinute) / 60), burst: perMinute, buckets: map[string]*bucket{}}
 }
 
-func (h *hostLimits) allow(r *http.Request) bool {
+func (h *hostLimits) allow(addr string) bool {
 	if h == nil {
 		return true
-	}
-	host, _, err := net.SplitHostPort(r.RemoteAddr)
-	if err != nil {
-		host = r.RemoteAddr
 	}
 	now := time.Now()
 	h.mu.Lock()
@@ -51,11 +62,47 @@ func (h *hostLimits) allow(r *http.Request) bool {
 		}
 		h.swept = now
 	}
-	b := h.buckets[host]
+	b := h.buckets[addr]
 	if b == nil {
 		b = &bucket{lim: rate.NewLimiter(h.every, h.burst)}
-		h.buckets[host] = b
+		h.buckets[addr] = b
 	}
 	b.seen = now
 	return b.lim.AllowN(now, 1)
+}
+
+// clientAddr is the address a request's limits are counted against: its
+// peer's, or, when the peer is a trusted proxy, the last address of
+// X-Forwarded-For that is not a trusted proxy (each proxy appends the
+// address it was reached from; what comes before may be forged).
+func (s *Server) clientAddr(r *http.Request) string {
+	host, _, err := net.SplitHostPort(r.RemoteAddr)
+	if err != nil {
+		host = r.RemoteAddr
+	}
+	if !s.trusted(host) {
+		return host
+	}
+	hops := strings.Split(strings.Join(r.Header.Values("X-Forwarded-For"), ","), ",")
+	for i := len(hops) - 1; i >= 0; i-- {
+		hop := strings.TrimSpace(hops[i])
+		if a, err := netip.ParseAddr(hop); err == nil && !s.trusted(hop) {
+			return a.Unmap().String()
+		}
+	}
+	return host
+}
+
+func (s *Server) trusted(host string) bool {
+	a, err := netip.ParseAddr(host)
+	if err != nil {
+		return false
+	}
+	a = a.Unmap()
+	for _, p := range s.opts.TrustedProxies {
+		if p.Contains(a) {
+			return true
+		}
+	}
+	return false
 }

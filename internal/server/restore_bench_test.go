@@ -204,7 +204,7 @@ func restoreSeeds(ctx context.Context) <-chan uint64 {
 // its absent human, once he has left.
 func restoreGame(ctx context.Context, s *Server, api *client.API, base string, seed uint64) (bool, error) {
 	var c client.Created
-	body := map[string]any{"preset": "std-12", "seed": seed, "nickname": "human", "timers": restoreTimers}
+	body := map[string]any{"preset": "std-12", "seed": seed, "practice": true, "nickname": "human", "timers": restoreTimers}
 	if err := api.Do(ctx, "POST", "/api/rooms", "", body, &c); err != nil {
 		return false, err
 	}

@@ -13,9 +13,12 @@ import (
 	"fmt"
 	"net/http"
 	"slices"
+	"strconv"
 	"strings"
 	"sync"
 	"time"
+
+	"golang.org/x/time/rate"
 
 	"github.com/wolfden/wolfden/internal/game"
 	"github.com/wolfden/wolfden/internal/store"
@@ -30,6 +33,12 @@ type room struct {
 	cfg   roomConfig
 	seats []seatRec
 	actor *game.Actor
+
+	// Held in memory only: the connections open to the game, and each
+	// seat's chat budget, shared by all its connections.
+	conns     map[rules.Seat]int // by seat (0: spectators)
+	watchers  map[string]int     // spectators by address
+	chatLimit map[rules.Seat]*rate.Limiter
 }
 
 // Tokens are 256 random bits; only their SHA-256 is stored, and they are
@@ -149,7 +158,7 @@ func (s *Server) createRoom(w http.ResponseWriter, r *http.Request) {
 		writeErr(w, errDraining)
 		return
 	}
-	if !s.roomLim.allow(r) {
+	if !s.roomLim.allow(s.clientAddr(r)) {
 		writeErr(w, errRoomRate)
 		return
 	}
@@ -160,7 +169,11 @@ func (s *Server) createRoom(w http.ResponseWriter, r *http.Request) {
 	}
 	cfg, err := req.config()
 	if err != nil {
-		writeErr(w, fail(http.StatusBadRequest, "bad_room", "%v", err))
+		var ae *apiError
+		if !errors.As(err, &ae) {
+			err = fail(http.StatusBadRequest, "bad_room", "%v", err)
+		}
+		writeErr(w, err)
 		return
 	}
 	if err := checkName("nickname", req.Nickname, true); err != nil {
@@ -215,18 +228,23 @@ type roomInfo struct {
 	Options map[string]string `json:"options"`
 	Timers  map[string]string `json:"timers"`
 	Bots    string            `json:"bots"`
-	Players int               `json:"players"`
-	Taken   int               `json:"taken"`
-	Seats   []seatInfo        `json:"seats"`
-	Game    *gameInfo         `json:"game,omitempty"`
-	You     rules.Seat        `json:"you,omitempty"`  // the seat of the token the request carried
-	Next    string            `json:"next,omitempty"` // the rematch's room, once the host opened it
+	// Practice: the deal may be known (its seed was fixed, or is shown
+	// here); every seat is told so. Seed is shown for practice rooms only.
+	Practice bool       `json:"practice"`
+	Seed     *uint64    `json:"seed,omitempty"`
+	Players  int        `json:"players"`
+	Taken    int        `json:"taken"`
+	Seats    []seatInfo `json:"seats"`
+	Game     *gameInfo  `json:"game,omitempty"`
+	You      rules.Seat `json:"you,omitempty"`  // the seat of the token the request carried
+	Next     string     `json:"next,omitempty"` // the rematch's room, once the host opened it
 }
 
 type seatInfo struct {
-	Seat rules.Seat `json:"seat"`
-	Nick string     `json:"nick,omitempty"`
-	Bot  bool       `json:"bot,omitempty"`
+	Seat   rules.Seat `json:"seat"`
+	Nick   string     `json:"nick,omitempty"`
+	Bot    bool       `json:"bot,omitempty"`
+	Closed bool       `json:"closed,omitempty"` // emptied by the host: nobody may join it until he reopens it
 }
 
 type gameInfo struct {
@@ -241,12 +259,17 @@ type gameInfo struct {
 // describe is the public view of a room; the caller holds rm.mu.
 func (s *Server) describe(rm *room) roomInfo {
 	in := roomInfo{ID: rm.rec.ID, Name: rm.cfg.Name, Status: rm.rec.Status, Preset: rm.cfg.Preset, Next: rm.cfg.Next,
-		Cards: rm.cfg.Cards, Options: rm.cfg.Options, Timers: rm.cfg.Timers, Bots: rm.cfg.Bots, Players: len(rm.seats)}
+		Cards: rm.cfg.Cards, Options: rm.cfg.Options, Timers: rm.cfg.Timers, Bots: rm.cfg.Bots, Players: len(rm.seats),
+		Practice: rm.cfg.Practice}
+	if rm.cfg.Practice { // any other room's seed is told only by its replay, once the game is over
+		seed := rm.cfg.Seed
+		in.Seed = &seed
+	}
 	for i, st := range rm.seats {
 		if !st.empty() {
 			in.Taken++
 		}
-		in.Seats = append(in.Seats, seatInfo{Seat: rules.Seat(i + 1), Nick: st.Nick, Bot: st.Bot})
+		in.Seats = append(in.Seats, seatInfo{Seat: rules.Seat(i + 1), Nick: st.Nick, Bot: st.Bot, Closed: st.Closed})
 	}
 	if rm.actor != nil {
 		if g, err := rm.actor.Status(); err == nil {
@@ -342,13 +365,24 @@ func (s *Server) join(w http.ResponseWriter, r *http.Request) {
 		writeErr(w, fail(http.StatusBadRequest, "bad_name", "%v", err))
 		return
 	}
+	if !s.joinLim.allow(s.clientAddr(r)) {
+		writeErr(w, fail(http.StatusTooManyRequests, "rate",
+			"too many seats taken from this address (at most %d a minute); try again in a minute", s.opts.JoinsPerMinute))
+		return
+	}
 	s.openRoom(w, r, false, func(rm *room) (any, error) {
+		closed := 0
 		for i := range rm.seats {
-			if rm.seats[i].empty() {
+			if rm.seats[i].Closed {
+				closed++
+			} else if rm.seats[i].empty() {
 				tok, h := newToken()
 				rm.seats[i] = seatRec{Nick: req.Nickname, Hash: h}
 				return map[string]any{"seat": i + 1, "token": tok, "room": s.describe(rm)}, nil
 			}
+		}
+		if closed > 0 {
+			return nil, fail(http.StatusConflict, "full", "the room is full (%d seats are closed until the host reopens them)", closed)
 		}
 		return nil, fail(http.StatusConflict, "full", "the room is full")
 	})
@@ -402,15 +436,41 @@ func (s *Server) addBots(w http.ResponseWriter, r *http.Request) {
 	})
 }
 
+// clearSeat empties a seat and closes it: whoever sat there cannot take it
+// back by joining again, nor can anyone else, until the host reopens it.
 func (s *Server) clearSeat(w http.ResponseWriter, r *http.Request) {
 	s.openRoom(w, r, true, func(rm *room) (any, error) {
-		var n int
-		if _, err := fmt.Sscanf(r.PathValue("seat"), "%d", &n); err != nil || n < 1 || n > len(rm.seats) {
-			return nil, fail(http.StatusBadRequest, "bad_seat", "seat %q is not in this room (1 to %d)", r.PathValue("seat"), len(rm.seats))
+		n, err := pathSeat(r, rm)
+		if err != nil {
+			return nil, err
 		}
-		rm.seats[n-1] = seatRec{}
+		rm.seats[n-1] = seatRec{Closed: true}
 		return nil, nil
 	})
+}
+
+// openSeat reopens a seat the host closed: anyone may join it again.
+func (s *Server) openSeat(w http.ResponseWriter, r *http.Request) {
+	s.openRoom(w, r, true, func(rm *room) (any, error) {
+		n, err := pathSeat(r, rm)
+		if err != nil {
+			return nil, err
+		}
+		if !rm.seats[n-1].Closed {
+			return nil, fail(http.StatusConflict, "not_closed", "seat %d is not closed", n)
+		}
+		rm.seats[n-1].Closed = false
+		return nil, nil
+	})
+}
+
+// pathSeat is the seat named in the path, checked against the room.
+func pathSeat(r *http.Request, rm *room) (int, error) {
+	n, err := strconv.Atoi(r.PathValue("seat"))
+	if err != nil || n < 1 || n > len(rm.seats) {
+		return 0, fail(http.StatusBadRequest, "bad_seat", "seat %q is not in this room (1 to %d)", r.PathValue("seat"), len(rm.seats))
+	}
+	return n, nil
 }
 
 func (s *Server) reorder(w http.ResponseWriter, r *http.Request) {

@@ -5,6 +5,10 @@ package server
 
 import (
 	"context"
+	"crypto/hmac"
+	"crypto/rand"
+	"crypto/sha256"
+	"encoding/binary"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -12,6 +16,7 @@ import (
 	"io/fs"
 	"log/slog"
 	"net/http"
+	"net/netip"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -38,6 +43,13 @@ type Options struct {
 	// RoomsPerMinute bounds the rooms one address may create a minute
 	// (as many at once); 0 means no bound (load tests).
 	RoomsPerMinute int
+	// JoinsPerMinute bounds the seats one address may take a minute (as
+	// many at once); 0 means no bound (load tests).
+	JoinsPerMinute int
+	// TrustedProxies are the reverse proxies whose X-Forwarded-For names
+	// the client: the per-address limits count the address it gives. A
+	// request from any other peer is counted by the peer's own address.
+	TrustedProxies []netip.Prefix
 }
 
 // Server holds the rooms.
@@ -52,6 +64,10 @@ type Server struct {
 	rooms    map[string]*room
 	draining atomic.Bool
 	roomLim  *hostLimits
+	joinLim  *hostLimits
+	specLim  *hostLimits // spectator connections an address may open a minute
+	lim      limits
+	secret   [32]byte       // mixed into every deal's seed (dealSeed)
 	games    sync.WaitGroup // live games
 	sessions sync.WaitGroup // open WebSocket connections
 }
@@ -66,9 +82,27 @@ func New(st store.Store, opts Options) *Server {
 		opts.Linger = 10 * time.Minute
 	}
 	s := &Server{st: st, opts: opts, log: opts.Log, m: newMetrics(), rooms: map[string]*room{},
-		roomLim: newHostLimits(opts.RoomsPerMinute)}
+		roomLim: newHostLimits(opts.RoomsPerMinute), joinLim: newHostLimits(opts.JoinsPerMinute),
+		specLim: newHostLimits(defaultLimits.spectatorsPerMinute), lim: defaultLimits}
+	if _, err := rand.Read(s.secret[:]); err != nil {
+		panic(err)
+	}
 	s.routes()
 	return s
+}
+
+// dealSeed is the seed of a game being dealt: fresh random bits mixed with
+// the server's secret, so that nobody, the host included, can know the deal
+// or the bots' choices before they are told. It is stored with the room.
+func (s *Server) dealSeed(room string) uint64 {
+	var nonce [32]byte
+	if _, err := rand.Read(nonce[:]); err != nil {
+		panic(err)
+	}
+	m := hmac.New(sha256.New, s.secret[:])
+	m.Write(nonce[:])
+	m.Write([]byte(room))
+	return binary.LittleEndian.Uint64(m.Sum(nil))
 }
 
 // ServeHTTP makes the server an http.Handler.
@@ -78,11 +112,41 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	s.mux.ServeHTTP(w, r)
 }
 
-func (s *Server) routes() {
+// Operator is the operator listener's handler (--metrics-addr): /metrics,
+// /readyz and /healthz. Nothing a player can reach counts what happens at
+// night, so these are not on the public handler.
+func (s *Server) Operator() http.Handler {
 	m := http.NewServeMux()
-	m.HandleFunc("GET /healthz", func(w http.ResponseWriter, r *http.Request) { fmt.Fprintln(w, "ok") })
+	m.HandleFunc("GET /healthz", healthz)
 	m.HandleFunc("GET /readyz", s.readyz)
 	m.Handle("GET /metrics", promhttp.HandlerFor(s.m.reg, promhttp.HandlerOpts{}))
+	return m
+}
+
+func healthz(w http.ResponseWriter, r *http.Request) { fmt.Fprintln(w, "ok") }
+
+// The public listener's timeouts. A WebSocket is not bound by them: its
+// handler lifts the deadlines before taking the connection over.
+const (
+	ReadHeaderTimeout = 10 * time.Second  // a request's headers
+	ReadTimeout       = 30 * time.Second  // a whole request, body included
+	WriteTimeout      = 60 * time.Second  // an answer
+	IdleTimeout       = 120 * time.Second // a kept-alive connection between requests
+)
+
+// HTTPServer is an http.Server for h with the public listener's timeouts.
+func HTTPServer(h http.Handler) *http.Server {
+	return &http.Server{Handler: h, ReadHeaderTimeout: ReadHeaderTimeout, ReadTimeout: ReadTimeout,
+		WriteTimeout: WriteTimeout, IdleTimeout: IdleTimeout}
+}
+
+func (s *Server) routes() {
+	m := http.NewServeMux()
+	m.HandleFunc("GET /healthz", healthz)
+	// Operators' pages are on the operator listener (Operator); here they
+	// are not found, not the web client's page.
+	m.HandleFunc("GET /readyz", http.NotFound)
+	m.HandleFunc("GET /metrics", http.NotFound)
 	m.HandleFunc("GET /api/presets", s.presets)
 	m.HandleFunc("GET /api/options", s.options)
 	m.HandleFunc("GET /api/rooms", s.listRooms)
@@ -92,6 +156,7 @@ func (s *Server) routes() {
 	m.HandleFunc("POST /api/rooms/{id}/leave", s.leave)
 	m.HandleFunc("POST /api/rooms/{id}/bots", s.addBots)
 	m.HandleFunc("DELETE /api/rooms/{id}/seats/{seat}", s.clearSeat)
+	m.HandleFunc("POST /api/rooms/{id}/seats/{seat}/open", s.openSeat)
 	m.HandleFunc("POST /api/rooms/{id}/order", s.reorder)
 	m.HandleFunc("POST /api/rooms/{id}/start", s.start)
 	m.HandleFunc("POST /api/rooms/{id}/pause", s.pause(true))
@@ -125,6 +190,7 @@ var (
 	errDraining = fail(http.StatusServiceUnavailable, "draining", "the server is shutting down; try again soon")
 	errNotHost  = fail(http.StatusForbidden, "not_host", "only the room's host may do this (Authorization: Bearer HOST_TOKEN)")
 	errRoomRate = fail(http.StatusTooManyRequests, "rate", "too many rooms created from this address; try again in a minute")
+	errJoinRate = fail(http.StatusTooManyRequests, "rate", "too many seats taken from this address; try again in a minute")
 	errStored   = fail(http.StatusInternalServerError, "store", "the room could not be stored")
 )
 

@@ -123,7 +123,7 @@ func TestTwelveClientsPlayAGameWithAReconnect(t *testing.T) {
 	ts := newTestServer(t)
 	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
 	defer cancel()
-	room, players := ts.table(t, map[string]any{"preset": "std-12", "seed": 42, "timers": quick})
+	room, players := ts.table(t, map[string]any{"preset": "std-12", "seed": 42, "practice": true, "timers": quick})
 	if err := ts.api.Do(ctx, "POST", "/api/rooms/"+room.Room.ID+"/start", room.HostToken, nil, nil); err != nil {
 		t.Fatal(err)
 	}
@@ -223,7 +223,7 @@ func TestHostControlsTheRoom(t *testing.T) {
 	ts := newTestServer(t)
 	ctx := context.Background()
 	var c client.Created
-	if err := ts.api.Do(ctx, "POST", "/api/rooms", "", map[string]any{"preset": "std-9", "nickname": "host", "seed": 1,
+	if err := ts.api.Do(ctx, "POST", "/api/rooms", "", map[string]any{"preset": "std-9", "nickname": "host", "seed": 1, "practice": true,
 		"timers": map[string]string{"speech": "1h", "vote": "1h", "other": "1h", "night": "1h", "witch": "1h", "setup": "1h"}}, &c); err != nil {
 		t.Fatal(err)
 	}
@@ -313,7 +313,7 @@ func TestSpectatorsSeePublicEventsOnly(t *testing.T) {
 	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 	defer cancel()
 	var c client.Created
-	if err := ts.api.Do(ctx, "POST", "/api/rooms", "", map[string]any{"preset": "std-12", "seed": 9, "timers": quick}, &c); err != nil {
+	if err := ts.api.Do(ctx, "POST", "/api/rooms", "", map[string]any{"preset": "std-12", "seed": 9, "practice": true, "timers": quick}, &c); err != nil {
 		t.Fatal(err)
 	}
 	// a slow bot keeps the game going while the spectator connects
@@ -355,28 +355,39 @@ func TestSpectatorsSeePublicEventsOnly(t *testing.T) {
 	}
 }
 
-func TestMetricsAndHealth(t *testing.T) {
-	ts := newTestServer(t)
-	for path, want := range map[string]string{"/healthz": "ok", "/readyz": "ready",
-		"/metrics": "wolfden_live_games"} {
-		resp, err := ts.http.Client().Get(ts.http.URL + path)
+// TestOperatorPagesAreOnlyOnTheOperatorListener: /metrics and /readyz are
+// served by the operator handler; the public one has /healthz and answers
+// 404 for them (nothing a player can reach counts what happens at night).
+func TestOperatorPagesAreOnlyOnTheOperatorListener(t *testing.T) {
+	ts := newTestServerWith(t, Options{Web: fstest.MapFS{"index.html": {Data: []byte("<title>wolfden")}}})
+	op := httptest.NewServer(ts.Operator())
+	defer op.Close()
+	get := func(base, path string) (int, string) {
+		t.Helper()
+		resp, err := http.Get(base + path)
 		if err != nil {
 			t.Fatal(err)
 		}
+		defer resp.Body.Close()
 		body, _ := io.ReadAll(resp.Body)
-		resp.Body.Close()
-		if resp.StatusCode != 200 || !strings.Contains(string(body), want) {
-			t.Fatalf("%s: %d %.200s", path, resp.StatusCode, body)
+		return resp.StatusCode, string(body)
+	}
+	for path, want := range map[string]string{"/healthz": "ok", "/readyz": "ready", "/metrics": "wolfden_live_games"} {
+		if status, body := get(op.URL, path); status != 200 || !strings.Contains(body, want) {
+			t.Errorf("operator %s: %d %.200s", path, status, body)
+		}
+	}
+	if status, body := get(ts.http.URL, "/healthz"); status != 200 || !strings.Contains(body, "ok") {
+		t.Errorf("public /healthz: %d %.200s", status, body)
+	}
+	for _, path := range []string{"/metrics", "/readyz", "/readyz?x=1"} {
+		if status, body := get(ts.http.URL, path); status != 404 || strings.Contains(body, "wolfden") {
+			t.Errorf("public %s: %d %.200s, want 404", path, status, body)
 		}
 	}
 	ts.Drain()
-	resp, err := ts.http.Client().Get(ts.http.URL + "/readyz")
-	if err != nil {
-		t.Fatal(err)
-	}
-	resp.Body.Close()
-	if resp.StatusCode != 503 {
-		t.Fatalf("/readyz while draining: %d", resp.StatusCode)
+	if status, _ := get(op.URL, "/readyz"); status != 503 {
+		t.Fatalf("/readyz while draining: %d", status)
 	}
 }
 

@@ -35,6 +35,9 @@ type welcome struct {
 	Seat    rules.Seat `json:"seat"` // 0: a spectator
 	Players int        `json:"players"`
 	Now     int64      `json:"now"` // the server's clock (unix ms), which deadlines are read against
+	// Practice: the room's deal may be known to someone (its seed was fixed
+	// or is shown); every screen says so.
+	Practice bool `json:"practice"`
 }
 
 func (s *Server) websocket(w http.ResponseWriter, r *http.Request) {
@@ -43,6 +46,11 @@ func (s *Server) websocket(w http.ResponseWriter, r *http.Request) {
 		writeErr(w, err)
 		return
 	}
+	// The listener's read and write timeouts are for requests; a game's
+	// connection lasts the game (it has its own limits: hello, writes).
+	rc := http.NewResponseController(w)
+	_ = rc.SetReadDeadline(time.Time{})
+	_ = rc.SetWriteDeadline(time.Time{})
 	conn, err := websocket.Accept(w, r, &websocket.AcceptOptions{OriginPatterns: s.opts.Origins})
 	if err != nil {
 		return // Accept has answered (a refused origin: 403)
@@ -56,7 +64,7 @@ func (s *Server) websocket(w http.ResponseWriter, r *http.Request) {
 	defer s.m.connections.Dec()
 	ctx, cancel := context.WithCancel(r.Context())
 	defer cancel()
-	s.session(ctx, cancel, conn, rm)
+	s.session(ctx, cancel, conn, rm, s.clientAddr(r))
 }
 
 // reply writes a frame directly; the session's own answers (bad frames,
@@ -73,7 +81,7 @@ func closeWith(conn *websocket.Conn, code, msg string) {
 	_ = conn.Close(websocket.StatusPolicyViolation, code)
 }
 
-func (s *Server) session(ctx context.Context, cancel context.CancelFunc, conn *websocket.Conn, rm *room) {
+func (s *Server) session(ctx context.Context, cancel context.CancelFunc, conn *websocket.Conn, rm *room, addr string) {
 	// A timer, not the read's context, bounds the wait for the hello: the
 	// library closes a connection whose read context expires, and the
 	// error frame could not be sent.
@@ -101,7 +109,7 @@ func (s *Server) session(ctx context.Context, cancel context.CancelFunc, conn *w
 		return
 	}
 	rm.mu.Lock()
-	a, status, players := rm.actor, rm.rec.Status, len(rm.seats)
+	a, status, players, practice := rm.actor, rm.rec.Status, len(rm.seats), rm.cfg.Practice
 	seat := rm.seatOf(hello.Token)
 	rm.mu.Unlock()
 	switch {
@@ -115,8 +123,14 @@ func (s *Server) session(ctx context.Context, cancel context.CancelFunc, conn *w
 		closeWith(conn, "not_running", "the game is over; its replay is at GET /api/rooms/ID/replay")
 		return
 	}
+	if code, msg := s.admit(rm, seat, addr); code != "" {
+		closeWith(conn, code, msg)
+		return
+	}
+	defer s.release(rm, seat, addr)
 	sub := game.NewSub(seat, queueSize, cancel)
-	reply(ctx, conn, welcome{Type: "welcome", Room: rm.rec.ID, Seat: seat, Players: players, Now: time.Now().UnixMilli()})
+	reply(ctx, conn, welcome{Type: "welcome", Room: rm.rec.ID, Seat: seat, Players: players, Now: time.Now().UnixMilli(),
+		Practice: practice})
 	if err := a.Join(sub, hello.Since, hello.ChatSince); err != nil {
 		closeWith(conn, untaken(err), err.Error())
 		return
@@ -158,12 +172,85 @@ func (s *Server) session(ctx context.Context, cancel context.CancelFunc, conn *w
 			c, _ := f.command()
 			err = a.Act(sub, f.ID, c)
 		case "chat":
+			if !s.chatAllowed(rm, seat, f.Channel) {
+				reply(ctx, conn, game.ErrorFrame{Type: "error", ID: f.ID, Code: "rate", Message: fmt.Sprintf(
+					"chat is limited to %v message a second per seat (%d at once), whatever the connection; this one was not sent",
+					float64(s.lim.chatRate), s.lim.chatBurst)})
+				continue
+			}
 			err = a.Chat(sub, f.ID, f.Channel, f.Text)
 		}
 		if err != nil {
 			reply(ctx, conn, game.ErrorFrame{Type: "error", ID: f.ID, Code: untaken(err), Message: err.Error()})
 		}
 	}
+}
+
+// admit counts a connection in: a seat may have lim.seatConns open; a
+// room takes lim.spectators spectators, lim.spectatorsPerAddr from one
+// address, and an address may open lim.spectatorsPerMinute a minute. A
+// refusal is a code and a message; an admitted connection is released.
+func (s *Server) admit(rm *room, seat rules.Seat, addr string) (code, msg string) {
+	if seat == 0 && !s.specLim.allow(addr) {
+		return "rate", fmt.Sprintf("too many spectator connections from this address (at most %d a minute); try again in a minute",
+			s.lim.spectatorsPerMinute)
+	}
+	rm.mu.Lock()
+	defer rm.mu.Unlock()
+	if rm.conns == nil {
+		rm.conns, rm.watchers = map[rules.Seat]int{}, map[string]int{}
+	}
+	switch {
+	case seat > 0 && rm.conns[seat] >= s.lim.seatConns:
+		return "connections", fmt.Sprintf("this seat has %d connections open, the most it may have; close one (another tab or device) first",
+			s.lim.seatConns)
+	case seat == 0 && rm.watchers[addr] >= s.lim.spectatorsPerAddr:
+		return "connections", fmt.Sprintf("this address watches this room %d times, the most it may", s.lim.spectatorsPerAddr)
+	case seat == 0 && rm.conns[0] >= s.lim.spectators:
+		return "spectators", fmt.Sprintf("this room has %d spectators, the most it takes; try again later", s.lim.spectators)
+	}
+	rm.conns[seat]++
+	if seat == 0 {
+		rm.watchers[addr]++
+	}
+	return "", ""
+}
+
+func (s *Server) release(rm *room, seat rules.Seat, addr string) {
+	rm.mu.Lock()
+	defer rm.mu.Unlock()
+	rm.conns[seat]--
+	if seat == 0 {
+		if rm.watchers[addr]--; rm.watchers[addr] <= 0 {
+			delete(rm.watchers, addr)
+		}
+	}
+}
+
+// chatAllowed spends one of the seat's chat budget, shared by all its
+// connections. Messages to a channel that does not exist cost nothing
+// (they are refused as any unwritable channel is); spectators write to
+// none, and are refused by the game.
+func (s *Server) chatAllowed(rm *room, seat rules.Seat, channel string) bool {
+	switch channel {
+	case game.ChanDay, game.ChanWolves, game.ChanLovers, game.ChanDead:
+	default:
+		return true
+	}
+	if seat == 0 {
+		return true
+	}
+	rm.mu.Lock()
+	defer rm.mu.Unlock()
+	if rm.chatLimit == nil {
+		rm.chatLimit = map[rules.Seat]*rate.Limiter{}
+	}
+	l := rm.chatLimit[seat]
+	if l == nil {
+		l = rate.NewLimiter(s.lim.chatRate, s.lim.chatBurst)
+		rm.chatLimit[seat] = l
+	}
+	return l.Allow()
 }
 
 // untaken is the code of a request the game could not take: it is busy, or
