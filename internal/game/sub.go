@@ -266,6 +266,15 @@ func choiceJSON(c rules.Choice) ChoiceJSON {
 	return j
 }
 
+// Refuse answers a connection's frame that the server refused before it
+// reached the game (over a rate, malformed). The answer goes out with the
+// game's own frames: at night, at the next tick like everything else, so
+// that when it comes tells nothing of what the seat did.
+func (a *Actor) Refuse(sub *Sub, f ErrorFrame) error {
+	f.Type = "error"
+	return a.send(func() { a.queue(sub, encode(f)) }) // sent as the actor commits
+}
+
 // Act sends a seat's command. The answer (ack or error) goes to sub.
 func (a *Actor) Act(sub *Sub, id int64, c rules.Command) error {
 	start := time.Now()

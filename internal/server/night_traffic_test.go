@@ -1,0 +1,256 @@
+package server
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"math/rand/v2"
+	"slices"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/wolfden/wolfden/internal/boardfile"
+	"github.com/wolfden/wolfden/internal/client"
+	"github.com/wolfden/wolfden/internal/game"
+	"github.com/wolfden/wolfden/rules"
+)
+
+// nightTimers: slots that are whole numbers of 10 ms ticks, days that go
+// by quickly.
+var nightTimers = map[string]string{"setup": "40ms", "night": "60ms", "witch": "40ms", "tick": "10ms",
+	"speech": "20ms", "vote": "40ms", "other": "30ms", "bot": "0s"}
+
+// wireMsg is one WebSocket message as a client put it together from its
+// frames: a night message runs from its tick frame to its padding.
+type wireMsg struct {
+	tick   int // -1: not a night message
+	size   int
+	night  bool // it carries the night event (nightfall)
+	day    bool // it carries the day event (dawn)
+	frames int
+	first  string // the first frame, to name a message in a failure
+}
+
+// wiretap folds the frames a connection receives back into its messages.
+type wiretap struct {
+	msgs []wireMsg
+	open *wireMsg
+}
+
+func (w *wiretap) frame(f client.Frame) {
+	switch {
+	case f.Type == "tick":
+		var t game.TickFrame
+		_ = json.Unmarshal(f.Raw, &t)
+		w.open = &wireMsg{tick: t.N, size: len(f.Raw)}
+		return
+	case w.open == nil:
+		w.msgs = append(w.msgs, wireMsg{tick: -1, size: len(f.Raw), frames: 1, first: string(f.Raw),
+			night: f.Type == "event" && f.Kind == "night", day: f.Type == "event" && f.Kind == "day"})
+		return
+	}
+	m := w.open
+	m.size += 1 + len(f.Raw)
+	if f.Type == "pad" {
+		w.msgs, w.open = append(w.msgs, *m), nil
+		return
+	}
+	m.frames++
+	m.night = m.night || (f.Type == "event" && f.Kind == "night")
+	m.day = m.day || (f.Type == "event" && f.Kind == "day")
+}
+
+// randomBoard draws a board of 6 to 12 players from the implemented roles.
+func randomBoard(r *rand.Rand) string {
+	n := 6 + r.IntN(7)
+	var village, wolves []string
+	for _, role := range rules.Roles() {
+		switch {
+		case !role.Implemented() || role == rules.Villager || role == rules.Werewolf:
+		case role.IsWolf():
+			wolves = append(wolves, role.String())
+		default:
+			village = append(village, role.String())
+		}
+	}
+	cards := []string{"werewolf"}
+	for range max(n/4-1, 0) {
+		if r.IntN(3) == 0 {
+			cards = append(cards, wolves[r.IntN(len(wolves))])
+		} else {
+			cards = append(cards, "werewolf")
+		}
+	}
+	r.Shuffle(len(village), func(i, j int) { village[i], village[j] = village[j], village[i] })
+	for _, v := range village[:r.IntN(min(n-len(cards), len(village))+1)] {
+		if v == "thief" { // the thief's two extra cards
+			cards = append(cards, "villager", "villager")
+		}
+		cards = append(cards, v)
+	}
+	for len(cards) < n || (slices.Contains(cards, "thief") && len(cards) < n+2) {
+		cards = append(cards, "villager")
+	}
+	first := []string{"night", "day"}[r.IntN(2)]
+	return fmt.Sprintf("players: %d\ncards: [%s]\noptions:\n  first_phase: %s\n", n, strings.Join(cards, ", "), first)
+}
+
+// TestNightsLookTheSameFromEverySeat plays games of people over real
+// WebSockets on every preset and on random boards: the players act at
+// random, the wolves talk at night. For every night, each seat's
+// connection and a spectator's receive the same messages — the same
+// number, each of the night's size, at the same ticks — and every frame
+// from nightfall to dawn travels inside them.
+func TestNightsLookTheSameFromEverySeat(t *testing.T) {
+	ts := newTestServer(t)
+	ts.specLim = newHostLimits(0) // a spectator a game, all from one address
+	var bodies []map[string]any
+	for _, p := range rules.Presets() {
+		bodies = append(bodies, map[string]any{"preset": p.Name, "players": p.MinPlayers})
+	}
+	r := rand.New(rand.NewPCG(7, 7))
+	for len(bodies) < len(rules.Presets())+4 {
+		text := randomBoard(r)
+		if f, err := boardfile.Parse("board", []byte(text)); err != nil {
+			continue
+		} else if _, err := rules.New(f.Board, 1, nil); err != nil {
+			continue
+		}
+		bodies = append(bodies, map[string]any{"board": text})
+	}
+	nights := 0
+	for i, body := range bodies {
+		body["timers"] = nightTimers
+		name := fmt.Sprint(body["preset"])
+		if body["board"] != nil {
+			name = fmt.Sprintf("random board %d", i)
+		}
+		t.Run(name, func(t *testing.T) { nights += nightsLookTheSame(t, ts, body, uint64(i)) })
+	}
+	t.Logf("%d games, %d nights compared", len(bodies), nights)
+	if nights < len(rules.Presets()) {
+		t.Errorf("only %d nights were played", nights)
+	}
+}
+
+// nightsLookTheSame plays one game and compares its nights; it returns
+// how many nights it compared.
+func nightsLookTheSame(t *testing.T, ts *testServer, body map[string]any, seed uint64) int {
+	ctx, cancel := context.WithTimeout(context.Background(), 90*time.Second)
+	defer cancel()
+	room, players := ts.table(t, body)
+	if err := ts.api.Do(ctx, "POST", "/api/rooms/"+room.Room.ID+"/start", room.HostToken, nil, nil); err != nil {
+		t.Fatal(err)
+	}
+	taps := make([]wiretap, len(players)+1)
+	var wg sync.WaitGroup
+	for i, p := range players {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			conn, err := client.Dial(ctx, ts.http.URL, room.Room.ID, p.Token, 0, 0)
+			if err != nil {
+				t.Error(err)
+				return
+			}
+			defer conn.Close()
+			talked := -1
+			night := 0
+			_, err = conn.PlayRandom(ctx, rand.New(rand.NewPCG(seed, uint64(i))), func(f client.Frame) bool {
+				taps[i].frame(f)
+				if f.Type == "event" && f.Kind == "night" {
+					var e game.EventFrame
+					_ = json.Unmarshal(f.Raw, &e)
+					night = int(e.Value)
+				}
+				if f.Type == "state" && f.Night && talked != night {
+					var st game.StateFrame
+					_ = json.Unmarshal(f.Raw, &st)
+					if slices.Contains(st.Channels, game.ChanWolves) {
+						talked = night
+						_ = conn.Send(ctx, map[string]any{"type": "chat", "id": 1 << 40, "channel": game.ChanWolves, "text": "tonight?"})
+					}
+				}
+				return false
+			})
+			if err != nil {
+				t.Errorf("seat %d: %v", p.Seat, err)
+			}
+		}()
+	}
+	wg.Add(1)
+	go func() { // the spectator
+		defer wg.Done()
+		conn, err := client.Dial(ctx, ts.http.URL, room.Room.ID, "", 0, 0)
+		if err != nil {
+			t.Error(err)
+			return
+		}
+		defer conn.Close()
+		for f := range conn.Frames {
+			taps[len(players)].frame(f)
+			if f.Type == "state" && f.Over {
+				return
+			}
+		}
+	}()
+	wg.Wait()
+	if t.Failed() {
+		return 0
+	}
+	// Each connection's night messages, after the first tick they all had
+	// (they connected one after the other as the first night ran).
+	type beat struct{ tick, size int }
+	beats := func(w wiretap) (out []beat) {
+		for _, m := range w.msgs {
+			if m.tick >= 0 {
+				out = append(out, beat{m.tick, m.size})
+			}
+		}
+		return out
+	}
+	from := 0
+	for _, w := range taps {
+		if b := beats(w); len(b) > 0 {
+			from = max(from, b[0].tick)
+		}
+	}
+	trim := func(b []beat) []beat {
+		for len(b) > 0 && b[0].tick < from {
+			b = b[1:]
+		}
+		return b
+	}
+	want := trim(beats(taps[len(players)]))
+	nights := 0
+	for i, w := range taps {
+		who := fmt.Sprintf("seat %d", i+1)
+		if i == len(players) {
+			who = "the spectator"
+		}
+		if got := trim(beats(w)); fmt.Sprint(got) != fmt.Sprint(want) {
+			t.Errorf("%s's night messages differ from the spectator's:\n%v\n%v", who, got, want)
+		}
+		inNight := false
+		for _, m := range w.msgs {
+			if m.night {
+				inNight = true
+				nights++
+			}
+			if inNight && m.tick < 0 {
+				t.Errorf("%s received a message outside the night's beat between nightfall and dawn: %+v", who, m)
+				break
+			}
+			if m.tick >= 0 && m.size != game.NightMessage {
+				t.Errorf("%s received a night message of %d bytes", who, m.size)
+				break
+			}
+			if m.day {
+				inNight = false
+			}
+		}
+	}
+	return nights / len(taps)
+}
