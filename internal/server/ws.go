@@ -137,6 +137,16 @@ func (s *Server) session(ctx context.Context, cancel context.CancelFunc, conn *w
 	}
 	defer a.Leave(sub)
 	go s.writer(ctx, cancel, conn, sub, a)
+	// Refusals travel with the game's frames: at night they wait for
+	// the next tick, so that an answer's timing tells nothing (a wolf
+	// over his chat budget must not get a message a villager never
+	// gets). The pong is the exception: every client pings alike.
+	refuse := func(e game.ErrorFrame) {
+		if a.Refuse(sub, e) != nil {
+			e.Type = "error"
+			reply(ctx, conn, e)
+		}
+	}
 	lim := rate.NewLimiter(frameRate, frameBurst)
 	strikes := 0
 	for {
@@ -153,12 +163,12 @@ func (s *Server) session(ctx context.Context, cancel context.CancelFunc, conn *w
 				closeWith(conn, "rate", "too many frames; the connection is closed")
 				return
 			}
-			reply(ctx, conn, game.ErrorFrame{Type: "error", Code: "rate", Message: "too many frames; slow down"})
+			refuse(game.ErrorFrame{Code: "rate", Message: "too many frames; slow down"})
 			continue
 		}
 		f, err := decodeFrame(data)
 		if err != nil {
-			reply(ctx, conn, game.ErrorFrame{Type: "error", ID: f.ID, Code: "bad_frame", Message: err.Error()})
+			refuse(game.ErrorFrame{ID: f.ID, Code: "bad_frame", Message: err.Error()})
 			continue
 		}
 		switch f.Type {
@@ -166,14 +176,14 @@ func (s *Server) session(ctx context.Context, cancel context.CancelFunc, conn *w
 			reply(ctx, conn, map[string]any{"type": "pong", "id": f.ID})
 			continue
 		case "hello":
-			reply(ctx, conn, game.ErrorFrame{Type: "error", ID: f.ID, Code: "bad_frame", Message: "already greeted; reconnect to resume from another point"})
+			refuse(game.ErrorFrame{ID: f.ID, Code: "bad_frame", Message: "already greeted; reconnect to resume from another point"})
 			continue
 		case "act":
 			c, _ := f.command()
 			err = a.Act(sub, f.ID, c)
 		case "chat":
 			if !s.chatAllowed(rm, seat, f.Channel) {
-				reply(ctx, conn, game.ErrorFrame{Type: "error", ID: f.ID, Code: "rate", Message: fmt.Sprintf(
+				refuse(game.ErrorFrame{ID: f.ID, Code: "rate", Message: fmt.Sprintf(
 					"chat is limited to %v message a second per seat (%d at once), whatever the connection; this one was not sent",
 					float64(s.lim.chatRate), s.lim.chatBurst)})
 				continue
