@@ -16,8 +16,11 @@ const MaxFrame = 4096
 
 // inFrame is a frame from a client (docs/api.md).
 type inFrame struct {
-	Type string `json:"type"` // hello, act, chat, ping
+	Type string `json:"type"` // hello, act, chat, ping, cover
 	ID   int64  `json:"id"`   // echoed in the ack or error
+	// Pad is ignored: a client at night sends frames of one size, whatever
+	// they say (docs/server.md, night traffic).
+	Pad string `json:"pad"`
 
 	// hello
 	Token     string `json:"token"`
@@ -72,10 +75,11 @@ func decodeFrame(data []byte) (inFrame, error) {
 		if n := utf8.RuneCountInString(f.Text); n == 0 || n > game.MaxChat {
 			return f, fmt.Errorf("chat: the text must have 1 to %d characters", game.MaxChat)
 		}
+	case "cover": // the night's filler: nothing to do, nothing answered
 	case "":
 		return f, errors.New("the frame has no type")
 	default:
-		return f, fmt.Errorf("unknown frame type %q (hello, act, chat, ping)", f.Type)
+		return f, fmt.Errorf("unknown frame type %q (hello, act, chat, ping, cover)", f.Type)
 	}
 	return f, nil
 }

@@ -46,11 +46,10 @@ func (s *Server) websocket(w http.ResponseWriter, r *http.Request) {
 		writeErr(w, err)
 		return
 	}
-	// The listener's read and write timeouts are for requests; a game's
-	// connection lasts the game (it has its own limits: hello, writes).
-	rc := http.NewResponseController(w)
-	_ = rc.SetReadDeadline(time.Time{})
-	_ = rc.SetWriteDeadline(time.Time{})
+	// The listener's read and write timeouts are for requests: taking the
+	// connection over (Accept hijacks it) lifts their deadlines, and the
+	// connection lasts the game, with its own limits (hello, writes).
+	// TestAWebSocketOutlivesTheHTTPTimeouts holds it to that.
 	conn, err := websocket.Accept(w, r, &websocket.AcceptOptions{OriginPatterns: s.opts.Origins})
 	if err != nil {
 		return // Accept has answered (a refused origin: 403)
@@ -174,6 +173,8 @@ func (s *Server) session(ctx context.Context, cancel context.CancelFunc, conn *w
 		switch f.Type {
 		case "ping":
 			reply(ctx, conn, map[string]any{"type": "pong", "id": f.ID})
+			continue
+		case "cover": // a client's filler at night, sent whether or not it acts
 			continue
 		case "hello":
 			refuse(game.ErrorFrame{ID: f.ID, Code: "bad_frame", Message: "already greeted; reconnect to resume from another point"})
