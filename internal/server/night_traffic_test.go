@@ -254,3 +254,47 @@ func nightsLookTheSame(t *testing.T, ts *testServer, body map[string]any, seed u
 	}
 	return nights / len(taps)
 }
+
+// TestCoverFramesAreAnsweredByNothing: a client fills its nights with
+// frames of one size (a cover frame, or a real one with padding): the
+// server takes them without a word, and a padded command is a command.
+func TestCoverFramesAreAnsweredByNothing(t *testing.T) {
+	ts := newTestServer(t)
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	room, players := ts.table(t, map[string]any{"preset": "std-12", "timers": map[string]string{"night": "1m", "tick": "10ms"}})
+	if err := ts.api.Do(ctx, "POST", "/api/rooms/"+room.Room.ID+"/start", room.HostToken, nil, nil); err != nil {
+		t.Fatal(err)
+	}
+	conn, err := client.Dial(ctx, ts.http.URL, room.Room.ID, players[0].Token, 0, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer conn.Close()
+	pad := strings.Repeat(" ", 3000)
+	for _, f := range []map[string]any{
+		{"type": "cover", "pad": pad},
+		{"type": "act", "id": 5, "cmd": "skip", "pad": pad},
+		{"type": "ping", "id": 6},
+	} {
+		if err := conn.Send(ctx, f); err != nil {
+			t.Fatal(err)
+		}
+	}
+	answered := map[int64]string{}
+	for f := range conn.Frames {
+		switch f.Type {
+		case "ack", "error", "pong":
+			if f.ID == 0 {
+				t.Fatalf("an answer to the cover frame: %s", f.Raw)
+			}
+			answered[f.ID] = f.Type + " " + f.Code
+		}
+		if answered[5] != "" && answered[6] != "" {
+			break
+		}
+	}
+	if strings.Contains(answered[5], "bad_frame") {
+		t.Fatalf("the padded command was refused: %v", answered)
+	}
+}
