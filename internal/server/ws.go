@@ -50,7 +50,10 @@ func (s *Server) websocket(w http.ResponseWriter, r *http.Request) {
 	// connection over (Accept hijacks it) lifts their deadlines, and the
 	// connection lasts the game, with its own limits (hello, writes).
 	// TestAWebSocketOutlivesTheHTTPTimeouts holds it to that.
-	conn, err := websocket.Accept(w, r, &websocket.AcceptOptions{OriginPatterns: s.opts.Origins})
+	// No compression: a compressed message's size would tell its contents,
+	// which the night's fixed-size messages hide (docs/server.md).
+	conn, err := websocket.Accept(w, r, &websocket.AcceptOptions{OriginPatterns: s.opts.Origins,
+		CompressionMode: websocket.CompressionDisabled})
 	if err != nil {
 		return // Accept has answered (a refused origin: 403)
 	}
