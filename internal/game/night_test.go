@@ -105,7 +105,16 @@ func TestEveryConnectionGetsTheSameNight(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	for name, b := range map[string]rules.Board{"std-12": std12(t), "thief and cupid": thiefCupid, "std-12-fox": foxBoard} {
+	forum, err := rules.LookupPreset("forum")
+	if err != nil {
+		t.Fatal(err)
+	}
+	forumBoard, err := forum.Board(9) // first_phase=day: cupid acts at night 0
+	if err != nil {
+		t.Fatal(err)
+	}
+	for name, b := range map[string]rules.Board{"std-12": std12(t), "thief and cupid": thiefCupid, "std-12-fox": foxBoard,
+		"forum": forumBoard} {
 		for seed := uint64(1); seed <= 2; seed++ {
 			t.Run(fmt.Sprintf("%s seed %d", name, seed), func(t *testing.T) {
 				everyConnectionGetsTheSameNight(t, b, seed)
@@ -527,6 +536,45 @@ func TestTheLargestFramesFitANightMessage(t *testing.T) {
 	for name, f := range map[string][]byte{"chat": chat, "state": encode(st)} {
 		if n := len(head) + 1 + len(f) + padMin; n > NightMessage {
 			t.Errorf("the largest %s frame needs %d bytes; a night message has %d", name, n, NightMessage)
+		}
+	}
+}
+
+// TestNightZeroIsANightForEverySeat: with first_phase=day, cupid links the
+// lovers before day 1, at night 0. Only cupid is told his step; the others
+// and a spectator see a night, as on any night, so nobody learns that a
+// cupid (or a thief) is in play and awake.
+func TestNightZeroIsANightForEverySeat(t *testing.T) {
+	p, err := rules.LookupPreset("forum")
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, err := p.Board(9)
+	if err != nil {
+		t.Fatal(err)
+	}
+	deal := []rules.Role{rules.Villager, rules.Seer, rules.Werewolf, rules.Cupid, rules.Witch, rules.Hunter,
+		rules.Werewolf, rules.Guard, rules.Villager}
+	tm := nightTimers()
+	tm.Setup = time.Minute
+	a, err := Start(context.Background(), "zero", Config{Board: b, Seed: 1, Timers: tm, Deal: deal}, memory.New(), Hooks{}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer a.Stop()
+	for _, s := range []rules.Seat{0, 1, 3, 4} {
+		sub := NewSub(s, 4096, nil)
+		if err := a.Join(sub, 0, 0); err != nil {
+			t.Fatal(err)
+		}
+		st := stateUntil(t, sub, func(StateFrame) bool { return true })
+		switch {
+		case s == 4 && (st.Step != "cupid" || !st.Pending):
+			t.Errorf("cupid is not woken at night 0: %+v", st)
+		case s != 4 && (!st.Night || st.Step != "" || st.Pending):
+			t.Errorf("seat %d sees night 0 as %+v: it must be a night with no step", s, st)
+		case s != 4 && st.NightEnd == 0:
+			t.Errorf("seat %d is not told when night 0 ends", s)
 		}
 	}
 }
