@@ -15,7 +15,7 @@ const (
 	EvGameStart              // Value: players
 	EvRole                   // Seat is dealt Role (told to Seat)
 	EvWolfTeam               // Mask: the wolves (told to the wolves)
-	EvNight                  // Value: night number
+	EvNight                  // Value: night number; 0: the setup night before day 1 (first_phase=day with a thief or cupid on the board)
 	EvDay                    // Value: day number
 	EvStep                   // Value: Step; Seat: whose turn; Mask: who may act or stand
 	EvProtect                // the guard Seat protects Target
@@ -29,7 +29,7 @@ const (
 	EvSkip                   // Seat declines the current step's action
 	EvDeath                  // Seat dies, cause Value (public when the death is seen at once)
 	EvDawn                   // Mask: the night's dead, announced (天亮了)
-	EvTails                  // the fox Seat has Value tails
+	EvTails                  // the fox Seat has Value tails (told at her wake, before the night's deaths; a loss is the moderator's until then)
 	EvRun                    // Seat stands for sheriff (上警)
 	EvWithdraw               // Seat withdraws (退水)
 	EvBallot                 // Seat votes for Target (NoSeat: abstains); private until the vote closes
@@ -50,9 +50,9 @@ const (
 	EvLovers                 // Mask: the lovers (told to them and cupid)
 	EvLoverRole              // a lover is told that his lover Seat holds Role (lovers_see_roles)
 	EvBlackLovers            // Mask: the lovers' camp, formed by a cross-camp couple (黑情侣)
-	EvSpy                    // Mask: who the wolves named tonight, the wolves hidden (told to the little girl once, as their turn ends); logs of older versions: one a pick, Target
+	EvSpy                    // Mask: the seats the wolves named tonight, the wolves hidden (to the little girl, once, as their turn ends; older logs: one a pick, in Target)
 	EvEnchant                // the piper Seat charms Mask
-	EvCharmed                // Mask: every charmed player (told to the charmed)
+	EvCharmed                // Mask: every living charmed player at their wake, before the night's deaths (told to them and the piper)
 	EvElderLife              // the elder Seat loses a life and lives on (moderator)
 	EvPowersLost             // the village killed the elder: every village role loses its power
 	EvVoters                 // the scapegoat Seat allows Mask to vote on day Value
@@ -60,7 +60,7 @@ const (
 	EvAlly                   // the first dead Seat makes Target the wolves' ally
 	EvAttackResult           // the wolves learn whether their target Target died (Value 1)
 	EvFeedback               // Seat learns whether his poison or shot on Target killed (Value 1)
-	EvRedCard                // the moderator removes Seat for breaking the rules
+	EvRedCard                // the moderator removes Seat for breaking the rules (a night's dead not yet announced stays in the dawn list)
 	EvCampLost               // camp Value has lost (优先判负)
 	EvKillPower              // Mask now holds the night kill (the black lovers' widow knife)
 	EvClaim                  // the speaker Seat claims: Value ClaimRole (Role) or ClaimWolf / ClaimGood about Target
