@@ -1,6 +1,13 @@
 // The game's WebSocket (docs/server.md): hello with the numbers already
 // held, then frames; a dropped connection is dialled again with backoff and
 // resumes where it stopped, so nothing is lost.
+//
+// By night (docs/server.md, "Night traffic") the server sends one message
+// of 4096 bytes per tick to every connection, whatever happens; the client
+// does the same upstream: while the beat runs it holds its commands and
+// messages, and for each tick it receives it sends exactly one frame of
+// FRAME bytes, the oldest held one padded, or a cover frame. So its
+// traffic is the same whether its player acts or sleeps.
 
 import { applyFrame } from './game.js';
 
@@ -14,6 +21,46 @@ export function backoff(attempt) {
 
 // Codes of a closing error frame that dialling again cannot mend.
 const FINAL = new Set(['token', 'not_started', 'not_running', 'hello']);
+
+// The size of every frame sent at night: the most a client frame may be.
+export const FRAME = 4096;
+
+// Frames held at night; anything else (a ping, every client's alike) goes
+// at once.
+const HELD = new Set(['act', 'chat']);
+
+// After dawn the server ticks on only until its queues are empty; frames
+// still held then go when no tick has come for this long (or three ticks).
+export const DRAIN_WAIT = 2000;
+
+const utf8 = new TextEncoder();
+export const byteLength = (s) => utf8.encode(s).length;
+
+// padded is the frame's JSON with a pad of spaces making it size bytes
+// long in UTF-8, or null when it is already longer.
+export function padded(frame, size = FRAME) {
+  const bare = JSON.stringify({ ...frame, pad: '' });
+  const room = size - byteLength(bare);
+  if (room < 0) return null;
+  return JSON.stringify({ ...frame, pad: ' '.repeat(room) }); // a space is one byte, unescaped
+}
+
+// A message opens with a tick while the night's beat runs.
+const isTick = (data) => data.startsWith('{"type":"tick"');
+// A pong comes at once even by night (every client pings alike), and so
+// does a connection's welcome: a message of those alone neither starts nor
+// ends the beat.
+const ASIDE = new Set(['pong', 'welcome']);
+function isAside(data) {
+  return data.split('\n').every((l) => {
+    if (!l) return true;
+    try {
+      return ASIDE.has(JSON.parse(l).type);
+    } catch {
+      return false;
+    }
+  });
+}
 
 export class Connection {
   // game: the object applyFrame updates. on: {frame(result, frame),
@@ -30,6 +77,13 @@ export class Connection {
     this.stopped = false;
     this.nextId = 1;
     this.lastHeard = 0;
+    // the night's beat: on from a message that opens with a tick until one
+    // without; frames held meanwhile, each already given its id
+    this.beat = false;
+    this.held = [];
+    this.lastTick = 0;
+    this.tickEvery = 0;
+    this.drainTimer = 0;
     this.onOnline = () => this.redialNow();
     this.onVisible = () => {
       if (document.visibilityState === 'visible') this.redialNow();
@@ -51,6 +105,7 @@ export class Connection {
     this.stopped = true;
     clearTimeout(this.timer);
     clearInterval(this.pinger);
+    this.resetBeat(false);
     removeEventListener('online', this.onOnline);
     document.removeEventListener('visibilitychange', this.onVisible);
     if (this.ws) {
@@ -73,6 +128,11 @@ export class Connection {
     if (this.stopped) return;
     clearTimeout(this.timer);
     this.welcomed = false;
+    this.resetBeat(true);
+    // A connection dialled again at night holds its frames from the start:
+    // the server's first message after the welcome (a state, always) tells
+    // whether the night goes on (a tick) or is over (anything else).
+    this.beat = !!this.game.night;
     this.on.status('connecting', { attempt: this.attempt });
     let ws;
     try {
@@ -90,9 +150,15 @@ export class Connection {
     ws.onmessage = (m) => {
       if (ws !== this.ws) return;
       this.lastHeard = Date.now();
+      const data = String(m.data);
+      // The beat's answer goes first, before anything is read, so that its
+      // timing does not depend on what the message holds.
+      clearTimeout(this.drainTimer);
+      if (isTick(data)) this.tick(ws);
+      else if (this.beat && !isAside(data)) this.endBeat(ws);
       // A message holds one or more frames, one JSON object per line. By
       // night it opens with a tick and closes with a pad: skipped unread.
-      for (const line of String(m.data).split('\n')) {
+      for (const line of data.split('\n')) {
         if (!line || line.startsWith('{"type":"pad"')) continue;
         let f;
         try {
@@ -115,11 +181,20 @@ export class Connection {
         }
         this.on.frame(r, f);
       }
+      if (this.beat && !this.game.night && ws === this.ws) {
+        // the day has come: if the ticks stop, the beat ends and what is
+        // still held goes
+        const wait = Math.max(DRAIN_WAIT, 3 * this.tickEvery);
+        this.drainTimer = setTimeout(() => ws === this.ws && this.endBeat(ws), wait);
+      }
     };
     ws.onclose = () => {
       if (ws !== this.ws) return;
       this.ws = null;
       clearInterval(this.pinger);
+      // what was held was never sent: as a command sent while away, it is
+      // refused (offline), not carried to the next connection
+      this.resetBeat(true);
       if (this.stopped) return;
       if (finalCode) {
         this.stopped = true;
@@ -161,11 +236,62 @@ export class Connection {
   }
 
   // send writes a frame with a fresh id and returns the id, or 0 when the
-  // connection is not open.
+  // connection is not open. By night a command or a message is held and
+  // goes at a tick (its answer comes at a later tick, as any).
   send(frame) {
     if (!this.ws || this.ws.readyState !== WebSocket.OPEN) return 0;
     const id = this.nextId++;
-    this.ws.send(JSON.stringify({ ...frame, id }));
+    const f = { ...frame, id };
+    if (this.beat && HELD.has(f.type)) this.held.push(f);
+    else this.ws.send(JSON.stringify(f));
     return id;
+  }
+
+  // tick answers a tick with exactly one frame of FRAME bytes: the oldest
+  // held frame padded, or a cover.
+  tick(ws) {
+    const now = Date.now();
+    if (this.beat && this.lastTick) this.tickEvery = now - this.lastTick;
+    this.lastTick = now;
+    this.beat = true;
+    if (ws.readyState !== WebSocket.OPEN) return;
+    while (this.held.length) {
+      const f = this.held.shift();
+      const s = padded(f);
+      if (s) {
+        ws.send(s);
+        return;
+      }
+      // too big to go in one frame: the server would close the line
+      this.refuse(f, 'too_big');
+    }
+    ws.send(padded({ type: 'cover' }));
+  }
+
+  // endBeat: the day; what is held goes at once, unpadded.
+  endBeat(ws) {
+    const held = this.resetBeat(false);
+    if (ws.readyState !== WebSocket.OPEN) held.forEach((f) => this.refuse(f, 'offline'));
+    else for (const f of held) ws.send(JSON.stringify(f));
+  }
+
+  // resetBeat stops the beat (a new connection starts without one) and
+  // returns the frames held; when tell, they are answered offline, as a
+  // command sent while away is: never carried to another connection.
+  resetBeat(tell) {
+    const held = this.held;
+    this.beat = false;
+    this.held = [];
+    this.lastTick = 0;
+    this.tickEvery = 0;
+    clearTimeout(this.drainTimer);
+    if (tell) held.forEach((f) => this.refuse(f, 'offline'));
+    return held;
+  }
+
+  // refuse answers a frame that was never sent as the server would refuse it.
+  refuse(f, code) {
+    const e = { type: 'error', id: f.id, code, local: true };
+    this.on.frame({ reply: e }, e);
   }
 }

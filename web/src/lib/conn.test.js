@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, expect, test, vi } from 'vitest';
-import { BACKOFF, Connection, backoff } from './conn.js';
+import { BACKOFF, Connection, DRAIN_WAIT, FRAME, backoff, byteLength, padded } from './conn.js';
 import { newGame } from './game.js';
 
 // A WebSocket that the test drives.
@@ -9,10 +9,12 @@ class FakeSocket {
   constructor(url) {
     this.url = url;
     this.sent = [];
+    this.raw = [];
     this.readyState = 0;
     FakeSocket.all.push(this);
   }
   send(s) {
+    this.raw.push(s);
     this.sent.push(JSON.parse(s));
   }
   close() {
@@ -47,12 +49,12 @@ beforeEach(() => {
 });
 afterEach(() => vi.useRealTimers());
 
-function connect() {
+function connect(token = 'TOK') {
   const g = newGame('r1');
   const statuses = [];
   const frames = [];
   const c = new Connection({
-    room: 'r1', token: 'TOK', game: g,
+    room: 'r1', token, game: g,
     on: { frame: (r) => frames.push(r), status: (s, d) => statuses.push(d && d.code ? `${s}:${d.code}` : s) },
   });
   c.start();
@@ -158,5 +160,180 @@ test('a night\'s tick and pad frames are skipped: nothing logged, told or change
   expect(g.since).toBe(2);
   expect(g.chatSince).toBe(1);
   expect(frames.slice(told).map((r) => Object.keys(r)[0])).toEqual(['event', 'chat']);
+  c.stop();
+});
+
+// The night's messages as the server sends them: a tick, what the
+// connection has waiting, a pad.
+const PAD = '{"type":"pad","p":"' + ' '.repeat(2000) + '"}';
+function tick(ws, n, ...frames) {
+  ws.message({ type: 'tick', n }, ...frames, PAD);
+}
+function seated(seat, token = 'TOK' + seat) {
+  const x = connect(token);
+  const ws = FakeSocket.all.at(-1);
+  ws.open();
+  ws.frame({ type: 'welcome', room: 'r1', seat, players: 9 });
+  ws.message({ type: 'event', seq: 1, kind: 'night', value: 1 }, { type: 'state', seat, day: 0, night: true, alive: [1, 2, 3] });
+  return { ...x, ws };
+}
+const unpad = (f) => {
+  const { pad, ...rest } = f;
+  return rest;
+};
+
+test('padded frames are exactly the size asked, in UTF-8 bytes', () => {
+  for (const text of ['', 'hi', '狼人杀 今晚刀谁', '😀"\\\n'.repeat(100)]) {
+    const s = padded({ type: 'chat', id: 7, channel: 'wolves', text });
+    expect(byteLength(s)).toBe(FRAME);
+    expect(unpad(JSON.parse(s))).toEqual({ type: 'chat', id: 7, channel: 'wolves', text });
+  }
+  expect(padded({ type: 'chat', text: 'x'.repeat(FRAME) })).toBeNull();
+  expect(JSON.parse(padded({ type: 'cover' })).pad).toMatch(/^ +$/);
+});
+
+test('at night a seat that acts and one that sleeps send alike: one frame of 4096 bytes per tick', () => {
+  const wolf = seated(3);
+  const sleeper = seated(5);
+  const before = [wolf.ws.raw.length, sleeper.ws.raw.length];
+  expect(before).toEqual([1, 1]); // the hellos
+  for (let n = 1; n <= 6; n++) {
+    if (n === 2) {
+      expect(wolf.c.send({ type: 'act', cmd: 'attack', target: 5 })).toBeGreaterThan(0);
+      wolf.c.send({ type: 'chat', channel: 'wolves', text: '刀5号' });
+      // nothing goes out between ticks
+      expect(wolf.ws.raw).toHaveLength(before[0] + n - 1);
+    }
+    tick(wolf.ws, n, ...(n === 3 ? [{ type: 'ack', id: 1 }] : []));
+    tick(sleeper.ws, n);
+    expect(wolf.ws.raw).toHaveLength(before[0] + n);
+    expect(sleeper.ws.raw).toHaveLength(before[1] + n);
+  }
+  const night = (ws) => ws.raw.slice(1);
+  for (const s of [...night(wolf.ws), ...night(sleeper.ws)]) expect(byteLength(s)).toBe(FRAME);
+  expect(night(sleeper.ws).map((s) => JSON.parse(s).type)).toEqual(Array(6).fill('cover'));
+  expect(night(wolf.ws).map((s) => JSON.parse(s).type)).toEqual(['cover', 'act', 'chat', 'cover', 'cover', 'cover']);
+  wolf.c.stop();
+  sleeper.c.stop();
+});
+
+test('a command held at night goes at the next tick, padded, the same command with its id', () => {
+  const { c, ws, frames } = seated(3);
+  tick(ws, 1);
+  const id = c.send({ type: 'act', cmd: 'check', target: 6 });
+  const chat = c.send({ type: 'chat', channel: 'lovers', text: 'ok' });
+  expect(ws.sent.at(-1).type).toBe('cover');
+  tick(ws, 2);
+  expect(byteLength(ws.raw.at(-1))).toBe(FRAME);
+  expect(ws.sent.at(-1).pad).toMatch(/^ +$/);
+  expect(unpad(ws.sent.at(-1))).toEqual({ type: 'act', cmd: 'check', target: 6, id });
+  tick(ws, 3, { type: 'ack', id }); // its answer comes in a later tick
+  expect(unpad(ws.sent.at(-1))).toEqual({ type: 'chat', channel: 'lovers', text: 'ok', id: chat });
+  expect(frames.at(-1)).toEqual({ reply: { type: 'ack', id } });
+  tick(ws, 4);
+  expect(ws.sent.at(-1).type).toBe('cover');
+  expect(ws.sent.filter((f) => f.type === 'act' || f.type === 'chat')).toHaveLength(2); // each once
+  c.stop();
+});
+
+test('by day frames go at once, unpadded', () => {
+  const { c } = connect();
+  const ws = FakeSocket.all[0];
+  ws.open();
+  ws.frame({ type: 'welcome', room: 'r1', seat: 3, players: 9 });
+  const id = c.send({ type: 'act', cmd: 'vote', target: 2 });
+  expect(ws.raw.at(-1)).toBe(JSON.stringify({ type: 'act', cmd: 'vote', target: 2, id }));
+  c.send({ type: 'chat', channel: 'day', text: 'hi' });
+  expect(ws.sent.at(-1)).toEqual({ type: 'chat', channel: 'day', text: 'hi', id: id + 1 });
+  expect(ws.sent.some((f) => 'pad' in f)).toBe(false);
+  c.stop();
+});
+
+test('the queue is flushed at dawn, in order and unpadded, and the beat stops', () => {
+  const { c, ws } = seated(3);
+  tick(ws, 1);
+  const a = c.send({ type: 'act', cmd: 'heal' });
+  const b = c.send({ type: 'chat', channel: 'wolves', text: 'x' });
+  const d = c.send({ type: 'act', cmd: 'skip' });
+  tick(ws, 2); // a goes
+  const sent = ws.raw.length;
+  // a message without a tick: the day
+  ws.message({ type: 'event', seq: 2, kind: 'day', value: 1 }, { type: 'state', seat: 3, day: 1, night: false, alive: [1, 2, 3] });
+  expect(ws.raw.slice(sent)).toEqual([
+    JSON.stringify({ type: 'chat', channel: 'wolves', text: 'x', id: b }),
+    JSON.stringify({ type: 'act', cmd: 'skip', id: d }),
+  ]);
+  expect(ws.sent.filter((f) => f.id === a)).toHaveLength(1);
+  const e = c.send({ type: 'act', cmd: 'vote', target: 1 });
+  expect(ws.sent.at(-1)).toEqual({ type: 'act', cmd: 'vote', target: 1, id: e });
+  c.stop();
+});
+
+test('after dawn, frames still held go when the ticks stop', () => {
+  const { c, ws } = seated(3);
+  tick(ws, 1);
+  tick(ws, 2, { type: 'event', seq: 2, kind: 'day', value: 1 }); // dawn, in a tick
+  const id = c.send({ type: 'chat', channel: 'day', text: 'morning' });
+  vi.advanceTimersByTime(DRAIN_WAIT - 100);
+  expect(ws.sent.at(-1).type).toBe('cover');
+  vi.advanceTimersByTime(200); // no tick came: the beat is over
+  expect(ws.raw.at(-1)).toBe(JSON.stringify({ type: 'chat', channel: 'day', text: 'morning', id }));
+  c.stop();
+});
+
+test('pings keep their schedule at night, and a pong does not end the beat', () => {
+  const { c, ws } = seated(3);
+  tick(ws, 1);
+  c.send({ type: 'act', cmd: 'protect', target: 2 });
+  vi.advanceTimersByTime(15000);
+  expect(ws.sent.at(-1)).toMatchObject({ type: 'ping' });
+  expect('pad' in ws.sent.at(-1)).toBe(false);
+  ws.message(`{"id":${ws.sent.at(-1).id},"type":"pong"}`); // at once, without a tick (a Go map: keys sorted)
+  expect(ws.sent.at(-1).type).toBe('ping'); // the command is still held
+  tick(ws, 2);
+  expect(unpad(ws.sent.at(-1))).toMatchObject({ type: 'act', cmd: 'protect' });
+  c.stop();
+});
+
+test('on a reconnect, held frames are refused offline, never sent, and the beat starts afresh', () => {
+  const { c, ws, frames } = seated(3);
+  tick(ws, 1);
+  const id = c.send({ type: 'act', cmd: 'attack', target: 4 });
+  ws.drop();
+  // as a command sent while away: the caller is told, nothing is carried over
+  expect(frames.at(-1)).toMatchObject({ reply: { type: 'error', id, code: 'offline' } });
+  vi.advanceTimersByTime(BACKOFF[0] * 1.3);
+  const ws2 = FakeSocket.all.at(-1);
+  expect(ws2).not.toBe(ws);
+  ws2.open();
+  ws2.frame({ type: 'welcome', room: 'r1', seat: 3, players: 9 });
+  // still night as far as the client knows: held from the start, not sent
+  // between the welcome and the first tick
+  const id2 = c.send({ type: 'act', cmd: 'attack', target: 4 });
+  expect(ws2.sent).toHaveLength(1); // the hello
+  tick(ws2, 7, { type: 'state', seat: 3, day: 0, night: true, alive: [1, 2, 3] });
+  expect(byteLength(ws2.raw.at(-1))).toBe(FRAME);
+  expect(unpad(ws2.sent.at(-1))).toEqual({ type: 'act', cmd: 'attack', target: 4, id: id2 });
+  tick(ws2, 8);
+  expect(ws2.sent.at(-1).type).toBe('cover');
+  expect([...ws.sent, ...ws2.sent].filter((f) => f.id === id2)).toHaveLength(1);
+  expect([...ws.sent, ...ws2.sent].filter((f) => f.id === id)).toHaveLength(0);
+  c.stop();
+});
+
+test('dialled again after the night ended, the first message tells the day: held frames go at once', () => {
+  const { c, ws } = seated(3);
+  tick(ws, 1);
+  ws.drop();
+  vi.advanceTimersByTime(BACKOFF[0] * 1.3);
+  const ws2 = FakeSocket.all.at(-1);
+  ws2.open();
+  ws2.frame({ type: 'welcome', room: 'r1', seat: 3, players: 9 });
+  const id = c.send({ type: 'chat', channel: 'day', text: 'back' });
+  expect(ws2.sent).toHaveLength(1);
+  ws2.message({ type: 'event', seq: 2, kind: 'day', value: 1 }, { type: 'state', seat: 3, day: 1, night: false, alive: [1, 2, 3] });
+  expect(ws2.raw.at(-1)).toBe(JSON.stringify({ type: 'chat', channel: 'day', text: 'back', id }));
+  const id2 = c.send({ type: 'act', cmd: 'skip' });
+  expect(ws2.sent.at(-1)).toEqual({ type: 'act', cmd: 'skip', id: id2 });
   c.stop();
 });
