@@ -24,7 +24,7 @@ import (
 
 // quick timers: random clients answer in well under a millisecond, so the
 // clocks only matter for the fixed night schedule.
-var quick = map[string]string{"setup": "60ms", "night": "80ms", "witch": "60ms",
+var quick = map[string]string{"setup": "60ms", "night": "80ms", "witch": "60ms", "tick": "10ms",
 	"speech": "2s", "vote": "2s", "other": "2s", "bot": "0s"}
 
 type testServer struct {

@@ -165,7 +165,10 @@ func (s *Server) session(ctx context.Context, cancel context.CancelFunc, conn *w
 				closeWith(conn, "rate", "too many frames; the connection is closed")
 				return
 			}
-			refuse(game.ErrorFrame{Code: "rate", Message: "too many frames; slow down"})
+			// Said at once, unlike the other refusals: it answers how fast
+			// the client sends, whatever its seat, and a flood is closed
+			// before the next tick would carry it.
+			reply(ctx, conn, game.ErrorFrame{Type: "error", Code: "rate", Message: "too many frames; slow down"})
 			continue
 		}
 		f, err := decodeFrame(data)
