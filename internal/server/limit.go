@@ -14,6 +14,7 @@ import (
 // limits bound what one player or one address may do at once.
 type limits struct {
 	seatConns           int        // connections one seat may have open
+	seatConnsPerMinute  int        // connections one seat may open a minute (as many at once)
 	spectators          int        // spectators one room takes
 	spectatorsPerAddr   int        // spectators one address may have in one room
 	spectatorsPerMinute int        // spectator connections one address may open a minute (as many at once)
@@ -21,7 +22,7 @@ type limits struct {
 	chatBurst           int        // … and at once
 }
 
-var defaultLimits = limits{seatConns: 2, spectators: 100, spectatorsPerAddr: 5, spectatorsPerMinute: 10,
+var defaultLimits = limits{seatConns: 2, seatConnsPerMinute: 20, spectators: 100, spectatorsPerAddr: 5, spectatorsPerMinute: 10,
 	chatRate: 1, chatBurst: 5}
 
 // hostLimits bounds how often one address may do something (create rooms,

@@ -39,6 +39,7 @@ type room struct {
 	conns     map[rules.Seat]int // by seat (0: spectators)
 	watchers  map[string]int     // spectators by address
 	chatLimit map[rules.Seat]*rate.Limiter
+	seatDials map[rules.Seat]*rate.Limiter // connections each seat opens
 }
 
 // Tokens are 256 random bits; only their SHA-256 is stored, and they are

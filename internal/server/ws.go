@@ -203,7 +203,8 @@ func (s *Server) session(ctx context.Context, cancel context.CancelFunc, conn *w
 	}
 }
 
-// admit counts a connection in: a seat may have lim.seatConns open; a
+// admit counts a connection in: a seat may have lim.seatConns open, and
+// open lim.seatConnsPerMinute a minute (as many at once); a
 // room takes lim.spectators spectators, lim.spectatorsPerAddr from one
 // address, and an address may open lim.spectatorsPerMinute a minute. A
 // refusal is a code and a message; an admitted connection is released.
@@ -215,7 +216,20 @@ func (s *Server) admit(rm *room, seat rules.Seat, addr string) (code, msg string
 	rm.mu.Lock()
 	defer rm.mu.Unlock()
 	if rm.conns == nil {
-		rm.conns, rm.watchers = map[rules.Seat]int{}, map[string]int{}
+		rm.conns, rm.watchers, rm.seatDials = map[rules.Seat]int{}, map[string]int{}, map[rules.Seat]*rate.Limiter{}
+	}
+	if seat > 0 {
+		// Every connection costs the game a catch-up: a seat that keeps
+		// reconnecting (thrown out for flooding, say) is slowed down.
+		l := rm.seatDials[seat]
+		if l == nil {
+			l = rate.NewLimiter(rate.Limit(float64(s.lim.seatConnsPerMinute)/60), s.lim.seatConnsPerMinute)
+			rm.seatDials[seat] = l
+		}
+		if !l.Allow() {
+			return "rate", fmt.Sprintf("this seat opened more than %d connections in a minute; wait a few seconds and reconnect",
+				s.lim.seatConnsPerMinute)
+		}
 	}
 	switch {
 	case seat > 0 && rm.conns[seat] >= s.lim.seatConns:
