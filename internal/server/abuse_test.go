@@ -3,7 +3,6 @@ package server
 import (
 	"context"
 	"fmt"
-	"os"
 	"slices"
 	"sync"
 	"sync/atomic"
@@ -130,9 +129,6 @@ func TestAbuseDoesNotSlowAnHonestPlayer(t *testing.T) {
 	var wg sync.WaitGroup
 	var flood, reconnects, specTried, specRefused atomic.Int64
 	for k := range 2 {
-		if os.Getenv("NOFLOOD") != "" {
-			break
-		}
 		wg.Go(func() {
 			for {
 				select {
@@ -177,9 +173,9 @@ func TestAbuseDoesNotSlowAnHonestPlayer(t *testing.T) {
 	}
 	var spectators sync.WaitGroup
 	next := atomic.Int64{}
-	for range 20 {
+	for range 8 { // dialing at once
 		spectators.Go(func() {
-			for next.Add(1) <= 1000 && os.Getenv("NOSPEC") == "" {
+			for next.Add(1) <= 1000 {
 				ws, code, err := spectate(ctx, ts.http.URL, c.Room.ID, "")
 				specTried.Add(1)
 				if err != nil {
@@ -195,7 +191,7 @@ func TestAbuseDoesNotSlowAnHonestPlayer(t *testing.T) {
 	}
 	specDone := make(chan struct{})
 	go func() { spectators.Wait(); close(specDone) }()
-	for (flood.Load() < 200 && os.Getenv("NOFLOOD") == "") || (specTried.Load() < 20 && os.Getenv("NOSPEC") == "") { // the abuse is under way
+	for flood.Load() < 200 || specTried.Load() < 20 { // the abuse is under way
 		time.Sleep(time.Millisecond)
 	}
 	under := roundTrips(t, ctx, honest, &id, func(n int) bool {
