@@ -30,8 +30,9 @@ import (
 
 // loadTimers are the timers of a load run unless --timers changes them:
 // short but humane for random clients, which answer within milliseconds;
-// the fixed night schedule is what makes a game last.
-var loadTimers = map[string]string{"setup": "100ms", "night": "100ms", "witch": "100ms",
+// the fixed night schedule is what makes a game last. The night's beat
+// ticks once a slot: every connection gets a 4 KB message a tick at night.
+var loadTimers = map[string]string{"setup": "100ms", "night": "100ms", "witch": "100ms", "tick": "100ms",
 	"speech": "5s", "vote": "5s", "other": "5s", "bot": "0s"}
 
 func benchCmd() *cobra.Command {
@@ -148,7 +149,7 @@ spreads it over a time) and retries briefly a connection that fails.`,
 	f.StringVar(&cfg.Preset, "preset", "std-12", "the preset of every room (wolfden presets)")
 	f.DurationVar(&cfg.Ramp, "ramp", 0, "spread the games' set-up evenly over this long (default: as fast as --parallel allows)")
 	f.Uint64Var(&cfg.Seed, "seed", 1, "seeds the deals (room i gets S+i) and each client's random choices")
-	f.StringVar(&timers, "timers", "", "timer overrides, NAME=DURATION,... (setup, night, witch, speech, vote, other, bot)")
+	f.StringVar(&timers, "timers", "", "timer overrides, NAME=DURATION,... (setup, night, witch, speech, vote, other, bot, tick)")
 	f.IntVar(&cfg.Parallel, "parallel", 64, "HTTP requests and WebSocket dials in flight at once during the set-up")
 	f.DurationVar(&cfg.Timeout, "timeout", 30*time.Minute, "give up on the run after this long")
 	f.BoolVar(&asJSON, "json", false, "print the report as JSON")
