@@ -25,6 +25,7 @@ const NightMessage = 4096
 var (
 	padOpen  = []byte(`{"type":"pad","p":"`)
 	padClose = []byte(`"}`)
+	spaces   = bytes.Repeat([]byte{' '}, NightMessage)
 )
 
 const padMin = 1 + 19 + 2 // the newline and the empty pad frame
@@ -93,7 +94,9 @@ func (a *Actor) pack(sub *Sub, head []byte) []byte {
 		size += NightMessage
 	}
 	msg = append(append(msg, '\n'), padOpen...)
-	msg = append(msg, bytes.Repeat([]byte{' '}, size-len(msg)-len(padClose))...)
+	for fill := size - len(msg) - len(padClose); fill > 0; fill -= min(fill, len(spaces)) {
+		msg = append(msg, spaces[:min(fill, len(spaces))]...)
+	}
 	return append(msg, padClose...)
 }
 

@@ -578,3 +578,26 @@ func TestNightZeroIsANightForEverySeat(t *testing.T) {
 		}
 	}
 }
+
+// BenchmarkNightTick: one tick of a twelve-seat game and a spectator, each
+// connection with a few frames waiting (what the beat costs the actor).
+func BenchmarkNightTick(b *testing.B) {
+	a := newActor("bench", Config{Timers: DefaultTimers}, nil, Hooks{}, nil, nil, nil)
+	subs := make([]*Sub, 13)
+	for i := range subs {
+		subs[i] = NewSub(rules.Seat(i), 1, nil)
+		a.subs[subs[i]] = struct{}{}
+	}
+	ev := encode(EventFrame{Type: "event", Seq: 42, Kind: "attack_pick", Seat: 3, Target: 7})
+	b.ReportAllocs()
+	for b.Loop() {
+		for _, sub := range subs {
+			sub.frames = append(sub.frames, ev, ev, ev)
+		}
+		a.tickN++
+		a.tick()
+		for _, sub := range subs {
+			<-sub.Out
+		}
+	}
+}
