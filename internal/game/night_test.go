@@ -213,7 +213,7 @@ func TestTheWolvesAttackLineComesAtTheEndOfTheirSlot(t *testing.T) {
 	for name, deal := range deals {
 		t.Run(name, func(t *testing.T) {
 			// The thief is a person who lets his time run out: the middle stays as dealt.
-			cfg := Config{Board: rules.Board{Cards: cards}, Seed: 5, Timers: tm, Deal: deal, Bots: 0x7e}
+			cfg := Config{Board: rules.Board{Cards: cards}, Seed: 5, Timers: tm, Deal: deal, Bots: 0x7c} // seats 2-6
 			a, err := Start(context.Background(), "line", cfg, memory.New(), Hooks{}, nil)
 			if err != nil {
 				t.Fatal(err)
