@@ -219,13 +219,8 @@ func TestTheWolvesAttackLineComesAtTheEndOfTheirSlot(t *testing.T) {
 				t.Fatal(err)
 			}
 			defer a.Stop()
-			thief, wolf := NewSub(1, 4096, nil), NewSub(2, 4096, nil)
-			for _, s := range []*Sub{thief, wolf} {
-				if err := a.Join(s, 0, 0); err != nil {
-					t.Fatal(err)
-				}
-			}
-			log := record(t, wolf, 30*time.Second, func(m msg) bool { return m.has("event", "day") })
+			subs := joinSeats(t, a, 1, 2) // the thief and a wolf
+			log := record(t, subs[2], 30*time.Second, func(m msg) bool { return m.has("event", "day") })
 			at := -1
 			for _, m := range log {
 				if m.has("event", "attack") {
@@ -254,13 +249,7 @@ func TestTheLittleGirlReadsTheWolvesInTheWitchsSlot(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer a.Stop()
-	subs := map[rules.Seat]*Sub{}
-	for s := rules.Seat(1); s <= 6; s++ {
-		subs[s] = NewSub(s, 4096, nil)
-		if err := a.Join(subs[s], 0, 0); err != nil {
-			t.Fatal(err)
-		}
-	}
+	subs := joinSeats(t, a, 1, 2, 3, 4, 5, 6)
 	// The wolf lets his time run out; his attack line opens the witch's slot.
 	record(t, subs[2], 10*time.Second, func(m msg) bool { return m.has("event", "attack") })
 	if err := a.Chat(subs[2], 1, ChanWolves, "nobody saw"); err != nil {
@@ -276,6 +265,19 @@ func TestTheLittleGirlReadsTheWolvesInTheWitchsSlot(t *testing.T) {
 			t.Fatalf("the little girl read %v", f)
 		}
 	}
+}
+
+// joinSeats connects one connection to each of the seats.
+func joinSeats(t *testing.T, a *Actor, seats ...rules.Seat) map[rules.Seat]*Sub {
+	t.Helper()
+	subs := map[rules.Seat]*Sub{}
+	for _, s := range seats {
+		subs[s] = NewSub(s, 4096, nil)
+		if err := a.Join(subs[s], 0, 0); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return subs
 }
 
 // answer reads until the answer to a request (ack or error) arrives.
@@ -363,13 +365,7 @@ func TestTheDeadChannelWaitsForTheLastTasks(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer a.Stop()
-	subs := map[rules.Seat]*Sub{}
-	for s := rules.Seat(1); s <= 6; s++ {
-		subs[s] = NewSub(s, 4096, nil)
-		if err := a.Join(subs[s], 0, 0); err != nil {
-			t.Fatal(err)
-		}
-	}
+	subs := joinSeats(t, a, 1, 2, 3, 4, 5, 6)
 	// Day 1 exiles seat 3; that night the wolf kills the hunter.
 	choose := func(st rules.Step, s rules.Seat) rules.Command {
 		switch {
