@@ -38,10 +38,26 @@ type Hooks struct {
 	Command func(result string, took time.Duration)
 	// Over is called once when the game ends, after the end is stored.
 	Over func(winner rules.Camp)
-	// Failed is called when the store refused a write: the actor stops and
-	// the game resumes from the store at the next start.
+	// Failed is called when the game stopped for good on an internal error
+	// (a panic): what was stored stays, and resumes at the next start.
 	Failed func(err error)
+	// WriteFailed is told of each write the store refused; Stalled when
+	// the game pauses because it cannot save (true) and when a write
+	// succeeds again and it goes on (false).
+	WriteFailed func(err error)
+	Stalled     func(on bool)
+	// Begin, if set, stores the game's first records in place of the
+	// store's Append: the server stores them with its room's change to
+	// running, in one transaction (store.StartGame).
+	Begin func(ctx context.Context, recs []store.Record) error
 }
+
+// ErrStalled is the answer while the game cannot save: it is paused until
+// a write succeeds again.
+var ErrStalled = errors.New("the server cannot save right now (is its disk full?): the game is paused until it can")
+
+// stallRetry is how often a stalled game tries to save again.
+var stallRetry = time.Second
 
 // QueueSize bounds the actor's inbox: a game that cannot keep up answers
 // "busy" rather than piling up work.
@@ -95,6 +111,11 @@ type Actor struct {
 
 	calls      []CallJSON // tonight's calls, as the table knew the game at nightfall
 	callsNight int
+
+	// stalled: the last write failed; the clocks stand still, nothing is
+	// told and nobody acts until a write succeeds (stallAt: since when).
+	stalled bool
+	stallAt time.Time
 }
 
 type seatBot struct {
@@ -334,7 +355,11 @@ func (a *Actor) flush(ctx context.Context) error {
 	}
 	sc := a.clk.store(time.Now())
 	a.recs[len(a.recs)-1].Clock = encode(sc)
-	if err := a.st.Append(ctx, a.id, a.recs...); err != nil {
+	write := func(ctx context.Context, recs []store.Record) error { return a.st.Append(ctx, a.id, recs...) }
+	if a.n == 0 && a.hooks.Begin != nil {
+		write = a.hooks.Begin
+	}
+	if err := write(ctx, a.recs); err != nil {
 		return err
 	}
 	a.n += int64(len(a.recs))
@@ -346,16 +371,25 @@ func (a *Actor) flush(ctx context.Context) error {
 }
 
 // commit stores, then tells the table and sets the timer. A failed write
-// stops the game: what was not stored was never told, and the game resumes
-// from the store at the next start.
+// stalls the game (stall): what was not stored is not told, and the game
+// goes on by itself once a write succeeds.
 func (a *Actor) commit() bool {
-	if err := a.flush(context.Background()); err != nil {
-		a.log.Error("store write failed; the game stops", "err", err)
-		if a.hooks.Failed != nil {
-			a.hooks.Failed(err)
+	if a.stalled { // the clocks stood still while the game could not save
+		if !a.clk.Paused { // a paused game's clocks stand still anyway
+			a.shift(time.Since(a.stallAt))
 		}
-		a.halt()
+		a.stallAt = time.Now()
+	}
+	if err := a.flush(context.Background()); err != nil {
+		a.stall(err)
 		return false
+	}
+	if a.stalled {
+		a.stalled = false
+		a.log.Info("the store takes writes again; the game goes on")
+		if a.hooks.Stalled != nil {
+			a.hooks.Stalled(false)
+		}
 	}
 	if a.wrote { // whatever the table may see was stored first: nothing new, nothing to tell
 		a.deliver()
@@ -374,6 +408,42 @@ func (a *Actor) commit() bool {
 	}
 	a.told()
 	return true
+}
+
+// stall pauses a game whose write failed: its clocks stop, nobody may act
+// and nothing more is told (what was not stored must not be), its players
+// are told why, and the write is tried again every stallRetry. Nothing
+// acknowledged is lost: answers wait for the write.
+func (a *Actor) stall(err error) {
+	if a.hooks.WriteFailed != nil {
+		a.hooks.WriteFailed(err)
+	}
+	if !a.stalled {
+		a.stalled, a.stallAt = true, time.Now()
+		a.log.Error("store write failed; the game is paused until a write succeeds", "err", err)
+		if a.hooks.Stalled != nil {
+			a.hooks.Stalled(true)
+		}
+		notice := encode(ErrorFrame{Type: "error", Code: "store", Message: ErrStalled.Error()})
+		for sub := range a.subs {
+			a.queue(sub, notice)
+		}
+	}
+	if a.ticking { // the night's beat goes on, carrying the notice
+		a.tickIfDue(time.Now())
+	} else {
+		a.sendAll()
+	}
+	a.arm()
+}
+
+// shift moves every running clock d later: time that did not count.
+func (a *Actor) shift(d time.Duration) {
+	for _, t := range []*time.Time{&a.clk.SlotEnd, &a.clk.Deadline, &a.botAt} {
+		if !t.IsZero() {
+			*t = t.Add(d)
+		}
+	}
 }
 
 // ack is an answer held until its change is stored and told.
@@ -415,7 +485,7 @@ func (a *Actor) settle() {
 	now := time.Now()
 	t := &a.cfg.Timers
 	for guard := 0; guard < 100000; guard++ {
-		if a.clk.Paused {
+		if a.clk.Paused || a.stalled {
 			return
 		}
 		// A game the night decided ends at dawn, not when it is resolved:
@@ -620,7 +690,7 @@ func (a *Actor) arm() {
 			next = t
 		}
 	}
-	if over, _ := a.live.Over(); (!over || a.clk.Slots != nil) && !a.clk.Paused {
+	if over, _ := a.live.Over(); (!over || a.clk.Slots != nil) && !a.clk.Paused && !a.stalled {
 		if a.clk.Slots != nil {
 			take(a.clk.SlotEnd)
 		} else if a.live.Pending() != 0 {
@@ -632,6 +702,9 @@ func (a *Actor) arm() {
 	}
 	if a.ticking {
 		take(a.tickAt)
+	}
+	if a.stalled {
+		take(a.stallAt.Add(stallRetry))
 	}
 	a.timer.Stop()
 	select {

@@ -99,6 +99,10 @@ var ErrChannel = errors.New("you cannot write to this channel now")
 // checked for length and encoding.
 func (a *Actor) Chat(sub *Sub, id int64, ch, text string) error {
 	return a.send(func() {
+		if a.stalled {
+			a.queue(sub, encode(ErrorFrame{Type: "error", ID: id, Code: "store", Message: ErrStalled.Error()}))
+			return
+		}
 		v := a.view(sub.Seat)
 		c, ok := a.audience(&v, ch)
 		if sub.Seat == rules.NoSeat || !ok {

@@ -34,7 +34,10 @@ func NewSub(seat rules.Seat, size int, kick func()) *Sub {
 // chat numbers the client already has (0 for none): it is sent exactly
 // what it missed, then everything new.
 func (a *Actor) Join(sub *Sub, since, chatSince int) error {
-	_, err := ask(a, func() struct{} {
+	return a.do(func() error {
+		if a.stalled { // what it would be sent may not be stored yet
+			return ErrStalled
+		}
 		a.subs[sub] = struct{}{}
 		if sub.Seat > 0 {
 			a.online[sub.Seat]++
@@ -46,9 +49,8 @@ func (a *Actor) Join(sub *Sub, since, chatSince int) error {
 		a.catchUp(sub, since, chatSince)
 		a.settle()
 		a.commit()
-		return struct{}{}
+		return nil
 	})
-	return err
 }
 
 // Leave detaches a connection.
@@ -300,6 +302,9 @@ func (a *Actor) act(sub *Sub, id int64, c rules.Command, start time.Time) {
 	case a.clk.Paused:
 		refuse("paused", "the game is paused")
 		return
+	case a.stalled:
+		refuse("store", ErrStalled.Error())
+		return
 	}
 	// While the table has not been told everything (at night), a seat acts
 	// only in the step it was woken for; anything else gets one answer,
@@ -336,6 +341,9 @@ func (a *Actor) Pause(on bool) error {
 		if over, _ := a.shown.Over(); over {
 			return errors.New("the game is over")
 		}
+		if a.stalled {
+			return ErrStalled
+		}
 		if a.clk.Paused == on {
 			return errors.New(map[bool]string{true: "the game is already paused", false: "the game is not paused"}[on])
 		}
@@ -368,6 +376,9 @@ func (a *Actor) RedCard(s rules.Seat) error {
 	return a.do(func() error {
 		if a.clk.Slots != nil || a.clk.Released < len(a.live.Events()) {
 			return errors.New("a red card can only be given by day")
+		}
+		if a.stalled {
+			return ErrStalled
 		}
 		if err := a.live.RedCard(s); err != nil {
 			return err

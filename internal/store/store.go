@@ -20,6 +20,9 @@ const (
 	StatusOpen    = "open"    // seats are being filled
 	StatusRunning = "running" // a game is being played
 	StatusOver    = "over"    // the game has ended
+	// StatusLost: the game could not be restored (a damaged record); it is
+	// kept as it is for the operator, and every other game goes on.
+	StatusLost = "lost"
 )
 
 // Room is a room's lasting record. Config and Seats are JSON documents the
@@ -60,6 +63,11 @@ type Store interface {
 	// are durable (they survive the process being killed). Records must
 	// follow the room's last N without a gap.
 	Append(ctx context.Context, roomID string, recs ...Record) error
+	// StartGame is UpdateRoom and Append in one transaction: a game's
+	// first records and its room's change to running are stored together
+	// or not at all, so that a crash during a start leaves no room marked
+	// running without a deal.
+	StartGame(ctx context.Context, r Room, recs ...Record) error
 	// Records reads a room's records in order.
 	Records(ctx context.Context, roomID string) ([]Record, error)
 	Close() error

@@ -18,6 +18,15 @@ type Store struct {
 	order   []string
 	records map[string][]store.Record
 	closed  bool
+	fail    error // every write fails with it while set (FailWrites)
+}
+
+// FailWrites makes every write fail with err until it is called with nil:
+// a full disk, for tests.
+func (m *Store) FailWrites(err error) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	m.fail = err
 }
 
 // New makes an empty store.
@@ -29,7 +38,7 @@ func (m *Store) check() error {
 	if m.closed {
 		return fmt.Errorf("memory store: closed")
 	}
-	return nil
+	return m.fail
 }
 
 // CreateRoom implements store.Store.
@@ -94,13 +103,40 @@ func (m *Store) Append(_ context.Context, roomID string, recs ...store.Record) e
 	if err := m.check(); err != nil {
 		return err
 	}
+	if err := m.follows(roomID, recs); err != nil {
+		return err
+	}
+	m.records[roomID] = append(m.records[roomID], slices.Clone(recs)...)
+	return nil
+}
+
+func (m *Store) follows(roomID string, recs []store.Record) error {
 	have := m.records[roomID]
 	for i, r := range recs {
 		if want := int64(len(have) + i + 1); r.N != want {
 			return fmt.Errorf("memory store: room %s: record %d where %d was due", roomID, r.N, want)
 		}
 	}
-	m.records[roomID] = append(have, slices.Clone(recs)...)
+	return nil
+}
+
+// StartGame implements store.Store.
+func (m *Store) StartGame(_ context.Context, r store.Room, recs ...store.Record) error {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	if err := m.check(); err != nil {
+		return err
+	}
+	old, ok := m.rooms[r.ID]
+	if !ok {
+		return store.ErrNotFound
+	}
+	if err := m.follows(r.ID, recs); err != nil {
+		return err
+	}
+	old.Status, old.Config, old.Seats, old.Updated = r.Status, r.Config, r.Seats, r.Updated
+	m.rooms[r.ID] = old
+	m.records[r.ID] = append(m.records[r.ID], slices.Clone(recs)...)
 	return nil
 }
 

@@ -160,6 +160,20 @@ func appendOp(roomID string, recs []store.Record) (*op, error) {
 	return &op{kind: opAppend, roomID: roomID, recs: recs, events: events}, nil
 }
 
+// StartGame updates the room and appends recs in one transaction (shared
+// with other callers' writes): both or neither are stored.
+func (d *DB) StartGame(ctx context.Context, r store.Room, recs ...store.Record) error {
+	if len(recs) == 0 {
+		return fmt.Errorf("sqlite: start room %q: a game starts with its first record", r.ID)
+	}
+	o, err := appendOp(r.ID, recs)
+	if err != nil {
+		return err
+	}
+	o.kind, o.room = opStart, r
+	return d.do(ctx, o)
+}
+
 // do queues o for the writer and waits for its outcome.
 func (d *DB) do(ctx context.Context, o *op) error {
 	if err := ctx.Err(); err != nil {
@@ -328,15 +342,16 @@ const (
 	opAppend opKind = iota
 	opCreate
 	opUpdate
+	opStart // opUpdate and opAppend together
 )
 
 // op is one write waiting for the writer.
 type op struct {
 	kind   opKind
 	roomID string
-	room   store.Room     // opCreate, opUpdate
-	recs   []store.Record // opAppend
-	events [][]byte       // opAppend: recs' events, encoded
+	room   store.Room     // opCreate, opUpdate, opStart
+	recs   []store.Record // opAppend, opStart
+	events [][]byte       // opAppend, opStart: recs' events, encoded
 	// state lets the caller withdraw the op on cancellation only while it
 	// is queued, so that a cancelled write is never committed.
 	state atomic.Int32
@@ -509,19 +524,10 @@ func (t *txn) apply(ctx context.Context, o *op) (refusal, err error) {
 		}
 		return fmt.Errorf("sqlite: create room %q: the room already exists", r.ID), nil
 	case opUpdate:
-		r := o.room
-		n, err := affected(t.update.ExecContext(ctx, r.Status, r.Config, r.Seats, nanos(r.Updated), r.ID))
-		if err != nil {
-			return nil, err
-		}
-		if n == 0 {
-			return fmt.Errorf("sqlite: update room %q: %w", r.ID, store.ErrNotFound), nil
-		}
-		if r.Status == store.StatusOver {
-			t.over = append(t.over, r.ID)
-		}
-		return nil, nil
+		return t.updateRoom(ctx, o.room)
 	}
+	// An append; a start checks it before it changes the room, so that a
+	// refused start writes nothing.
 	last, ok := t.last[o.roomID]
 	if !ok {
 		last, ok = t.w.last[o.roomID]
@@ -542,12 +548,31 @@ func (t *txn) apply(ctx context.Context, o *op) (refusal, err error) {
 	case n > last+1:
 		return fmt.Errorf("sqlite: append to room %q: record %d leaves a gap after the last stored record, %d", o.roomID, n, last), nil
 	}
+	if o.kind == opStart {
+		if refusal, err := t.updateRoom(ctx, o.room); refusal != nil || err != nil {
+			return refusal, err
+		}
+	}
 	for i, r := range o.recs {
 		if _, err := t.insertRecord.ExecContext(ctx, o.roomID, r.N, nanos(r.At), r.Kind, r.Body, o.events[i], r.Clock); err != nil {
 			return nil, err
 		}
 	}
 	t.last[o.roomID] = o.recs[len(o.recs)-1].N
+	return nil, nil
+}
+
+func (t *txn) updateRoom(ctx context.Context, r store.Room) (refusal, err error) {
+	n, err := affected(t.update.ExecContext(ctx, r.Status, r.Config, r.Seats, nanos(r.Updated), r.ID))
+	if err != nil {
+		return nil, err
+	}
+	if n == 0 {
+		return fmt.Errorf("sqlite: update room %q: %w", r.ID, store.ErrNotFound), nil
+	}
+	if r.Status == store.StatusOver {
+		t.over = append(t.over, r.ID)
+	}
 	return nil, nil
 }
 

@@ -547,3 +547,40 @@ func BenchmarkAppend(b *testing.B) {
 	})
 	b.ReportMetric(float64(b.N)/b.Elapsed().Seconds(), "appends/s")
 }
+
+// TestAStartStoresTheRoomAndItsRecordsTogether: a game's first records and
+// its room's change to running are stored together or not at all; a
+// refused start (a record that does not follow, a room that does not
+// exist) leaves the room as it was, while the starts beside it in the same
+// transaction are stored.
+func TestAStartStoresTheRoomAndItsRecordsTogether(t *testing.T) {
+	db, _ := openTemp(t)
+	for _, id := range []string{"good", "gap"} {
+		createRoom(t, db, room(id, store.StatusOpen, 1))
+	}
+	running := func(id string) store.Room {
+		r := room(id, store.StatusRunning, 1)
+		r.Updated = at(2)
+		return r
+	}
+	errs := make(chan error, 3)
+	go func() { errs <- db.StartGame(ctx, running("good"), records(1, 2)...) }()
+	go func() { errs <- db.StartGame(ctx, running("gap"), records(2, 3)...) }()
+	go func() { errs <- db.StartGame(ctx, running("nowhere"), records(1, 1)...) }()
+	failed := 0
+	for range 3 {
+		if <-errs != nil {
+			failed++
+		}
+	}
+	if failed != 2 {
+		t.Fatalf("%d of 3 starts failed; want the 2 at fault", failed)
+	}
+	wantRoom(t, db, running("good"))
+	wantRecords(t, db, "good", records(1, 2))
+	wantRoom(t, db, room("gap", store.StatusOpen, 1))
+	wantRecords(t, db, "gap", nil)
+	if err := db.StartGame(ctx, running("gap"), nil...); err == nil {
+		t.Fatal("a start without a record was stored")
+	}
+}
