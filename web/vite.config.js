@@ -1,13 +1,16 @@
 import { defineConfig } from 'vite';
 import { svelte } from '@sveltejs/vite-plugin-svelte';
+import { localePreload, precompress } from './build/plugins.js';
 
 // The client is built into dist/ (committed: the Go server embeds it, see
 // embed.go) with content-hashed names under dist/assets/. In development
 // (npm run dev) the API and the WebSocket go to a wolfden serve on :8080.
+// The build preloads the language's catalogue from index.html and writes
+// each file precompressed beside it (.br, .gz: build/plugins.js).
 const server = process.env.WOLFDEN_SERVER || 'http://127.0.0.1:8080';
 
 export default defineConfig({
-  plugins: [svelte()],
+  plugins: [svelte(), localePreload(), precompress()],
   build: {
     outDir: 'dist',
     emptyOutDir: true,

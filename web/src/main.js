@@ -6,4 +6,8 @@ import { initialLanguage, setLanguage } from './lib/i18n.svelte.js';
 // The catalogue of the language comes first, so nothing shows as a key.
 setLanguage(initialLanguage(), false)
   .catch(() => {})
-  .finally(() => mount(App, { target: document.getElementById('app') }));
+  .finally(() => {
+    const target = document.getElementById('app');
+    target.replaceChildren(); // index.html's frame, shown until now
+    mount(App, { target });
+  });
