@@ -15,43 +15,60 @@ import (
 )
 
 // start deals the game of an open room; bots take the empty seats (closed
-// ones too). A room that is not a practice gets its seed now.
+// ones too). A room that is not a practice gets its seed now. The room's
+// change to running and the game's first records are stored in one
+// transaction: a crash or a failure at any moment leaves either a running
+// game with its deal or the room as it was, never a room running without a
+// deal. A request the client gives up on still completes or fails whole.
 func (s *Server) start(w http.ResponseWriter, r *http.Request) {
 	if s.draining.Load() {
 		writeErr(w, errDraining)
 		return
 	}
-	s.openRoom(w, r, true, func(rm *room) (any, error) {
-		for i := range rm.seats { // bots take the empty seats
-			if rm.seats[i].empty() {
-				rm.seats[i] = seatRec{Bot: true}
-			}
+	rm := s.holdOpen(w, r, true)
+	if rm == nil {
+		return
+	}
+	defer rm.mu.Unlock()
+	before, seats := rm.cfg, slices.Clone(rm.seats)
+	undo := func() { rm.cfg, rm.seats, rm.rec.Status = before, seats, store.StatusOpen }
+	for i := range rm.seats { // bots take the empty seats
+		if rm.seats[i].empty() {
+			rm.seats[i] = seatRec{Bot: true}
 		}
-		seed := rm.cfg.Seed
-		if !rm.cfg.Practice {
-			rm.cfg.Seed = s.dealSeed(rm.rec.ID)
-		}
-		rm.rec.Status = store.StatusRunning
-		if err := s.save(r.Context(), rm); err != nil {
-			rm.rec.Status, rm.cfg.Seed = store.StatusOpen, seed
-			return nil, errStored
-		}
-		cfg, err := s.gameConfig(rm)
-		if err != nil {
-			return nil, err
-		}
-		a, err := game.Start(r.Context(), rm.rec.ID, cfg, s.st, s.hooks(rm), s.log)
-		if err != nil {
-			s.log.Error("start game", "room", rm.rec.ID, "err", err)
-			rm.rec.Status = store.StatusOpen
-			return nil, fail(http.StatusInternalServerError, "start", "the game could not start")
-		}
-		s.run(rm, a)
-		s.m.rooms.WithLabelValues(store.StatusOpen).Dec()
-		s.m.rooms.WithLabelValues(store.StatusRunning).Inc()
-		s.log.Info("game started", "room", rm.rec.ID)
-		return nil, nil
-	})
+	}
+	if !rm.cfg.Practice {
+		rm.cfg.Seed = s.dealSeed(rm.rec.ID)
+	}
+	cfg, err := s.gameConfig(rm)
+	if err != nil {
+		undo()
+		writeErr(w, err)
+		return
+	}
+	rm.rec.Status = store.StatusRunning
+	rm.encode()
+	rec := rm.rec
+	hooks := s.hooks(rm)
+	hooks.Begin = func(ctx context.Context, recs []store.Record) error {
+		err := s.st.StartGame(ctx, rec, recs...)
+		s.wrote(err)
+		return err
+	}
+	ctx, cancel := context.WithTimeout(context.WithoutCancel(r.Context()), 30*time.Second)
+	defer cancel()
+	a, err := game.Start(ctx, rm.rec.ID, cfg, s.st, hooks, s.log)
+	if err != nil {
+		undo()
+		rm.encode()
+		writeErr(w, s.storeFailed(rm.rec.ID, err))
+		return
+	}
+	s.run(rm, a)
+	s.m.rooms.WithLabelValues(store.StatusOpen).Dec()
+	s.m.rooms.WithLabelValues(store.StatusRunning).Inc()
+	s.log.Info("game started", "room", rm.rec.ID)
+	writeJSON(w, http.StatusOK, s.describe(rm))
 }
 
 // gameConfig builds the actor's settings from the room.
@@ -85,7 +102,9 @@ func (s *Server) hooks(rm *room) game.Hooks {
 			// Called from the actor: the room's status is stored off its goroutine.
 			go s.finish(rm, w)
 		},
-		Failed: func(err error) { s.log.Error("game stopped: store failure", "room", rm.rec.ID, "err", err) },
+		Failed:      func(err error) { s.log.Error("game stopped", "room", rm.rec.ID, "err", err) },
+		WriteFailed: func(error) { s.m.storeFails.Inc() },
+		Stalled:     s.stall,
 	}
 }
 

@@ -13,6 +13,8 @@ type metrics struct {
 	connections prometheus.Gauge
 	commands    *prometheus.CounterVec
 	latency     prometheus.Histogram
+	storeFails  prometheus.Counter
+	stalled     prometheus.Gauge
 }
 
 func newMetrics() *metrics {
@@ -29,8 +31,12 @@ func newMetrics() *metrics {
 		latency: prometheus.NewHistogram(prometheus.HistogramOpts{Name: "wolfden_command_seconds",
 			Help:    "From a command's arrival to its events queued for every connection (stored first).",
 			Buckets: prometheus.ExponentialBuckets(0.00005, 2, 16)}),
+		storeFails: prometheus.NewCounter(prometheus.CounterOpts{Name: "wolfden_store_write_failures_total",
+			Help: "Writes the store refused (a full disk, a read-only file): rooms' and games' alike."}),
+		stalled: prometheus.NewGauge(prometheus.GaugeOpts{Name: "wolfden_stalled_games",
+			Help: "Games paused because their last write failed; each goes on once a write succeeds."}),
 	}
-	m.reg.MustRegister(m.rooms, m.games, m.connections, m.commands, m.latency,
+	m.reg.MustRegister(m.rooms, m.games, m.connections, m.commands, m.latency, m.storeFails, m.stalled,
 		collectors.NewGoCollector(), collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}))
 	return m
 }

@@ -40,6 +40,11 @@ type room struct {
 	watchers  map[string]int     // spectators by address
 	chatLimit map[rules.Seat]*rate.Limiter
 	seatDials map[rules.Seat]*rate.Limiter // connections each seat opens
+
+	// version counts the room's changes; changed is closed (and made anew)
+	// at each, for the requests that wait for one (GET …?after=N).
+	version int64
+	changed chan struct{}
 }
 
 // Tokens are 256 random bits; only their SHA-256 is stored, and they are
@@ -133,10 +138,27 @@ func loadRoom(rec store.Room) (*room, error) {
 
 // save writes the room's record; the caller holds rm.mu.
 func (s *Server) save(ctx context.Context, rm *room) error {
+	rm.encode()
+	err := s.st.UpdateRoom(ctx, rm.rec)
+	s.wrote(err)
+	return err
+}
+
+// encode brings the room's record up to date with its settings and seats.
+func (rm *room) encode() {
 	rm.rec.Config, _ = json.Marshal(rm.cfg)
 	rm.rec.Seats, _ = json.Marshal(rm.seats)
 	rm.rec.Updated = time.Now().UTC()
-	return s.st.UpdateRoom(ctx, rm.rec)
+	rm.touch()
+}
+
+// touch counts a change of the room and wakes whoever waits for one.
+func (rm *room) touch() {
+	rm.version++
+	if rm.changed != nil {
+		close(rm.changed)
+	}
+	rm.changed = make(chan struct{})
 }
 
 var base32NoPad = base32.StdEncoding.WithPadding(base32.NoPadding)
@@ -208,9 +230,10 @@ func (s *Server) addRoom(ctx context.Context, rm *room) error {
 	rm.rec = store.Room{ID: newRoomID(), Created: now, Updated: now, Status: store.StatusOpen}
 	rm.rec.Config, _ = json.Marshal(rm.cfg)
 	rm.rec.Seats, _ = json.Marshal(rm.seats)
-	if err := s.st.CreateRoom(ctx, rm.rec); err != nil {
-		s.log.Error("create room", "err", err)
-		return errStored
+	err := s.st.CreateRoom(ctx, rm.rec)
+	s.wrote(err)
+	if err != nil {
+		return s.storeFailed(rm.rec.ID, err)
 	}
 	s.mu.Lock()
 	s.rooms[rm.rec.ID] = rm
@@ -237,6 +260,7 @@ type roomInfo struct {
 	Taken    int        `json:"taken"`
 	Seats    []seatInfo `json:"seats"`
 	Game     *gameInfo  `json:"game,omitempty"`
+	Version  int64      `json:"version"` // counts the room's changes: GET …?after=VERSION waits for the next
 	You      rules.Seat `json:"you,omitempty"`  // the seat of the token the request carried
 	Next     string     `json:"next,omitempty"` // the rematch's room, once the host opened it
 }
@@ -261,7 +285,7 @@ type gameInfo struct {
 func (s *Server) describe(rm *room) roomInfo {
 	in := roomInfo{ID: rm.rec.ID, Name: rm.cfg.Name, Status: rm.rec.Status, Preset: rm.cfg.Preset, Next: rm.cfg.Next,
 		Cards: rm.cfg.Cards, Options: rm.cfg.Options, Timers: rm.cfg.Timers, Bots: rm.cfg.Bots, Players: len(rm.seats),
-		Practice: rm.cfg.Practice}
+		Practice: rm.cfg.Practice, Version: rm.version}
 	if rm.cfg.Practice { // any other room's seed is told only by its replay, once the game is over
 		seed := rm.cfg.Seed
 		in.Seed = &seed
@@ -314,6 +338,14 @@ func (s *Server) getRoom(w http.ResponseWriter, r *http.Request) {
 		writeErr(w, err)
 		return
 	}
+	if q := r.URL.Query().Get("after"); q != "" {
+		after, err := strconv.ParseInt(q, 10, 64)
+		if err != nil || after < 0 {
+			writeErr(w, fail(http.StatusBadRequest, "bad_after", "after must be a room version: a number from the room's info"))
+			return
+		}
+		rm.waitChange(r.Context(), after, changeWait)
+	}
 	rm.mu.Lock()
 	defer rm.mu.Unlock()
 	info := s.describe(rm)
@@ -321,31 +353,74 @@ func (s *Server) getRoom(w http.ResponseWriter, r *http.Request) {
 	writeJSON(w, http.StatusOK, info)
 }
 
-// openRoom runs f on an open room, then stores the room.
-func (s *Server) openRoom(w http.ResponseWriter, r *http.Request, host bool, f func(rm *room) (any, error)) {
+// changeWait bounds how long a request waits for a room to change: under
+// the usual proxies' idle timeouts.
+var changeWait = 25 * time.Second
+
+// waitChange waits until the room's version is above after, ctx is done
+// or d has passed: a client learns of a change (the start) as it happens,
+// without polling.
+func (rm *room) waitChange(ctx context.Context, after int64, d time.Duration) {
+	t := time.NewTimer(d)
+	defer t.Stop()
+	for {
+		rm.mu.Lock()
+		if rm.version > after {
+			rm.mu.Unlock()
+			return
+		}
+		if rm.changed == nil {
+			rm.changed = make(chan struct{})
+		}
+		ch := rm.changed
+		rm.mu.Unlock()
+		select {
+		case <-ch:
+		case <-ctx.Done():
+			return
+		case <-t.C:
+			return
+		}
+	}
+}
+
+// holdOpen finds the request's room, locks it and checks that it is open
+// (and that the request is its host's): nil, with the error answered,
+// when not. The caller unlocks it.
+func (s *Server) holdOpen(w http.ResponseWriter, r *http.Request, host bool) *room {
 	rm, err := s.roomFor(r.Context(), r.PathValue("id"))
 	if err != nil {
 		writeErr(w, err)
-		return
+		return nil
 	}
 	rm.mu.Lock()
-	defer rm.mu.Unlock()
 	if host && !rm.isHost(bearer(r)) {
+		rm.mu.Unlock()
 		writeErr(w, errNotHost)
-		return
+		return nil
 	}
 	if rm.rec.Status != store.StatusOpen {
+		rm.mu.Unlock()
 		writeErr(w, fail(http.StatusConflict, "started", "the game has already started"))
+		return nil
+	}
+	return rm
+}
+
+// openRoom runs f on an open room, then stores the room.
+func (s *Server) openRoom(w http.ResponseWriter, r *http.Request, host bool, f func(rm *room) (any, error)) {
+	rm := s.holdOpen(w, r, host)
+	if rm == nil {
 		return
 	}
+	defer rm.mu.Unlock()
 	out, err := f(rm)
 	if err != nil {
 		writeErr(w, err)
 		return
 	}
 	if err := s.save(r.Context(), rm); err != nil {
-		s.log.Error("save room", "room", rm.rec.ID, "err", err)
-		writeErr(w, errStored)
+		writeErr(w, s.storeFailed(rm.rec.ID, err))
 		return
 	}
 	if out == nil {

@@ -68,6 +68,10 @@ type Server struct {
 	specLim  *hostLimits // spectator connections an address may open a minute
 	lim      limits
 	secret   [32]byte       // mixed into every deal's seed (dealSeed)
+	// The store's health (faults.go): games paused on a failed write, and
+	// whether the server's own last write failed.
+	stalled      atomic.Int32
+	storeFailing atomic.Bool
 	games    sync.WaitGroup // live games
 	sessions sync.WaitGroup // open WebSocket connections
 }
@@ -191,7 +195,6 @@ var (
 	errNotHost  = fail(http.StatusForbidden, "not_host", "only the room's host may do this (Authorization: Bearer HOST_TOKEN)")
 	errRoomRate = fail(http.StatusTooManyRequests, "rate", "too many rooms created from this address; try again in a minute")
 	errJoinRate = fail(http.StatusTooManyRequests, "rate", "too many seats taken from this address; try again in a minute")
-	errStored   = fail(http.StatusInternalServerError, "store", "the room could not be stored")
 )
 
 func writeJSON(w http.ResponseWriter, status int, v any) {
@@ -226,6 +229,10 @@ func readBody(w http.ResponseWriter, r *http.Request, v any) error {
 func (s *Server) readyz(w http.ResponseWriter, r *http.Request) {
 	if s.draining.Load() {
 		http.Error(w, "draining", http.StatusServiceUnavailable)
+		return
+	}
+	if why := s.storeTrouble(); why != "" {
+		http.Error(w, why, http.StatusServiceUnavailable)
 		return
 	}
 	fmt.Fprintln(w, "ready")

@@ -131,12 +131,14 @@ func (s *Server) session(ctx context.Context, cancel context.CancelFunc, conn *w
 	}
 	defer s.release(rm, seat, addr)
 	sub := game.NewSub(seat, queueSize, cancel)
-	reply(ctx, conn, welcome{Type: "welcome", Room: rm.rec.ID, Seat: seat, Players: players, Now: time.Now().UnixMilli(),
-		Practice: practice})
 	if err := a.Join(sub, hello.Since, hello.ChatSince); err != nil {
 		closeWith(conn, untaken(err), err.Error())
 		return
 	}
+	// The welcome says the join took: it goes out after it, and before the
+	// catch-up the game has queued (the writer starts below).
+	reply(ctx, conn, welcome{Type: "welcome", Room: rm.rec.ID, Seat: seat, Players: players, Now: time.Now().UnixMilli(),
+		Practice: practice})
 	defer a.Leave(sub)
 	go s.writer(ctx, cancel, conn, sub, a)
 	// Refusals travel with the game's frames: at night they wait for
@@ -287,8 +289,11 @@ func (s *Server) chatAllowed(rm *room, seat rules.Seat, channel string) bool {
 // untaken is the code of a request the game could not take: it is busy, or
 // no longer running.
 func untaken(err error) string {
-	if errors.Is(err, game.ErrBusy) {
+	switch {
+	case errors.Is(err, game.ErrBusy):
 		return "busy"
+	case errors.Is(err, game.ErrStalled):
+		return "store"
 	}
 	return "not_running"
 }
