@@ -337,6 +337,10 @@ var everyCommand = []string{
 
 func TestAdversarialClients(t *testing.T) {
 	ts := newTestServer(t)
+	// Each subtest opens a connection of its own and closes it at its end;
+	// the server counts it until its session is over, a moment later. The
+	// cap on a seat's connections has its own test (limits_test.go).
+	ts.lim.seatConns, ts.lim.seatConnsPerMinute = 16, 1000
 	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 	defer cancel()
 	seed := advSeed(t)

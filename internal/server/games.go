@@ -123,6 +123,10 @@ func (s *Server) run(rm *room, a *game.Actor) {
 // finish marks a room over, and ends its live game after the linger time.
 func (s *Server) finish(rm *room, w rules.Camp) {
 	rm.mu.Lock()
+	linger := s.opts.Linger
+	if rm.rec.Status == store.StatusOver { // restored on its end screen: what is left of its linger
+		linger -= time.Since(rm.rec.Updated)
+	}
 	if rm.rec.Status == store.StatusRunning {
 		rm.rec.Status = store.StatusOver
 		if err := s.save(context.Background(), rm); err != nil {
@@ -138,7 +142,7 @@ func (s *Server) finish(rm *room, w rules.Camp) {
 		a.Stop()
 		return
 	}
-	t := time.NewTimer(s.opts.Linger)
+	t := time.NewTimer(max(linger, 0))
 	defer t.Stop()
 	select {
 	case <-t.C:

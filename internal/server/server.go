@@ -283,8 +283,12 @@ func (s *Server) options(w http.ResponseWriter, r *http.Request) {
 	writeJSON(w, http.StatusOK, map[string]any{"options": opts, "roles": roles})
 }
 
-// Restore resumes every game the store holds as running, and loads the
-// open rooms.
+// Restore resumes every game the store holds as running, keeps the games
+// that ended less than Linger ago readable on their end screen, and loads
+// the open rooms. It returns how many games it resumed. One game that
+// cannot be restored (a damaged record) does not keep the others from
+// resuming: it is set aside as lost, logged with its reason, and its
+// players are told when they come (docs/server.md, "When the store fails").
 func (s *Server) Restore(ctx context.Context) (int, error) {
 	open, err := s.st.Rooms(ctx, store.StatusOpen)
 	if err != nil {
@@ -295,41 +299,78 @@ func (s *Server) Restore(ctx context.Context) (int, error) {
 		if err != nil {
 			return 0, err
 		}
-		s.mu.Lock()
-		s.rooms[rec.ID] = rm
-		s.mu.Unlock()
-		s.m.rooms.WithLabelValues(store.StatusOpen).Inc()
+		s.hold(rm)
 	}
-	running, err := s.st.Rooms(ctx, store.StatusRunning)
+	resumed := 0
+	for _, status := range []string{store.StatusRunning, store.StatusOver} {
+		recs, err := s.st.Rooms(ctx, status)
+		if err != nil {
+			return 0, err
+		}
+		for _, rec := range recs {
+			if status == store.StatusOver && time.Since(rec.Updated) >= s.opts.Linger {
+				continue // only a replay now
+			}
+			ok, err := s.restoreGame(ctx, rec)
+			if err != nil {
+				return resumed, err
+			}
+			if ok && status == store.StatusRunning {
+				resumed++
+			}
+		}
+	}
+	return resumed, nil
+}
+
+// hold keeps a room in memory, counted by its status.
+func (s *Server) hold(rm *room) {
+	s.mu.Lock()
+	s.rooms[rm.rec.ID] = rm
+	s.mu.Unlock()
+	s.m.rooms.WithLabelValues(rm.rec.Status).Inc()
+}
+
+// restoreGame rebuilds one room's game from its records. A room stored as
+// running without a record (a start cut short by a crash, before starts
+// were one transaction) goes back to waiting; a game that cannot be
+// rebuilt is set aside as lost. Only a failure to read the store is an
+// error.
+func (s *Server) restoreGame(ctx context.Context, rec store.Room) (bool, error) {
+	recs, err := s.st.Records(ctx, rec.ID)
 	if err != nil {
-		return 0, err
+		return false, err
 	}
-	for _, rec := range running {
-		rm, err := loadRoom(rec)
-		if err != nil {
-			return 0, err
+	rm, err := loadRoom(rec)
+	if err == nil && len(recs) == 0 && rec.Status == store.StatusRunning {
+		rm.rec.Status = store.StatusOpen
+		if err := s.save(ctx, rm); err != nil {
+			return false, err
 		}
-		recs, err := s.st.Records(ctx, rec.ID)
-		if err != nil {
-			return 0, err
-		}
-		cfg, err := s.gameConfig(rm)
-		if err != nil {
-			return 0, fmt.Errorf("room %s: %v", rec.ID, err)
-		}
-		a, err := game.Restore(rec.ID, cfg, s.st, recs, s.hooks(rm), s.log)
-		if err != nil {
-			return 0, err
-		}
-		rm.mu.Lock()
-		s.run(rm, a)
-		rm.mu.Unlock()
-		s.mu.Lock()
-		s.rooms[rec.ID] = rm
-		s.mu.Unlock()
-		s.m.rooms.WithLabelValues(store.StatusRunning).Inc()
+		s.log.Warn("a start was cut short: the room waits again", "room", rec.ID)
+		s.hold(rm)
+		return false, nil
 	}
-	return len(running), nil
+	var a *game.Actor
+	if err == nil {
+		var cfg game.Config
+		if cfg, err = s.gameConfig(rm); err == nil {
+			a, err = game.Restore(rec.ID, cfg, s.st, recs, s.hooks(rm), s.log)
+		}
+	}
+	if err != nil {
+		s.log.Error("a game could not be restored; it is set aside as lost", "room", rec.ID, "status", rec.Status, "err", err)
+		rec.Status, rec.Updated = store.StatusLost, time.Now().UTC()
+		if err := s.st.UpdateRoom(ctx, rec); err != nil {
+			return false, err
+		}
+		return false, nil
+	}
+	rm.mu.Lock()
+	s.run(rm, a)
+	rm.mu.Unlock()
+	s.hold(rm)
+	return true, nil
 }
 
 // Drain refuses new rooms and games and makes /readyz answer 503; the

@@ -121,6 +121,9 @@ func (s *Server) session(ctx context.Context, cancel context.CancelFunc, conn *w
 	case status == store.StatusOpen:
 		closeWith(conn, "not_started", "the game has not started; poll GET /api/rooms/ID until its status is running")
 		return
+	case status == store.StatusLost:
+		closeWith(conn, "lost", "this game could not be restored after a restart (a damaged record); it is kept for the operator")
+		return
 	case a == nil:
 		closeWith(conn, "not_running", "the game is over; its replay is at GET /api/rooms/ID/replay")
 		return

@@ -51,31 +51,65 @@ type DB struct {
 	queue   chan *op
 	stopped chan struct{} // closed once the writer has drained queue
 
-	w *writer
+	w    *writer
+	lock *fileLock
 }
 
 var _ store.Store = (*DB)(nil)
 
 // Open opens the database file at path, creating it if needed, and brings
 // its schema up to date.
+//
+// A file is served by one process at a time: a second Open of the same
+// file, from this process or another, is refused while the first holds it
+// (ErrInUse). A file that cannot be written (read-only, on a read-only
+// disk) is refused with ErrReadOnly, in plain words, rather than failing
+// at the first game's first write.
 func Open(path string) (*DB, error) {
+	lock, err := lockFile(path)
+	if err != nil {
+		return nil, err
+	}
 	db, err := sql.Open("sqlite", dsn(path))
 	if err != nil {
+		lock.release()
 		return nil, fmt.Errorf("sqlite: open %s: %w", path, err)
 	}
 	ctx := context.Background()
-	if err := migrate(ctx, db); err != nil {
+	fail := func(err error) (*DB, error) {
 		db.Close()
+		lock.release()
+		if readOnly(err) {
+			return nil, fmt.Errorf("%w: %s (wolfden stores every game in it: check the file's and its folder's permissions, and that its disk is not mounted read-only)", ErrReadOnly, path)
+		}
 		return nil, fmt.Errorf("sqlite: open %s: %w", path, err)
+	}
+	if err := migrate(ctx, db); err != nil {
+		return fail(err)
+	}
+	// A read-only file passes the migrations when its schema is current:
+	// a write that changes nothing tells.
+	if _, err := db.ExecContext(ctx, `PRAGMA user_version = 0`); err != nil {
+		return fail(err)
 	}
 	w, err := newWriter(ctx, db)
 	if err != nil {
-		db.Close()
-		return nil, fmt.Errorf("sqlite: open %s: %w", path, err)
+		return fail(err)
 	}
-	d := &DB{db: db, queue: make(chan *op, maxBatch), stopped: make(chan struct{}), w: w}
+	d := &DB{db: db, queue: make(chan *op, maxBatch), stopped: make(chan struct{}), w: w, lock: lock}
 	go d.write()
 	return d, nil
+}
+
+// ErrReadOnly: the database file cannot be written.
+var ErrReadOnly = errors.New("sqlite: the database is read-only")
+
+// ErrInUse: another store (another wolfden server) holds the file.
+var ErrInUse = errors.New("sqlite: the database is in use by another wolfden server")
+
+func readOnly(err error) bool {
+	msg := err.Error()
+	return strings.Contains(msg, "readonly") || strings.Contains(msg, "read-only")
 }
 
 // uriEscaper keeps a path's own '?', '#' and '%' from being read as parts of
@@ -214,7 +248,9 @@ func (d *DB) Close() error {
 	close(d.queue)
 	d.mu.Unlock()
 	<-d.stopped
-	return d.db.Close()
+	err := d.db.Close()
+	d.lock.release()
+	return err
 }
 
 func (d *DB) isClosed() bool {
