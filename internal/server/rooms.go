@@ -260,7 +260,7 @@ type roomInfo struct {
 	Taken    int        `json:"taken"`
 	Seats    []seatInfo `json:"seats"`
 	Game     *gameInfo  `json:"game,omitempty"`
-	Version  int64      `json:"version"` // counts the room's changes: GET …?after=VERSION waits for the next
+	Version  int64      `json:"version"`        // counts the room's changes: GET …?after=VERSION waits for the next
 	You      rules.Seat `json:"you,omitempty"`  // the seat of the token the request carried
 	Next     string     `json:"next,omitempty"` // the rematch's room, once the host opened it
 }

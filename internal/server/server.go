@@ -67,13 +67,13 @@ type Server struct {
 	joinLim  *hostLimits
 	specLim  *hostLimits // spectator connections an address may open a minute
 	lim      limits
-	secret   [32]byte       // mixed into every deal's seed (dealSeed)
+	secret   [32]byte // mixed into every deal's seed (dealSeed)
 	// The store's health (faults.go): games paused on a failed write, and
 	// whether the server's own last write failed.
 	stalled      atomic.Int32
 	storeFailing atomic.Bool
-	games    sync.WaitGroup // live games
-	sessions sync.WaitGroup // open WebSocket connections
+	games        sync.WaitGroup // live games
+	sessions     sync.WaitGroup // open WebSocket connections
 }
 
 // New makes a server on a store. Call Restore before serving to resume
