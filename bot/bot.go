@@ -20,6 +20,14 @@ type Bot interface {
 	Act(v *rules.View, choices []rules.Choice) rules.Command
 }
 
+// TeamPlayer is a bot that can play in a team with people: the server
+// tells it, before each question, which seats are played by people now, and
+// a smart wolf then follows the people's picks at night (docs/bots.md). A
+// bot never told plays as if every seat were a bot.
+type TeamPlayer interface {
+	People(seats uint32)
+}
+
 // Level names how a bot plays.
 type Level string
 

@@ -53,6 +53,8 @@ type smartBot struct {
 	poisonNight  int                 // witch: the night she poisoned
 	picks        [maxSeat]rules.Seat // wolves: tonight's picks of the killers
 	picked       bool                // wolves: I picked tonight
+	pickedBy     uint32              // wolves: the killers who picked tonight
+	people       uint32              // the seats played by people (TeamPlayer), 0 in a table of bots
 	ourAttacks   uint32              // wolves: players we attacked
 
 	// speech
@@ -104,7 +106,7 @@ func (b *smartBot) Observe(e rules.Event) {
 	case rules.EvNight:
 		b.night = int(e.Value)
 		b.picks = [maxSeat]rules.Seat{}
-		b.picked = false
+		b.picked, b.pickedBy = false, 0
 	case rules.EvDay:
 		b.day = int(e.Value)
 		b.exileRounds, b.tied = 0, 0
@@ -194,6 +196,7 @@ func (b *smartBot) Observe(e rules.Event) {
 		b.poisoned, b.poisonNight = t, b.night
 	case rules.EvAttackPick:
 		b.picks[s] = t
+		b.pickedBy |= bit(s)
 		if s == b.seat {
 			b.picked = true
 		}
@@ -263,6 +266,9 @@ func (b *smartBot) friends(v *rules.View) uint32 {
 	return f
 }
 
+// People is told which seats are played by people (TeamPlayer).
+func (b *smartBot) People(seats uint32) { b.people = seats }
+
 func (b *smartBot) Act(v *rules.View, choices []rules.Choice) rules.Command {
 	if len(choices) == 0 {
 		return rules.Command{Kind: rules.CmdSkip}
@@ -275,6 +281,9 @@ func (b *smartBot) Act(v *rules.View, choices []rules.Choice) rules.Command {
 }
 
 func (b *smartBot) decide(v *rules.View, ch []rules.Choice) rules.Command {
+	if v.Night && !v.Pending && find(ch, rules.CmdAttack) != nil {
+		return b.actNight(v, ch) // a wolf asked again: the people of his team changed their pick
+	}
 	switch v.Step {
 	case rules.StepNight:
 		return b.actNight(v, ch)

@@ -16,8 +16,18 @@ func (b *smartBot) actNight(v *rules.View, ch []rules.Choice) rules.Command {
 	if c := find(ch, rules.CmdCheck); c != nil {
 		return b.actCheck(v, c)
 	}
-	if c := find(ch, rules.CmdAttack); c != nil && !b.picked {
-		return b.actAttack(v, c)
+	if c := find(ch, rules.CmdAttack); c != nil {
+		if !b.picked {
+			return b.actAttack(v, c)
+		}
+		// Asked again (a person of the team changed his pick), or a wolf
+		// beauty asked for her charm: follow the people's new majority.
+		if t, ok := b.peoplePick(v, c); ok && t != b.picks[b.seat] {
+			return cmd(rules.CmdAttack, t)
+		}
+		if len(ch) == 1 {
+			return cmd(rules.CmdAttack, b.picks[b.seat]) // no change
+		}
 	}
 	if c := find(ch, rules.CmdCharm); c != nil {
 		if c.Pick != 0 {
@@ -83,6 +93,9 @@ func (b *smartBot) actAttack(v *rules.View, c *rules.Choice) rules.Command {
 	if b.camp(v) == campLovers {
 		killers = b.blackLovers // the widow knife
 	}
+	if t, ok := b.peoplePick(v, c); ok {
+		return cmd(rules.CmdAttack, t)
+	}
 	ok := c.Targets &^ b.friends(v) // never a mate, a lover, oneself
 	if ok == 0 {
 		return skip
@@ -105,6 +118,46 @@ func (b *smartBot) actAttack(v *rules.View, c *rules.Choice) rules.Command {
 		return cmd(rules.CmdAttack, t)
 	}
 	return cmd(rules.CmdAttack, b.killTarget(v, ok, true))
+}
+
+// peoplePick is the pick of the people of a mixed team (wolves played by
+// people, docs/bots.md): the target most of them named, "nobody" (空刀)
+// only when most of them chose it; among tied targets the best of the kill
+// ranking, the same for every bot of the team. ok is false when no person
+// of the team has picked.
+func (b *smartBot) peoplePick(v *rules.View, c *rules.Choice) (rules.Seat, bool) {
+	killers := v.Wolves
+	if b.camp(v) == campLovers {
+		killers = b.blackLovers
+	}
+	people := killers & b.people & b.pickedBy &^ b.me
+	if people == 0 {
+		return rules.NoSeat, false
+	}
+	var count [maxSeat]int8
+	top := int8(0) // the most votes for a player
+	for m := people; m != 0; {
+		t := b.picks[next(&m)]
+		if t == rules.NoSeat || has(c.Targets, t) {
+			count[t]++
+			if t != rules.NoSeat {
+				top = max(top, count[t])
+			}
+		}
+	}
+	if count[rules.NoSeat] > top {
+		return rules.NoSeat, c.NoTarget
+	}
+	var tied uint32
+	for t := rules.Seat(1); t < maxSeat; t++ {
+		if count[t] == top && top > 0 {
+			tied |= bit(t)
+		}
+	}
+	if tied == 0 {
+		return rules.NoSeat, false
+	}
+	return b.killTarget(v, tied, false), true
 }
 
 // killScore ranks the players the wolves want dead: a claimed seer first

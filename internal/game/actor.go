@@ -112,6 +112,8 @@ type Actor struct {
 	calls      []CallJSON // tonight's calls, as the table knew the game at nightfall
 	callsNight int
 
+	team wolfTeam // tonight's wolf team of people and bots (wolfteam.go)
+
 	// stalled: the last write failed; the clocks stand still, nothing is
 	// told and nobody acts until a write succeeds (stallAt: since when).
 	stalled bool
@@ -533,6 +535,9 @@ func (a *Actor) settle() {
 		}
 		if !now.Before(a.clk.SlotEnd) {
 			if a.slotOf() == a.clk.Slot && a.live.Pending() != 0 {
+				if a.teamEnd(now) { // a mixed wolf team's bots pick last
+					continue
+				}
 				a.timeout()
 				continue
 			}
@@ -613,10 +618,15 @@ func (a *Actor) timeout() {
 }
 
 // botTurn lets one bot act if one is due; it reports whether one did.
+// The bots of a wolf team with people in it keep their own pace (wolfteam.go).
 func (a *Actor) botTurn(now time.Time) bool {
 	pend := a.shown.Pending() & a.live.Pending() & (a.cfg.Bots | a.clk.Away)
 	if !a.caughtUp() {
 		pend = 0
+	}
+	pend = a.teamGate(pend, now)
+	if a.teamRepick(now, false) {
+		return true
 	}
 	if pend == 0 {
 		a.botPend = 0
@@ -630,20 +640,26 @@ func (a *Actor) botTurn(now time.Time) bool {
 		return false
 	}
 	s := rules.Seat(lowBit(pend))
-	c := a.botCommand(s)
+	ok := a.botResolve(s, a.botCommand(s))
+	a.botPend &^= 1 << uint(s)
+	return ok
+}
+
+// botResolve plays a bot's command; a bot bug must not stall the table:
+// an illegal command is logged and the bot passes. It reports whether
+// something was played.
+func (a *Actor) botResolve(s rules.Seat, c rules.Command) bool {
 	before := len(a.live.Events())
 	own, err := a.live.Resolve(c)
-	if err != nil { // a bot bug must not stall the table: it passes
+	if err != nil {
 		a.log.Error("bot sent an illegal command", "seat", s, "cmd", c.String(), "err", err)
 		c = rules.Command{Seat: s, Kind: rules.CmdSkip}
 		if own, err = a.live.Resolve(c); err != nil {
-			a.botPend &^= 1 << uint(s)
 			return false
 		}
 	}
 	a.record("cmd", cmdBody{Seat: s, Cmd: c.String(), Bot: true})
 	a.tellOwn(before, own)
-	a.botPend &^= 1 << uint(s)
 	return true
 }
 
@@ -659,7 +675,11 @@ func (a *Actor) tellOwn(before, own int) {
 	}
 }
 
-func (a *Actor) botCommand(s rules.Seat) rules.Command {
+func (a *Actor) botCommand(s rules.Seat) rules.Command { return a.botCommandOf(s, false) }
+
+// botCommandOf asks seat s's bot what it does; repick: only whether it
+// changes its attack (a person of its team changed his).
+func (a *Actor) botCommandOf(s rules.Seat, repick bool) rules.Command {
 	sb := a.bots[s]
 	if sb == nil {
 		b, err := bot.New(a.cfg.Level, s, a.live.Players(), bot.Seed(a.cfg.Seed, s))
@@ -677,6 +697,13 @@ func (a *Actor) botCommand(s rules.Seat) rules.Command {
 	}
 	a.shown.UpdateView(&sb.view)
 	sb.buf = a.shown.Choices(s, sb.buf[:0])
+	if repick {
+		sb.buf = onlyAttack(sb.buf)
+		if len(sb.buf) == 0 {
+			return rules.Command{Seat: s, Kind: rules.CmdSkip}
+		}
+	}
+	a.people(sb.b)
 	c := sb.b.Act(&sb.view, sb.buf)
 	c.Seat = s
 	return c
@@ -699,6 +726,7 @@ func (a *Actor) arm() {
 		if a.botPend != 0 {
 			take(a.botAt)
 		}
+		take(a.teamAt())
 	}
 	if a.ticking {
 		take(a.tickAt)

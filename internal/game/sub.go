@@ -200,7 +200,8 @@ func (a *Actor) state(s rules.Seat) StateFrame {
 	if v.Over {
 		f.Winner = v.Winner.String()
 	}
-	if s > 0 && !v.Over && !a.clk.Paused && (v.Pending || a.clk.Slots == nil) {
+	repick := s > 0 && a.mayRepick(s) // a person of a mixed wolf team (wolfteam.go)
+	if s > 0 && !v.Over && !a.clk.Paused && (v.Pending || a.clk.Slots == nil || repick) {
 		for _, c := range a.shown.Choices(s, nil) {
 			f.Choices = append(f.Choices, choiceJSON(c))
 		}
@@ -216,7 +217,7 @@ func (a *Actor) state(s rules.Seat) StateFrame {
 	}
 	switch {
 	case v.Over || a.clk.Paused:
-	case a.clk.Slots != nil && v.Pending:
+	case a.clk.Slots != nil && (v.Pending || repick):
 		f.Deadline = unixMs(a.clk.SlotEnd)
 	case a.clk.Slots != nil: // sleepers see when the night ends
 		f.Deadline = f.NightEnd
@@ -310,7 +311,10 @@ func (a *Actor) act(sub *Sub, id int64, c rules.Command, start time.Time) {
 	// only in the step it was woken for; anything else gets one answer,
 	// whatever the hidden state, so the answer tells nothing.
 	if a.clk.Slots != nil || !a.caughtUp() {
-		if over, _ := a.shown.Over(); !over && (!a.caughtUp() || a.shown.Pending()&(1<<uint(sub.Seat)) == 0) {
+		// A person of a wolf team with bots in it may change his pick
+		// until the slot ends (wolfteam.go).
+		repick := c.Kind == rules.CmdAttack && a.mayRepick(sub.Seat)
+		if over, _ := a.shown.Over(); !over && !repick && (!a.caughtUp() || a.shown.Pending()&(1<<uint(sub.Seat)) == 0) {
 			refuse("not_now", "you cannot act now")
 			return
 		}
@@ -328,6 +332,7 @@ func (a *Actor) act(sub *Sub, id int64, c rules.Command, start time.Time) {
 	}
 	a.record("cmd", cmdBody{Seat: c.Seat, Cmd: c.String()})
 	a.tellOwn(before, own)
+	a.teamPicked(c.Seat, c, time.Now())
 	a.settle()
 	a.acks = append(a.acks, ack{sub: sub, id: id, cmd: true, start: start})
 }
