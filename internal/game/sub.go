@@ -395,6 +395,30 @@ func (a *Actor) RedCard(s rules.Seat) error {
 	})
 }
 
+// ErrAborted is what the players of a game the host ended are told.
+var ErrAborted = errors.New("the host ended this game; the room waits for a new one")
+
+// Abort ends the game at the host's word: every connection is told, then
+// closed, and the actor stops. It is public, so it is said at once, night
+// or day.
+func (a *Actor) Abort() error {
+	err := a.do(func() error {
+		if over, _ := a.shown.Over(); over {
+			return errors.New("the game is over")
+		}
+		msg := encode(ErrorFrame{Type: "error", Code: "aborted", Message: ErrAborted.Error()})
+		for sub := range a.subs {
+			a.put(sub, msg)
+		}
+		a.halt()
+		return nil
+	})
+	if err == nil {
+		<-a.done
+	}
+	return err
+}
+
 // Status is the public summary of a game.
 type Status struct {
 	Day     int

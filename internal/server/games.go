@@ -207,6 +207,33 @@ func (s *Server) liveRoom(w http.ResponseWriter, r *http.Request, f func(rm *roo
 	writeJSON(w, http.StatusOK, s.describe(rm))
 }
 
+// abort ends a running game at its host's word: its players are told and
+// their connections closed, the game's records are dropped, and the room
+// waits again with its seats as they were (a new deal at the next start).
+func (s *Server) abort(w http.ResponseWriter, r *http.Request) {
+	s.liveRoom(w, r, func(rm *room, a *game.Actor) error {
+		rm.mu.Lock()
+		defer rm.mu.Unlock()
+		if rm.actor != a || rm.rec.Status != store.StatusRunning {
+			return fail(http.StatusConflict, "not_running", "the game is not running")
+		}
+		if err := a.Abort(); err != nil {
+			return err
+		}
+		rm.actor, rm.rec.Status = nil, store.StatusOpen
+		rm.encode()
+		err := s.st.ResetRoom(context.WithoutCancel(r.Context()), rm.rec)
+		s.wrote(err)
+		if err != nil {
+			return s.storeFailed(rm.rec.ID, err)
+		}
+		s.m.rooms.WithLabelValues(store.StatusRunning).Dec()
+		s.m.rooms.WithLabelValues(store.StatusOpen).Inc()
+		s.log.Info("game aborted by its host", "room", rm.rec.ID)
+		return nil
+	})
+}
+
 // again opens the rematch of a finished game: a new room with the same
 // board, rules, timers and seats (everyone's token holds his seat there
 // too) and a new deal. Asked twice, it answers the same room.

@@ -168,6 +168,7 @@ func (s *Server) routes() {
 	m.HandleFunc("POST /api/rooms/{id}/red-card", s.redCard)
 	m.HandleFunc("GET /api/rooms/{id}/replay", s.replay)
 	m.HandleFunc("POST /api/rooms/{id}/again", s.again)
+	m.HandleFunc("POST /api/rooms/{id}/abort", s.abort)
 	m.HandleFunc("GET /ws/{id}", s.websocket)
 	if s.opts.Web != nil {
 		m.Handle("GET /", static(s.opts.Web))

@@ -68,6 +68,9 @@ type Store interface {
 	// or not at all, so that a crash during a start leaves no room marked
 	// running without a deal.
 	StartGame(ctx context.Context, r Room, recs ...Record) error
+	// ResetRoom is UpdateRoom that also drops the room's records, in one
+	// transaction: a game the host aborted, its room waiting again.
+	ResetRoom(ctx context.Context, r Room) error
 	// Records reads a room's records in order.
 	Records(ctx context.Context, roomID string) ([]Record, error)
 	Close() error

@@ -72,6 +72,17 @@ func (m *Store) UpdateRoom(_ context.Context, r store.Room) error {
 	return nil
 }
 
+// ResetRoom implements store.Store.
+func (m *Store) ResetRoom(ctx context.Context, r store.Room) error {
+	if err := m.UpdateRoom(ctx, r); err != nil {
+		return err
+	}
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	delete(m.records, r.ID)
+	return nil
+}
+
 // Room implements store.Store.
 func (m *Store) Room(_ context.Context, id string) (store.Room, error) {
 	m.mu.Lock()

@@ -208,6 +208,11 @@ func (d *DB) StartGame(ctx context.Context, r store.Room, recs ...store.Record) 
 	return d.do(ctx, o)
 }
 
+// ResetRoom updates the room and drops its records in one transaction.
+func (d *DB) ResetRoom(ctx context.Context, r store.Room) error {
+	return d.do(ctx, &op{kind: opReset, roomID: r.ID, room: r})
+}
+
 // do queues o for the writer and waits for its outcome.
 func (d *DB) do(ctx context.Context, o *op) error {
 	if err := ctx.Err(); err != nil {
@@ -379,6 +384,7 @@ const (
 	opCreate
 	opUpdate
 	opStart // opUpdate and opAppend together
+	opReset // opUpdate, and the room's records dropped
 )
 
 // op is one write waiting for the writer.
@@ -561,6 +567,15 @@ func (t *txn) apply(ctx context.Context, o *op) (refusal, err error) {
 		return fmt.Errorf("sqlite: create room %q: the room already exists", r.ID), nil
 	case opUpdate:
 		return t.updateRoom(ctx, o.room)
+	case opReset:
+		if refusal, err := t.updateRoom(ctx, o.room); refusal != nil || err != nil {
+			return refusal, err
+		}
+		if _, err := t.tx.ExecContext(ctx, `DELETE FROM records WHERE room_id = ?`, o.roomID); err != nil {
+			return nil, err
+		}
+		t.last[o.roomID] = 0
+		return nil, nil
 	}
 	// An append; a start checks it before it changes the room, so that a
 	// refused start writes nothing.
