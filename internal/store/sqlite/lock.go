@@ -4,6 +4,8 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"strconv"
+	"sync/atomic"
 	"syscall"
 )
 
@@ -35,5 +37,21 @@ func (l *fileLock) release() {
 	if l != nil && l.f != nil {
 		l.f.Close() // closing the file releases the lock
 		l.f = nil
+	}
+}
+
+// The start-window failpoint, for the crash trial (docs/server.md, "When
+// the store fails"): with WOLFDEN_CRASH_IN_START=N in its environment, the
+// process kills itself inside the N-th start's transaction, its writes made
+// and not committed.
+var (
+	crashAt     = func() int64 { n, _ := strconv.ParseInt(os.Getenv("WOLFDEN_CRASH_IN_START"), 10, 64); return n }()
+	startsSoFar atomic.Int64
+)
+
+func crashPoint() {
+	if crashAt > 0 && startsSoFar.Add(1) == crashAt {
+		_ = syscall.Kill(os.Getpid(), syscall.SIGKILL)
+		select {} // the signal is on its way
 	}
 }

@@ -609,6 +609,9 @@ func (t *txn) apply(ctx context.Context, o *op) (refusal, err error) {
 			return nil, err
 		}
 	}
+	if o.kind == opStart {
+		crashPoint()
+	}
 	t.last[o.roomID] = o.recs[len(o.recs)-1].N
 	return nil, nil
 }
