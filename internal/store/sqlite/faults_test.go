@@ -66,3 +66,48 @@ func TestAReadOnlyDatabaseIsSaidSoAtOpen(t *testing.T) {
 		t.Fatalf("opening a read-only database: %v", err)
 	}
 }
+
+// TestAFullDiskFailsWritesUntilSpaceComesBack: on a disk that fills up,
+// an append fails (and writes nothing); once space comes back the same
+// append succeeds, and nothing stored before was lost.
+func TestAFullDiskFailsWritesUntilSpaceComesBack(t *testing.T) {
+	dir := t.TempDir()
+	if out, err := exec.Command("mount", "-t", "tmpfs", "-o", "size=2m", "tmpfs", dir).CombinedOutput(); err != nil {
+		t.Fatalf("mount a small tmpfs for a full disk (the test needs root): %v: %s", err, out)
+	}
+	t.Cleanup(func() { exec.Command("umount", dir).Run() })
+	db := open(t, filepath.Join(dir, "wolfden.db"))
+	defer db.Close()
+	createRoom(t, db, room("r1", "running", 1))
+	if err := db.Append(ctx, "r1", records(1, 3)...); err != nil {
+		t.Fatal(err)
+	}
+	filler := filepath.Join(dir, "filler")
+	f, err := os.Create(filler)
+	if err != nil {
+		t.Fatal(err)
+	}
+	block := make([]byte, 64<<10)
+	for {
+		if _, err := f.Write(block); err != nil {
+			break // the disk is full
+		}
+	}
+	f.Close()
+	var failed error
+	n := int64(4)
+	for ; n < 400 && failed == nil; n++ { // the WAL has some room left
+		failed = db.Append(ctx, "r1", record(n))
+	}
+	if failed == nil {
+		t.Fatal("appends kept succeeding on a full disk")
+	}
+	n--
+	if err := os.Remove(filler); err != nil {
+		t.Fatal(err)
+	}
+	if err := db.Append(ctx, "r1", record(n)); err != nil {
+		t.Fatalf("the append once space came back: %v", err)
+	}
+	wantRecords(t, db, "r1", records(1, n))
+}
