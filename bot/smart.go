@@ -65,8 +65,10 @@ type smartBot struct {
 	planExplode bool
 	announced   uint32 // seer: results announced
 	claimedSeer bool   // seer (or fake seer): claimed in public
-	fakeDecided bool   // wolves: decided whether to fake-claim the seer
-	fakeSeer    bool
+	fakeDecided bool       // wolves: decided whether to fake-claim a card
+	fakeRole    rules.Role // wolves: the card this one fakes, if any
+	early       bool       // claims his card (or his fake card) at his first day speech
+	firstAttack rules.Seat // wolves: the first night's attack, a secret the team shares
 
 	// the suspicion models, rebuilt when an event changed them
 	priv, pub model
@@ -75,7 +77,9 @@ type smartBot struct {
 const maxSeat = rules.MaxSeats + 1
 
 func newSmart(seat rules.Seat, players int, r *rand.Rand) *smartBot {
-	return &smartBot{seat: seat, me: bit(seat), n: players, r: r}
+	b := &smartBot{seat: seat, me: bit(seat), n: players, r: r}
+	b.early = b.chance(earlyRate) // a habit of the seat, whatever card it is dealt
+	return b
 }
 
 func bit(s rules.Seat) uint32 { return 1 << uint(s) }
@@ -204,6 +208,9 @@ func (b *smartBot) Observe(e rules.Event) {
 	case rules.EvAttack:
 		if t != rules.NoSeat {
 			b.ourAttacks |= bit(t)
+		}
+		if b.night <= 1 && b.firstAttack == rules.NoSeat {
+			b.firstAttack = t
 		}
 		return
 	case rules.EvSpy:

@@ -7,8 +7,10 @@ import (
 // Tunable habits of the smart bots.
 const (
 	runRate        = 0.2  // a player with no reason to run stands for sheriff this often
-	wolfRunRate    = 0.25 // a wolf who does not fake-claim runs this often
-	fakeSeerRate   = 0.6  // the designated wolf fake-claims the seer this often
+	fakeRate       = 0.6  // the designated wolf fakes a card this often …
+	fakeSeerShare  = 0.55 // … the seer this often, else witch, guard or villager (fakeShares)
+	earlyRate      = 0.15 // a seat claims its card (real or fake) at its first day speech this often
+	plainClaimRate = 0.5  // a player with no card to claim says "villager" when accused, in a PK, in last words
 	withdrawRate   = 0.7  // a candidate withdraws for a credible seer this often
 	shootThreshold = 0.35 // the hunter shoots only a player this suspected
 	poisonEarly    = 0.6  // the witch poisons on night 2 a player this suspected
@@ -34,7 +36,7 @@ func (b *smartBot) chance(p float64) bool { return b.r.Float64() < p }
 func (b *smartBot) voteTarget(v *rules.View, mask uint32) rules.Seat {
 	if b.camp(v) == campWolf {
 		pm := b.pubModel(v)
-		t := mostFixed(&pm.p, mask&^b.friends(v))
+		t := b.teamMost(v, &pm.p, mask&^b.friends(v))
 		if m := mostFixed(&pm.p, mask&^b.me); has(b.mates(v), m) && pm.p[m] >= busAt &&
 			(t == rules.NoSeat || pm.p[m] >= pm.p[t]+busMargin) {
 			return m
@@ -164,7 +166,7 @@ func (b *smartBot) actSignup(v *rules.View, ch []rules.Choice) rules.Command {
 	run := false
 	switch b.camp(v) {
 	case campWolf:
-		run = b.decideFake(v) || b.chance(wolfRunRate)
+		run = b.decideFake(v) == rules.Seer || b.chance(runRate) // like anyone else
 	default:
 		run = (b.role == rules.Seer && b.seerPays(v)) || b.chance(runRate)
 	}

@@ -117,17 +117,23 @@ func (b *smartBot) planVillage(v *rules.View, targets uint32) {
 				saved = s
 			}
 		}
-		if saved != rules.NoSeat || liedAbout || last {
+		if saved != rules.NoSeat || b.claimsCard(v, rules.Witch) {
 			b.add(rules.ClaimRole, 0, rules.Witch)
 			if saved != rules.NoSeat {
 				b.add(rules.ClaimGood, saved, 0)
 			}
+		}
+	} else if b.camp(v) == campVillage && b.role == rules.Guard {
+		if b.claimsCard(v, rules.Guard) {
+			b.add(rules.ClaimRole, 0, rules.Guard)
 		}
 	} else if b.camp(v) == campVillage && b.role.IsGod() && b.role != rules.LittleGirl {
 		pk := (v.Step == rules.StepPK) && has(b.tied, b.seat)
 		if liedAbout || pk || (last && b.role != rules.Idiot) {
 			b.add(rules.ClaimRole, 0, b.role)
 		}
+	} else if b.camp(v) == campVillage && b.role == rules.Villager && b.claimsCard(v, rules.Villager) {
+		b.add(rules.ClaimRole, 0, rules.Villager)
 	}
 	if t := b.piperSuspect(v, targets); t != rules.NoSeat {
 		b.add(rules.ClaimWolf, t, 0) // (there is no "piper" claim: name him an enemy)
@@ -165,16 +171,81 @@ func (b *smartBot) seerPays(v *rules.View) bool {
 	return false
 }
 
-// decideFake: the lowest-numbered living wolf of the team, on the first
-// day, decides whether he fake-claims the seer.
-func (b *smartBot) decideFake(v *rules.View) bool {
+// decideFake: on the first day, one wolf of the team, named by a number
+// only the team shares (a hash of the team and of the first night's
+// attack: the same for every mate, unknown to anyone else), decides from
+// his own seed whether he fakes a card and which (fakeShares). It returns
+// the card, NoRole for the others or when he does not fake. Nobody claims
+// a card the table has seen turned up.
+func (b *smartBot) decideFake(v *rules.View) rules.Role {
 	if !b.fakeDecided && v.Wolves&b.me != 0 && !v.Ally {
 		b.fakeDecided = true
-		b.fakeSeer = lowest(v.Wolves&v.Alive) == b.seat && b.day <= 1 &&
-			b.seerClaim&v.Wolves == 0 && b.chance(fakeSeerRate)
+		k := popcount(v.Wolves)
+		chosen := rules.Seat(nthBit(v.Wolves, int(b.teamHash(v, 1)%uint64(k))))
+		if chosen == b.seat && b.day <= 1 && b.roleClaimed&v.Wolves == 0 && b.chance(fakeRate) {
+			b.fakeRole = rules.Seer
+			if x := b.r.Float64(); x >= fakeSeerShare {
+				x = (x - fakeSeerShare) / (1 - fakeSeerShare)
+				switch {
+				case x < 0.45:
+					b.fakeRole = rules.Witch
+				case x < 0.7:
+					b.fakeRole = rules.Guard
+				default:
+					b.fakeRole = rules.Villager
+				}
+			}
+		}
 	}
-	// Nobody claims a card the table has seen turned up.
-	return b.fakeSeer && b.holder[rules.Seer] == rules.NoSeat
+	if b.fakeRole == rules.NoRole || b.holder[b.fakeRole] != rules.NoSeat {
+		return rules.NoRole
+	}
+	return b.fakeRole
+}
+
+// teamHash is a number every wolf of the team computes alike and nobody
+// else can: from the team, the first night's attack and salt.
+func (b *smartBot) teamHash(v *rules.View, salt uint64) uint64 {
+	return Seed(uint64(v.Wolves)<<8|uint64(b.firstAttack), rules.Seat(salt))
+}
+
+// teamMost is the seat of mask with the highest p; near ties are broken
+// by the team's hash, so that the wolves agree without a habit anyone
+// could read (never "the lowest seat").
+func (b *smartBot) teamMost(v *rules.View, p *[maxSeat]float32, mask uint32) rules.Seat {
+	best := mostFixed(p, mask)
+	if best == rules.NoSeat {
+		return best
+	}
+	salt := uint64(b.day)<<8 | uint64(b.exileRounds)<<4 | 2
+	var bh uint64
+	for m := mask; m != 0; {
+		s := next(&m)
+		if p[s] >= p[best]-tieEps {
+			if h := Seed(b.teamHash(v, salt), s); h >= bh {
+				best, bh = s, h
+			}
+		}
+	}
+	return best
+}
+
+// claimsCard: a player who may claim a card claims it (or, a wolf, the
+// card he fakes) at his first day speech when early is his habit, when a
+// seer claimant called him a wolf, in a PK he is part of and in his last
+// words; a plain villager (or a wolf with no card to fake) says so then
+// half the time. It is the same rule for the true card and the fake one.
+func (b *smartBot) claimsCard(v *rules.View, r rules.Role) bool {
+	if b.roleClaimed&b.me != 0 || !b.mayClaimRole(r) {
+		return false
+	}
+	pk := v.Step == rules.StepPK && has(b.tied, b.seat)
+	pressed := b.accusedBy(b.seat) != 0 || pk || v.Step == rules.StepLastWords
+	day := v.Step == rules.StepSpeech || v.Step == rules.StepCampaign
+	if r == rules.Villager {
+		return (pressed || (b.early && day)) && b.chance(plainClaimRate)
+	}
+	return pressed || (b.early && day)
 }
 
 // planWolf: the fake seer claims and "checks" a non-wolf as a wolf (the
@@ -189,7 +260,8 @@ func (b *smartBot) planWolf(v *rules.View, targets uint32) {
 	pm := b.pubModel(v)
 	mates := b.mates(v)
 	others := targets &^ b.friends(v)
-	if b.decideFake(v) && !b.claimedSeer && b.mayClaimRole(rules.Seer) {
+	fake := b.decideFake(v)
+	if fake == rules.Seer && !b.claimedSeer && b.mayClaimRole(rules.Seer) {
 		b.add(rules.ClaimRole, 0, rules.Seer)
 		b.claimedSeer = true
 	}
@@ -223,8 +295,23 @@ func (b *smartBot) planWolf(v *rules.View, targets uint32) {
 		}
 		return
 	}
+	// A fake witch, guard or villager claims as the true one would; a
+	// fake witch vouches for a mate in trouble ("I saved him").
+	card := fake
+	if card == rules.NoRole || card == rules.Seer || !b.mayClaimRole(card) {
+		card = rules.Villager
+	}
+	if b.claimsCard(v, card) {
+		b.add(rules.ClaimRole, 0, card)
+		if card == rules.Witch {
+			if t := mostFixed(&pm.p, mates&targets&^b.accGood[b.seat]); t != rules.NoSeat && pm.p[t] >= 0.5 {
+				b.add(rules.ClaimGood, t, 0)
+				return
+			}
+		}
+	}
 	if acc := b.accusedBy(b.seat) & targets; acc != 0 {
-		b.add(rules.ClaimWolf, lowest(acc), 0)
+		b.add(rules.ClaimWolf, b.randomIn(acc), 0)
 		return
 	}
 	if t := b.voteTarget(v, targets); t != rules.NoSeat && !has(mates, t) && (pm.p[t] >= 0.5 || v.Sheriff == b.seat) {
