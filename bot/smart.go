@@ -63,8 +63,8 @@ type smartBot struct {
 	planI       int
 	planValid   bool
 	planExplode bool
-	announced   uint32 // seer: results announced
-	claimedSeer bool   // seer (or fake seer): claimed in public
+	announced   uint32     // seer: results announced
+	claimedSeer bool       // seer (or fake seer): claimed in public
 	fakeDecided bool       // wolves: decided whether to fake-claim a card
 	fakeRole    rules.Role // wolves: the card this one fakes, if any
 	early       bool       // claims his card (or his fake card) at his first day speech
