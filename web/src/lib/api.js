@@ -8,13 +8,13 @@ export class ApiError extends Error {
   }
 }
 
-async function call(method, path, body, token) {
+async function call(method, path, body, token, signal) {
   const headers = {};
   if (body !== undefined) headers['Content-Type'] = 'application/json';
   if (token) headers.Authorization = 'Bearer ' + token;
   let res;
   try {
-    res = await fetch(path, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) });
+    res = await fetch(path, { method, headers, body: body === undefined ? undefined : JSON.stringify(body), signal });
   } catch (err) {
     throw new ApiError(0, 'network', err && err.message);
   }
@@ -38,6 +38,8 @@ export const api = {
   options: () => call('GET', '/api/options'),
   rooms: (status = 'open') => call('GET', '/api/rooms?status=' + status),
   room: (id, token) => call('GET', room(id), undefined, token), // with a seat's token, "you" is its seat
+  // the room once its version is above after: the server answers when it changes (up to 25 s)
+  roomAfter: (id, token, after, signal) => call('GET', room(id) + '?after=' + after, undefined, token, signal),
   create: async (req) => {
     try {
       return await call('POST', '/api/rooms', req);
@@ -57,6 +59,7 @@ export const api = {
   order: (id, host, order) => call('POST', room(id) + '/order', { order }, host),
   start: (id, host) => call('POST', room(id) + '/start', undefined, host),
   redCard: (id, host, seat) => call('POST', room(id) + '/red-card', { seat }, host),
+  abort: (id, host) => call('POST', room(id) + '/abort', undefined, host), // every player told; the room waits again
   pause: (id, host, on) => call('POST', room(id) + (on ? '/pause' : '/resume'), undefined, host),
   replay: (id) => call('GET', room(id) + '/replay'),
   again: (id, host) => call('POST', room(id) + '/again', undefined, host),

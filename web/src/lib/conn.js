@@ -20,7 +20,7 @@ export function backoff(attempt) {
 }
 
 // Codes of a closing error frame that dialling again cannot mend.
-const FINAL = new Set(['token', 'not_started', 'not_running', 'hello']);
+const FINAL = new Set(['token', 'not_started', 'not_running', 'hello', 'aborted']); // aborted: the host ended the game
 
 // The size of every frame sent at night: the most a client frame may be.
 export const FRAME = 4096;

@@ -32,6 +32,9 @@ export const STEPS = ['none', 'elect', 'elect_pk', 'night', 'witch', 'signup', '
 export const VOTE_STEPS = new Set(['elect', 'elect_pk', 'sheriff_vote', 'sheriff_pk_vote', 'vote', 'pk_vote',
   'seq_vote', 'mob_vote']);
 
+// The exile votes, where the sheriff's ballot weighs more (rules/flow.go weight).
+export const EXILE_VOTES = new Set(['vote', 'pk_vote', 'seq_vote', 'mob_vote']);
+
 // Votes whose ballots are public as they are cast.
 export const OPEN_VOTES = new Set(['seq_vote', 'mob_vote']);
 

@@ -118,8 +118,11 @@ export function params(dict, e) {
 // describe is the event in words.
 export function describe(dict, e) {
   const base = 'event.' + e.kind;
-  const keys = variants(e).map((v) => base + '.' + v);
+  let keys = variants(e).map((v) => base + '.' + v);
   keys.push(base);
+  // one seat reads in the singular ("seat 10 died"), where the UI says so
+  if ((e.mask || []).length === 1) keys = keys.flatMap((k) => ['ui.' + k + '.one', k]);
+  if (e.kind === 'skip' && e.speech) keys.unshift('ui.event.skip.speech'); // the end of a speech is no pass
   const p = params(dict, e);
   return first(dict, keys, p) ?? base;
 }

@@ -99,3 +99,16 @@ group('events in words', () => {
     );
   });
 });
+
+group('words that fit', () => {
+  const dict = { 'event.dawn': 'Last night seats {mask} died.', 'ui.event.dawn.one': 'Last night seat {mask} died.', 'event.skip': 'Seat {seat} passes.',
+    'ui.event.skip.speech': 'Seat {seat} ends the speech.', 'ui.list.sep': ', ' };
+  test('one seat in the singular, several in the plural', () => {
+    expect(describe(dict, { kind: 'dawn', mask: [10] })).toBe('Last night seat 10 died.');
+    expect(describe(dict, { kind: 'dawn', mask: [3, 10] })).toBe('Last night seats 3, 10 died.');
+  });
+  test('the end of a speech is not a pass', () => {
+    expect(describe(dict, { kind: 'skip', seat: 4, speech: true })).toBe('Seat 4 ends the speech.');
+    expect(describe(dict, { kind: 'skip', seat: 4 })).toBe('Seat 4 passes.');
+  });
+});

@@ -2,7 +2,7 @@
 // applyFrame mutates a plain object (or a Svelte $state proxy of one) and
 // tells what the frame did; nothing here touches the network or the DOM.
 
-import { CAUSES, OPEN_VOTES, VOTE_STEPS } from './enums.js';
+import { CAUSES, EXILE_VOTES, OPEN_VOTES, SPEECH_STEPS, VOTE_STEPS } from './enums.js';
 
 export function newGame(room = '') {
   return {
@@ -28,6 +28,11 @@ export function newGame(room = '') {
     nightNo: 0, // the number of the last night
     night: false,
     practice: false, // the welcome says the room is a practice room
+    sheriff: 0, // the sheriff as the public events tell it
+    sheriffWeight: 2, // what the sheriff's ballot counts in an exile vote (the room's sheriff_vote_weight)
+    dawn: null, // {night, dead: [seats]}: the last dawn's announcement (public)
+    exiled: null, // {day, seat}: the last exile vote's outcome (public; seat 0: nobody)
+    victim: 0, // the witch's: whom the wolves attacked tonight (witch_told)
   };
 }
 
@@ -99,15 +104,34 @@ function note(g, e) {
       g.night = true;
       g.nightNo = e.value || g.nightNo + 1;
       g.picks = {};
+      g.victim = 0;
+      g.exiled = null;
       g.step = 'night';
       break;
     case 'day':
       g.night = false;
       g.day = e.value || g.day;
+      g.picks = {}; // last night's picks leave the ring at dawn
+      g.victim = 0;
       break;
     case 'step':
       if (VOTE_STEPS.has(e.step) && g.step !== e.step) g.ballots = [];
       g.step = e.step;
+      break;
+    case 'skip':
+      if (SPEECH_STEPS.has(g.step)) e.speech = true; // the end of a speech, not a pass
+      break;
+    case 'sheriff':
+      g.sheriff = e.seat || 0;
+      break;
+    case 'badge':
+      g.sheriff = e.target || 0;
+      break;
+    case 'witch_told':
+      g.victim = e.target || 0;
+      break;
+    case 'exile':
+      g.exiled = { day: g.day, seat: e.seat || 0 };
       break;
     case 'ballot':
       e.open = publicBallot(g, e);
@@ -115,6 +139,11 @@ function note(g, e) {
       break;
     case 'vote_result':
       e.ballots = g.ballots;
+      // the sheriff's ballot counts more in an exile vote: this vote's sheriff and weight
+      if (EXILE_VOTES.has(e.step || g.step) && g.sheriff) {
+        e.sheriff = g.sheriff;
+        e.weight = g.sheriffWeight;
+      }
       g.ballots = [];
       g.lastVote = e;
       break;
@@ -123,6 +152,7 @@ function note(g, e) {
       break;
     case 'dawn':
       for (const s of e.mask || []) if (!g.deaths[s]) g.deaths[s] = { cause: null, day: g.day, night: true };
+      g.dawn = { night: g.nightNo, dead: [...(e.mask || [])].sort((a, b) => a - b) };
       break;
     case 'reveal':
       g.revealed[e.seat] = e.role;
@@ -140,17 +170,44 @@ function note(g, e) {
   }
 }
 
-// tally groups a vote's ballots by target: [{target, voters}], most votes
-// first, abstentions (target 0) last.
-export function tally(ballots) {
+// tally groups a vote's ballots by target: [{target, voters, total}], the
+// most votes first, abstentions (target 0) last. total counts the sheriff's
+// ballot as weight (sheriff 0: nobody's counts more).
+export function tally(ballots, sheriff = 0, weight = 1) {
   const by = new Map();
   for (const b of ballots || []) {
     if (!by.has(b.target)) by.set(b.target, []);
     by.get(b.target).push(b.seat);
   }
   return [...by.entries()]
-    .map(([target, voters]) => ({ target, voters: voters.sort((a, b) => a - b) }))
-    .sort((a, b) => (a.target === 0) - (b.target === 0) || b.voters.length - a.voters.length || a.target - b.target);
+    .map(([target, voters]) => ({
+      target,
+      voters: voters.sort((a, b) => a - b),
+      total: voters.reduce((n, v) => n + (sheriff && v === sheriff ? weight : 1), 0),
+    }))
+    .sort((a, b) => (a.target === 0) - (b.target === 0) || b.total - a.total || a.target - b.target);
+}
+
+// campOfRole: the camp a card plays for at the start.
+const WOLF_CARDS = new Set(['werewolf', 'white_wolf_king', 'wolf_beauty', 'wolf_king']);
+
+// endReason says why the winner won, from the cards and who is alive at the
+// end (every card is known then): 'gods' (屠神, the wolves killed every
+// god), 'villagers' (屠民), 'all' (屠城), 'wolves_out' (every wolf is out),
+// 'lovers', 'piper', or '' (a draw, or nothing to say).
+export function endReason(winner, roles, alive) {
+  const living = (alive || []).map((s) => roles[s]).filter(Boolean);
+  if (winner === 'lovers' || winner === 'piper') return winner;
+  if (winner === 'village') return 'wolves_out';
+  if (winner !== 'wolves') return '';
+  const cards = Object.values(roles || {});
+  const good = (r) => !WOLF_CARDS.has(r) && r !== 'piper';
+  const gods = cards.some((r) => good(r) && r !== 'villager') && !living.some((r) => good(r) && r !== 'villager');
+  const villagers = cards.includes('villager') && !living.includes('villager');
+  if (gods && villagers) return 'all';
+  if (gods) return 'gods';
+  if (villagers) return 'villagers';
+  return '';
 }
 
 // seatsOf lists 1..n.

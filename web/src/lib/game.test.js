@@ -1,5 +1,5 @@
 import { describe, expect, test } from 'vitest';
-import { applyFrame, chatTabs, newGame, seatView, tally } from './game.js';
+import { applyFrame, chatTabs, endReason, newGame, seatView, tally } from './game.js';
 
 const ev = (seq, kind, rest = {}) => ({ type: 'event', seq, kind, ...rest });
 
@@ -74,9 +74,9 @@ describe('the reducer', () => {
     expect(g.events[1].open).toBe(false);
     expect(g.lastVote.target).toBe(3);
     expect(tally(g.lastVote.ballots)).toEqual([
-      { target: 3, voters: [1, 2] },
-      { target: 1, voters: [4] },
-      { target: 0, voters: [3] },
+      { target: 3, voters: [1, 2], total: 2 },
+      { target: 1, voters: [4], total: 1 },
+      { target: 0, voters: [3], total: 1 },
     ]);
     expect(g.ballots).toEqual([]);
     expect(g.deaths[3].cause).toBe('exile');
@@ -96,8 +96,64 @@ describe('the reducer', () => {
       ev(8, 'step', { step: 'seq_vote', seat: 3 }),
       ev(9, 'ballot', { seat: 2, target: 3 }),
     ]);
-    expect(tally(g.lastVote.ballots)).toEqual([{ target: 4, voters: [1] }]);
+    expect(tally(g.lastVote.ballots)).toEqual([{ target: 4, voters: [1], total: 1 }]);
     expect(g.ballots).toEqual([{ seat: 2, target: 3 }]);
+  });
+
+  test("the sheriff's ballot weighs the room's weight in an exile vote, and is marked", () => {
+    const g = newGame();
+    g.sheriffWeight = 1.5;
+    play(g, [
+      { type: 'welcome', room: 'r', seat: 5, players: 6 },
+      ev(1, 'step', { step: 'sheriff_vote' }),
+      ev(2, 'ballot', { seat: 1, target: 2, value: 1 }),
+      ev(3, 'vote_result', { step: 'sheriff_vote', target: 2, mask: [2] }),
+      ev(4, 'sheriff', { seat: 2 }),
+      ev(5, 'step', { step: 'vote' }),
+      ev(6, 'ballot', { seat: 2, target: 4, value: 1 }),
+      ev(7, 'ballot', { seat: 1, target: 3, value: 1 }),
+      ev(8, 'ballot', { seat: 6, target: 4, value: 1 }),
+      ev(9, 'vote_result', { step: 'vote', target: 4, mask: [4] }),
+    ]);
+    expect(g.events[2].sheriff).toBeUndefined(); // no sheriff yet, and not an exile vote
+    const v = g.lastVote;
+    expect([v.sheriff, v.weight]).toEqual([2, 1.5]);
+    expect(tally(v.ballots, v.sheriff, v.weight)).toEqual([
+      { target: 4, voters: [2, 6], total: 2.5 },
+      { target: 3, voters: [1], total: 1 },
+    ]);
+    play(g, [ev(10, 'badge', { seat: 2, target: 6 })]);
+    expect(g.sheriff).toBe(6);
+  });
+
+  test('the dawn and the exile, for the summary; the picks leave at dawn; a speech ends, it is no pass', () => {
+    const g = newGame();
+    play(g, [
+      { type: 'welcome', room: 'r', seat: 1, players: 6 },
+      ev(1, 'night', { value: 1 }),
+      ev(2, 'attack_pick', { seat: 1, target: 4 }),
+      ev(3, 'dawn', { mask: [5, 3] }),
+      ev(4, 'day', { value: 1 }),
+    ]);
+    expect(g.dawn).toEqual({ night: 1, dead: [3, 5] });
+    expect(g.picks).toEqual({});
+    play(g, [ev(5, 'step', { step: 'speech', seat: 2 }), ev(6, 'skip', { seat: 2 }), ev(7, 'step', { step: 'vote' }), ev(8, 'skip', { seat: 4 }), ev(9, 'exile', { seat: 4 })]);
+    expect(g.events[5].speech).toBe(true);
+    expect(g.events[7].speech).toBeUndefined();
+    expect(g.exiled).toEqual({ day: 1, seat: 4 });
+    play(g, [ev(10, 'night', { value: 2 }), ev(11, 'dawn', {})]);
+    expect(g.exiled).toBe(null);
+    expect(g.dawn).toEqual({ night: 2, dead: [] });
+  });
+
+  test('why the winner won', () => {
+    const roles = { 1: 'werewolf', 2: 'seer', 3: 'witch', 4: 'villager', 5: 'villager', 6: 'werewolf' };
+    expect(endReason('wolves', roles, [1, 4, 6])).toBe('gods');
+    expect(endReason('wolves', roles, [1, 2])).toBe('villagers');
+    expect(endReason('wolves', roles, [1, 6])).toBe('all');
+    expect(endReason('village', roles, [2, 3])).toBe('wolves_out');
+    expect(endReason('lovers', roles, [1, 2])).toBe('lovers');
+    expect(endReason('draw', roles, [])).toBe('');
   });
 
   test('the seat ring: alive, sheriff, speaking, known cards, checks, reveals', () => {
