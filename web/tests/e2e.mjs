@@ -10,6 +10,7 @@
 //
 // Exits non-zero on any failure.
 import { execFileSync, spawn } from 'node:child_process';
+import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import net from 'node:net';
 import os from 'node:os';
@@ -111,9 +112,13 @@ function watch(page, who) {
   });
 }
 
-// The vote gets more time than the rest: a reload or a busy CI machine must
-// not make the human seat miss the exile vote the test shows.
-const FAST = { setup: '1', night: '1', witch: '1', speech: '4', vote: '8', other: '4', bot: '0' };
+// Deterministic: a practice room (fixed seed, so the same deal and the same
+// bots' choices), and timers long enough that the human seat always acts
+// before they run out, even on a loaded machine and across a reload or a
+// server restart: the game the test plays is the same every run. The bots
+// act at once and the human ends his steps himself, so only the nights
+// (a fixed schedule: every slot lasts its timer) take their time.
+const FAST = { setup: '2', night: '6', witch: '4', speech: '20', vote: '20', other: '15', bot: '0' };
 
 // createRoom goes through the lobby and the create form. A seed makes a
 // practice room: the form says so beside the field and tells the server
@@ -196,13 +201,14 @@ async function fillAndStart(page, { screenshot }) {
 async function act(page, tap) {
   const panel = page.locator('[data-testid="action-panel"][data-pending="1"]');
   if ((await panel.count()) === 0) return false;
-  const press = (loc) => (tap ? loc.tap({ timeout: 1500 }) : loc.click({ timeout: 1500 }));
+  const press = (loc) => (tap ? loc.tap({ timeout: 3000 }) : loc.click({ timeout: 3000 }));
   try {
     const target = panel.locator('button[data-testid^="target-"]:not([disabled])').first();
     if (await target.count()) {
-      await press(target);
+      if ((await target.getAttribute('aria-pressed')) !== 'true') await press(target); // picked on the ring already
       const confirm = panel.locator('button[data-testid^="confirm-"]:not([disabled])').first();
-      await confirm.waitFor({ timeout: 1500 });
+      await confirm.waitFor({ timeout: 3000 });
+      if (!(await confirm.isVisible())) fail('the confirm button is not shown');
       await press(confirm);
     } else {
       const pass = panel.locator('[data-testid="act-skip"], [data-testid="act-abstain"], [data-testid^="act-"]:not([data-testid="act-explode"])').first();
@@ -212,8 +218,8 @@ async function act(page, tap) {
   } catch {
     return false; // the step moved on meanwhile: look again
   }
-  // the answer: the panel goes, or changes
-  await page.waitForFunction(() => !document.querySelector('[data-testid="action-panel"][data-pending="1"] button:not([disabled])') || true, null, { timeout: 2000 }).catch(() => {});
+  // the answer: the panel's buttons are enabled again (the ack came) or it goes
+  await page.waitForFunction(() => !document.querySelector('[data-testid="action-panel"][data-pending="1"] button[disabled]:not([data-testid^="confirm-"])'), null, { timeout: 10000 }).catch(() => {});
   return true;
 }
 
@@ -228,11 +234,14 @@ async function playDesktop(browser, base) {
   log('desktop: room', id);
   await fillAndStart(page, { screenshot: true });
   await practiceOnTable(page, base, id, 'desktop');
+  log('desktop: my card is', await page.getByTestId('my-role').innerText({ timeout: 10000 }).catch(() => '?'));
   await page.getByTestId('narrate').click(); // narration on: the fake voice records what is said
   if ((await page.getByTestId('narrate').getAttribute('aria-pressed')) !== 'true') fail('narration did not switch on');
 
   let nightShot = false;
   let dayShot = false;
+  let dawnShot = false;
+  let voteShot = false;
   let switched = false;
   let restarted = false;
   let reloaded = false;
@@ -243,11 +252,36 @@ async function playDesktop(browser, base) {
     const night = (await page.getByTestId('table').getAttribute('data-night')) === '1';
     const title = await phaseText(page).catch(() => '');
     // by night, the seer (seat 1 with this seed) picks whom to check
-    if (night && !nightShot && /Night/.test(title) && (await page.locator('[data-testid="action-panel"][data-pending="1"] [data-testid^="target-"]').count())) {
+    const nightPick = async () => (await page.getByTestId('table').getAttribute('data-night')) === '1' &&
+      (await page.locator('[data-testid="action-panel"][data-pending="1"] [data-testid^="target-"]').count()) > 0;
+    if (!nightShot && (await nightPick())) {
       nightShot = true;
-      await page.getByTestId('seat-5').click({ timeout: 1000 }).catch(() => {}); // picked on the ring
+      await page.getByTestId('seat-5').click({ timeout: 3000 }); // picked on the ring
+      // a pick is not an act: the ring says so, and the confirm button is in view
+      const center = await page.getByTestId('ring').locator('.center').innerText();
+      if (!/not sent/i.test(center)) fail('desktop: a pick on the ring does not say it is not sent yet: ' + center);
+      const confirm = page.locator('[data-testid^="confirm-"]:not([disabled])').first();
+      await page.waitForFunction(() => {
+        const b = document.querySelector('[data-testid^="confirm-"]:not([disabled])')?.getBoundingClientRect();
+        return b && b.top >= 0 && b.bottom <= window.innerHeight;
+      }, null, { timeout: 3000 }).catch(() => fail('desktop: the confirm button of a pick on the ring is out of view'));
+      if (!(await confirm.count())) fail('desktop: no confirm button for the pick');
       await shot(page, 'table-night');
+      await hideAndShow(page);
     }
+    if (!night && !dawnShot && (await page.getByTestId('dawn-summary').count())) {
+      dawnShot = true;
+      const text = await page.getByTestId('dawn-summary').innerText();
+      if (!/peaceful|Died last night/i.test(text)) fail('desktop: the dawn summary says neither who died nor a peaceful night: ' + text);
+      await shot(page, 'dawn');
+      log('desktop: the dawn summary says: ' + text.replace(/\s+/g, ' '));
+    }
+    const votes = await page.locator('.main-col [data-testid="vote-result"] [data-testid="vote-total"]').count();
+    if (votes && !voteShot) {
+      voteShot = true;
+      await shot(page, 'vote');
+    }
+    if (votes) await logFollows(page);
     // by day, the exile vote (after the sheriff's election)
     if (!night && !dayShot && (await page.locator('[data-testid="action-panel"][data-pending="1"] [data-testid^="target-vote-"]').count())) {
       dayShot = true;
@@ -268,6 +302,7 @@ async function playDesktop(browser, base) {
     if (!spoke && (await page.getByTestId('speech-input').count())) {
       spoke = await speak(page);
     }
+    if (!nightShot && (await nightPick())) continue; // the night's pick came meanwhile: shown first
     if (await act(page, false)) acts++;
     else await page.waitForTimeout(150);
   }
@@ -276,6 +311,13 @@ async function playDesktop(browser, base) {
   if (!switched) fail('desktop: never reached a day to switch the language');
   if (!nightShot) fail('desktop: never had a night action to show');
   if (!dayShot) fail('desktop: never had a vote to show');
+  if (!dawnShot) fail('desktop: no dawn summary was shown');
+  if (!voteShot) fail('desktop: no vote result with totals was shown');
+  const why = await page.getByTestId('end-why').innerText({ timeout: 5000 }).catch(() => '');
+  if (!why) fail('desktop: the end does not say why the camp won');
+  const top = await page.getByTestId('end-panel').evaluate((e) => e.getBoundingClientRect().top);
+  if (top < 0 || top > 900) fail('desktop: the end is not in view (top at ' + top + ')');
+  log('desktop: the end says why: ' + why);
   if (!reloaded) fail('desktop: the page was not reloaded mid-game');
   if (!restarted) fail('desktop: the game ended before night 2: the server was not restarted mid-game');
   await page.getByTestId('replay').waitFor({ timeout: 15000 });
@@ -289,7 +331,9 @@ async function playDesktop(browser, base) {
   const dl = await fetch(base + href);
   const replay = await dl.json();
   if (!dl.headers.get('content-disposition') || !Array.isArray(replay.events) || replay.events.length < 20) fail('desktop: the replay download is wrong');
-  log(`desktop: winner "${winner}", replay of ${replay.events.length} events`);
+  // the game's fingerprint: the same every run when the test is deterministic
+  const digest = createHash('sha256').update(JSON.stringify(replay.events.map((e) => [e.kind, e.seat, e.target, e.value, e.mask]))).digest('hex').slice(0, 12);
+  log(`desktop: winner "${winner}", replay of ${replay.events.length} events, game ${digest}`);
   const spoken = await page.evaluate(() => window.__spoken);
   if (!spoken.includes('Night falls: everyone, close your eyes.')) fail('narration: night.falls was never said: ' + JSON.stringify(spoken.slice(0, 5)));
   if (!spoken.some((s) => /^Day breaks\. Last night/.test(s))) fail('narration: no dawn was announced');
@@ -303,6 +347,39 @@ async function playDesktop(browser, base) {
   await shot(page, 'end');
   await reloadMidGame(page, true);
   await ctx.close();
+}
+
+// hideAndShow: "tap to hide" hides every sign of the card on the screen:
+// the card, the ring's caption of the seat, its checks and mates, the private
+// log lines; a tap shows them again.
+async function hideAndShow(page) {
+  const signs = () => page.evaluate(() => ({
+    card: document.querySelectorAll('[data-testid="my-role"]').length,
+    ring: document.querySelectorAll('[data-testid="ring"] .role').length,
+    secret: document.querySelectorAll('[data-testid="log"] .secret').length,
+  }));
+  await page.getByTestId('tab-log').click();
+  const before = await signs();
+  if (!before.card || !before.ring) fail('desktop: no sign of the card to hide: ' + JSON.stringify(before));
+  await page.getByTestId('role-card').click();
+  const hidden = await signs();
+  if (hidden.card || hidden.ring || hidden.secret) fail('desktop: hidden, the screen still shows the card: ' + JSON.stringify(hidden));
+  await page.getByTestId('role-card').click();
+  const shown = await signs();
+  if (!shown.card || shown.ring < before.ring) fail('desktop: shown again, the card is not back: ' + JSON.stringify(shown));
+  log('desktop: tap to hide hid the card, ' + before.ring + ' ring captions and ' + before.secret + ' private log lines, and showed them again');
+}
+
+// logFollows: the moderator's log shows its newest line (it keeps following
+// after a vote result, a block taller than a line).
+async function logFollows(page) {
+  const box = page.locator('[data-testid="log"]');
+  if (!(await box.count())) return;
+  const ok = await page.waitForFunction(() => {
+    const b = document.querySelector('[data-testid="log"]');
+    return !b || b.scrollHeight - b.scrollTop - b.clientHeight < 30;
+  }, null, { timeout: 3000 }).then(() => true, () => false);
+  if (!ok) fail('desktop: the log stopped following its newest line');
 }
 
 // speak says a line in the speech box and finds it in the table's chat.
@@ -439,6 +516,64 @@ async function customBoard(browser, base) {
   await ctx.close();
 }
 
+// pushAndAbort: a joiner's page reaches the table as soon as the host
+// starts (the room info is pushed: GET ?after=version), and the host aborts
+// the game: every player is told, and the room waits again with its seats.
+async function pushAndAbort(browser, base) {
+  const created = await (await fetch(base + '/api/rooms', {
+    method: 'POST',
+    body: JSON.stringify({ preset: 'std-9', nickname: 'Host', practice: true, seed: 5, timers: { night: '30s', setup: '10s' } }),
+  })).json();
+  const id = created.room.id;
+  const ctx = await browser.newContext({ locale: 'en-US' });
+  const host = await ctx.newPage();
+  watch(host, 'abort-host');
+  await host.addInitScript(([id, seat, token, hostToken]) => {
+    localStorage.setItem('wolfden.room.' + id, JSON.stringify({ seat, token, host: hostToken, at: 1 }));
+  }, [id, created.seat, created.token, created.host_token]);
+  const join = await (await fetch(`${base}/api/rooms/${id}/join`, { method: 'POST', body: JSON.stringify({ nickname: 'Joiner' }) })).json();
+  const other = await ctx.browser().newContext({ locale: 'en-US' });
+  const joiner = await other.newPage();
+  watch(joiner, 'abort-joiner');
+  await joiner.addInitScript(([id, seat, token]) => {
+    localStorage.setItem('wolfden.room.' + id, JSON.stringify({ seat, token, at: 1 }));
+  }, [id, join.seat, join.token]);
+  await joiner.goto(`${base}/room/${id}`);
+  await joiner.getByTestId('room').waitFor();
+  await fetch(`${base}/api/rooms/${id}/bots`, { method: 'POST', headers: { Authorization: 'Bearer ' + created.host_token }, body: '{}' });
+  const info = await (await fetch(`${base}/api/rooms/${id}`)).json();
+  await joiner.waitForTimeout(300); // the joiner is waiting on the room
+  const t0 = Date.now();
+  await fetch(`${base}/api/rooms/${id}/start`, { method: 'POST', headers: { Authorization: 'Bearer ' + created.host_token } });
+  await joiner.getByTestId('table').waitFor({ timeout: 5000 });
+  const ms = Date.now() - t0;
+  if (typeof info.version === 'number') {
+    if (ms > 1000) fail(`push: the joiner reached the table ${ms} ms after the start`);
+    log(`push: the joiner reached the table ${ms} ms after the start`);
+  } else log(`push: (the server gives no room version yet: the joiner polled, ${ms} ms)`);
+  await host.goto(`${base}/room/${id}`);
+  await host.getByTestId('table').waitFor();
+  host.on('dialog', (d) => d.accept());
+  const answer = host.waitForResponse((r) => r.url().endsWith('/abort'));
+  await host.getByTestId('abort').click();
+  const res = await answer;
+  if (res.status() === 404 || res.status() === 405) {
+    log('abort: (the server cannot abort a game yet)');
+    problems.splice(0, problems.length, ...problems.filter((p) => !/abort-host: console error: Failed to load resource/.test(p)));
+  } else {
+    if (!res.ok()) fail('abort: the server answered ' + res.status());
+    for (const [who, p] of [['host', host], ['joiner', joiner]]) {
+      await p.getByTestId('room').waitFor({ timeout: 10000 });
+      await p.waitForFunction((n) => document.querySelector('.seat.me .num')?.textContent.trim() === String(n), who === 'host' ? created.seat : join.seat, { timeout: 10000 });
+    }
+    const after = await (await fetch(`${base}/api/rooms/${id}`)).json();
+    if (after.status !== 'open') fail('abort: the room is ' + after.status);
+    log('abort: the host aborted the game; both players are back in the waiting room, in their seats');
+  }
+  await ctx.close();
+  await other.close();
+}
+
 async function playPhone(browser, base) {
   const ctx = await browser.newContext({
     viewport: { width: 390, height: 844 }, deviceScaleFactor: 2, isMobile: true, hasTouch: true, locale: 'en-US',
@@ -458,6 +593,7 @@ async function playPhone(browser, base) {
   await fillAndStart(page, { screenshot: false });
   await practiceOnTable(page, base, id, 'phone');
   let phoneShot = false;
+  let speechShot = false;
   let acts = 0;
   let carded = 0;
   page.on('dialog', (d) => d.accept());
@@ -473,6 +609,14 @@ async function playPhone(browser, base) {
         log('phone: red card for seat', carded);
       }
     }
+    if (!speechShot && (await page.getByTestId('speaker').count())) {
+      speechShot = true;
+      const box = await page.getByTestId('speaker').boundingBox();
+      const ring = await page.getByTestId('ring').boundingBox();
+      if (!box || !ring || box.y > ring.y + ring.height + 40) fail('phone: the speaker is not shown beside the ring');
+      await page.getByTestId('speaker').scrollIntoViewIfNeeded();
+      await shot(page, 'phone-speech');
+    }
     if (!phoneShot && (await page.locator('[data-testid="action-panel"][data-pending="1"] [data-testid^="target-"]').count())) {
       phoneShot = true;
       await shot(page, 'phone');
@@ -487,6 +631,7 @@ async function playPhone(browser, base) {
     if (!rep.events.some((e) => e.kind === 'red_card' && e.seat === carded)) fail(`phone: no red card for seat ${carded} in the replay`);
   }
   if (!phoneShot) await shot(page, 'phone');
+  if (!speechShot) fail('phone: no speech was shown beside the ring');
   await page.getByTestId('end').scrollIntoViewIfNeeded();
   await shot(page, 'phone-end');
   // the host opens the rematch: same table, a new deal, his seat kept
@@ -507,7 +652,7 @@ try {
   });
   // a room waiting in the lobby, for the lobby's picture
   await fetch(base + '/api/rooms', { method: 'POST', body: JSON.stringify({ preset: 'std-9', name: 'Friday night', nickname: 'Mei' }) });
-  await Promise.all([playDesktop(browser, base), playPhone(browser, base), customBoard(browser, base)]);
+  await Promise.all([playDesktop(browser, base), playPhone(browser, base), customBoard(browser, base).then(() => pushAndAbort(browser, base))]);
   if (problems.length) fail('errors in the pages:\n' + problems.join('\n'));
   log('ok');
   console.log('e2e: 1 passed, 0 failed');
