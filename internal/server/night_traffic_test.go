@@ -25,12 +25,13 @@ var nightTimers = map[string]string{"setup": "40ms", "night": "60ms", "witch": "
 // wireMsg is one WebSocket message as a client put it together from its
 // frames: a night message runs from its tick frame to its padding.
 type wireMsg struct {
-	tick   int // -1: not a night message
-	size   int
-	night  bool // it carries the night event (nightfall)
-	day    bool // it carries the day event (dawn)
-	frames int
-	first  string // the first frame, to name a message in a failure
+	tick    int // -1: not a night message
+	size    int
+	night   bool // it carries the night event (nightfall)
+	nightNo int  // and that night's number
+	day     bool // it carries the day event (dawn)
+	frames  int
+	first   string // the first frame, to name a message in a failure
 }
 
 // wiretap folds the frames a connection receives back into its messages.
@@ -58,7 +59,11 @@ func (w *wiretap) frame(f client.Frame) {
 		return
 	}
 	m.frames++
-	m.night = m.night || (f.Type == "event" && f.Kind == "night")
+	if f.Type == "event" && f.Kind == "night" {
+		var e game.EventFrame
+		_ = json.Unmarshal(f.Raw, &e)
+		m.night, m.nightNo = true, int(e.Value)
+	}
 	m.day = m.day || (f.Type == "event" && f.Kind == "day")
 }
 
@@ -200,59 +205,56 @@ func nightsLookTheSame(t *testing.T, ts *testServer, body map[string]any, seed u
 	if t.Failed() {
 		return 0
 	}
-	// Each connection's night messages, after the first tick they all had
-	// (they connected one after the other as the first night ran).
+	// Each connection's nights, told live: from the night message that
+	// carries nightfall to the one that carries the dawn. A connection that
+	// came late (the night was over, or under way, when it connected) got
+	// the history by day and is compared on the nights it saw whole.
 	type beat struct{ tick, size int }
-	beats := func(w wiretap) (out []beat) {
+	nightsOf := func(who string, w wiretap) map[int][]beat {
+		out := map[int][]beat{}
+		cur := -1
 		for _, m := range w.msgs {
-			if m.tick >= 0 {
-				out = append(out, beat{m.tick, m.size})
+			if m.tick == 0 && m.night { // nightfall itself, not a late connection's history
+				cur = m.nightNo
+			}
+			if cur < 0 {
+				continue
+			}
+			if m.tick < 0 {
+				t.Errorf("%s received a message outside the night's beat between nightfall and dawn: %+v", who, m)
+				cur = -1
+				continue
+			}
+			if m.size != game.NightMessage {
+				t.Errorf("%s received a night message of %d bytes", who, m.size)
+			}
+			out[cur] = append(out[cur], beat{m.tick, m.size})
+			if m.day {
+				cur = -1
 			}
 		}
 		return out
 	}
-	from := 0
-	for _, w := range taps {
-		if b := beats(w); len(b) > 0 {
-			from = max(from, b[0].tick)
-		}
-	}
-	trim := func(b []beat) []beat {
-		for len(b) > 0 && b[0].tick < from {
-			b = b[1:]
-		}
-		return b
-	}
-	want := trim(beats(taps[len(players)]))
-	nights := 0
-	for i, w := range taps {
-		who := fmt.Sprintf("seat %d", i+1)
+	who := func(i int) string {
 		if i == len(players) {
-			who = "the spectator"
+			return "the spectator"
 		}
-		if got := trim(beats(w)); fmt.Sprint(got) != fmt.Sprint(want) {
-			t.Errorf("%s's night messages differ from the spectator's:\n%v\n%v", who, got, want)
-		}
-		inNight := false
-		for _, m := range w.msgs {
-			if m.night {
-				inNight = true
-				nights++
-			}
-			if inNight && m.tick < 0 {
-				t.Errorf("%s received a message outside the night's beat between nightfall and dawn: %+v", who, m)
-				break
-			}
-			if m.tick >= 0 && m.size != game.NightMessage {
-				t.Errorf("%s received a night message of %d bytes", who, m.size)
-				break
-			}
-			if m.day {
-				inNight = false
+		return fmt.Sprintf("seat %d", i+1)
+	}
+	all := make([]map[int][]beat, len(taps))
+	for i, w := range taps {
+		all[i] = nightsOf(who(i), w)
+	}
+	nights := 0
+	for n, want := range all[len(players)] {
+		nights++
+		for i, got := range all {
+			if b, ok := got[n]; ok && fmt.Sprint(b) != fmt.Sprint(want) {
+				t.Errorf("night %d: %s's night messages differ from the spectator's:\n%v\n%v", n, who(i), b, want)
 			}
 		}
 	}
-	return nights / len(taps)
+	return nights
 }
 
 // TestCoverFramesAreAnsweredByNothing: a client fills its nights with
