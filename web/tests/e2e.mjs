@@ -554,13 +554,14 @@ async function pushAndAbort(browser, base) {
   await host.goto(`${base}/room/${id}`);
   await host.getByTestId('table').waitFor();
   host.on('dialog', (d) => d.accept());
-  const answer = host.waitForResponse((r) => r.url().endsWith('/abort'));
-  await host.getByTestId('abort').click();
-  const res = await answer;
-  if (res.status() === 404 || res.status() === 405) {
+  // a server without the abort answers 404 or 405 (one that has it, 409 for a room that is not running)
+  const probe = await fetch(`${base}/api/rooms/${info.next || 'none'}/abort`, { method: 'POST', headers: { Authorization: 'Bearer ' + created.host_token } });
+  if (probe.status === 405 || (probe.status === 404 && !(await probe.text()).includes('"code"'))) {
     log('abort: (the server cannot abort a game yet)');
-    problems.splice(0, problems.length, ...problems.filter((p) => !/abort-host: console error: Failed to load resource/.test(p)));
   } else {
+    const answer = host.waitForResponse((r) => r.url().endsWith('/abort'));
+    await host.getByTestId('abort').click();
+    const res = await answer;
     if (!res.ok()) fail('abort: the server answered ' + res.status());
     for (const [who, p] of [['host', host], ['joiner', joiner]]) {
       await p.getByTestId('room').waitFor({ timeout: 10000 });
