@@ -25,7 +25,10 @@ type createRequest struct {
 	Bots     string            `json:"bots"`     // bot level: smart (default) or random
 	Seed     *uint64           `json:"seed"`     // fixes the deal and the bots: practice rooms only
 	Practice bool              `json:"practice"` // a practice room: its deal may be known (docs/server.md)
-	Nickname string            `json:"nickname"`
+	// Deal fixes the cards, seat by seat (then the thief's two extra
+	// cards): practice rooms only, for lessons and tests of a given deal.
+	Deal     []string `json:"deal"`
+	Nickname string   `json:"nickname"`
 }
 
 // roomConfig is a room's settings as stored: the board resolved, so that a
@@ -40,10 +43,11 @@ type roomConfig struct {
 	// Seed deals the game and drives its bots. A practice room's is given
 	// or random from its creation; any other room's is drawn when its game
 	// is dealt (Server.dealSeed) and stored then, so a restart resumes it.
-	Seed     uint64 `json:"seed"`
-	Practice bool   `json:"practice,omitempty"`
-	HostHash string `json:"host"`
-	Next     string `json:"next,omitempty"` // the room of the rematch, once the host asked for one
+	Seed     uint64   `json:"seed"`
+	Practice bool     `json:"practice,omitempty"`
+	Deal     []string `json:"deal,omitempty"` // a practice room's fixed cards, if any
+	HostHash string   `json:"host"`
+	Next     string   `json:"next,omitempty"` // the room of the rematch, once the host asked for one
 }
 
 // MaxName bounds room names and nicknames, in characters.
@@ -52,11 +56,11 @@ const MaxName = 40
 // errSeed refuses a seed outside a practice room: whoever fixes the seed
 // knows the deal and every bot's choice.
 var errSeed = fail(http.StatusBadRequest, "seed",
-	`a seed can only be fixed in a practice room (add "practice": true; every seat is told the room is a practice)`)
+	`a seed or a deal can only be fixed in a practice room (add "practice": true; every seat is told the room is a practice)`)
 
 func (req *createRequest) config() (roomConfig, error) {
 	c := roomConfig{Name: req.Name, Bots: req.Bots, Practice: req.Practice}
-	if req.Seed != nil && !req.Practice {
+	if (req.Seed != nil || req.Deal != nil) && !req.Practice {
 		return c, errSeed
 	}
 	if err := checkName("name", req.Name, true); err != nil {
@@ -125,12 +129,34 @@ func (req *createRequest) config() (roomConfig, error) {
 	case req.Practice:
 		c.Seed = randomSeed()
 	}
+	if req.Deal != nil {
+		deal, err := parseDeal(req.Deal)
+		if err != nil {
+			return c, err
+		}
+		if _, err := rules.New(b, c.Seed, deal); err != nil {
+			return c, fmt.Errorf("deal: %v (it lists the board's cards, seat 1 first, then the thief's two)", err)
+		}
+		c.Deal = req.Deal
+	}
 	if c.Name == "" {
 		c.Name = c.Preset
 	}
 	c.setBoard(b)
 	c.Timers = t.Map()
 	return c, nil
+}
+
+func parseDeal(names []string) ([]rules.Role, error) {
+	deal := make([]rules.Role, len(names))
+	for i, name := range names {
+		r, err := rules.ParseRole(name)
+		if err != nil {
+			return nil, fmt.Errorf("deal: card %d: %v", i+1, err)
+		}
+		deal[i] = r
+	}
+	return deal, nil
 }
 
 func randomSeed() uint64 {

@@ -362,13 +362,55 @@ func TestAWaitingRequestLearnsOfTheStartAtOnce(t *testing.T) {
 		t.Fatal("the waiting request answered before the room changed")
 	case <-time.After(100 * time.Millisecond):
 	}
+	started := time.Now()
 	if err := ts.api.Do(ctx, "POST", "/api/rooms/"+c.Room.ID+"/start", c.HostToken, nil, nil); err != nil {
 		t.Fatal(err)
 	}
-	if after := <-got; after.Status != store.StatusRunning || after.Version <= info.Version {
+	after := <-got
+	t.Logf("the waiting request answered %v after the start was asked", time.Since(started))
+	if after.Status != store.StatusRunning || after.Version <= info.Version {
 		t.Fatalf("the waiting request got status %s, version %d (was %d)", after.Status, after.Version, info.Version)
 	}
 	if err := ts.api.Do(ctx, "GET", "/api/rooms/"+c.Room.ID+"?after=x", "", nil, nil); codeOf(err) != "bad_after" {
 		t.Fatalf("a malformed after: %v", err)
+	}
+}
+
+// TestAPracticeRoomMayFixItsDeal: a practice room deals the cards it was
+// given, seat by seat, and says so; a deal outside a practice room, or one
+// that is not the board's cards, is refused.
+func TestAPracticeRoomMayFixItsDeal(t *testing.T) {
+	ts := newTestServer(t)
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	deal := []string{"seer", "werewolf", "villager", "villager", "werewolf", "witch"}
+	board := "players: 6\ncards: [werewolf, werewolf, seer, witch, villager, villager]\n"
+	if err := ts.api.Do(ctx, "POST", "/api/rooms", "", map[string]any{"board": board, "deal": deal}, nil); codeOf(err) != "seed" {
+		t.Fatalf("a deal outside a practice room: %v", err)
+	}
+	bad := map[string]any{"board": board, "practice": true, "deal": []string{"seer", "seer", "villager", "villager", "werewolf", "witch"}}
+	if err := ts.api.Do(ctx, "POST", "/api/rooms", "", bad, nil); err == nil || !strings.Contains(err.Error(), "deal") {
+		t.Fatalf("a deal that is not the board's cards: %v", err)
+	}
+	var c client.Created
+	body := map[string]any{"board": board, "practice": true, "deal": deal, "nickname": "a", "timers": map[string]string{"night": "1m"}}
+	if err := ts.api.Do(ctx, "POST", "/api/rooms", "", body, &c); err != nil {
+		t.Fatal(err)
+	}
+	if err := ts.api.Do(ctx, "POST", "/api/rooms/"+c.Room.ID+"/start", c.HostToken, nil, nil); err != nil {
+		t.Fatal(err)
+	}
+	conn, err := client.Dial(ctx, ts.http.URL, c.Room.ID, c.Token, 0, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer conn.Close()
+	for f := range conn.Frames {
+		if f.Type == "state" {
+			if f.Role != "seer" {
+				t.Fatalf("seat 1 was dealt %q; the deal gives it the seer", f.Role)
+			}
+			return
+		}
 	}
 }

@@ -82,6 +82,11 @@ func (s *Server) gameConfig(rm *room) (game.Config, error) {
 		return game.Config{}, err
 	}
 	cfg := game.Config{Board: b, Seed: rm.cfg.Seed, Timers: t, Level: bot.Level(rm.cfg.Bots)}
+	if rm.cfg.Deal != nil {
+		if cfg.Deal, err = parseDeal(rm.cfg.Deal); err != nil {
+			return game.Config{}, err
+		}
+	}
 	for i, st := range rm.seats {
 		if st.Bot {
 			cfg.Bots |= 1 << uint(i+1)
@@ -275,7 +280,7 @@ func (s *Server) again(w http.ResponseWriter, r *http.Request) {
 	// A new deal: a practice room's from a random seed, shown in its
 	// info; any other room's is drawn when the rematch starts.
 	nx := &room{cfg: rm.cfg, seats: slices.Clone(rm.seats)}
-	nx.cfg.Next, nx.cfg.Seed = "", 0
+	nx.cfg.Next, nx.cfg.Seed, nx.cfg.Deal = "", 0, nil // a new deal
 	if nx.cfg.Practice {
 		nx.cfg.Seed = randomSeed()
 	}

@@ -256,6 +256,7 @@ type roomInfo struct {
 	// here); every seat is told so. Seed is shown for practice rooms only.
 	Practice bool       `json:"practice"`
 	Seed     *uint64    `json:"seed,omitempty"`
+	Deal     []string   `json:"deal,omitempty"` // a practice room's fixed cards
 	Players  int        `json:"players"`
 	Taken    int        `json:"taken"`
 	Seats    []seatInfo `json:"seats"`
@@ -288,7 +289,7 @@ func (s *Server) describe(rm *room) roomInfo {
 		Practice: rm.cfg.Practice, Version: rm.version}
 	if rm.cfg.Practice { // any other room's seed is told only by its replay, once the game is over
 		seed := rm.cfg.Seed
-		in.Seed = &seed
+		in.Seed, in.Deal = &seed, rm.cfg.Deal
 	}
 	for i, st := range rm.seats {
 		if !st.empty() {
