@@ -356,7 +356,14 @@ func (s *Server) restoreGame(ctx context.Context, rec store.Room) (bool, error) 
 	if err == nil {
 		var cfg game.Config
 		if cfg, err = s.gameConfig(rm); err == nil {
+			// Held while restoring: a game that is over reports its end at
+			// once (finish), which must find its actor.
+			rm.mu.Lock()
 			a, err = game.Restore(rec.ID, cfg, s.st, recs, s.hooks(rm), s.log)
+			if err == nil {
+				s.run(rm, a)
+			}
+			rm.mu.Unlock()
 		}
 	}
 	if err != nil {
@@ -367,9 +374,6 @@ func (s *Server) restoreGame(ctx context.Context, rec store.Room) (bool, error) 
 		}
 		return false, nil
 	}
-	rm.mu.Lock()
-	s.run(rm, a)
-	rm.mu.Unlock()
 	s.hold(rm)
 	return true, nil
 }
