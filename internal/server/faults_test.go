@@ -84,6 +84,24 @@ func codeOf(err error) string {
 	return ""
 }
 
+// seatedGame creates a room with a seat for the test, starts it and
+// connects the seat.
+func (ts *testServer) seatedGame(ctx context.Context, t *testing.T, body map[string]any) (client.Created, *client.Conn) {
+	t.Helper()
+	var c client.Created
+	if err := ts.api.Do(ctx, "POST", "/api/rooms", "", body, &c); err != nil {
+		t.Fatal(err)
+	}
+	if err := ts.api.Do(ctx, "POST", "/api/rooms/"+c.Room.ID+"/start", c.HostToken, nil, nil); err != nil {
+		t.Fatal(err)
+	}
+	conn, err := client.Dial(ctx, ts.http.URL, c.Room.ID, c.Token, 0, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return c, conn
+}
+
 // TestAStartIsStoredWholeOrNotAtAll: a start the store refuses leaves the
 // room waiting with no record of a game, answered 503 in plain words; once
 // the store takes writes the same room starts.
@@ -156,17 +174,7 @@ func TestAFullDiskPausesGamesAndTheServerSaysSo(t *testing.T) {
 	ts, st := memServer(t)
 	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 	defer cancel()
-	var c client.Created
-	if err := ts.api.Do(ctx, "POST", "/api/rooms", "", map[string]any{"preset": "std-12", "timers": quick, "nickname": "a"}, &c); err != nil {
-		t.Fatal(err)
-	}
-	if err := ts.api.Do(ctx, "POST", "/api/rooms/"+c.Room.ID+"/start", c.HostToken, nil, nil); err != nil {
-		t.Fatal(err)
-	}
-	conn, err := client.Dial(ctx, ts.http.URL, c.Room.ID, c.Token, 0, 0)
-	if err != nil {
-		t.Fatal(err)
-	}
+	_, conn := ts.seatedGame(ctx, t, map[string]any{"preset": "std-12", "timers": quick, "nickname": "a"})
 	defer conn.Close()
 	st.FailWrites(errors.New("no space left on device"))
 	for f := range conn.Frames { // the seat does nothing: its time runs out, and the write fails
@@ -254,17 +262,7 @@ func TestAFinishedGameStaysReadableAcrossARestart(t *testing.T) {
 	ts := newTestServer(t)
 	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 	defer cancel()
-	var c client.Created
-	if err := ts.api.Do(ctx, "POST", "/api/rooms", "", map[string]any{"preset": "std-12", "timers": quick, "nickname": "a"}, &c); err != nil {
-		t.Fatal(err)
-	}
-	if err := ts.api.Do(ctx, "POST", "/api/rooms/"+c.Room.ID+"/start", c.HostToken, nil, nil); err != nil {
-		t.Fatal(err)
-	}
-	conn, err := client.Dial(ctx, ts.http.URL, c.Room.ID, c.Token, 0, 0)
-	if err != nil {
-		t.Fatal(err)
-	}
+	c, conn := ts.seatedGame(ctx, t, map[string]any{"preset": "std-12", "timers": quick, "nickname": "a"})
 	st, err := conn.PlayRandom(ctx, rand.New(rand.NewPCG(1, 1)), nil)
 	conn.Close()
 	if err != nil {

@@ -63,6 +63,10 @@ func (m *Store) UpdateRoom(_ context.Context, r store.Room) error {
 	if err := m.check(); err != nil {
 		return err
 	}
+	return m.update(r)
+}
+
+func (m *Store) update(r store.Room) error {
 	old, ok := m.rooms[r.ID]
 	if !ok {
 		return store.ErrNotFound
@@ -138,15 +142,13 @@ func (m *Store) StartGame(_ context.Context, r store.Room, recs ...store.Record)
 	if err := m.check(); err != nil {
 		return err
 	}
-	old, ok := m.rooms[r.ID]
-	if !ok {
+	if _, ok := m.rooms[r.ID]; !ok {
 		return store.ErrNotFound
 	}
 	if err := m.follows(r.ID, recs); err != nil {
 		return err
 	}
-	old.Status, old.Config, old.Seats, old.Updated = r.Status, r.Config, r.Seats, r.Updated
-	m.rooms[r.ID] = old
+	_ = m.update(r)
 	m.records[r.ID] = append(m.records[r.ID], slices.Clone(recs)...)
 	return nil
 }
