@@ -302,6 +302,7 @@ async function playDesktop(browser, base) {
     if (!spoke && (await page.getByTestId('speech-input').count())) {
       spoke = await speak(page);
     }
+    if (spoke) await spokeInLog(page);
     if (!nightShot && (await nightPick())) continue; // the night's pick came meanwhile: shown first
     if (await act(page, false)) acts++;
     else await page.waitForTimeout(150);
@@ -336,7 +337,14 @@ async function playDesktop(browser, base) {
   log(`desktop: winner "${winner}", replay of ${replay.events.length} events, game ${digest}`);
   const spoken = await page.evaluate(() => window.__spoken);
   if (!spoken.includes('Night falls: everyone, close your eyes.')) fail('narration: night.falls was never said: ' + JSON.stringify(spoken.slice(0, 5)));
-  if (!spoken.some((s) => /^Day breaks\. Last night/.test(s))) fail('narration: no dawn was announced');
+  if (!spoken.some((s) => /^Last night/.test(s))) fail('narration: no dawn was announced');
+  // each announcement once: the dawn does not say again the day breaking, nor a death its exile or shot
+  if (spoken.some((s) => /^Day breaks\./.test(s))) fail('narration: the dawn said "day breaks" again: ' + JSON.stringify(spoken));
+  const twice = spoken.find((s, i) => i > 0 && s === spoken[i - 1] && !/open|close/.test(s));
+  if (twice) fail('narration: said twice in a row: ' + twice);
+  const exiled = spoken.map((s) => /^Seat (\d+) is exiled\./.exec(s)).filter(Boolean).map((m) => m[1]);
+  const again = spoken.find((s) => exiled.some((n) => s === `Seat ${n} is dead: exiled.` || s.startsWith(`Seat ${n} is dead: exile`)));
+  if (again) fail('narration: an exile was said again as a death: ' + again);
   if (!spoken.some((s) => /^(Wolves|Seer|Witch), open your eyes\.$/.test(s))) fail('narration: no role was called at night: ' + JSON.stringify(spoken));
   if (!spoken.includes('Day breaks: everyone, open your eyes.')) fail('narration: day.breaks was never said');
   if (!spoken.some((s) => /^Game over/.test(s))) fail('narration: the end was not announced');
@@ -395,7 +403,31 @@ async function speak(page) {
   await page.getByTestId('chat').getByText(line).waitFor({ timeout: 5000 });
   await page.getByTestId('tab-log').click();
   log('desktop: said a line in the speech; it is in the table chat');
+  // a reload mid-speech: the speaker's words since his turn began are beside the ring again
+  const since = await sinceOf(page);
+  await page.reload();
+  await page.getByTestId('table').waitFor();
+  await waitSince(page, since);
+  if (await page.getByTestId('speech-input').count()) {
+    await page.getByTestId('speaker-line').filter({ hasText: line }).waitFor({ timeout: 5000 })
+      .catch(() => fail('desktop: after a reload mid-speech the speaker view lost his words'));
+    log('desktop: reloaded mid-speech; the speaker view still shows his words');
+  } else log('desktop: (the speech ended during the reload)');
+  spokeLine = true;
   return true;
+}
+
+// The log says the seat spoke once his turn is over (lib/turns.js).
+let spokeLine = false;
+async function spokeInLog(page) {
+  if (!spokeLine || (await page.getByTestId('speech-input').count())) return;
+  spokeLine = false; // his turn is over: the log says he spoke
+  await page.getByTestId('tab-log').click();
+  const me = Number((await page.locator('[data-testid="ring"] .seat.me .num').first().textContent()).trim());
+  const line = page.locator(`[data-testid="turn-end"][data-seat="${me}"]`).last();
+  await line.waitFor({ timeout: 10000 }).catch(() => fail(`desktop: the log has no end for seat ${me}'s speech`));
+  if ((await line.getAttribute('data-spoke')) !== 'true') fail('desktop: the log does not say the human seat spoke: ' + (await line.textContent()));
+  log('desktop: the log says: ' + (await line.textContent()).trim());
 }
 
 // A voice that records what it is told to say (headless Chromium has none).

@@ -76,3 +76,23 @@ export function voiced(e, { night = false, table = false } = {}) {
   if (table && e.kind === 'step' && e.seat && !e.role && !night) return 'say';
   return '';
 }
+
+// A table hears each announcement once. heard is what was said since the
+// last nightfall or daybreak. A death by day that the line before it
+// already told (an exile, a shot, an explosion, a red card name the seat
+// that dies of it) is not said again.
+export function repeats(e, heard) {
+  if (!e || e.kind !== 'death') return false;
+  return (heard || []).some((h) => {
+    switch (h.kind) {
+      case 'exile':
+      case 'red_card':
+        return h.seat === e.seat;
+      case 'shoot':
+        return h.target === e.seat;
+      case 'explode':
+        return h.seat === e.seat || h.target === e.seat;
+    }
+    return false;
+  });
+}

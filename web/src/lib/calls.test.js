@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { SPOKEN, callLines, nightSchedule, voiced } from './calls.js';
+import { SPOKEN, callLines, nightSchedule, repeats, voiced } from './calls.js';
+import { spoken } from './events.js';
 
 const cat = {
   'role.open': '{role}请睁眼。',
@@ -97,5 +98,28 @@ describe('what is said aloud', () => {
     const e = { kind: 'step', step: 'speech', seat: 4, mask: [4] };
     expect(voiced(e, { table: true })).toBe('say');
     expect(voiced(e, { table: false })).toBe('');
+  });
+});
+
+describe('each announcement once', () => {
+  it('does not say again a death the line before told', () => {
+    const heard = [{ kind: 'vote_result', target: 4, mask: [4] }, { kind: 'exile', seat: 4 }];
+    expect(repeats({ kind: 'death', seat: 4, value: 3 }, heard)).toBe(true);
+    expect(repeats({ kind: 'death', seat: 6, value: 3 }, heard)).toBe(false);
+    expect(repeats({ kind: 'death', seat: 7 }, [{ kind: 'shoot', seat: 2, target: 7 }])).toBe(true);
+    expect(repeats({ kind: 'death', seat: 2 }, [{ kind: 'explode', seat: 2, target: 5 }])).toBe(true);
+    expect(repeats({ kind: 'death', seat: 5 }, [{ kind: 'explode', seat: 2, target: 5 }])).toBe(true);
+    expect(repeats({ kind: 'death', seat: 3 }, [{ kind: 'red_card', seat: 3 }])).toBe(true);
+    expect(repeats({ kind: 'exile', seat: 4 }, heard)).toBe(false);
+  });
+  it('says the dawn without the "day breaks" daybreak has just said', () => {
+    const dict = { 'event.dawn': 'Day breaks. Last night seats {mask} died.', 'event.dawn.none': 'Day breaks. Last night nobody died.',
+      'ui.say.dawn': 'Last night seats {mask} died.', 'ui.say.dawn.one': 'Last night seat {mask} died.',
+      'ui.say.dawn.none': 'Last night was a peaceful night.', 'event.exile': 'Seat {seat} is exiled.', 'ui.list.sep': ', ' };
+    expect(spoken(dict, { kind: 'dawn', mask: [3] })).toBe('Last night seat 3 died.');
+    expect(spoken(dict, { kind: 'dawn', mask: [3, 5] })).toBe('Last night seats 3, 5 died.');
+    expect(spoken(dict, { kind: 'dawn', mask: [] })).toBe('Last night was a peaceful night.');
+    expect(spoken(dict, { kind: 'exile', seat: 2 })).toBe('Seat 2 is exiled.');
+    for (const d of ['ui.say.dawn', 'ui.say.dawn.one', 'ui.say.dawn.none']) expect(dict[d]).not.toMatch(/day breaks/i);
   });
 });

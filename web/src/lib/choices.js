@@ -62,3 +62,29 @@ export function ringAction(actions, chosenKey) {
   const seated = actions.filter((a) => a.kind === 'target' || a.kind === 'multi');
   return seated.find((a) => a.key === chosenKey) || seated[0] || null;
 }
+
+// passesOf lists the passes the panel offers (skip, abstain), each meaning
+// once: a pass where abstaining or tearing the badge says the same is not
+// offered twice, and a wolf's skip at night is his pick of nobody (rules:
+// skip picks NoSeat), which "attack nobody" already offers.
+export function passesOf(actions) {
+  const has = (cmd) => actions.some((a) => a.cmd === cmd);
+  const attackNone = actions.some((a) => a.cmd === 'attack' && a.noTarget);
+  const others = actions.filter((a) => !['skip', 'attack', 'explode', 'claim'].includes(a.cmd) && a.kind !== 'claim');
+  return actions.filter((a) => {
+    if (a.cmd === 'abstain') return true;
+    if (a.cmd !== 'skip') return false;
+    if (has('abstain') || has('tear')) return false;
+    if (attackNone && others.length === 0) return false;
+    return true;
+  });
+}
+
+// skipKey is the catalogue key of a pass's label: its step's
+// (ui.act.skip.night …), or, by night beside a pick of the wolves', the
+// one saying it is neither the attack nor the other action
+// (ui.act.skip.night.all: the wolf beauty's charm).
+export function skipKey(actions, step, has) {
+  if (step === 'night' && actions.some((a) => a.cmd === 'attack')) return 'ui.act.skip.night.all';
+  return has('ui.act.skip.' + step) ? 'ui.act.skip.' + step : 'ui.act.skip';
+}

@@ -1,5 +1,5 @@
-import { expect, test } from 'vitest';
-import { actionsOf, frameOf, multiReady, ringAction, toggle } from './choices.js';
+import { describe, expect, it, test } from 'vitest';
+import { actionsOf, frameOf, multiReady, passesOf, ringAction, skipKey, toggle } from './choices.js';
 
 const choices = [
   { cmd: 'skip', no_target: true },
@@ -60,4 +60,27 @@ test('the ring offers the chosen action, else the first with seats', () => {
   expect(ringAction(a, 'link:0').cmd).toBe('link');
   expect(ringAction(a, 'nope').cmd).toBe('vote');
   expect(ringAction(actionsOf([{ cmd: 'skip', no_target: true }]), '')).toBe(null);
+});
+
+describe('each meaning one button', () => {
+  const has = (k) => ['ui.act.skip.night', 'ui.act.skip.speech'].includes(k);
+  it('offers a wolf "attack nobody", not also "do nothing": his skip picks nobody', () => {
+    const wolf = actionsOf([{ cmd: 'skip' }, { cmd: 'attack', targets: [1, 2, 3], no_target: true }]);
+    expect(passesOf(wolf)).toEqual([]);
+  });
+  it('keeps the wolf beauty\'s pass, saying it is neither the attack nor the charm', () => {
+    const beauty = actionsOf([{ cmd: 'skip' }, { cmd: 'attack', targets: [1, 2], no_target: true }, { cmd: 'charm', targets: [1, 2] }]);
+    expect(passesOf(beauty).map((a) => a.cmd)).toEqual(['skip']);
+    expect(skipKey(beauty, 'night', has)).toBe('ui.act.skip.night.all');
+  });
+  it('keeps the guard\'s pass and names it by its step', () => {
+    const guard = actionsOf([{ cmd: 'skip' }, { cmd: 'protect', targets: [1, 2] }]);
+    expect(passesOf(guard).map((a) => a.cmd)).toEqual(['skip']);
+    expect(skipKey(guard, 'night', has)).toBe('ui.act.skip.night');
+    expect(skipKey(guard, 'badge', has)).toBe('ui.act.skip');
+  });
+  it('offers abstain, not a pass that says the same', () => {
+    expect(passesOf(actionsOf([{ cmd: 'skip' }, { cmd: 'abstain' }, { cmd: 'vote', targets: [1] }])).map((a) => a.cmd)).toEqual(['abstain']);
+    expect(passesOf(actionsOf([{ cmd: 'skip' }, { cmd: 'tear' }, { cmd: 'badge', targets: [1] }]))).toEqual([]);
+  });
 });

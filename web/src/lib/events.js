@@ -126,3 +126,16 @@ export function describe(dict, e) {
   const p = params(dict, e);
   return first(dict, keys, p) ?? base;
 }
+
+// spoken is the event as the moderator says it aloud: the dawn's line
+// without its "Day breaks", which daybreak's own call has just said
+// (ui.say.dawn…); any other as it reads.
+export function spoken(dict, e) {
+  if (e.kind === 'dawn') {
+    const n = (e.mask || []).length;
+    const key = n === 0 ? 'ui.say.dawn.none' : n === 1 ? 'ui.say.dawn.one' : 'ui.say.dawn';
+    const line = first(dict, [key], params(dict, e));
+    if (line != null) return line;
+  }
+  return describe(dict, e);
+}

@@ -33,6 +33,8 @@ export function newGame(room = '') {
     dawn: null, // {night, dead: [seats]}: the last dawn's announcement (public)
     exiled: null, // {day, seat}: the last exile vote's outcome (public; seat 0: nobody)
     victim: 0, // the witch's: whom the wolves attacked tonight (witch_told)
+    stamps: {}, // event seq → when it came (the server's clock), for the events that start or end a speech turn (turns.js)
+    now: () => Date.now(),
   };
 }
 
@@ -60,6 +62,7 @@ export function applyFrame(g, f) {
       g.since = f.seq;
       const e = { ...f };
       delete e.type;
+      stamp(g, e);
       note(g, e);
       g.events.push(e);
       return { event: e, live: g.caughtUp };
@@ -89,6 +92,19 @@ export function applyFrame(g, f) {
       return { filler: true };
   }
   return {};
+}
+
+// Events carry no time: one that may start or end a speech turn gets the
+// time it came, live (the server's clock), kept in g.stamps so a reload
+// that restores them (Table) finds it again; one caught up gets its stamp.
+const STAMPED = new Set(['step', 'skip', 'night', 'day', 'explode', 'game_over', 'red_card', 'exile', 'death', 'dawn']);
+function stamp(g, e) {
+  if (!STAMPED.has(e.kind)) return;
+  if (g.stamps[e.seq]) e.at = g.stamps[e.seq];
+  else if (g.caughtUp) {
+    e.at = (g.now ? g.now() : Date.now()) + (g.skew || 0);
+    g.stamps[e.seq] = e.at;
+  }
 }
 
 // A ballot everyone sees: the spectator sees only public ones; a seat's own

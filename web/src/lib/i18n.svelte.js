@@ -2,7 +2,7 @@
 // chunk, loaded on demand: the domain file shared with the server
 // (internal/i18n/locales/<lang>.json) and the UI's (locales/ui/<lang>.json).
 import { LANGUAGES, has as hasKey, lookup, matchLanguage, speechLang } from './catalog.js';
-import { describe as describeEvent } from './events.js';
+import { describe as describeEvent, spoken } from './events.js';
 import { load, save } from './storage.js';
 
 const domainFiles = import.meta.glob('../../../internal/i18n/locales/*.json', { import: 'default' });
@@ -51,6 +51,11 @@ export function has(key) {
 // te is an event in words.
 export function te(e) {
   return describeEvent(dict, e);
+}
+
+// ts: an event as the moderator says it aloud (events.js spoken).
+export function ts(e) {
+  return spoken(dict, e);
 }
 
 export function voiceLang() {

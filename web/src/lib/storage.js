@@ -68,3 +68,22 @@ export function myRooms() {
   }
   return out.sort((a, b) => (b.at || 0) - (a.at || 0));
 }
+
+// The tab's memory (sessionStorage): what a reload of this page keeps, such
+// as the times this tab received a game's events (turns.js).
+export function loadSession(key, fallback) {
+  try {
+    const v = globalThis.sessionStorage && globalThis.sessionStorage.getItem(P + key);
+    return v ? JSON.parse(v) : fallback;
+  } catch {
+    return fallback;
+  }
+}
+
+export function saveSession(key, value) {
+  try {
+    if (globalThis.sessionStorage) globalThis.sessionStorage.setItem(P + key, JSON.stringify(value));
+  } catch {
+    // full or disabled: a reload will not judge the turns it cannot time
+  }
+}

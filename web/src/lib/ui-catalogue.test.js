@@ -121,3 +121,12 @@ test('every event kind and every variant the client picks has a template', async
     }
   }
 });
+
+test('the dawn said aloud does not say again the day breaking (each announcement once)', () => {
+  for (const l of LANGUAGES) {
+    for (const k of ['ui.say.dawn', 'ui.say.dawn.one', 'ui.say.dawn.none']) {
+      expect(ui[l][k], l + ' ' + k).toBeTruthy();
+      expect(ui[l][k]).not.toMatch(/天亮|day breaks/i);
+    }
+  }
+});
