@@ -234,6 +234,8 @@ async function playDesktop(browser, base) {
   log('desktop: room', id);
   await fillAndStart(page, { screenshot: true });
   await practiceOnTable(page, base, id, 'desktop');
+  await page.getByTestId('ring').waitFor();
+  await nicksWhole(page, 'desktop');
   log('desktop: my card is', await page.getByTestId('my-role').innerText({ timeout: 10000 }).catch(() => '?'));
   await page.getByTestId('narrate').click(); // narration on: the fake voice records what is said
   if ((await page.getByTestId('narrate').getAttribute('aria-pressed')) !== 'true') fail('narration did not switch on');
@@ -349,12 +351,60 @@ async function playDesktop(browser, base) {
   if (!spoken.includes('Day breaks: everyone, open your eyes.')) fail('narration: day.breaks was never said');
   if (!spoken.some((s) => /^Game over/.test(s))) fail('narration: the end was not announced');
   log(`desktop: the moderator said ${spoken.length} lines aloud`);
+  await replayReads(page, spoke);
   await page.getByTestId('end').scrollIntoViewIfNeeded();
   await page.locator('[data-testid="replay"] details').nth(1).evaluate((d) => (d.open = true));
   await page.evaluate(() => window.scrollTo(0, 0));
   await shot(page, 'end');
   await reloadMidGame(page, true);
   await ctx.close();
+}
+
+// nicksWhole: a nickname of eight letters or four Chinese characters shows
+// whole under its seat on the ring, never cut to "A…" (a copy of a seat is
+// measured beside the others, then removed).
+async function nicksWhole(page, who) {
+  const cut = await page.evaluate(() => {
+    const seat = [...document.querySelectorAll('[data-testid="ring"] .seat')].find((s) => !s.classList.contains('me'));
+    if (!seat) return ['no seat'];
+    const out = [];
+    for (const name of ['Alexandr', 'Zhangwei', '王小明们', 'Mei']) {
+      const copy = seat.cloneNode(true);
+      copy.querySelector('.nick').textContent = name;
+      copy.querySelector('.role')?.remove();
+      seat.parentNode.appendChild(copy);
+      const n = copy.querySelector('.nick');
+      if (n.scrollWidth > n.clientWidth + 1) out.push(`${name} (${n.clientWidth}px of ${n.scrollWidth})`);
+      copy.remove();
+    }
+    return out;
+  });
+  if (cut.length) fail(`${who}: nicknames cut on the ring: ${cut.join(', ')}`);
+  log(`${who}: nicknames of 8 letters or 4 characters show whole on the ring`);
+}
+
+// replayReads: the replay reads in the third person (no "your check"), a
+// night opened stays open when the seat filter changes, and the human's
+// speech is inside its day.
+async function replayReads(page, spoke) {
+  const replay = page.getByTestId('replay');
+  const all = replay.locator('.timeline details');
+  await all.evaluateAll((ds) => ds.forEach((d) => (d.open = true)));
+  const text = await replay.innerText();
+  await all.evaluateAll((ds) => ds.forEach((d) => (d.open = false)));
+  if (/\byour (check|card|move|lover|target)\b|\byou (heal|poison|protect|charm|spy)\b/i.test(text)) fail('replay: it says "you": ' + /.{0,40}\byou.{0,40}/i.exec(text)[0]);
+  const night = replay.locator('[data-phase="night-1"] > details');
+  await night.locator('summary').click();
+  if (!(await night.evaluate((d) => d.open))) fail('replay: night 1 did not open');
+  await replay.locator('select').selectOption('1');
+  await page.waitForTimeout(100);
+  if (!(await replay.locator('[data-phase="night-1"] > details').evaluate((d) => d.open))) fail('replay: night 1 closed when the filter changed');
+  await replay.locator('select').selectOption('0');
+  if (spoke) {
+    const speech = replay.locator('[data-phase^="day-"] [data-testid="replay-speech"]', { hasText: 'I am the seer' });
+    if (!(await speech.count())) fail('replay: the human\'s speech is not inside its day');
+  }
+  log('replay: third person, night 1 stays open over a filter' + (spoke ? ', the speech inside its day' : ''));
 }
 
 // hideAndShow: "tap to hide" hides every sign of the card on the screen:
@@ -476,6 +526,15 @@ async function switchLanguage(page, title) {
     return s !== t && /[第夜天]/.test(s);
   }, title, { timeout: 5000 });
   const zh = await phaseText(page);
+  // CJK buttons never wrap one character a line
+  const narrow = await page.evaluate(() => [...document.querySelectorAll('button, .btn')].filter((b) => {
+    const text = b.textContent.trim();
+    if (!/[\u4e00-\u9fff]{2}/.test(text) || !b.offsetParent) return false;
+    const lh = parseFloat(getComputedStyle(b).lineHeight) || parseFloat(getComputedStyle(b).fontSize) * 1.3;
+    const r = b.getBoundingClientRect();
+    return r.height > lh * 2.6 + 20 && r.width < parseFloat(getComputedStyle(b).fontSize) * 3;
+  }).map((b) => b.textContent.trim()));
+  if (narrow.length) fail('desktop: Chinese buttons wrap a character a line: ' + narrow.join(' | '));
   if (!(await page.locator('html[lang="zh-Hans"]').count())) fail('the document language did not change');
   await page.getByTestId('lang').selectOption('en');
   await page.waitForFunction(() => /^(Day|Night|Game over)/.test(document.querySelector('[data-testid="phase"]')?.textContent || ''), null, { timeout: 5000 });
@@ -534,9 +593,18 @@ async function customBoard(browser, base) {
   await more('villager', 2);
   await page.getByText('6 cards, 6 needed').waitFor();
   await page.getByTestId('rules').locator('summary').click();
+  // only the options the cards use: the witch's with a witch, no guard's without a guard; the table's always
+  if (!(await page.locator('#opt-witch_self_heal').count()) || (await page.locator('#opt-guard_repeat').count()) || !(await page.locator('#opt-wolf_win').count())) {
+    fail('custom board: the rules shown do not follow the cards (witch, no guard)');
+  }
+  await page.getByRole('button', { name: 'One witch fewer', exact: true }).click();
+  if (await page.locator('#opt-witch_self_heal').count()) fail('custom board: a witch\'s rule shows without a witch');
+  await more('witch', 1);
   await page.locator('#opt-witch_self_heal').selectOption({ index: 1 });
   const heal = await page.locator('#opt-witch_self_heal').inputValue();
   await page.locator('#cnick').fill('Designer');
+  await page.locator('#rname').fill('Six of us');
+  await page.getByTestId('board-save').click(); // kept on the device, to be used again
   await page.getByTestId('create-submit').click();
   await page.waitForURL(/\/room\/[a-z0-9]+$/);
   const id = page.url().split('/room/')[1];
@@ -545,6 +613,26 @@ async function customBoard(browser, base) {
   if (room.players !== 6 || cards !== 'seer,villager,villager,werewolf,werewolf,witch') fail(`custom board: the room has ${room.players} seats and cards ${cards}`);
   if (room.options.witch_self_heal !== heal) fail(`custom board: witch_self_heal is ${room.options.witch_self_heal}, the form said ${heal}`);
   log(`custom board: room ${id} with ${cards}, witch_self_heal=${heal}`);
+  // the saved board is offered again on the device
+  await page.goto(base + '/new');
+  await page.getByTestId('saved-boards').getByTestId('board-use').first().click();
+  await page.getByText('6 cards, 6 needed').waitFor({ timeout: 5000 }).catch(() => fail('custom board: the saved board did not come back'));
+  if ((await page.locator('#opt-witch_self_heal').inputValue()) !== heal) fail('custom board: the saved board lost its rule');
+  // a board file pasted fills the picker, and the room is made from it
+  await page.getByTestId('board-paste').locator('summary').click();
+  await page.getByTestId('board-text').fill('name: Pasted\nplayers: 7  # a comment\ncards:\n  werewolf: 2\n  seer: 1\n  guard: 1\n  villager: 3\noptions:\n  guard_repeat: once_per_target\n');
+  await page.getByTestId('board-paste-use').click();
+  await page.getByText('7 cards, 7 needed').waitFor({ timeout: 5000 }).catch(() => fail('custom board: the pasted board did not fill the picker'));
+  if ((await page.locator('#opt-witch_self_heal').count()) || !(await page.locator('#opt-guard_repeat').count())) fail('custom board: the pasted board\'s rules do not follow its cards');
+  await page.getByTestId('create-submit').click();
+  await page.waitForURL((u) => /\/room\/[a-z0-9]+$/.test(u.pathname) && !u.pathname.endsWith(id));
+  const id2 = page.url().split('/room/')[1];
+  const room2 = await (await fetch(`${base}/api/rooms/${id2}`)).json();
+  const cards2 = [...room2.cards].sort().join(',');
+  if (room2.players !== 7 || cards2 !== 'guard,seer,villager,villager,villager,werewolf,werewolf' || room2.options.guard_repeat !== 'once_per_target') {
+    fail(`custom board: the pasted board made ${room2.players} seats, ${cards2}, guard_repeat=${room2.options.guard_repeat}`);
+  }
+  log(`custom board: saved and used again; a pasted board file made room ${id2} (${cards2})`);
   await ctx.close();
 }
 
@@ -625,8 +713,11 @@ async function playPhone(browser, base) {
   await closeAndReopen(page, base, id, 9);
   await fillAndStart(page, { screenshot: false });
   await practiceOnTable(page, base, id, 'phone');
+  await page.getByTestId('ring').waitFor();
+  await nicksWhole(page, 'phone');
   let phoneShot = false;
   let speechShot = false;
+  let wordsShot = false;
   let acts = 0;
   let carded = 0;
   page.on('dialog', (d) => d.accept());
@@ -649,6 +740,23 @@ async function playPhone(browser, base) {
       if (!box || !ring || box.y > ring.y + ring.height + 40) fail('phone: the speaker is not shown beside the ring');
       await page.getByTestId('speaker').scrollIntoViewIfNeeded();
       await shot(page, 'phone-speech');
+    }
+    // the phone's own speech: his words beside the ring, in the picture
+    if (!wordsShot && (await page.getByTestId('speech-input').count())) {
+      wordsShot = true;
+      try {
+        await page.getByTestId('speech-input').fill('Seat 3 dodged the vote: watch him.', { timeout: 1500 });
+        await page.getByTestId('speech-input').press('Enter', { timeout: 1500 });
+        await page.getByTestId('speaker-line').first().waitFor({ timeout: 5000 });
+        await page.getByTestId('speaker').scrollIntoViewIfNeeded();
+        await page.evaluate(() => window.scrollBy(0, -260));
+        await shot(page, 'phone-speech');
+        log('phone: his words are beside the ring');
+      } catch (err) {
+        const left = await page.getByTestId('speech-input').count();
+        if (left) fail('phone: his words are not beside the ring during his speech: ' + String(err).split('\n')[0] + ' / ' + (await page.getByTestId('speaker').innerText().catch(() => '')));
+        log('phone: (the speech ended before his words were shown)');
+      }
     }
     if (!phoneShot && (await page.locator('[data-testid="action-panel"][data-pending="1"] [data-testid^="target-"]').count())) {
       phoneShot = true;

@@ -2,6 +2,8 @@
 // each choice becomes an action of one kind, and each action the frame
 // that carries it out.
 
+import { SPEECH_STEPS } from './enums.js';
+
 // kinds: 'target' one seat of targets (and maybe none), 'multi' several
 // seats (pick > 0 exactly that many, −1 any number), 'button' no seat,
 // 'claim' a structured claim in a speech.
@@ -87,4 +89,52 @@ export function passesOf(actions) {
 export function skipKey(actions, step, has) {
   if (step === 'night' && actions.some((a) => a.cmd === 'attack')) return 'ui.act.skip.night.all';
   return has('ui.act.skip.' + step) ? 'ui.act.skip.' + step : 'ui.act.skip';
+}
+
+// healOf is the witch's heal with its victim named, if she may heal.
+export function healOf(actions) {
+  return actions.find((a) => a.cmd === 'heal' && a.targets[0]) || null;
+}
+
+// tableRing is what the ring offers for a state: the targets of what the
+// moderator waits for (and the wolves' pick, which may change while the
+// night lasts), never a self-explosion (the panel asks it twice). The
+// witch's victim is on it too, beside the poison's targets: tapping him
+// offers the heal (ringTap), not the poison.
+export function tableRing(actions, chosen, pending) {
+  const heal = healOf(actions);
+  const pool = actions.filter((a) => a.cmd !== 'explode' && (pending || a.cmd === 'attack'));
+  const r = ringAction(pool, chosen === 'heal:0' ? '' : chosen);
+  if (heal && pending) {
+    if (chosen === heal.key) return { ...heal, kind: 'target', targets: [...new Set([...(r ? r.targets : []), heal.targets[0]])] };
+    if (r) return { ...r, targets: [...new Set([...r.targets, heal.targets[0]])] };
+    return { ...heal, kind: 'target' };
+  }
+  return r;
+}
+
+// ringTap is what a tap on seat n does: {chosen, picked}. The witch's
+// victim chooses the heal (its button confirms it), a second tap undoes it;
+// another seat picks for the ring's action.
+export function ringTap(ring, actions, chosen, picked, n) {
+  if (!ring || !ring.targets.includes(n)) return { chosen, picked };
+  const heal = healOf(actions);
+  if (heal && n === heal.targets[0] && ring.kind !== 'multi') {
+    const c = chosen === heal.key ? '' : heal.key;
+    return { chosen: c, picked: c ? [n] : [] };
+  }
+  const c = heal && ring.key === heal.key ? '' : ring.key;
+  if (ring.kind === 'multi') return { chosen: c, picked: toggle(ring, picked, n) };
+  return { chosen: c, picked: picked[0] === n ? [] : [n] };
+}
+
+// idle tells when a seat is told it has nothing to do: the floor is its
+// own by day (a dying villager's or wolf's turn: shot, badge, ally…) but
+// its card gives it nothing, so the panel would be empty. A speech is never
+// idle (its box is there), nor the night. The public step stays the same
+// for every seat: only this seat's own screen says so.
+export function idle(st, seat, actions) {
+  if (!st || st.night || st.over || !seat || st.turn !== seat) return false;
+  if (SPEECH_STEPS.has(st.step)) return false;
+  return (actions || []).length === 0;
 }

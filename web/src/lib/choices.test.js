@@ -1,5 +1,5 @@
 import { describe, expect, it, test } from 'vitest';
-import { actionsOf, frameOf, multiReady, passesOf, ringAction, skipKey, toggle } from './choices.js';
+import { actionsOf, frameOf, idle, multiReady, passesOf, ringAction, ringTap, skipKey, tableRing, toggle } from './choices.js';
 
 const choices = [
   { cmd: 'skip', no_target: true },
@@ -82,5 +82,48 @@ describe('each meaning one button', () => {
   it('offers abstain, not a pass that says the same', () => {
     expect(passesOf(actionsOf([{ cmd: 'skip' }, { cmd: 'abstain' }, { cmd: 'vote', targets: [1] }])).map((a) => a.cmd)).toEqual(['abstain']);
     expect(passesOf(actionsOf([{ cmd: 'skip' }, { cmd: 'tear' }, { cmd: 'badge', targets: [1] }]))).toEqual([]);
+  });
+});
+
+describe('the witch on the ring', () => {
+  // the witch: her victim is seat 4; she may poison 1..6 but herself (5)
+  const witch = actionsOf([{ cmd: 'skip' }, { cmd: 'heal', targets: [4] }, { cmd: 'poison', targets: [1, 2, 3, 4, 6] }]);
+  it('offers her victim on the ring, and tapping him chooses the heal, not the poison', () => {
+    const ring = tableRing(witch, '', true);
+    expect(ring.cmd).toBe('poison');
+    expect(ring.targets).toContain(4);
+    const tap = ringTap(ring, witch, '', [], 4);
+    expect(tap).toEqual({ chosen: 'heal:0', picked: [4] });
+    const healing = tableRing(witch, tap.chosen, true);
+    expect(healing.cmd).toBe('heal');
+    expect(ringTap(healing, witch, tap.chosen, tap.picked, 4)).toEqual({ chosen: '', picked: [] }); // tapped again: undone
+  });
+  it('poisons another seat tapped', () => {
+    const ring = tableRing(witch, '', true);
+    expect(ringTap(ring, witch, '', [], 2)).toEqual({ chosen: 'poison:0', picked: [2] });
+    const fromHeal = tableRing(witch, 'heal:0', true);
+    expect(ringTap(fromHeal, witch, 'heal:0', [4], 2)).toEqual({ chosen: '', picked: [2] });
+  });
+  it('offers the heal alone when the poison is used up', () => {
+    const ring = tableRing(actionsOf([{ cmd: 'skip' }, { cmd: 'heal', targets: [4] }]), '', true);
+    expect([ring.cmd, ring.kind, ring.targets]).toEqual(['heal', 'target', [4]]);
+  });
+  it('does nothing for a seat the ring does not offer', () => {
+    expect(ringTap(tableRing(witch, '', true), witch, '', [], 5)).toEqual({ chosen: '', picked: [] });
+  });
+});
+
+describe('nothing to do', () => {
+  const day = { day: 2, night: false, step: 'skill', turn: 3 };
+  it('is said to the seat holding the floor whose card gives it nothing', () => {
+    expect(idle(day, 3, [])).toBe(true);
+  });
+  it('is not said to the others, to a seat with something to do, by night, in a speech or once over', () => {
+    expect(idle(day, 4, [])).toBe(false);
+    expect(idle(day, 3, actionsOf([{ cmd: 'shoot', targets: [1] }]))).toBe(false);
+    expect(idle({ ...day, night: true }, 3, [])).toBe(false);
+    expect(idle({ ...day, step: 'last_words' }, 3, [])).toBe(false);
+    expect(idle({ ...day, over: true }, 3, [])).toBe(false);
+    expect(idle(day, 0, [])).toBe(false); // a spectator
   });
 });

@@ -87,6 +87,8 @@ export function params(dict, e) {
     mask: (e.mask || []).join(sep),
     role: e.role ? name('role.' + e.role) : '',
     step: e.kind === 'step' || e.kind === 'vote_result' ? name('step.' + stepOf(e)) : '',
+    to: (e.to || []).join(sep), // the seats told (the replay's)
+    who: e.seat || (e.to || [])[0] || 0, // the seat it is about: the actor, else the one told
   };
   switch (e.kind) {
     case 'step':
@@ -116,13 +118,17 @@ export function params(dict, e) {
 }
 
 // describe is the event in words.
-export function describe(dict, e) {
+// third: in the third person, the seat told named ("seat 5 checked seat
+// 3: a wolf", not "your check"), as the replay reads: its own templates
+// (ui.replay.event.…) first where the plain one says "you".
+export function describe(dict, e, { third = false } = {}) {
   const base = 'event.' + e.kind;
   let keys = variants(e).map((v) => base + '.' + v);
   keys.push(base);
   // one seat reads in the singular ("seat 10 died"), where the UI says so
   if ((e.mask || []).length === 1) keys = keys.flatMap((k) => ['ui.' + k + '.one', k]);
   if (e.kind === 'skip' && e.speech) keys.unshift('ui.event.skip.speech'); // the end of a speech is no pass
+  if (third) keys = keys.flatMap((k) => (k.startsWith('event.') ? ['ui.replay.' + k, k] : [k]));
   const p = params(dict, e);
   return first(dict, keys, p) ?? base;
 }

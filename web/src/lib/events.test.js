@@ -112,3 +112,17 @@ group('words that fit', () => {
     expect(describe(dict, { kind: 'skip', seat: 4 })).toBe('Seat 4 passes.');
   });
 });
+
+group('the replay\'s third person', () => {
+  const dict = { 'event.check.wolf': 'Your check: seat {target} is a wolf.', 'ui.replay.event.check.wolf': 'Seat {seat} checked seat {target}: wolf.',
+    'event.witch_told': 'Tonight the wolves attacked seat {target}.', 'ui.replay.event.witch_told': 'Seat {who} is told the wolves attacked seat {target}.',
+    'event.lover_role': 'Your lover, seat {seat}, is {role}.', 'ui.replay.event.lover_role': 'Seat {to} learns: the lover, seat {seat}, is {role}.',
+    'role.hunter': 'hunter', 'event.exile': 'Seat {seat} is exiled.', 'ui.list.sep': ', ' };
+  test('names the seat told, not "you"', () => {
+    expect(describe(dict, { kind: 'check', seat: 5, target: 3, value: 1 }, { third: true })).toBe('Seat 5 checked seat 3: wolf.');
+    expect(describe(dict, { kind: 'check', seat: 5, target: 3, value: 1 })).toBe('Your check: seat 3 is a wolf.');
+    expect(describe(dict, { kind: 'witch_told', seat: 6, target: 9, to: [6] }, { third: true })).toBe('Seat 6 is told the wolves attacked seat 9.');
+    expect(describe(dict, { kind: 'lover_role', seat: 2, to: [7], role: 'hunter' }, { third: true })).toBe('Seat 7 learns: the lover, seat 2, is hunter.');
+    expect(describe(dict, { kind: 'exile', seat: 2 }, { third: true })).toBe('Seat 2 is exiled.');
+  });
+});

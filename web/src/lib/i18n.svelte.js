@@ -53,6 +53,11 @@ export function te(e) {
   return describeEvent(dict, e);
 }
 
+// te3: an event in the third person, the seat named (the replay's).
+export function te3(e) {
+  return describeEvent(dict, e, { third: true });
+}
+
 // ts: an event as the moderator says it aloud (events.js spoken).
 export function ts(e) {
   return spoken(dict, e);

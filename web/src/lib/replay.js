@@ -1,7 +1,7 @@
 // A finished game's log (GET /api/rooms/ID/replay) as a timeline: night by
 // night, day by day, every event with who was told it.
 
-import { CAUSES, OPEN_VOTES, STEPS, VOTE_STEPS } from './enums.js';
+import { CAUSES, OPEN_VOTES, SPEECH_STEPS, STEPS, VOTE_STEPS } from './enums.js';
 
 // Bookkeeping of the moderator, hidden unless asked for.
 export const NOTES = new Set(['resume', 'task']);
@@ -71,4 +71,38 @@ export function deadOf(events) {
     if (e.kind === 'dawn') for (const s of e.mask || []) out.add(s);
   }
   return out;
+}
+
+// phaseKey names a phase of the timeline for as long as the replay is
+// shown ('night-2'), so a night opened stays open when a filter changes.
+export function phaseKey(p) {
+  return p.kind + '-' + p.n;
+}
+
+// speeches matches the day channel's messages to the speech turns they were
+// said in: {bySeq: Map(step event seq → [chats]), rest: [chats]}. The
+// replay's events carry no time, so a message (in time order) goes to the
+// next turn of its writer from the turn the last one went to: turns come in
+// order, and a speaker speaks in his turn. What matches no turn (after the
+// end, everyone talks) is left in rest, with the other channels.
+export function speeches(events, chats) {
+  const turns = (events || []).filter((e) => e.kind === 'step' && e.seat && !e.role && SPEECH_STEPS.has(STEPS[e.value] || e.step));
+  const bySeq = new Map();
+  const rest = [];
+  let p = 0;
+  const time = (c) => (typeof c.at === 'number' ? c.at : Date.parse(c.at) || 0);
+  const day = (chats || []).filter((c) => (c.channel || c.ch) === 'day').sort((a, b) => time(a) - time(b));
+  for (const c of day) {
+    let q = p;
+    while (q < turns.length && turns[q].seat !== c.seat) q++;
+    if (q === turns.length) {
+      rest.push(c);
+      continue;
+    }
+    p = q;
+    const k = turns[q].seq;
+    if (!bySeq.has(k)) bySeq.set(k, []);
+    bySeq.get(k).push(c);
+  }
+  return { bySeq, rest };
 }

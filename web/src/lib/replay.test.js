@@ -1,6 +1,6 @@
 import { expect, test } from 'vitest';
-import { audience, deadOf, knew, phases, winnerOf } from './replay.js';
-import { CAMPS } from './enums.js';
+import { audience, deadOf, knew, phaseKey, phases, speeches, winnerOf } from './replay.js';
+import { CAMPS, STEPS } from './enums.js';
 
 const log = [
   { seq: 1, kind: 'game_start', public: true, value: 3 },
@@ -50,4 +50,34 @@ test('the winner and the dead', () => {
   expect(winnerOf(log, CAMPS)).toBe('wolves');
   expect(winnerOf([], CAMPS)).toBe('');
   expect([...deadOf(log)]).toEqual([2]);
+});
+
+test('each day\'s speeches go to the turns they were said in', () => {
+  // STEPS: 'speech' is a step number; the replay's events name steps by number
+  const sp = STEPS.indexOf('speech');
+  const events = [
+    { seq: 1, kind: 'day', public: true, value: 1 },
+    { seq: 2, kind: 'step', public: true, value: sp, seat: 3 },
+    { seq: 3, kind: 'step', public: true, value: sp, seat: 4 },
+    { seq: 4, kind: 'night', public: true, value: 2 },
+    { seq: 5, kind: 'day', public: true, value: 2 },
+    { seq: 6, kind: 'step', public: true, value: sp, seat: 3 },
+  ];
+  const chats = [
+    { channel: 'day', seat: 3, text: 'day 2', at: '2026-01-01T10:10:00Z' },
+    { channel: 'day', seat: 3, text: 'day 1', at: '2026-01-01T10:00:00Z' },
+    { channel: 'day', seat: 4, text: 'me next', at: '2026-01-01T10:01:00Z' },
+    { channel: 'wolves', seat: 4, text: 'psst', at: '2026-01-01T10:05:00Z' },
+    { channel: 'day', seat: 4, text: 'gg', at: '2026-01-01T10:20:00Z' }, // after his last turn: the end's talk
+  ];
+  const { bySeq, rest } = speeches(events, chats);
+  expect(bySeq.get(2).map((c) => c.text)).toEqual(['day 1']);
+  expect(bySeq.get(3).map((c) => c.text)).toEqual(['me next']);
+  expect(bySeq.get(6).map((c) => c.text)).toEqual(['day 2']);
+  expect(rest.map((c) => c.text)).toEqual(['gg']);
+});
+
+test('a phase keeps its name over a filter', () => {
+  expect(phases(log, { seat: 1 }).map(phaseKey)).toEqual(phases(log).map(phaseKey).filter((k) => phases(log, { seat: 1 }).map(phaseKey).includes(k)));
+  expect(phaseKey({ kind: 'night', n: 2 })).toBe('night-2');
 });

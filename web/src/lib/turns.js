@@ -15,6 +15,9 @@ export const SLACK = 1000;
 // What takes the floor away from a speaker.
 const ENDS = new Set(['step', 'skip', 'night', 'day', 'explode', 'game_over', 'red_card', 'exile', 'death', 'dawn']);
 
+// What ends it only when it is the speaker's.
+const MINE = new Set(['skip', 'death', 'red_card', 'exile']);
+
 // speechTurns lists the speech turns of a log: [{seat, step, seq, start,
 // endSeq, end}], start and end the stamps (0: not known), endSeq 0 while the
 // turn lasts.
@@ -22,7 +25,7 @@ export function speechTurns(events) {
   const out = [];
   let cur = null;
   for (const e of events || []) {
-    const other = (e.kind === 'skip' || e.kind === 'death') && cur && e.seat !== cur.seat;
+    const other = MINE.has(e.kind) && cur && e.seat !== cur.seat; // another seat's red card does not end a speech
     if (cur && ENDS.has(e.kind) && !other) {
       cur.endSeq = e.seq;
       cur.end = e.at || 0;
@@ -84,8 +87,8 @@ export function currentTurn(events, st, speechSecs) {
   if (!st || st.night || !st.turn || !SPEECH_STEPS.has(st.step)) return null;
   const turns = speechTurns(events);
   const t = turns[turns.length - 1];
-  if (!t || t.endSeq || t.seat !== st.turn) return null;
+  if (!t || t.seat !== st.turn || t.step !== st.step) return null;
   let start = t.start;
   if (!start && st.deadline && speechSecs) start = st.deadline - speechSecs * 1000;
-  return { ...t, start };
+  return { ...t, start, endSeq: 0, end: 0 }; // the state says it lasts
 }

@@ -74,3 +74,15 @@ describe('stamps', () => {
     expect(h.events.map((e) => e.at)).toEqual([undefined, 5000]);
   });
 });
+
+describe('what ends a speech', () => {
+  it('is not another seat\'s red card, death or exile', () => {
+    const t = speechTurns([step(1, 2, 1000, 'last_words'), { seq: 2, kind: 'red_card', seat: 9, at: 2000 }, { seq: 3, kind: 'death', seat: 9, at: 2000 }]);
+    expect(t[0].endSeq).toBe(0);
+    const st = { day: 1, step: 'last_words', turn: 2, deadline: 30000 };
+    expect(wordsOf(currentTurn([step(1, 2, 1000, 'last_words'), { seq: 2, kind: 'red_card', seat: 9, at: 2000 }], st, 20), [chat(1, 2, 5000)]).length).toBe(1);
+  });
+  it('is his own red card', () => {
+    expect(speechTurns([step(1, 2, 1000), { seq: 2, kind: 'red_card', seat: 2, at: 2000 }])[0].endSeq).toBe(2);
+  });
+});
