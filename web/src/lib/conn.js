@@ -20,7 +20,9 @@ export function backoff(attempt) {
 }
 
 // Codes of a closing error frame that dialling again cannot mend.
-const FINAL = new Set(['token', 'not_started', 'not_running', 'hello', 'aborted']); // aborted: the host ended the game
+// aborted: the host ended the game; lost: the game could not be restored
+// after a restart (docs/server.md, "When the store fails").
+const FINAL = new Set(['token', 'not_started', 'not_running', 'hello', 'aborted', 'lost']);
 
 // The size of every frame sent at night: the most a client frame may be.
 export const FRAME = 4096;

@@ -115,13 +115,13 @@ test('the backoff grows, with jitter, and stops at its ceiling', () => {
   expect(backoff(99)).toBeLessThanOrEqual(BACKOFF.at(-1) * 1.2);
 });
 
-test('a refusal that cannot mend ends the dialling', () => {
+test.each(['not_running', 'lost'])('a refusal that cannot mend (%s) ends the dialling', (code) => {
   const { statuses } = connect();
   const ws = FakeSocket.all[0];
   ws.open();
-  ws.frame({ type: 'error', code: 'not_running', message: 'the game is over' });
+  ws.frame({ type: 'error', code, message: 'no game to resume' });
   ws.drop();
-  expect(statuses.at(-1)).toBe('closed:not_running');
+  expect(statuses.at(-1)).toBe('closed:' + code);
   vi.advanceTimersByTime(60000);
   expect(FakeSocket.all).toHaveLength(1);
 });
