@@ -118,7 +118,8 @@ type ChoiceJSON struct {
 }
 
 // TickFrame opens each message of the night (beat.go): N counts the
-// night's ticks, the same for every connection.
+// night's ticks, the same for every connection; -1 opens the message a
+// connection that joins at night gets at once.
 type TickFrame struct {
 	Type string `json:"type"` // "tick"
 	N    int    `json:"n"`

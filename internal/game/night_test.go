@@ -18,6 +18,7 @@ import (
 // left out.
 type msg struct {
 	tick   int
+	sealed bool // a night message (a tick frame opens it)
 	size   int
 	frames []map[string]any
 }
@@ -44,7 +45,7 @@ func read(t *testing.T, sub *Sub, limit <-chan time.Time) (msg, bool) {
 			}
 			switch f["type"] {
 			case "tick":
-				m.tick = int(f["n"].(float64))
+				m.tick, m.sealed = int(f["n"].(float64)), true
 			case "pad":
 			default:
 				m.frames = append(m.frames, f)
@@ -181,13 +182,13 @@ func everyConnectionGetsTheSameNight(t *testing.T, b rules.Board, seed uint64) {
 		}
 		night := false
 		for _, m := range log {
-			if m.tick >= 0 && m.size != NightMessage {
+			if m.sealed && m.size != NightMessage {
 				t.Errorf("seat %d: a night message of %d bytes", subs[i].Seat, m.size)
 			}
 			if m.has("event", "night") {
 				night = true
 			}
-			if night && m.tick < 0 {
+			if night && !m.sealed {
 				t.Errorf("seat %d: a message outside the night's beat between nightfall and dawn: %v", subs[i].Seat, m.frames)
 			}
 			if m.has("event", "day") {
@@ -594,6 +595,32 @@ func BenchmarkNightTick(b *testing.B) {
 		a.tick()
 		for _, sub := range subs {
 			<-sub.Out
+		}
+	}
+}
+
+// TestAJoinAtNightIsAnsweredAtOnce: a connection that joins at night gets
+// its state in a night message at once, not at the next tick (here a
+// minute away): a table reaches the game as it starts.
+func TestAJoinAtNightIsAnsweredAtOnce(t *testing.T) {
+	tm := nightTimers()
+	tm.Night, tm.Tick = time.Minute, time.Minute
+	a, err := Start(context.Background(), "join", Config{Board: std12(t), Seed: 2, Timers: tm}, memory.New(), Hooks{}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer a.Stop()
+	for _, s := range []rules.Seat{0, 1, 5} {
+		sub := NewSub(s, 64, nil)
+		if err := a.Join(sub, 0, 0); err != nil {
+			t.Fatal(err)
+		}
+		m, ok := read(t, sub, time.After(5*time.Second))
+		if !ok {
+			t.Fatalf("seat %d: nothing at its join before the next tick", s)
+		}
+		if !m.sealed || m.size != NightMessage || !m.has("state", "") {
+			t.Fatalf("seat %d's first message: tick %d, %d bytes, frames %v", s, m.tick, m.size, m.frames)
 		}
 	}
 }

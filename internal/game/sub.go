@@ -49,6 +49,14 @@ func (a *Actor) Join(sub *Sub, since, chatSince int) error {
 		a.catchUp(sub, since, chatSince)
 		a.settle()
 		a.commit()
+		if a.ticking && !sub.dropped && len(sub.frames) > 0 {
+			// A connection that joins at night gets its first night message
+			// at once, rather than at the next tick: one message of the
+			// night's size, whatever the seat, when the client itself asked
+			// (tick -1: off the night's grid), unless a tick just carried
+			// it. The rest follows the beat.
+			a.put(sub, a.pack(sub, encode(TickFrame{Type: "tick", N: -1})))
+		}
 		return nil
 	})
 }
