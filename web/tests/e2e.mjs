@@ -463,18 +463,28 @@ async function speak(page) {
       .catch(() => fail('desktop: after a reload mid-speech the speaker view lost his words'));
     log('desktop: reloaded mid-speech; the speaker view still shows his words');
   } else log('desktop: (the speech ended during the reload)');
+  // His turns that ended before this one: the log's next end for his seat
+  // is this turn's (a later turn of his, a PK or last words, may follow).
+  await page.getByTestId('tab-log').click();
+  const ended = await page.locator(`[data-testid="turn-end"][data-seat="${await mySeat(page)}"]`).count();
+  spokeTurn = (await page.getByTestId('speech-input').count()) ? ended : ended - 1;
   spokeLine = true;
   return true;
 }
 
+async function mySeat(page) {
+  return Number((await page.locator('[data-testid="ring"] .seat.me .num').first().textContent()).trim());
+}
+
 // The log says the seat spoke once his turn is over (lib/turns.js).
+let spokeTurn = 0; // the index of his spoken turn among his turns' ends in the log
 let spokeLine = false;
 async function spokeInLog(page) {
   if (!spokeLine || (await page.getByTestId('speech-input').count())) return;
   spokeLine = false; // his turn is over: the log says he spoke
   await page.getByTestId('tab-log').click();
-  const me = Number((await page.locator('[data-testid="ring"] .seat.me .num').first().textContent()).trim());
-  const line = page.locator(`[data-testid="turn-end"][data-seat="${me}"]`).last();
+  const me = await mySeat(page);
+  const line = page.locator(`[data-testid="turn-end"][data-seat="${me}"]`).nth(spokeTurn);
   await line.waitFor({ timeout: 10000 }).catch(() => fail(`desktop: the log has no end for seat ${me}'s speech`));
   if ((await line.getAttribute('data-spoke')) !== 'true') fail('desktop: the log does not say the human seat spoke: ' + (await line.textContent()));
   log('desktop: the log says: ' + (await line.textContent()).trim());
