@@ -403,11 +403,7 @@ func (a *Actor) commit() bool {
 		}
 	}
 	a.acks = a.acks[:0]
-	if a.ticking {
-		a.tickIfDue(time.Now())
-	} else {
-		a.sendAll()
-	}
+	a.out()
 	a.told()
 	return true
 }
@@ -431,11 +427,7 @@ func (a *Actor) stall(err error) {
 			a.queue(sub, notice)
 		}
 	}
-	if a.ticking { // the night's beat goes on, carrying the notice
-		a.tickIfDue(time.Now())
-	} else {
-		a.sendAll()
-	}
+	a.out() // at night the beat goes on, carrying the notice
 	a.arm()
 }
 

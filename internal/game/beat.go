@@ -30,6 +30,16 @@ var (
 
 const padMin = 1 + 19 + 2 // the newline and the empty pad frame
 
+// out hands the connections what they have waiting: at night at the
+// tick, if one is due; by day at once.
+func (a *Actor) out() {
+	if a.ticking {
+		a.tickIfDue(time.Now())
+	} else {
+		a.sendAll()
+	}
+}
+
 // beat starts the night's ticks now, unless they are running.
 func (a *Actor) beat(now time.Time) {
 	if !a.ticking {

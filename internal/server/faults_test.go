@@ -390,18 +390,8 @@ func TestAPracticeRoomMayFixItsDeal(t *testing.T) {
 	if err := ts.api.Do(ctx, "POST", "/api/rooms", "", bad, nil); err == nil || !strings.Contains(err.Error(), "deal") {
 		t.Fatalf("a deal that is not the board's cards: %v", err)
 	}
-	var c client.Created
 	body := map[string]any{"board": board, "practice": true, "deal": deal, "nickname": "a", "timers": map[string]string{"night": "1m"}}
-	if err := ts.api.Do(ctx, "POST", "/api/rooms", "", body, &c); err != nil {
-		t.Fatal(err)
-	}
-	if err := ts.api.Do(ctx, "POST", "/api/rooms/"+c.Room.ID+"/start", c.HostToken, nil, nil); err != nil {
-		t.Fatal(err)
-	}
-	conn, err := client.Dial(ctx, ts.http.URL, c.Room.ID, c.Token, 0, 0)
-	if err != nil {
-		t.Fatal(err)
-	}
+	_, conn := ts.seatedGame(ctx, t, body)
 	defer conn.Close()
 	for f := range conn.Frames {
 		if f.Type == "state" {
