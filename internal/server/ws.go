@@ -221,16 +221,12 @@ func (s *Server) admit(rm *room, seat rules.Seat, addr string) (code, msg string
 	rm.mu.Lock()
 	defer rm.mu.Unlock()
 	if rm.conns == nil {
-		rm.conns, rm.watchers, rm.seatDials = map[rules.Seat]int{}, map[string]int{}, map[rules.Seat]*rate.Limiter{}
+		rm.conns, rm.watchers = map[rules.Seat]int{}, map[string]int{}
 	}
 	if seat > 0 {
 		// Every connection costs the game a catch-up: a seat that keeps
 		// reconnecting (thrown out for flooding, say) is slowed down.
-		l := rm.seatDials[seat]
-		if l == nil {
-			l = rate.NewLimiter(rate.Limit(float64(s.lim.seatConnsPerMinute)/60), s.lim.seatConnsPerMinute)
-			rm.seatDials[seat] = l
-		}
+		l := seatLimiter(&rm.seatDials, seat, rate.Limit(float64(s.lim.seatConnsPerMinute)/60), s.lim.seatConnsPerMinute)
 		if !l.Allow() {
 			return "rate", fmt.Sprintf("this seat opened more than %d connections in a minute; wait a few seconds and reconnect",
 				s.lim.seatConnsPerMinute)
@@ -278,15 +274,21 @@ func (s *Server) chatAllowed(rm *room, seat rules.Seat, channel string) bool {
 	}
 	rm.mu.Lock()
 	defer rm.mu.Unlock()
-	if rm.chatLimit == nil {
-		rm.chatLimit = map[rules.Seat]*rate.Limiter{}
+	return seatLimiter(&rm.chatLimit, seat, s.lim.chatRate, s.lim.chatBurst).Allow()
+}
+
+// seatLimiter is a seat's limiter in m, made on first use; the caller
+// holds the room's lock.
+func seatLimiter(m *map[rules.Seat]*rate.Limiter, seat rules.Seat, every rate.Limit, burst int) *rate.Limiter {
+	if *m == nil {
+		*m = map[rules.Seat]*rate.Limiter{}
 	}
-	l := rm.chatLimit[seat]
+	l := (*m)[seat]
 	if l == nil {
-		l = rate.NewLimiter(s.lim.chatRate, s.lim.chatBurst)
-		rm.chatLimit[seat] = l
+		l = rate.NewLimiter(every, burst)
+		(*m)[seat] = l
 	}
-	return l.Allow()
+	return l
 }
 
 // untaken is the code of a request the game could not take: it is busy, or
