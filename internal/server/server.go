@@ -195,7 +195,6 @@ var (
 	errDraining = fail(http.StatusServiceUnavailable, "draining", "the server is shutting down; try again soon")
 	errNotHost  = fail(http.StatusForbidden, "not_host", "only the room's host may do this (Authorization: Bearer HOST_TOKEN)")
 	errRoomRate = fail(http.StatusTooManyRequests, "rate", "too many rooms created from this address; try again in a minute")
-	errJoinRate = fail(http.StatusTooManyRequests, "rate", "too many seats taken from this address; try again in a minute")
 )
 
 func writeJSON(w http.ResponseWriter, status int, v any) {
