@@ -40,6 +40,10 @@ func (g *Game) nextNightStage(after Step) {
 // villagePower reports whether a village role still has its power.
 func (g *Game) villagePower() bool { return !g.powersLost }
 
+// Killers are the players who hold tonight's kill (moderator's view): a
+// server that plays some of them with bots needs to know the team.
+func (g *Game) Killers() uint32 { return g.killers() }
+
 // killers are the players who hold tonight's kill: the wolves outside the
 // lovers' camp; once the wolf camp has lost, the black lovers (寡妇刀).
 func (g *Game) killers() uint32 {

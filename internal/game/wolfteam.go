@@ -29,19 +29,13 @@ type wolfTeam struct {
 // for themselves when the people have not all picked.
 const teamLeft = 4 // a quarter
 
-// killers are tonight's killers as the live game woke them (the wolves, or
-// the black lovers with the widow knife), while the night step is open.
+// killers are tonight's killers (the wolves, or the black lovers with the
+// widow knife) while the night step is open.
 func (a *Actor) killers() uint32 {
 	if st, _ := a.live.Step(); st != rules.StepNight || !a.live.Night() {
 		return 0
 	}
-	ev := a.live.Events()
-	for i := len(ev) - 1; i >= 0 && ev[i].Kind != rules.EvNight; i-- {
-		if e := &ev[i]; e.Kind == rules.EvStep && rules.Step(e.Value) == rules.StepNight && e.Role == rules.Werewolf {
-			return e.Mask & a.live.AliveMask()
-		}
-	}
-	return 0
+	return a.live.Killers()
 }
 
 // held is tonight's mixed team, with its holder, while the table is in the
