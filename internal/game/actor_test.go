@@ -18,13 +18,16 @@ func fastTimers() Timers {
 		Speech: 20 * time.Millisecond, Vote: 20 * time.Millisecond, Other: 20 * time.Millisecond}
 }
 
-func std12(t *testing.T) rules.Board {
+func std12(t *testing.T) rules.Board { t.Helper(); return presetBoard(t, "std-12", 12) }
+
+// presetBoard is a preset's board for so many players.
+func presetBoard(t *testing.T, name string, players int) rules.Board {
 	t.Helper()
-	p, err := rules.LookupPreset("std-12")
+	p, err := rules.LookupPreset(name)
 	if err != nil {
 		t.Fatal(err)
 	}
-	b, err := p.Board(12)
+	b, err := p.Board(players)
 	if err != nil {
 		t.Fatal(err)
 	}

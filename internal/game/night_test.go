@@ -98,24 +98,8 @@ func nightTimers() Timers {
 func TestEveryConnectionGetsTheSameNight(t *testing.T) {
 	thiefCupid := rules.Board{Cards: []rules.Role{rules.Thief, rules.Cupid, rules.Werewolf, rules.Werewolf, rules.Seer,
 		rules.Witch, rules.Guard, rules.LittleGirl, rules.Villager, rules.Villager}}
-	fox, err := rules.LookupPreset("std-12-fox")
-	if err != nil {
-		t.Fatal(err)
-	}
-	foxBoard, err := fox.Board(12)
-	if err != nil {
-		t.Fatal(err)
-	}
-	forum, err := rules.LookupPreset("forum")
-	if err != nil {
-		t.Fatal(err)
-	}
-	forumBoard, err := forum.Board(9) // first_phase=day: cupid acts at night 0
-	if err != nil {
-		t.Fatal(err)
-	}
-	for name, b := range map[string]rules.Board{"std-12": std12(t), "thief and cupid": thiefCupid, "std-12-fox": foxBoard,
-		"forum": forumBoard} {
+	for name, b := range map[string]rules.Board{"std-12": std12(t), "thief and cupid": thiefCupid,
+		"std-12-fox": presetBoard(t, "std-12-fox", 12), "forum": presetBoard(t, "forum", 9)} { // forum: cupid at night 0
 		for seed := uint64(1); seed <= 2; seed++ {
 			t.Run(fmt.Sprintf("%s seed %d", name, seed), func(t *testing.T) {
 				everyConnectionGetsTheSameNight(t, b, seed)
@@ -542,14 +526,7 @@ func TestTheLargestFramesFitANightMessage(t *testing.T) {
 // and a spectator see a night, as on any night, so nobody learns that a
 // cupid (or a thief) is in play and awake.
 func TestNightZeroIsANightForEverySeat(t *testing.T) {
-	p, err := rules.LookupPreset("forum")
-	if err != nil {
-		t.Fatal(err)
-	}
-	b, err := p.Board(9)
-	if err != nil {
-		t.Fatal(err)
-	}
+	b := presetBoard(t, "forum", 9)
 	deal := []rules.Role{rules.Villager, rules.Seer, rules.Werewolf, rules.Cupid, rules.Witch, rules.Hunter,
 		rules.Werewolf, rules.Guard, rules.Villager}
 	tm := nightTimers()
