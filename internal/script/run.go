@@ -3,6 +3,9 @@ package script
 import (
 	"errors"
 	"fmt"
+	"maps"
+	"math/bits"
+	"slices"
 	"strings"
 
 	"github.com/wolfden/wolfden/rules"
@@ -183,7 +186,72 @@ func check(g *rules.Game, ex *Expect) string {
 			bad = append(bad, fmt.Sprintf("unexpected event %q", w))
 		}
 	}
+	bad = append(bad, checkJudge(g, ex)...)
 	return strings.Join(bad, "; ")
+}
+
+// checkJudge checks the keys that read the moderator's state directly
+// (rules/inspect.go), not the texts of events.
+func checkJudge(g *rules.Game, ex *Expect) []string {
+	var bad []string
+	var dead uint32
+	for s := 1; s <= g.Players(); s++ {
+		if !g.Alive(rules.Seat(s)) {
+			dead |= 1 << uint(s)
+		}
+	}
+	if ex.DeadExactly != nil {
+		if want := maskOf(ex.DeadExactly); dead != want {
+			bad = append(bad, fmt.Sprintf("dead_exactly: the dead are %v, expected %v", seatsOf(dead), seatsOf(want)))
+		}
+	}
+	if ex.DeadOneOf != nil {
+		if got := dead & maskOf(ex.DeadOneOf); bits.OnesCount32(got) != 1 {
+			bad = append(bad, fmt.Sprintf("dead_one_of: of %v the dead are %v, expected exactly one", seatsOf(maskOf(ex.DeadOneOf)), seatsOf(got)))
+		}
+	}
+	if ex.winnerIn != nil {
+		if _, w := g.Over(); !slices.Contains(ex.winnerIn, w) {
+			bad = append(bad, fmt.Sprintf("winner is %s, expected one of %v", w, ex.WinnerIn))
+		}
+	}
+	for _, s := range slices.Sorted(maps.Keys(ex.cards)) {
+		if got, want := g.Role(s), ex.cards[s]; got != want {
+			bad = append(bad, fmt.Sprintf("seat %d's card is %s, expected %s", s, got, want))
+		}
+	}
+	if ex.ElderLives != nil && g.ElderLives() != *ex.ElderLives {
+		bad = append(bad, fmt.Sprintf("elder_lives is %d, expected %d", g.ElderLives(), *ex.ElderLives))
+	}
+	if ex.FoxTails != nil && g.FoxTails() != *ex.FoxTails {
+		bad = append(bad, fmt.Sprintf("fox_tails is %d, expected %d", g.FoxTails(), *ex.FoxTails))
+	}
+	if ex.BadgeGone != nil && g.BadgeGone() != *ex.BadgeGone {
+		bad = append(bad, fmt.Sprintf("badge_gone is %v, expected %v", g.BadgeGone(), *ex.BadgeGone))
+	}
+	sets := []struct {
+		key  string
+		want []int
+		got  uint32
+	}{
+		{"charmed", ex.Charmed, g.Charmed()},
+		{"may_vote", ex.MayVote, g.MayVote()},
+		{"face_up", ex.FaceUp, g.Revealed()},
+	}
+	for _, c := range sets {
+		if c.want != nil && c.got != maskOf(c.want) {
+			bad = append(bad, fmt.Sprintf("%s is %v, expected %v", c.key, seatsOf(c.got), seatsOf(maskOf(c.want))))
+		}
+	}
+	return bad
+}
+
+func maskOf(seats []int) uint32 {
+	var m uint32
+	for _, s := range seats {
+		m |= 1 << uint(s)
+	}
+	return m
 }
 
 // told: an event the seat may read matches want.

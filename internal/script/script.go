@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"reflect"
 	"slices"
 	"strconv"
 	"strings"
@@ -60,6 +61,21 @@ type Expect struct {
 	NotTold map[int][]string `yaml:"not_told"`
 	Log     []string         `yaml:"log"`
 	NotLog  []string         `yaml:"not_log"`
+
+	// What a judge looks at directly (docs/scripts.md).
+	DeadExactly []int          `yaml:"dead_exactly"` // exactly these seats are dead
+	DeadOneOf   []int          `yaml:"dead_one_of"`  // exactly one of these seats is dead
+	WinnerIn    []string       `yaml:"winner_in"`    // the winner is one of these
+	Card        map[int]string `yaml:"card"`         // a seat's current card
+	ElderLives  *int           `yaml:"elder_lives"`
+	FoxTails    *int           `yaml:"fox_tails"`
+	Charmed     []int          `yaml:"charmed"`  // exactly the piper's charmed
+	MayVote     []int          `yaml:"may_vote"` // exactly who may vote
+	BadgeGone   *bool          `yaml:"badge_gone"`
+	FaceUp      []int          `yaml:"face_up"` // exactly the cards face up
+
+	cards    map[rules.Seat]rules.Role // Card, parsed
+	winnerIn []rules.Camp              // WinnerIn, parsed
 }
 
 type file struct {
@@ -231,7 +247,10 @@ func parseStep(raw any, players int) (Step, error) {
 				return Step{}, err
 			}
 			if err := yaml.UnmarshalWithOptions(b, &ex, yaml.DisallowUnknownField()); err != nil {
-				return Step{}, fmt.Errorf("expect: %s", strings.TrimSpace(yaml.FormatError(err, false, false)))
+				return Step{}, fmt.Errorf("expect: %s", expectKeys.Replace(strings.TrimSpace(yaml.FormatError(err, false, false))))
+			}
+			if err := ex.validate(players); err != nil {
+				return Step{}, fmt.Errorf("expect: %w", err)
 			}
 			return Step{Text: "expect", Expect: &ex}, nil
 		}
@@ -351,4 +370,76 @@ func parseCommand(text string, players int) (Step, error) {
 		st.Cmds = append(st.Cmds, rules.Command{Seat: rules.Seat(n), Kind: kind, Target: target, Value: value, Mask: mask, Role: role})
 	}
 	return st, nil
+}
+
+// expectKeys names the keys of expect in the decoder's messages, which name
+// the Go fields ("Go struct field Expect.FoxTails of type int").
+var expectKeys = func() *strings.Replacer {
+	var pairs []string
+	t := reflect.TypeFor[Expect]()
+	for i := range t.NumField() {
+		f := t.Field(i)
+		if tag := f.Tag.Get("yaml"); tag != "" {
+			pairs = append(pairs, "Go struct field Expect."+f.Name+" ", "key "+tag+" ")
+		}
+	}
+	return strings.NewReplacer(pairs...)
+}()
+
+// validate checks the expectation's seats, roles and camps, so that a typo
+// is an error of the script rather than an expectation that never holds.
+func (ex *Expect) validate(players int) error {
+	seat := func(key string, n int) error {
+		if n < 1 || n > players {
+			return fmt.Errorf("%s: %d is not a seat from 1 to %d", key, n, players)
+		}
+		return nil
+	}
+	lists := []struct {
+		key   string
+		seats []int
+	}{
+		{"dead", ex.Dead}, {"alive", ex.Alive}, {"pending", ex.Pending},
+		{"dead_exactly", ex.DeadExactly}, {"dead_one_of", ex.DeadOneOf},
+		{"charmed", ex.Charmed}, {"may_vote", ex.MayVote}, {"face_up", ex.FaceUp},
+	}
+	for _, l := range lists {
+		for _, n := range l.seats {
+			if err := seat(l.key, n); err != nil {
+				return err
+			}
+		}
+	}
+	if ex.DeadOneOf != nil && len(ex.DeadOneOf) < 2 {
+		return errors.New("dead_one_of names two seats or more (for one seat, use dead)")
+	}
+	if ex.WinnerIn != nil && len(ex.WinnerIn) < 2 {
+		return errors.New("winner_in names two camps or more (for one camp, use winner)")
+	}
+	for _, w := range ex.WinnerIn {
+		c, err := rules.ParseCamp(w)
+		if err != nil {
+			return fmt.Errorf("winner_in: %w", err)
+		}
+		ex.winnerIn = append(ex.winnerIn, c)
+	}
+	if ex.Winner != "" {
+		if _, err := rules.ParseCamp(ex.Winner); err != nil {
+			return fmt.Errorf("winner: %w", err)
+		}
+	}
+	for n, name := range ex.Card {
+		if err := seat("card", n); err != nil {
+			return err
+		}
+		r, err := rules.ParseRole(name)
+		if err != nil {
+			return fmt.Errorf("card: %w", err)
+		}
+		if ex.cards == nil {
+			ex.cards = make(map[rules.Seat]rules.Role, len(ex.Card))
+		}
+		ex.cards[rules.Seat(n)] = r
+	}
+	return nil
 }
