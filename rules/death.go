@@ -1,5 +1,7 @@
 package rules
 
+import "math/bits"
+
 // A batch collects the deaths of one resolution, in order, so that their
 // consequences (shot, badge, last words) are queued in that order.
 type batch struct {
@@ -20,8 +22,9 @@ func (b *batch) add(s Seat, c Cause, noLast bool) {
 	}
 }
 
-// kill removes a player and runs the chains (the wolf beauty's charmed, the
-// fox's tails). public: the table sees the death now (by day); otherwise it
+// kill removes a player and runs the chains: his lover's, his card's own
+// (the wolf beauty's charmed, the elder's powers), then those of the cards
+// that watch every death (the fox's tails). public: the table sees the death now (by day); otherwise it
 // is announced at dawn.
 func (g *Game) kill(s Seat, c Cause, public, noLast bool, b *batch) {
 	if !g.has(g.alive, s) && !(public && g.has(g.pubAlive, s)) {
@@ -33,40 +36,25 @@ func (g *Game) kill(s Seat, c Cause, public, noLast bool, b *batch) {
 		g.reveal(s)
 	}
 	r := g.role[s]
-	if g.has(g.lovers, s) {
-		if p := g.lovers &^ s.bit(); p&g.alive != 0 {
-			g.kill(g.lowest(p), CauseLove, public, false, b) // 殉情
+	g.loverDies(s, public, b)
+	if f := hooks[r].onDeath; f != nil {
+		m, why := f(g, s, c, public)
+		g.killAll(m, why, public, b)
+	}
+	for m := g.cardSet; m != 0; m &= m - 1 {
+		if f := hooks[bits.TrailingZeros32(m)].watch; f != nil {
+			m, why := f(g, r, public)
+			g.killAll(m, why, public, b)
 		}
 	}
-	if r == Elder && (c == CausePoison || c == CauseShot || c == CauseExile) && !g.powersLost {
-		// The village killed the elder: every village role loses its power
-		// (000); by night the table learns it at dawn.
-		g.emit(Event{Kind: EvPowersLost, Public: public, Seat: s})
-		if g.opt(OptIdiotDiesWithElder) == On {
-			for x := Seat(1); x <= g.n; x++ {
-				if g.role[x] == Idiot && g.has(g.noVote&g.alive, x) {
-					g.kill(x, CauseElder, public, false, b)
-				}
-			}
-		}
-	}
-	if r == WolfBeauty && c != CauseRedCard && g.charm != NoSeat && g.charm != s && g.has(g.alive, g.charm) {
-		if public {
-			g.reveal(s) // exiled or shot by day, she shows her card and names the charmed
-		}
-		g.kill(g.charm, CauseCharm, public, false, b)
-	}
-	if r.Camp() == Village && r != NineTailedFox {
-		if f := g.firstOf(NineTailedFox, g.alive); f != NoSeat {
-			lost := int16(1)
-			if r.IsGod() {
-				lost = 2
-			}
-			tails := max(int16(g.tails)-lost, 0)
-			g.emit(Event{Kind: EvTails, Seat: f, Value: tails})
-			if tails == 0 {
-				g.kill(f, CauseTails, public, false, b)
-			}
+}
+
+// killAll kills the seats of m, in seat order, of cause c: a chain.
+func (g *Game) killAll(m uint32, c Cause, public bool, b *batch) {
+	for x := Seat(1); x <= g.n && m != 0; x++ {
+		if g.has(m, x) {
+			m &^= x.bit()
+			g.kill(x, c, public, false, b)
 		}
 	}
 }
@@ -122,7 +110,7 @@ func (g *Game) queueTasks(b *batch, front, atNight bool) {
 			list[n] = queued{d.seat, taskBadge}
 			n++
 		}
-		if d.cause == CauseScapegoat && g.villagePower() {
+		if g.namesVoters(d.cause) {
 			list[n] = queued{d.seat, taskVoters}
 			n++
 		}
@@ -151,44 +139,6 @@ func (g *Game) dayDeath(s Seat, c Cause) {
 	g.queueTasks(&b, true, false)
 }
 
-// mayShoot reports whether a dead hunter or wolf king may shoot.
-func (g *Game) mayShoot(s Seat) bool {
-	r := g.role[s]
-	if (r != Hunter && r != WolfKing) || g.has(g.alive, s) || g.has(g.redCard, s) {
-		return false
-	}
-	if r == Hunter && !g.villagePower() {
-		return false
-	}
-	switch g.cause[s] {
-	case CauseExplode, CauseRedCard:
-		return false
-	case CauseCharm, CauseLove:
-		if g.opt(OptHunterShootsOnHeartbreak) == Off {
-			return false
-		}
-	}
-	if g.has(g.poisoned, s) {
-		return r == Hunter && g.opt(OptHunterShootsWhenPoisoned) == On
-	}
-	return true
-}
-
-func (g *Game) shotQueued() bool {
-	for s := Seat(1); s <= g.n; s++ {
-		if g.has(g.nightDead, s) && g.mayShoot(s) {
-			return true // shoots at dawn
-		}
-	}
-	for i := uint8(0); i < g.qlen; i++ {
-		q := g.queue[(g.qhead+i)%queueCap]
-		if q.kind == taskSkill && g.mayShoot(q.seat) {
-			return true
-		}
-	}
-	return false
-}
-
 func (g *Game) startTask() {
 	q := g.queue[g.qhead]
 	var st Step
@@ -205,76 +155,8 @@ func (g *Game) startTask() {
 		st = StepLastWords
 	}
 	g.emit(Event{Kind: EvStep, Public: true, Value: int16(st), Seat: q.seat, Mask: q.seat.bit()})
-	if st == StepSkill && (g.role[q.seat] == Hunter || g.role[q.seat] == WolfKing) && !g.mayShoot(q.seat) {
+	if st == StepSkill && hooks[g.role[q.seat]].shoots != nil && !g.mayShoot(q.seat) {
 		g.emit(Event{Kind: EvNoShot, To: q.seat.bit(), Seat: q.seat})
-	}
-}
-
-// exile carries out the day vote's verdict.
-func (g *Game) exile(s Seat) {
-	g.emit(Event{Kind: EvExile, Public: true, Seat: s})
-	g.setResume(StepDusk, false)
-	if s == NoSeat {
-		return
-	}
-	if g.role[s] == Idiot && !g.has(g.revealed, s) && g.villagePower() {
-		// The idiot shows his card, survives, and loses his vote and the badge.
-		g.emit(Event{Kind: EvReveal, Public: true, Seat: s, Role: Idiot, Value: 1})
-		if g.sheriff == s {
-			g.emit(Event{Kind: EvSheriff, Public: true, Value: lostIdiot})
-		}
-		return
-	}
-	g.dayDeath(s, CauseExile)
-}
-
-func (g *Game) shoot(s, t Seat) {
-	g.reveal(s)
-	g.emit(Event{Kind: EvShoot, Public: true, Seat: s, Target: t})
-	g.dayDeath(t, CauseShot)
-	if g.opt(OptActionFeedback) == On {
-		g.emit(Event{Kind: EvFeedback, To: s.bit(), Seat: s, Target: t, Value: 1})
-	}
-}
-
-// explode is a wolf's self-explosion (自爆): the day's remaining steps are
-// skipped; in the sheriff campaign the badge is swallowed (吞警徽), or under
-// double_explode the campaign is kept for the next day.
-func (g *Game) explode(s, target Seat) {
-	wasDead := !g.has(g.alive, s) // poisoned last night, not yet announced
-	inCampaign := g.step.campaign()
-	took := g.role[s] == WhiteWolfKing && target != NoSeat && !wasDead
-	e := Event{Kind: EvExplode, Public: true, Seat: s}
-	if took {
-		e.Target = target
-	}
-	if inCampaign && g.opt(OptDoubleExplode) == On && !g.campExploded {
-		e.Value = 1 // the campaign is kept for tomorrow
-	}
-	g.emit(e)
-	var b batch
-	if took {
-		g.reveal(s)
-		g.kill(s, CauseExplode, true, true, &b)
-		g.reveal(target)
-		g.kill(target, CauseTaken, true, true, &b)
-	} else {
-		g.kill(s, CauseExplode, true, false, &b)
-	}
-	g.queueTasks(&b, true, false)
-	switch {
-	case !inCampaign:
-		g.setResume(StepDusk, false)
-	case e.Value == 1:
-		if g.cands == 0 {
-			g.emit(Event{Kind: EvSheriff, Public: true, Value: lostNoCandidate})
-		}
-		g.setResume(StepDawn, true)
-	default:
-		g.emit(Event{Kind: EvSheriff, Public: true, Value: lostExplosion})
-		// 001 Q3: a wolf poisoned in the night explodes without ending the day.
-		cut := !wasDead || g.opt(OptDoubleExplode) == On
-		g.setResume(StepDawn, cut)
 	}
 }
 

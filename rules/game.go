@@ -7,121 +7,6 @@ import (
 	"slices"
 )
 
-// Step is a moment of the game where the moderator waits for someone.
-type Step uint8
-
-// The steps. A "turn" step waits for one seat (Seat of its EvStep); the
-// others wait for every seat of their mask at once.
-const (
-	StepNone          Step = iota
-	StepElect              // before_first_night: everyone votes for a sheriff
-	StepElectPK            // the tied are voted on again
-	StepNight              // guard, seer, wolves and wolf beauty act together
-	StepWitch              // the witch, told the attack target, heals or poisons
-	StepSignup             // 上警: who stands for sheriff
-	StepCampaign           // a candidate's speech (turn)
-	StepWithdraw           // 退水: candidates may withdraw
-	StepSheriffVote        // the others vote for a candidate
-	StepSheriffPK          // a tied candidate's PK speech (turn)
-	StepSheriffPKVote      // the second sheriff vote among the tied
-	StepDawn               // the night's deaths are announced (instant)
-	StepOrder              // the sheriff picks the direction of the speeches (turn)
-	StepSpeech             // a day speech (turn)
-	StepDiscussion         // free chat: ends when everyone is ready
-	StepVote               // the exile vote
-	StepPK                 // a tied player's PK speech (turn)
-	StepPKVote             // the second exile vote among the tied
-	StepSkill              // a dead player may shoot (turn; offered to every dying player alike)
-	StepBadge              // the dead sheriff passes or tears the badge (turn)
-	StepLastWords          // last words (turn)
-	StepDusk               // night falls (instant)
-	StepOver               // the game is over
-	StepThief              // night 1: the thief may take one of the two extra cards
-	StepCupid              // night 1: cupid links two lovers
-	StepVoters             // the scapegoat names tomorrow's voters (turn)
-	StepAlly               // event card: the first dead names the wolves' ally (turn)
-	StepSeqVote            // sequential vote: hands up for one candidate (turn of the candidate)
-	StepMobVote            // angry mob: one voter names his choice aloud (turn)
-	numSteps
-)
-
-var stepNames = [numSteps]string{"none", "elect", "elect_pk", "night", "witch", "signup", "campaign",
-	"withdraw", "sheriff_vote", "sheriff_pk", "sheriff_pk_vote", "dawn", "order", "speech",
-	"discussion", "vote", "pk", "pk_vote", "skill", "badge", "last_words", "dusk", "over",
-	"thief", "cupid", "voters", "ally", "seq_vote", "mob_vote"}
-
-func (s Step) String() string {
-	if s < numSteps {
-		return stepNames[s]
-	}
-	return fmt.Sprintf("step(%d)", uint8(s))
-}
-
-func (s Step) turn() bool {
-	switch s {
-	case StepCampaign, StepSheriffPK, StepOrder, StepSpeech, StepPK, StepSkill, StepBadge, StepLastWords,
-		StepVoters, StepAlly, StepMobVote:
-		return true
-	}
-	return false
-}
-
-func (s Step) isVote() bool {
-	switch s {
-	case StepElect, StepElectPK, StepSheriffVote, StepSheriffPKVote, StepVote, StepPKVote:
-		return true
-	}
-	return false
-}
-
-// speechStep: a wolf may self-explode while it runs.
-func (s Step) speech() bool {
-	switch s {
-	case StepCampaign, StepSheriffPK, StepSpeech, StepPK, StepDiscussion:
-		return true
-	}
-	return false
-}
-
-func (s Step) campaign() bool {
-	return s == StepSignup || s == StepCampaign || s == StepWithdraw || s == StepSheriffVote ||
-		s == StepSheriffPK || s == StepSheriffPKVote
-}
-
-// A task is a death consequence waiting in the moderator's queue.
-type task uint8
-
-const (
-	taskSkill task = iota + 1
-	taskBadge
-	taskLastWords
-	taskVoters
-	taskAlly
-)
-
-func (t task) String() string {
-	switch t {
-	case taskSkill:
-		return "skill"
-	case taskBadge:
-		return "badge"
-	case taskLastWords:
-		return "last_words"
-	case taskVoters:
-		return "voters"
-	case taskAlly:
-		return "ally"
-	}
-	return "task?"
-}
-
-type queued struct {
-	seat Seat
-	kind task
-}
-
-const queueCap = 64
-
 // Game is one game's state. Only apply changes it, and apply is only called
 // with the events the game emits, so replaying the log rebuilds it exactly.
 type Game struct {
@@ -142,8 +27,6 @@ type Game struct {
 	plain    uint32 // villagers (平民)
 	gods     uint32 // village roles with a power (神职)
 	revealed uint32 // cards turned face up
-	noVote   uint32 // revealed idiots
-	poisoned uint32
 	redCard  uint32 // seats sent off by the moderator (红牌)
 
 	day, night int16
@@ -151,49 +34,19 @@ type Game struct {
 	step       Step
 	stepSeat   Seat
 	pending    uint32
+	due        uint32 // seats woken in the night step by a flag of their role (roleHooks.due)
 	speakers   uint32 // who is still to speak in this round
 	dir        int8   // +1 clockwise, -1 counter-clockwise
 	resume     Step   // the day's next step once the queue is empty
 	cut        bool   // the day ends after the dawn announcement (a self-explosion)
 	dawned     bool   // today's dawn announcement was made
 	lastDawn   uint32 // who the last dawn announced
+	nightDead  uint32 // tonight's dead, not yet announced
 
 	queue       [queueCap]queued
 	qhead, qlen uint8
 
-	// night
-	picks       [MaxSeats + 1]Seat
-	picked      uint32
-	charmDue    bool
-	attack      Seat
-	guardTarget Seat
-	lastGuard   Seat
-	guardedEver uint32
-	healTarget  Seat
-	poisonT     Seat
-	healUsed    bool
-	poisonUsed  bool
-	charm       Seat
-	nightDead   uint32
-	tails       int8
-	elderLives  int8
-	charmed     uint32 // the piper's charmed players
-	enchantDue  bool   // the piper has not charmed yet tonight
-
-	// part 2: thief, lovers, camps, events
-	extra       [2]Role // the thief's two extra cards
-	lovers      uint32
-	loversCamp  uint32 // black lovers and, by cupid_camp, cupid (黑情侣阵营)
-	teamTold    bool   // the wolf team has been told
-	powersLost  bool   // the village killed the elder
-	powersTold  bool   // … and the table was told
-	voteOnly    uint32 // the scapegoat's voters …
-	voteDay     int16  // … for this day
-	cardsDrawn  int8
-	ally        Seat
-	firstDead   Seat
 	lost        [numCamps]bool     // camps that have lost (优先判负)
-	widowKnife  bool               // the black lovers hold the kill
 	exileRounds int8               // exile votes closed today
 	seqStart    Seat               // the first candidate of a sequential vote round
 	claims      [MaxSeats + 1]int8 // claims made in the current step
@@ -202,14 +55,24 @@ type Game struct {
 	quiet       int16              // days begun in a row with no death since the one before
 
 	// sheriff and votes
-	sheriff      Seat
-	sheriffDone  bool // elected or lost for good
-	cands        uint32
-	withdrawn    uint32
-	campExploded bool // double_explode: the first explosion happened
-	votes        [MaxSeats + 1]Seat
-	voted        uint32
-	tied         uint32
+	sheriffState
+	votes [MaxSeats + 1]Seat
+	voted uint32
+	tied  uint32
+
+	// The roles' own state, each declared in the role's file.
+	packState
+	guardState
+	witchState
+	wolfBeautyState
+	foxState
+	elderState
+	piperState
+	thiefState
+	loversState
+	scapegoatState
+	idiotState
+	eventCardState
 
 	winner Camp
 	over   bool
@@ -266,7 +129,7 @@ func (g *Game) Reset(board Board, seed uint64, deal []Role) error {
 	}
 	// With a thief or cupid the wolves meet after them, on night 1.
 	if !slices.Contains(board.Cards, Thief) && !slices.Contains(board.Cards, Cupid) {
-		g.emit(Event{Kind: EvWolfTeam, To: g.wolves, Mask: g.wolves})
+		g.emit(Event{Kind: EvWolfTeam, To: g.wolves, Mask: g.wolves}) // nobody is in the lovers' camp yet
 	}
 	switch {
 	case g.opt(OptSheriff) == SheriffBeforeFirstNight:
@@ -302,7 +165,11 @@ func (g *Game) init(board Board, seed uint64) {
 		g.all |= s.bit()
 	}
 	g.alive, g.pubAlive = g.all, g.all
-	g.tails, g.elderLives = 9, 2
+	for r := range hooks {
+		if f := hooks[r].start; f != nil {
+			f(g)
+		}
+	}
 }
 
 // setRole gives seat s the card r, keeping the role sets in step.
@@ -386,7 +253,8 @@ func (g *Game) emit(e Event) {
 
 func (g *Game) has(m uint32, s Seat) bool { return m&s.bit() != 0 }
 
-// apply is the one place the state changes.
+// apply is the one place the state changes. A role's own events are
+// applied by a method in the role's file.
 func (g *Game) apply(e *Event) {
 	g.draws += uint32(e.Draws)
 	s, t := e.Seat, e.Target
@@ -394,69 +262,43 @@ func (g *Game) apply(e *Event) {
 	case EvRole:
 		g.setRole(s, e.Role)
 	case EvSwap:
-		g.extra[e.Value-1] = Thief
-		g.setRole(s, e.Role)
-		g.pending &^= s.bit()
+		g.applySwap(e)
 	case EvExtraCards:
 		g.extra = [2]Role{e.Role, Role(e.Value)}
 	case EvWolfTeam:
 		g.teamTold = true
 	case EvLovers:
-		g.lovers = e.Mask
-		g.pending &^= s.bit()
-		switch g.opt(OptCupidCamp) {
-		case CupidPlain: // 002 variant: 牵线指婚后变为无技能平民
-			g.gods &^= s.bit()
-			g.plain |= s.bit()
-		case CupidLovers: // 002: 月老的阵营转变为与情侣相同; no longer a god of the village
-			g.gods &^= s.bit()
-		}
+		g.applyLovers(e)
 	case EvBlackLovers:
 		g.loversCamp = e.Mask
 	case EvEnchant:
-		g.charmed |= e.Mask
-		g.enchantDue = false
+		g.applyEnchant(e)
 	case EvElderLife:
 		g.elderLives--
 	case EvPowersLost:
-		g.powersLost = true
-		g.powersTold = g.powersTold || e.Public
+		g.applyPowersLost(e)
 	case EvVoters:
-		g.voteOnly, g.voteDay = e.Mask, e.Value
-		g.pending = 0
+		g.applyVoters(e)
 	case EvEventCard:
 		g.cardsDrawn++
 	case EvAlly:
-		if e.To == 0 { // the moderator's record; the others are notices
-			if e.Value == 0 {
-				g.ally = t
-			}
-			g.pending = 0
-		}
+		g.applyAlly(e)
 	case EvCampLost:
 		g.lost[e.Value] = true
 	case EvKillPower:
 		g.widowKnife = true
 	case EvRedCard:
-		g.pending &^= s.bit()
-		g.redCard |= s.bit()
-		if !g.has(g.alive, s) && g.has(g.pubAlive, s) {
-			// He died tonight and the table does not know it yet: he leaves the
-			// table now, but stays among the night's dead (nightDead) so that
-			// the dawn announces him as it would have (RedCard). No EvDeath
-			// follows; a log of an older version has one, which changes
-			// nothing more than this.
-			g.pubAlive &^= s.bit()
-			g.cands &^= s.bit()
-			g.speakers &^= s.bit()
-		}
+		g.applyRedCard(e)
 	case EvClaim:
 		g.claims[s]++
 	case EvNight:
 		g.night, g.isNight = e.Value, true
-		g.picked, g.charmDue, g.attack = 0, false, NoSeat
-		g.lastGuard, g.guardTarget = g.guardTarget, NoSeat
-		g.healTarget, g.poisonT, g.nightDead = NoSeat, NoSeat, 0
+		g.picked, g.attack, g.nightDead = 0, NoSeat, 0
+		for m := g.cardSet; m != 0; m &= m - 1 {
+			if f := hooks[bits.TrailingZeros32(m)].nightFalls; f != nil {
+				f(g)
+			}
+		}
 	case EvDay:
 		g.quiet++
 		if g.deaths != g.deathsSeen {
@@ -465,92 +307,30 @@ func (g *Game) apply(e *Event) {
 		g.day, g.isNight, g.dawned = e.Value, false, false
 		g.dir, g.lastDawn, g.exileRounds = 1, 0, 0
 	case EvStep:
-		st := Step(e.Value)
-		g.claims = [MaxSeats + 1]int8{}
-		if st != g.step {
-			g.pending = 0
-			if st == StepSeqVote {
-				g.seqStart = s
-			}
-		}
-		g.step, g.stepSeat = st, s
-		switch {
-		case st == StepSkill || st == StepBadge || st == StepLastWords || st == StepVoters || st == StepAlly:
-			g.qhead = (g.qhead + 1) % queueCap
-			g.qlen--
-			g.pending = s.bit()
-		case st == StepSeqVote:
-			if e.Target == 1 { // a new round
-				g.seqStart = s
-			}
-			g.pending = e.Mask
-		case st.turn():
-			g.pending, g.speakers = s.bit(), e.Mask&^s.bit()
-		case st == StepNight && e.Role == WolfBeauty:
-			g.charmDue = true
-		case st == StepNight && e.Role == Piper:
-			g.enchantDue = true
-		case st == StepSignup:
-			g.cands, g.withdrawn = 0, 0
-			g.pending |= e.Mask
-		default:
-			g.pending |= e.Mask
-		}
-		if st.isVote() || ((st == StepSeqVote || st == StepMobVote) && e.Target == 1) {
-			g.voted = 0
-		}
+		g.applyStep(e)
 	case EvProtect:
-		g.guardTarget = t
-		g.guardedEver |= t.bit()
-		g.pending &^= s.bit()
+		g.applyProtect(e)
 	case EvCheck:
 		g.pending &^= s.bit()
 	case EvAttackPick:
-		g.picks[s] = t
-		g.picked |= s.bit()
-		g.pending &^= s.bit()
+		g.applyAttackPick(e)
 	case EvAttack:
 		g.attack = t
 	case EvCharm:
-		g.charm = t
-		g.charmDue = false
+		g.applyCharm(e)
 	case EvHeal:
-		g.healTarget, g.healUsed = t, true
-		if g.opt(OptWitchBothSameNight) == Off || g.poisonUsed {
-			g.pending &^= s.bit()
-		}
+		g.applyHeal(e)
 	case EvPoison:
-		g.poisonT, g.poisonUsed = t, true
-		g.poisoned |= t.bit()
-		if g.opt(OptWitchBothSameNight) == Off || g.healUsed || g.attack == NoSeat {
-			g.pending &^= s.bit()
-		}
+		g.applyPoison(e)
 	case EvSkip:
-		if g.step == StepNight && g.role[s] == WolfBeauty && !g.has(g.pending, s) {
-			g.charmDue = false
-		}
-		if g.step == StepNight && g.role[s] == Piper {
-			g.enchantDue = false
+		if g.step == StepNight {
+			if f := hooks[g.role[s]].skipped; f != nil {
+				f(g, s)
+			}
 		}
 		g.pending &^= s.bit()
 	case EvDeath:
-		g.deaths++
-		if g.has(g.alive, s) {
-			g.cause[s] = Cause(e.Value)
-		}
-		if g.firstDead == NoSeat {
-			g.firstDead = s
-		}
-		g.alive &^= s.bit()
-		if e.Public {
-			g.pubAlive &^= s.bit()
-			g.nightDead &^= s.bit()
-			g.pending &^= s.bit()
-			g.cands &^= s.bit()
-			g.speakers &^= s.bit()
-		} else {
-			g.nightDead |= s.bit()
-		}
+		g.applyDeath(e)
 	case EvDawn:
 		g.pubAlive &^= e.Mask
 		g.nightDead = 0
@@ -594,9 +374,7 @@ func (g *Game) apply(e *Event) {
 		g.pending = 0
 	case EvReveal:
 		g.revealed |= s.bit()
-		if e.Role == Idiot && e.Value == 1 {
-			g.noVote |= s.bit()
-		}
+		g.applyIdiotReveal(e)
 	case EvExplode:
 		g.pending, g.speakers, g.step = 0, 0, StepNone
 		if e.Value == 1 {
@@ -622,6 +400,63 @@ func (g *Game) apply(e *Event) {
 	}
 }
 
+func (g *Game) applyStep(e *Event) {
+	s := e.Seat
+	st := Step(e.Value)
+	g.claims = [MaxSeats + 1]int8{}
+	if st != g.step {
+		g.pending = 0
+		if st == StepSeqVote {
+			g.seqStart = s
+		}
+	}
+	g.step, g.stepSeat = st, s
+	switch {
+	case st == StepSkill || st == StepBadge || st == StepLastWords || st == StepVoters || st == StepAlly:
+		g.qhead = (g.qhead + 1) % queueCap
+		g.qlen--
+		g.pending = s.bit()
+	case st == StepSeqVote:
+		if e.Target == 1 { // a new round
+			g.seqStart = s
+		}
+		g.pending = e.Mask
+	case st.turn():
+		g.pending, g.speakers = s.bit(), e.Mask&^s.bit()
+	case st == StepNight && hooksOf(e.Role).due:
+		g.due |= g.holder[e.Role].bit() &^ 1
+	case st == StepSignup:
+		g.cands, g.withdrawn = 0, 0
+		g.pending |= e.Mask
+	default:
+		g.pending |= e.Mask
+	}
+	if st.isVote() || ((st == StepSeqVote || st == StepMobVote) && e.Target == 1) {
+		g.voted = 0
+	}
+}
+
+func (g *Game) applyDeath(e *Event) {
+	s := e.Seat
+	g.deaths++
+	if g.has(g.alive, s) {
+		g.cause[s] = Cause(e.Value)
+	}
+	if g.firstDead == NoSeat {
+		g.firstDead = s
+	}
+	g.alive &^= s.bit()
+	if e.Public {
+		g.pubAlive &^= s.bit()
+		g.nightDead &^= s.bit()
+		g.pending &^= s.bit()
+		g.cands &^= s.bit()
+		g.speakers &^= s.bit()
+	} else {
+		g.nightDead |= s.bit()
+	}
+}
+
 // Events is the whole log, for the moderator and for storage.
 func (g *Game) Events() []Event { return g.events }
 
@@ -642,14 +477,7 @@ func (g *Game) Step() (Step, Seat) { return g.step, g.stepSeat }
 
 // Pending is the set of seats the moderator waits for (moderator's view).
 func (g *Game) Pending() uint32 {
-	m := g.pending
-	if g.charmDue {
-		m |= g.seatsOf(WolfBeauty, g.alive)
-	}
-	if g.enchantDue {
-		m |= g.seatsOf(Piper, g.alive)
-	}
-	return m
+	return g.pending | g.due&g.alive
 }
 
 // Dying is the set of seats out of the game as the table knows it that

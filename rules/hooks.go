@@ -1,0 +1,90 @@
+package rules
+
+// roleHooks is how a role plugs into the shared steps. Each role's file
+// fills its entry of hooks in an init function; a nil field means the role
+// takes no part in that step, so a role with no power (the villager) has an
+// empty entry. They are plain function values in a table indexed by Role,
+// not interfaces: calling one neither allocates nor boxes the Game.
+//
+// The shared steps call the hooks in the order of nightCalls (narration.go)
+// where an order matters, so that the moderator's wake order, the events'
+// order and the order of Choices are one and the same list.
+type roleHooks struct {
+	// start sets the role's state for a new game (the fox's nine tails).
+	start func(g *Game)
+	// nightFalls resets the role's state of the night before (EvNight).
+	nightFalls func(g *Game)
+
+	// setup wakes the role in a stage of its own before the first night's
+	// shared step (the thief, cupid); it reports whether it woke someone.
+	setup func(g *Game) bool
+	// wake wakes the role in the shared night step (StepNight).
+	wake func(g *Game)
+	// due: the role wakes in the night step by a flag of its own (Game.due)
+	// rather than the pending mask, so that its holder may also hold the
+	// night kill and owe the pack's pick beside it (the wolf beauty, the piper).
+	due bool
+	// skipped applies the holder's EvSkip in the night step to the role's state.
+	skipped func(g *Game, s Seat)
+
+	// step is the step in which check, choices and skip answer for the
+	// holder: StepNight, or a step of the role's own.
+	step Step
+	// normalize rewrites a shorthand of the role's commands before checking.
+	normalize func(g *Game, c Command) Command
+	// check judges a command of the holder in step; false: not one of the
+	// role's commands, and the shared refusal answers.
+	check func(g *Game, c Command) (refusal, bool)
+	// exec resolves a role command that check accepted (CmdProtect, CmdHeal…).
+	exec func(g *Game, c Command)
+	// choices lists the holder's role commands in step (CmdSkip is shared),
+	// at most two; a zero Kind is none. (An array, not the caller's slice:
+	// a slice handed to a function value escapes, and Legal's is on the stack.)
+	choices func(g *Game, s Seat) [2]Choice
+	// skip is the holder's default in step; false: the shared default.
+	skip func(g *Game, s Seat) bool
+
+	// packDone runs as the pack's turn ends, before its picks are resolved
+	// (the little girl's report).
+	packDone func(g *Game)
+	// told is what the role is told as the night step ends, before the
+	// night is resolved (the fox's tails, the piper's charmed).
+	told func(g *Game)
+	// awake: a narration without absent roles calls the role (default:
+	// a living holder).
+	awake func(g *Game) bool
+
+	// unguardable: the guard's protection has no effect on the holder.
+	unguardable bool
+	// attacked answers the night's attack on the holder (t) its own way
+	// and reports true, or false to let it kill as usual (hit).
+	attacked func(g *Game, t Seat, hit, healed, guarded bool) bool
+	// exiled answers the day's exile of the holder its own way and reports
+	// true (the idiot's reveal), or false to let him die.
+	exiled func(g *Game, s Seat) bool
+	// onDeath runs the chains of the holder's death and names who dies of
+	// them, and of what; kill kills them. (It returns them rather than take
+	// the batch: a pointer handed to a function value escapes, and the batch
+	// lives on the stack.)
+	onDeath func(g *Game, s Seat, c Cause, public bool) (uint32, Cause)
+	// watch runs when anyone of card r dies while the role is on the board
+	// (the fox loses tails), and names who dies of it, as onDeath.
+	watch func(g *Game, r Role, public bool) (uint32, Cause)
+	// shoots reports whether the dead holder may shoot in the skill window.
+	shoots func(g *Game, s Seat) bool
+	// explodeTakes: the holder's self-explosion may take another player.
+	explodeTakes bool
+}
+
+// hooks is filled once, by the role files' init functions, and only read
+// afterwards.
+var hooks [numRoles]roleHooks
+
+// hooksOf is r's hooks; the group calls of the narration (CallLovers…) and
+// NoRole have none.
+func hooksOf(r Role) *roleHooks {
+	if r < numRoles {
+		return &hooks[r]
+	}
+	return &hooks[NoRole]
+}

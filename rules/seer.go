@@ -1,0 +1,44 @@
+package rules
+
+// The seer (预言家) checks one player a night and learns what seer_sees says
+// of him.
+
+func init() {
+	hooks[Seer] = roleHooks{
+		wake:  func(g *Game) { g.wakeAlone(Seer) },
+		step:  StepNight,
+		check: checkSeer,
+		exec:  execSeer,
+		choices: func(g *Game, s Seat) [2]Choice {
+			return [2]Choice{choice(CmdCheck, g.alive&^s.bit(), false)}
+		},
+	}
+}
+
+func checkSeer(g *Game, c Command) (refusal, bool) {
+	if c.Kind != CmdCheck {
+		return accept, false
+	}
+	if c.Target == c.Seat || !g.has(g.alive, c.Target) {
+		return refuse(CodeTarget, "", "the seer must check another living player"), true
+	}
+	return accept, true
+}
+
+func execSeer(g *Game, c Command) {
+	s, t := c.Seat, c.Target
+	e := Event{Kind: EvCheck, To: s.bit(), Seat: s, Target: t}
+	switch g.opt(OptSeerSees) {
+	case SeesRole:
+		e.Role = g.role[t]
+	case SeesWolfOrNot:
+		if g.role[t].IsWolf() {
+			e.Value = ResultWolf
+		}
+	default: // black lovers (and cupid with them) have left the village too
+		if g.role[t].Camp() != Village || g.has(g.loversCamp, t) {
+			e.Value = ResultNotVillage
+		}
+	}
+	g.emit(e)
+}

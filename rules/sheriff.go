@@ -1,0 +1,52 @@
+package rules
+
+// The sheriff (警长): the campaign (上警, speeches, 退水, the vote), the
+// badge and its loss. The badge's pass and the sheriff's weight are read by
+// the death tasks (death.go) and the votes (vote.go).
+
+// Reasons carried by EvSheriff.
+const (
+	elected         = 0
+	lostNoCandidate = 1
+	lostNoVoter     = 2
+	lostTie         = 3
+	lostExplosion   = 4 // 吞警徽
+	lostIdiot       = 5
+	lostRedCard     = 6
+)
+
+type sheriffState struct {
+	sheriff      Seat
+	sheriffDone  bool // elected or lost for good
+	cands        uint32
+	withdrawn    uint32
+	campExploded bool // double_explode: the first explosion happened
+}
+
+// closeSignup ends 上警: no candidate or no voter loses the badge.
+func (g *Game) closeSignup() {
+	switch {
+	case g.cands == 0:
+		g.emit(Event{Kind: EvSheriff, Public: true, Value: lostNoCandidate})
+		g.setResume(StepDawn, false)
+	case g.cands == g.pubAlive:
+		g.emit(Event{Kind: EvSheriff, Public: true, Value: lostNoVoter})
+		g.setResume(StepDawn, false)
+	default:
+		g.setResume(StepCampaign, false)
+	}
+}
+
+// closeWithdraw ends 退水: a single candidate left is elected unopposed.
+func (g *Game) closeWithdraw() {
+	switch popcount(g.cands) {
+	case 0:
+		g.emit(Event{Kind: EvSheriff, Public: true, Value: lostNoCandidate})
+		g.setResume(StepDawn, false)
+	case 1:
+		g.emit(Event{Kind: EvSheriff, Public: true, Seat: g.lowest(g.cands), Value: elected})
+		g.setResume(StepDawn, false)
+	default:
+		g.setResume(StepSheriffVote, false)
+	}
+}

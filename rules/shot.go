@@ -1,0 +1,66 @@
+package rules
+
+// The skill window (StepSkill): every dying player is offered it alike, so
+// that it tells nothing; a role with a shoots hook (the hunter, the wolf
+// king) may fire into it.
+
+// mayShoot reports whether the dead seat s may shoot.
+func (g *Game) mayShoot(s Seat) bool {
+	f := hooks[g.role[s]].shoots
+	return f != nil && f(g, s)
+}
+
+// shotAllowed is the rule every shooter shares: dead, not sent off, not
+// killed in a way that forbids the shot; poisoned only if poisonedMay.
+func (g *Game) shotAllowed(s Seat, poisonedMay bool) bool {
+	if g.has(g.alive, s) || g.has(g.redCard, s) {
+		return false
+	}
+	switch g.cause[s] {
+	case CauseExplode, CauseRedCard:
+		return false
+	case CauseCharm, CauseLove:
+		if g.opt(OptHunterShootsOnHeartbreak) == Off {
+			return false
+		}
+	}
+	if g.has(g.poisoned, s) {
+		return poisonedMay
+	}
+	return true
+}
+
+func (g *Game) checkShoot(c Command) refusal {
+	s := c.Seat
+	if !g.mayShoot(s) {
+		return refuse(CodeRule, "", "seat %d has no shot to fire", s)
+	}
+	if c.Target == s || !g.has(g.pubAlive, c.Target) {
+		return refuse(CodeTarget, "", "the shot must go to another living player")
+	}
+	return accept
+}
+
+func (g *Game) shotQueued() bool {
+	for s := Seat(1); s <= g.n; s++ {
+		if g.has(g.nightDead, s) && g.mayShoot(s) {
+			return true // shoots at dawn
+		}
+	}
+	for i := uint8(0); i < g.qlen; i++ {
+		q := g.queue[(g.qhead+i)%queueCap]
+		if q.kind == taskSkill && g.mayShoot(q.seat) {
+			return true
+		}
+	}
+	return false
+}
+
+func (g *Game) shoot(s, t Seat) {
+	g.reveal(s)
+	g.emit(Event{Kind: EvShoot, Public: true, Seat: s, Target: t})
+	g.dayDeath(t, CauseShot)
+	if g.opt(OptActionFeedback) == On {
+		g.emit(Event{Kind: EvFeedback, To: s.bit(), Seat: s, Target: t, Value: 1})
+	}
+}

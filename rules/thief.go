@@ -1,0 +1,52 @@
+package rules
+
+// The thief (小偷) sees the two extra cards on the first night and may take
+// one; he must take a wolf when both are wolves (thief_must_take_wolf).
+
+type thiefState struct {
+	extra [2]Role // the two extra cards
+}
+
+func init() {
+	hooks[Thief] = roleHooks{
+		setup: func(g *Game) bool {
+			s := g.firstOf(Thief, g.alive)
+			if s == NoSeat {
+				return false
+			}
+			g.emit(Event{Kind: EvExtraCards, To: s.bit(), Seat: s, Role: g.extra[0], Value: int16(g.extra[1])})
+			g.emit(Event{Kind: EvStep, To: s.bit(), Value: int16(StepThief), Role: Thief, Mask: s.bit()})
+			return true
+		},
+		step: StepThief,
+		check: func(g *Game, c Command) (refusal, bool) {
+			switch {
+			case c.Kind == CmdTake && c.Value != 1 && c.Value != 2:
+				return refuse(CodeTarget, "", "the thief takes extra card 1 or 2"), true
+			case c.Kind == CmdTake:
+				return accept, true
+			}
+			return accept, false
+		},
+		exec: func(g *Game, c Command) {
+			g.emit(Event{Kind: EvSwap, To: c.Seat.bit(), Seat: c.Seat, Value: int16(c.Value), Role: g.extra[c.Value-1]})
+		},
+		choices: func(g *Game, s Seat) [2]Choice {
+			return [2]Choice{{Kind: CmdTake, NoTarget: true, Value: 1}, {Kind: CmdTake, NoTarget: true, Value: 2}}
+		},
+		// A thief who must take a wolf and skips takes the first.
+		skip: func(g *Game, s Seat) bool {
+			if !(g.extra[0].IsWolf() && g.extra[1].IsWolf() && g.opt(OptThiefMustTakeWolf) == DefaultOn) {
+				return false
+			}
+			g.emit(Event{Kind: EvSwap, To: s.bit(), Seat: s, Value: 1, Role: g.extra[0]}) // thief_must_take_wolf
+			return true
+		},
+	}
+}
+
+func (g *Game) applySwap(e *Event) {
+	g.extra[e.Value-1] = Thief
+	g.setRole(e.Seat, e.Role)
+	g.pending &^= e.Seat.bit()
+}
