@@ -49,14 +49,38 @@ func ParseLevel(s string) (Level, error) {
 // New makes a bot for a seat. seed makes its choices reproducible: the
 // table derives it from the game's seed and the seat.
 func New(level Level, seat rules.Seat, players int, seed uint64) (Bot, error) {
-	r := rand.New(rand.NewPCG(seed, uint64(seat)))
 	switch level {
 	case Random:
-		return &randomBot{r: r}, nil
+		b := &randomBot{}
+		b.Reset(seat, players, seed)
+		return b, nil
 	case Smart:
-		return newSmart(seat, players, r), nil
+		b := &smartBot{}
+		b.Reset(seat, players, seed)
+		return b, nil
 	}
 	return nil, fmt.Errorf("bot: unknown level %q (random, smart)", level)
+}
+
+// Resetter is a bot that can be dealt into a new game: after Reset it is
+// the bot New would make with the same arguments, without the allocations.
+type Resetter interface {
+	Reset(seat rules.Seat, players int, seed uint64)
+}
+
+// source is a bot's random source, seeded from the bot's seed and its seat;
+// reseeding it starts the same stream again (a rand.Rand holds no state of
+// its own).
+type source struct {
+	pcg rand.PCG
+	r   *rand.Rand
+}
+
+func (s *source) reset(seat rules.Seat, seed uint64) {
+	s.pcg.Seed(seed, uint64(seat))
+	if s.r == nil {
+		s.r = rand.New(&s.pcg)
+	}
 }
 
 // Seed is the seed of seat's bot in a game: distinct per seat, fixed by the
@@ -78,30 +102,87 @@ var MaxCommands = 20000
 // ErrEndless is returned by Play when a game passes MaxCommands.
 var ErrEndless = errors.New("bot: the game does not end")
 
+// Table is what Play needs from game to game, kept so that a table that
+// plays many games (a simulator's worker) makes nothing afresh for each:
+// the seats' views, the choices' buffer and the bots themselves (Bot).
+// Its zero value is ready; it is not safe for concurrent use.
+type Table struct {
+	views  [rules.MaxSeats + 1]rules.View
+	buf    []rules.Choice
+	random [rules.MaxSeats + 1]*randomBot
+	smart  [rules.MaxSeats + 1]*smartBot
+
+	// The game's smart bots share one ledger (the public record), filed
+	// once per public event; shared is false once a private event of a
+	// ledger kind (which the engine never sends) gave each its own copy.
+	led     ledger
+	sharing uint32                        // the seats of the bots sharing led
+	sharers [rules.MaxSeats + 1]*smartBot // … by seat
+}
+
+// Bot is the bot New(level, seat, players, seed) would make, the table's
+// own: the one it made for the seat and level in an earlier game, reset. It
+// stays valid until the next call for the same seat and level.
+func (t *Table) Bot(level Level, seat rules.Seat, players int, seed uint64) (Bot, error) {
+	if seat < 1 || seat > rules.MaxSeats {
+		return nil, fmt.Errorf("bot: no seat %d", seat)
+	}
+	switch level {
+	case Random:
+		b := t.random[seat]
+		if b == nil {
+			b = &randomBot{}
+			t.random[seat] = b
+		}
+		b.Reset(seat, players, seed)
+		return b, nil
+	case Smart:
+		b := t.smart[seat]
+		if b == nil {
+			b = &smartBot{}
+			t.smart[seat] = b
+		}
+		b.Reset(seat, players, seed)
+		return b, nil
+	}
+	return nil, fmt.Errorf("bot: unknown level %q (random, smart)", level)
+}
+
 // Play runs g to its end, asking the bot of each awaited seat in turn (the
 // lowest seat first) and feeding every bot the events its seat is told. It
 // returns the number of commands sent.
 func Play(g *rules.Game, bots []Bot) (int, error) {
+	return new(Table).Play(g, bots)
+}
+
+// Play is the package's Play with the table's views and buffer.
+//
+// A bot that reads neither its events nor its view (a random bot) is
+// handed neither: its view is not brought up to date before it acts.
+func (t *Table) Play(g *rules.Game, bots []Bot) (int, error) {
 	n := g.Players()
 	if len(bots) != n {
 		return 0, fmt.Errorf("bot: %d bots for %d seats", len(bots), n)
 	}
-	// Bots that read nothing (random ones) are not handed the events.
-	var observers uint32
+	var observers uint32 // the seats whose bots read events and views
+	t.led, t.sharing = ledger{}, 0
 	for i, b := range bots {
-		if _, blind := b.(*randomBot); !blind {
-			observers |= 1 << uint(i+1)
+		s := rules.Seat(i + 1)
+		switch b := b.(type) {
+		case *randomBot:
+			continue
+		case *smartBot:
+			b.ledger = &t.led
+			t.sharing |= 1 << uint(s)
+			t.sharers[s] = b
 		}
+		observers |= 1 << uint(s)
+		t.views[s] = rules.View{Seat: s} // kept up to date, read once per event
 	}
 	cursor := 0
-	var views [rules.MaxSeats + 1]rules.View // kept up to date, read once per event
-	for s := range views {
-		views[s].Seat = rules.Seat(s)
-	}
-	var buf []rules.Choice
 	cmds := 0
 	for {
-		feed(g, bots, observers, &cursor)
+		t.feed(g, bots, observers, &cursor)
 		if over, _ := g.Over(); over {
 			return cmds, nil
 		}
@@ -115,12 +196,17 @@ func Play(g *rules.Game, bots []Bot) (int, error) {
 		if s > rules.Seat(n) {
 			return cmds, errors.New("bot: the game awaits nobody")
 		}
-		v := &views[s]
-		g.UpdateView(v)
-		buf = g.Choices(s, buf[:0])
-		c := bots[s-1].Act(v, buf)
+		v := &t.views[s]
+		if observers&(1<<uint(s)) != 0 {
+			g.UpdateView(v)
+		}
+		t.buf = g.Choices(s, t.buf[:0])
+		c := bots[s-1].Act(v, t.buf)
 		c.Seat = s
 		if err := g.Do(c); err != nil {
+			if observers&(1<<uint(s)) == 0 {
+				*v = g.View(s) // for the message
+			}
 			return cmds, fmt.Errorf("%w: seat %d (%s) sent %v at %s: %v", ErrIllegal, s, v.Role, c, v.Step, err)
 		}
 		cmds++
@@ -128,8 +214,10 @@ func Play(g *rules.Game, bots []Bot) (int, error) {
 }
 
 // feed hands each bot the events of its seat's stream it has not seen yet:
-// each new event once, to the seats of its audience.
-func feed(g *rules.Game, bots []Bot, observers uint32, cursor *int) {
+// each new event once, to the seats of its audience; a public event of the
+// ledger's once to the shared ledger, and to the smart bots only if they
+// file a part of it themselves.
+func (t *Table) feed(g *rules.Game, bots []Bot, observers uint32, cursor *int) {
 	ev := g.Events()
 	for i := *cursor; i < len(ev); i++ {
 		e := &ev[i]
@@ -137,16 +225,50 @@ func feed(g *rules.Game, bots []Bot, observers uint32, cursor *int) {
 		if e.Public {
 			m = observers
 		}
+		shared := t.sharing
+		if shared != 0 {
+			switch {
+			case e.Public:
+				if ledgerKinds[e.Kind] {
+					t.led.observe(e)
+				}
+				if !bySeat[e.Kind] {
+					m &^= shared
+				}
+			case private(e):
+				t.unshare()
+				shared = 0
+			}
+		}
 		for ; m != 0; m &= m - 1 {
-			bots[bits.TrailingZeros32(m)-1].Observe(*e)
+			s := bits.TrailingZeros32(m)
+			if shared&(1<<uint(s)) != 0 {
+				t.sharers[s].observe(e)
+			} else {
+				bots[s-1].Observe(*e)
+			}
 		}
 	}
 	*cursor = len(ev)
 }
 
+// unshare gives each smart bot its own copy of the shared ledger, to go on
+// alone (Observe).
+func (t *Table) unshare() {
+	for m := t.sharing; m != 0; m &= m - 1 {
+		b := t.sharers[bits.TrailingZeros32(m)]
+		b.own = t.led
+		b.ledger = &b.own
+	}
+	t.sharing = 0
+}
+
 // randomBot picks any legal choice, except claims, which it leaves to
 // players who mean something by them.
-type randomBot struct{ r *rand.Rand }
+type randomBot struct{ source }
+
+// Reset deals the bot into a new game (Resetter).
+func (b *randomBot) Reset(seat rules.Seat, players int, seed uint64) { b.reset(seat, seed) }
 
 func (b *randomBot) Observe(rules.Event) {}
 

@@ -18,34 +18,17 @@ type smartBot struct {
 	seat rules.Seat
 	me   uint32 // the seat's bit
 	n    int
-	r    *rand.Rand
+	source
 
-	role         rules.Role
-	night, day   int
-	pubStep      rules.Step          // the last public step, to file the ballots
-	exileRounds  int                 // exile votes closed today
-	lastDeath    int                 // the last day with a death (at its dawn or by day)
-	tied         uint32              // the top of the last vote
+	role rules.Role
+	// The public record, which every smart bot of a table keeps alike: the
+	// bot's own (own), or shared by the table's smart bots (Table.Play).
+	*ledger
+	own          ledger
+	planSteps    int                 // ledger.steps when the plan was made
+	modelVer     [2]int              // ledger.ver when priv, pub were built
 	boardRoles   uint32              // the board's roles, learned from the claim choices
 	blackLovers  uint32              // the lovers' camp, for its members
-	nightDead    uint32              // announced dead at dawn
-	exploded     uint32              // self-exploded: wolves
-	taken        uint32              // taken by an exploding white wolf king
-	hunterShot   uint32              // shot by a revealed hunter
-	kingShot     uint32              // shot by a revealed wolf king
-	pubRole      [maxSeat]rules.Role // cards turned face up
-	pubGood      uint32              // … of the village or another camp
-	pubWolf      uint32              // … of the wolves
-	holder       [32]rules.Seat      // the seat whose unique card was turned up
-	claimRole    [maxSeat]rules.Role // the role each seat claimed last
-	seerClaim    uint32              // seats that claimed the seer
-	roleClaimed  uint32              // seats that claimed a role
-	social       uint32              // seats that voted, accused, vouched or passed the badge
-	accWolf      [maxSeat]uint32     // whom each seat called a wolf
-	accGood      [maxSeat]uint32     // whom each seat called good
-	exileVote    [maxSeat]uint32     // whom each seat voted for in exile votes
-	sheriffVote  [maxSeat]uint32     // whom each seat voted for sheriff
-	badgeTo      [maxSeat]rules.Seat // to whom each sheriff passed the badge
 	attackedTold uint32              // witch: the attack targets she was told
 	spied        uint32              // little girl: the wolves' picks she read
 	poisoned     rules.Seat          // witch: her poison's target
@@ -76,10 +59,13 @@ type smartBot struct {
 
 const maxSeat = rules.MaxSeats + 1
 
-func newSmart(seat rules.Seat, players int, r *rand.Rand) *smartBot {
-	b := &smartBot{seat: seat, me: bit(seat), n: players, r: r}
+// Reset deals the bot into a new game (Resetter): it forgets everything
+// and reseeds its random source.
+func (b *smartBot) Reset(seat rules.Seat, players int, seed uint64) {
+	*b = smartBot{seat: seat, me: bit(seat), n: players, source: b.source}
+	b.ledger = &b.own
+	b.reset(seat, seed)
 	b.early = b.chance(earlyRate) // a habit of the seat, whatever card it is dealt
-	return b
 }
 
 func bit(s rules.Seat) uint32 { return 1 << uint(s) }
@@ -100,7 +86,23 @@ func lowest(m uint32) rules.Seat {
 	return rules.Seat(bits.TrailingZeros32(m))
 }
 
+// Observe (Bot) files an event: the public record's part in the bot's
+// ledger, the rest in the bot. A bot that plays alone keeps its own ledger
+// and files there every event of a ledger kind it is told, public or not.
 func (b *smartBot) Observe(e rules.Event) {
+	if ledgerKinds[e.Kind] {
+		b.ledger.observe(&e)
+	}
+	b.observe(&e)
+}
+
+// observe files the part of an event that is the bot's own: what its seat
+// alone is told, and what the public record does not hold.
+//
+// It marks the models stale when it changes what they read (build reads
+// the role, the witch's and the little girl's hints, the poison's target,
+// the lovers' camp and the view's cards, checks and wolves).
+func (b *smartBot) observe(e *rules.Event) {
 	s, t := e.Seat, e.Target
 	switch e.Kind {
 	case rules.EvRole, rules.EvSwap:
@@ -108,94 +110,20 @@ func (b *smartBot) Observe(e rules.Event) {
 			b.role = e.Role
 		}
 	case rules.EvNight:
-		b.night = int(e.Value)
 		b.picks = [maxSeat]rules.Seat{}
 		b.picked, b.pickedBy = false, 0
-	case rules.EvDay:
-		b.day = int(e.Value)
-		b.exileRounds, b.tied = 0, 0
+		return
 	case rules.EvStep:
 		b.planValid = false
-		if e.Public {
-			b.pubStep = rules.Step(e.Value)
-		}
 		return
-	case rules.EvDawn:
-		b.nightDead |= e.Mask
-		if e.Mask != 0 {
-			b.lastDeath = b.day
-		}
-	case rules.EvDeath:
-		if e.Public {
-			b.lastDeath = b.day
-		}
-	case rules.EvReveal:
-		b.pubRole[s] = e.Role
-		if e.Role.IsWolf() {
-			b.pubWolf |= bit(s)
-		} else {
-			b.pubGood |= bit(s)
-		}
-		if uniqueRole(e.Role) {
-			b.holder[e.Role] = s
-		}
-	case rules.EvExplode:
-		b.exploded |= bit(s)
-		if t != rules.NoSeat {
-			b.taken |= bit(t)
-		}
-	case rules.EvShoot:
-		if b.pubRole[s] == rules.WolfKing {
-			b.kingShot |= bit(t)
-		} else {
-			b.hunterShot |= bit(t)
-		}
-	case rules.EvClaim:
-		switch e.Value {
-		case rules.ClaimRole:
-			b.claimRole[s] = e.Role
-			b.roleClaimed |= bit(s)
-			if e.Role == rules.Seer {
-				b.seerClaim |= bit(s)
-			}
-		case rules.ClaimWolf:
-			b.social |= bit(s)
-			b.accWolf[s] |= bit(t)
-			b.accGood[s] &^= bit(t)
-		case rules.ClaimGood:
-			b.social |= bit(s)
-			b.accGood[s] |= bit(t)
-			b.accWolf[s] &^= bit(t)
-		}
-	case rules.EvBallot:
-		if !e.Public || t == rules.NoSeat {
-			return // my own secret ballot, or an abstention
-		}
-		b.social |= bit(s)
-		switch b.pubStep {
-		case rules.StepSheriffVote, rules.StepSheriffPKVote, rules.StepElect, rules.StepElectPK:
-			b.sheriffVote[s] |= bit(t)
-		default:
-			b.exileVote[s] |= bit(t)
-		}
-	case rules.EvVoteResult:
-		switch rules.Step(e.Value) {
-		case rules.StepVote, rules.StepPKVote, rules.StepSeqVote, rules.StepMobVote:
-			b.exileRounds++
-		}
-		b.tied = e.Mask
-		return
-	case rules.EvBadge:
-		if t != rules.NoSeat {
-			b.badgeTo[s] = t
-			b.social |= bit(s)
-		}
 	case rules.EvWitchTold:
-		if t != rules.NoSeat {
-			b.attackedTold |= bit(t)
+		if t == rules.NoSeat || b.attackedTold&bit(t) != 0 {
+			return
 		}
+		b.attackedTold |= bit(t)
 	case rules.EvHeal:
 		b.healedNight = b.night
+		return
 	case rules.EvPoison:
 		b.poisoned, b.poisonNight = t, b.night
 	case rules.EvAttackPick:
@@ -216,10 +144,14 @@ func (b *smartBot) Observe(e rules.Event) {
 	case rules.EvSpy:
 		// The seats the wolves named tonight; an older version's log has
 		// one event a pick, in Target.
-		b.spied |= e.Mask
+		spied := b.spied | e.Mask
 		if t != rules.NoSeat {
-			b.spied |= bit(t)
+			spied |= bit(t)
 		}
+		if spied == b.spied {
+			return
+		}
+		b.spied = spied
 	case rules.EvBlackLovers:
 		b.blackLovers = e.Mask
 	case rules.EvWolfTeam, rules.EvCheck, rules.EvLovers, rules.EvLoverRole, rules.EvAlly:

@@ -200,7 +200,7 @@ func (b *smartBot) actWithdraw(v *rules.View, ch []rules.Choice) rules.Command {
 // wolf, if one is (he speaks first, before the table has heard the others);
 // else clockwise.
 func (b *smartBot) actOrder(v *rules.View, ch []rules.Choice) rules.Command {
-	_, wolf := b.facts(v, b.camp(v) == campVillage)
+	_, wolf := b.facts(v, b.camp(v) == campVillage, b.me)
 	cw, ccw := b.neighbour(v, 1), b.neighbour(v, -1)
 	if has(wolf, ccw) && !has(wolf, cw) {
 		return rules.Command{Kind: rules.CmdOrder, Value: 1}

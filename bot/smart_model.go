@@ -84,16 +84,29 @@ func uniqueRole(r rules.Role) bool {
 
 // model returns the bot's private model, rebuilt if an event changed it.
 func (b *smartBot) model(v *rules.View) *model {
-	if !b.priv.valid {
-		b.build(v, &b.priv, true)
+	if !b.priv.valid || b.modelVer[0] != b.ver {
+		b.build(v, &b.priv, true, b.me)
+		b.modelVer[0] = b.ver
 	}
 	return &b.priv
 }
 
-// pubModel returns the public model.
+// pubModel returns the public model. It reads the ledger alone, and the
+// seat only to keep itself out of the wolves it is sure of: the ledger
+// keeps one built for no seat (shared by the smart bots of a table), which
+// is the seat's own unless the seat is among those wolves.
 func (b *smartBot) pubModel(v *rules.View) *model {
-	if !b.pub.valid {
-		b.build(v, &b.pub, false)
+	l := b.ledger
+	if !l.pubM.valid || l.pubVer != l.ver {
+		b.build(v, &l.pubM, false, 0)
+		l.pubVer = l.ver
+	}
+	if l.pubM.wolf&b.me == 0 {
+		return &l.pubM
+	}
+	if !b.pub.valid || b.modelVer[1] != b.ver {
+		b.build(v, &b.pub, false, b.me)
+		b.modelVer[1] = b.ver
 	}
 	return &b.pub
 }
@@ -102,7 +115,8 @@ func (b *smartBot) pubModel(v *rules.View) *model {
 // priv the seat's own knowledge (its card, its mates, its checks); then the
 // liars: a seer claimant who called a known good player a wolf (or a known
 // wolf good), a second claimant of a unique role that is known elsewhere.
-func (b *smartBot) facts(v *rules.View, priv bool) (good, wolf uint32) {
+// The seats of me (the bot's own seat, or none) are left out of the wolves.
+func (b *smartBot) facts(v *rules.View, priv bool, me uint32) (good, wolf uint32) {
 	n := rules.Seat(b.n)
 	holder := b.holder // the known holder of each unique role
 	good, wolf = b.pubGood, b.pubWolf|b.exploded
@@ -146,16 +160,16 @@ func (b *smartBot) facts(v *rules.View, priv bool) (good, wolf uint32) {
 			}
 		}
 	}
-	return good, wolf &^ good &^ b.me
+	return good, wolf &^ good &^ me
 }
 
 // build computes a model: facts, then the seer claimants' credibility, then
 // each seat's probability from the claims and the deaths, then the social
 // evidence (votes, accusations, the badge) weighed by that first estimate.
 // It walks seat masks and reads tables: no logarithm, no allocation.
-func (b *smartBot) build(v *rules.View, m *model, priv bool) {
+func (b *smartBot) build(v *rules.View, m *model, priv bool, me uint32) {
 	n := rules.Seat(b.n)
-	good, wolf := b.facts(v, priv)
+	good, wolf := b.facts(v, priv, me)
 	m.good, m.wolf, m.valid = good, wolf, true
 	var hint, poisoned uint32 // private hints
 	if priv {

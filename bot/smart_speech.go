@@ -9,7 +9,7 @@ import (
 // MaxClaims claims (or, for a wolf, a self-explosion), sends them one by
 // one, then ends the speech.
 func (b *smartBot) actSpeech(v *rules.View, ch []rules.Choice) rules.Command {
-	if !b.planValid {
+	if !b.planValid || b.planSteps != b.steps {
 		b.makePlan(v, ch)
 	}
 	if b.planExplode {
@@ -30,6 +30,7 @@ func (b *smartBot) actSpeech(v *rules.View, ch []rules.Choice) rules.Command {
 
 func (b *smartBot) makePlan(v *rules.View, ch []rules.Choice) {
 	b.planValid, b.planN, b.planI, b.planExplode = true, 0, 0, false
+	b.planSteps = b.steps
 	if b.camp(v) == campWolf && find(ch, rules.CmdExplode) != nil {
 		b.planExplode = true
 	}
@@ -75,7 +76,7 @@ func (b *smartBot) accusedBy(s rules.Seat) uint32 {
 // echoes what the table already knows: an echo adds no evidence.
 func (b *smartBot) planVillage(v *rules.View, targets uint32) {
 	last := v.Step == rules.StepLastWords
-	good, wolf := b.facts(v, true) // (the whole model only if needed: it costs)
+	good, wolf := b.facts(v, true, b.me) // (the whole model only if needed: it costs)
 	liars := wolf & targets &^ b.friends(v)
 	if b.role == rules.Seer && b.camp(v) == campVillage {
 		if !b.claimedSeer && b.mayClaimRole(rules.Seer) && b.seerPays(v) {

@@ -2,6 +2,7 @@ package sim
 
 import (
 	"context"
+	"fmt"
 	"testing"
 
 	"github.com/wolfden/wolfden/bot"
@@ -9,7 +10,7 @@ import (
 )
 
 // benchStd12 simulates b.N std-12 games on one worker: the deal, the bots
-// (made afresh for each game), every command, and the counting.
+// (the worker's, reset for each game), every command, and the counting.
 func benchStd12(b *testing.B, level bot.Level) {
 	cfg := Config{Boards: []Board{preset(b, "std-12", 0)}, Games: b.N, Seed: 1, Workers: 1, Bots: AllAt(level)}
 	b.ReportAllocs()
@@ -46,3 +47,41 @@ func BenchmarkTally(b *testing.B) {
 	}
 	b.ReportMetric(float64(len(g.Events())), "events/game")
 }
+
+// scaledStd12 is std-12 grown or shrunk to n players: a third of them
+// wolves, the same four gods (seer, witch, hunter, idiot), villagers for
+// the rest, std-12's options. It measures how a bot's cost grows with the
+// table, the cards staying alike.
+func scaledStd12(b *testing.B, n int) Board {
+	std := preset(b, "std-12", 0)
+	cards := make([]rules.Role, 0, n)
+	for range n / 3 {
+		cards = append(cards, rules.Werewolf)
+	}
+	cards = append(cards, rules.Seer, rules.Witch, rules.Hunter, rules.Idiot)
+	for len(cards) < n {
+		cards = append(cards, rules.Villager)
+	}
+	name := fmt.Sprintf("std-%d", n)
+	return Board{Name: name, Source: "bench", Board: rules.Board{Cards: cards, Options: std.Board.Options}}
+}
+
+// benchPlayers simulates b.N games of the scaled std-12 at 8, 12, 16 and 20
+// players on one worker, reporting games/s and the events of a game.
+func benchPlayers(b *testing.B, level bot.Level) {
+	for _, n := range []int{8, 12, 16, 20} {
+		b.Run(fmt.Sprintf("players=%d", n), func(b *testing.B) {
+			cfg := Config{Boards: []Board{scaledStd12(b, n)}, Games: b.N, Seed: 1, Workers: 1, Bots: AllAt(level)}
+			b.ReportAllocs()
+			b.ResetTimer()
+			if _, err := Run(context.Background(), cfg); err != nil {
+				b.Fatal(err)
+			}
+			b.ReportMetric(float64(b.N)/b.Elapsed().Seconds(), "games/s")
+		})
+	}
+}
+
+func BenchmarkRandomPlayers(b *testing.B) { benchPlayers(b, bot.Random) }
+
+func BenchmarkSmartPlayers(b *testing.B) { benchPlayers(b, bot.Smart) }

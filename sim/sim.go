@@ -245,10 +245,12 @@ func Run(ctx context.Context, cfg Config) (*Result, error) {
 	return newResult(&cfg, sums), nil
 }
 
-// player is one worker's game and bots, reused from game to game.
+// player is one worker's game, table and bots, reused from game to game:
+// in the steady state a game allocates nothing.
 type player struct {
 	cfg     *Config
 	game    rules.Game
+	table   bot.Table
 	bots    []bot.Bot
 	tallies []tally
 }
@@ -274,7 +276,7 @@ func (p *player) play(b, i int) (err error) {
 	n := g.Players()
 	p.bots = p.bots[:n]
 	for s := rules.Seat(1); int(s) <= n; s++ {
-		bt, err := bot.New(p.cfg.Bots.For(g.Role(s)), s, n, bot.Seed(seed, s))
+		bt, err := p.table.Bot(p.cfg.Bots.For(g.Role(s)), s, n, bot.Seed(seed, s))
 		if err != nil {
 			return err
 		}
@@ -282,7 +284,7 @@ func (p *player) play(b, i int) (err error) {
 	}
 	// bot.Play stops a game that passes bot.MaxCommands (a bot or a rule
 	// going round in circles) with an error naming it.
-	if _, err := bot.Play(g, p.bots); err != nil {
+	if _, err := p.table.Play(g, p.bots); err != nil {
 		return fmt.Errorf("sim: board %s, game %d (seed %d): %w", board.Name, i, seed, err)
 	}
 	p.tallies[b].add(g)
