@@ -179,23 +179,24 @@ func (t *Table) Play(g *rules.Game, bots []Bot) (int, error) {
 		observers |= 1 << uint(s)
 		t.views[s] = rules.View{Seat: s} // kept up to date, read once per event
 	}
+	seats := uint32(1)<<uint(n+1) - 2 // seats 1…n
 	cursor := 0
 	cmds := 0
 	for {
-		t.feed(g, bots, observers, &cursor)
+		if observers != 0 {
+			t.feed(g, bots, observers, &cursor)
+		}
 		if over, _ := g.Over(); over {
 			return cmds, nil
 		}
 		if cmds >= MaxCommands {
 			return cmds, fmt.Errorf("%w after %d commands (day %d)", ErrEndless, cmds, g.Day())
 		}
-		p := g.Pending()
-		s := rules.Seat(1)
-		for ; s <= rules.Seat(n) && p&(1<<uint(s)) == 0; s++ {
-		}
-		if s > rules.Seat(n) {
+		p := g.Pending() & seats
+		if p == 0 {
 			return cmds, errors.New("bot: the game awaits nobody")
 		}
+		s := rules.Seat(bits.TrailingZeros32(p)) // the lowest awaited seat
 		v := &t.views[s]
 		if observers&(1<<uint(s)) != 0 {
 			g.UpdateView(v)
@@ -273,11 +274,11 @@ func (b *randomBot) Reset(seat rules.Seat, players int, seed uint64) { b.reset(s
 func (b *randomBot) Observe(rules.Event) {}
 
 func (b *randomBot) Act(v *rules.View, choices []rules.Choice) rules.Command {
-	var pool [24]int
+	var pool [24]uint8
 	k := 0
-	for i, c := range choices {
-		if c.Kind != rules.CmdClaim && k < len(pool) {
-			pool[k] = i
+	for i := range choices {
+		if choices[i].Kind != rules.CmdClaim && k < len(pool) {
+			pool[k] = uint8(i)
 			k++
 		}
 	}
