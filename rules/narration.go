@@ -10,6 +10,10 @@ type Call struct {
 // nightCalls is the wake order of 000 (thief, cupid, lovers, defender, seer,
 // wolves and the little girl, witch, piper, the charmed) with the roles of
 // 001 placed where they act: the wolf beauty after the wolves, the fox last.
+// It is also the engine's night order: the setup stages, the wakes of the
+// night step, the order of a seat's Choices and what is told at the wake
+// all follow it (night.go), so a new role with a night action takes its
+// place here.
 var nightCalls = [...]Role{Thief, Cupid, CallLovers, Guard, Seer, Werewolf, WolfBeauty, Witch, Piper, CallCharmed, NineTailedFox}
 
 // Calls of a group rather than a card, in a Call's Role. (Werewolf in a
@@ -57,10 +61,6 @@ func (g *Game) narrated(r Role, n int, all bool) bool {
 		return g.cardSet&(1<<r) != 0
 	}
 	switch r {
-	case Thief, Cupid:
-		if !firstNight {
-			return false
-		}
 	case CallLovers:
 		if !firstNight || !inBoard(Cupid) {
 			return false
@@ -72,16 +72,15 @@ func (g *Game) narrated(r Role, n int, all bool) bool {
 		}
 		return all || g.firstOf(Piper, g.alive) != NoSeat || g.charmed&g.alive != 0
 	}
+	h := hooksOf(r)
+	if h.setup != nil && !firstNight { // a setup stage comes on the first night only
+		return false
+	}
 	if all {
 		return inBoard(r)
 	}
-	switch r {
-	case Werewolf:
-		return g.killers() != 0
-	case Witch:
-		if g.healUsed && g.poisonUsed {
-			return false
-		}
+	if h.awake != nil {
+		return h.awake(g)
 	}
 	return g.firstOf(r, g.alive) != NoSeat
 }
