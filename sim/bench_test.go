@@ -67,19 +67,39 @@ func scaledStd12(b *testing.B, n int) Board {
 }
 
 // benchPlayers simulates b.N games of the scaled std-12 at 8, 12, 16 and 20
-// players on one worker, reporting games/s and the events of a game.
+// players on one worker, reporting games/s, the events of a game (averaged
+// over the run's first 200 games, played before the clock starts) and the
+// time per event: a cost linear in the length of the game keeps ns/event
+// flat as the table grows.
 func benchPlayers(b *testing.B, level bot.Level) {
 	for _, n := range []int{8, 12, 16, 20} {
 		b.Run(fmt.Sprintf("players=%d", n), func(b *testing.B) {
 			cfg := Config{Boards: []Board{scaledStd12(b, n)}, Games: b.N, Seed: 1, Workers: 1, Bots: AllAt(level)}
+			events := eventsPerGame(b, &cfg, 200)
 			b.ReportAllocs()
 			b.ResetTimer()
 			if _, err := Run(context.Background(), cfg); err != nil {
 				b.Fatal(err)
 			}
 			b.ReportMetric(float64(b.N)/b.Elapsed().Seconds(), "games/s")
+			b.ReportMetric(events, "events/game")
+			b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N)/events, "ns/event")
 		})
 	}
+}
+
+// eventsPerGame is the mean length of the log over the first games of
+// cfg's first board, played as Run plays them.
+func eventsPerGame(b *testing.B, cfg *Config, games int) float64 {
+	p := newPlayer(cfg, make([]tally, 1))
+	total := 0
+	for i := range games {
+		if err := p.play(0, i); err != nil {
+			b.Fatal(err)
+		}
+		total += len(p.game.Events())
+	}
+	return float64(total) / float64(games)
 }
 
 func BenchmarkRandomPlayers(b *testing.B) { benchPlayers(b, bot.Random) }
