@@ -111,6 +111,15 @@ func (b *smartBot) pubModel(v *rules.View) *model {
 	return &b.pub
 }
 
+// privFacts is facts(v, true, b.me): the private model's, when it is up
+// to date (it was built from them and nothing it reads has changed since).
+func (b *smartBot) privFacts(v *rules.View) (good, wolf uint32) {
+	if b.priv.valid && b.modelVer[0] == b.ver {
+		return b.priv.good, b.priv.wolf
+	}
+	return b.facts(v, true, b.me)
+}
+
 // facts are what is known for sure: revealed cards, explosions, and with
 // priv the seat's own knowledge (its card, its mates, its checks); then the
 // liars: a seer claimant who called a known good player a wolf (or a known

@@ -76,7 +76,7 @@ func (b *smartBot) accusedBy(s rules.Seat) uint32 {
 // echoes what the table already knows: an echo adds no evidence.
 func (b *smartBot) planVillage(v *rules.View, targets uint32) {
 	last := v.Step == rules.StepLastWords
-	good, wolf := b.facts(v, true, b.me) // (the whole model only if needed: it costs)
+	good, wolf := b.privFacts(v) // (the whole model only if needed: it costs)
 	liars := wolf & targets &^ b.friends(v)
 	if b.role == rules.Seer && b.camp(v) == campVillage {
 		if !b.claimedSeer && b.mayClaimRole(rules.Seer) && b.seerPays(v) {
