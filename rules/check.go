@@ -34,9 +34,22 @@ func (g *Game) Timeout() {
 	m := g.Pending()
 	for s := Seat(1); s <= g.n && !g.over && g.step == st; s++ {
 		if m&s.bit() != 0 && g.Pending()&s.bit() != 0 {
-			_ = g.Do(Command{Seat: s, Kind: CmdSkip})
+			c := Command{Seat: s, Kind: CmdSkip}
+			if _, forced, ok := g.mustAct(s); ok {
+				c = forced
+			}
+			_ = g.Do(c)
 		}
 	}
+}
+
+// mustAct asks the role of seat s, in a step of its own, whether it may
+// skip now (roleHooks.mustAct).
+func (g *Game) mustAct(s Seat) (refusal, Command, bool) {
+	if h := &hooks[g.role[s]]; h.mustAct != nil && h.step == g.step {
+		return h.mustAct(g, s)
+	}
+	return accept, Command{}, false
 }
 
 // Check tells whether a command would be accepted, without doing it.
@@ -111,6 +124,9 @@ func (g *Game) check(c Command) refusal {
 		switch g.step {
 		case StepNone, StepDawn, StepDusk, StepOver:
 		default:
+			if why, _, ok := g.mustAct(s); ok {
+				return why
+			}
 			return accept // every step a seat waits in has its default
 		}
 	}

@@ -25,7 +25,9 @@ func (g *Game) Choices(s Seat, buf []Choice) []Choice {
 	r := g.role[s]
 	mine := g.Pending()&me != 0
 	if mine {
-		buf = addChoice(buf, CmdSkip, 0, true)
+		if _, _, forced := g.mustAct(s); !forced {
+			buf = addChoice(buf, CmdSkip, 0, true)
+		}
 		switch g.step {
 		case StepNight:
 			// In the night's wake order: a role woken before the wolves lists

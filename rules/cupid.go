@@ -73,6 +73,11 @@ func (g *Game) applyLovers(e *Event) {
 		g.plain |= s.bit()
 	case CupidLovers: // 002: 月老的阵营转变为与情侣相同; no longer a god of the village
 		g.gods &^= s.bit()
+		if !g.crossLovers() {
+			// A couple of one camp makes no lovers' camp: he stays with the
+			// village as 无技能平民 (002 村民阵营), for every win rule.
+			g.plain |= s.bit()
+		}
 	}
 }
 
@@ -85,10 +90,10 @@ func (g *Game) crossLovers() bool {
 
 // loverDies: the other lover dies with s (殉情). It is a chain of the seat,
 // not of a card, so kill runs it before the card's own.
-func (g *Game) loverDies(s Seat, public bool, b *batch) {
+func (g *Game) loverDies(s Seat, public, silent bool, b *batch) {
 	if g.has(g.lovers, s) {
 		if p := g.lovers &^ s.bit(); p&g.alive != 0 {
-			g.kill(g.lowest(p), CauseLove, public, false, b)
+			g.kill(g.lowest(p), CauseLove, public, silent, b)
 		}
 	}
 }

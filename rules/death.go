@@ -30,31 +30,40 @@ func (g *Game) kill(s Seat, c Cause, public, noLast bool, b *batch) {
 	if !g.has(g.alive, s) && !(public && g.has(g.pubAlive, s)) {
 		return
 	}
-	g.emit(Event{Kind: EvDeath, Public: public, Seat: s, Value: int16(c)})
+	// The white wolf king's chain: everyone it takes down has no last
+	// actions (001 白狼王 A1: 相關的更多玩家也沒有). A red card silences only
+	// its own target.
+	chain := noLast && c != CauseRedCard
+	e := Event{Kind: EvDeath, Public: public, Seat: s, Value: int16(c)}
+	if chain {
+		e.Mask = s.bit() // silent: the mark outlives the batch (his shot's victim, shot later)
+	}
+	g.emit(e)
 	b.add(s, c, noLast)
 	if public && g.opt(OptRevealRoleOnDeath) == On {
 		g.reveal(s)
 	}
 	r := g.role[s]
-	g.loverDies(s, public, b)
+	g.loverDies(s, public, chain, b)
 	if f := hooks[r].onDeath; f != nil {
 		m, why := f(g, s, c, public)
-		g.killAll(m, why, public, b)
+		g.killAll(m, why, public, chain, b)
 	}
 	for m := g.cardSet; m != 0; m &= m - 1 {
 		if f := hooks[bits.TrailingZeros32(m)].watch; f != nil {
 			m, why := f(g, r, public)
-			g.killAll(m, why, public, b)
+			g.killAll(m, why, public, chain, b)
 		}
 	}
 }
 
-// killAll kills the seats of m, in seat order, of cause c: a chain.
-func (g *Game) killAll(m uint32, c Cause, public bool, b *batch) {
+// killAll kills the seats of m, in seat order, of cause c: a chain;
+// silent: of the white wolf king's, with no last actions.
+func (g *Game) killAll(m uint32, c Cause, public, silent bool, b *batch) {
 	for x := Seat(1); x <= g.n && m != 0; x++ {
 		if g.has(m, x) {
 			m &^= x.bit()
-			g.kill(x, c, public, false, b)
+			g.kill(x, c, public, silent, b)
 		}
 	}
 }
@@ -90,9 +99,11 @@ func (g *Game) queueTasks(b *batch, front, atNight bool) {
 	n := 0
 	for i := 0; i < b.n; i++ {
 		d := b.d[i]
-		// A self-exploded sheriff, and the white wolf king's victim, die with
-		// no badge to pass: it is lost (警徽流失).
-		if d.seat == g.sheriff && (d.noLast || d.cause == CauseExplode) {
+		// A sheriff who dies in the white wolf king's chain has no badge to
+		// pass, nor one who self-explodes unless exploded_sheriff_badge=pass:
+		// it is lost (警徽流失).
+		exploded := d.cause == CauseExplode && g.opt(OptExplodedSheriffBadge) == ExplodedBadgeLost
+		if d.seat == g.sheriff && (d.noLast || exploded) {
 			why := int16(lostExplosion)
 			if d.cause == CauseRedCard {
 				why = lostRedCard

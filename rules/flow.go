@@ -67,7 +67,7 @@ func (g *Game) enter(s Step) {
 		g.nextSpeaker(s, g.n, g.tied&g.pubAlive)
 		return
 	case StepWithdraw:
-		g.emit(Event{Kind: EvStep, Public: true, Value: int16(s), Mask: g.cands})
+		g.emit(Event{Kind: EvStep, Public: true, Value: int16(s), Mask: g.stillRunning()})
 	case StepDawn:
 		g.dawn()
 		return

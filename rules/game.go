@@ -28,6 +28,7 @@ type Game struct {
 	gods     uint32 // village roles with a power (神职)
 	revealed uint32 // cards turned face up
 	redCard  uint32 // seats sent off by the moderator (红牌)
+	silent   uint32 // dead in the white wolf king's chain: no last actions
 
 	day, night int16
 	isNight    bool
@@ -41,6 +42,7 @@ type Game struct {
 	cut        bool   // the day ends after the dawn announcement (a self-explosion)
 	dawned     bool   // today's dawn announcement was made
 	lastDawn   uint32 // who the last dawn announced
+	lastKilled Seat   // the last player the table saw die (the lowest of a dawn's list)
 	nightDead  uint32 // tonight's dead, not yet announced
 
 	queue       [queueCap]queued
@@ -336,6 +338,9 @@ func (g *Game) apply(e *Event) {
 		g.nightDead = 0
 		g.dawned = true
 		g.lastDawn = e.Mask
+		if e.Mask != 0 {
+			g.lastKilled = g.lowest(e.Mask)
+		}
 	case EvTails:
 		g.tails = int8(e.Value)
 	case EvRun:
@@ -376,10 +381,11 @@ func (g *Game) apply(e *Event) {
 		g.revealed |= s.bit()
 		g.applyIdiotReveal(e)
 	case EvExplode:
-		g.pending, g.speakers, g.step = 0, 0, StepNone
 		if e.Value == 1 {
 			g.campExploded = true
+			g.campPK = g.step == StepSheriffPK
 		}
+		g.pending, g.speakers, g.step = 0, 0, StepNone
 	case EvShoot:
 		g.pending = 0
 	case EvTask:
@@ -438,6 +444,7 @@ func (g *Game) applyStep(e *Event) {
 
 func (g *Game) applyDeath(e *Event) {
 	s := e.Seat
+	g.silent |= e.Mask
 	g.deaths++
 	if g.has(g.alive, s) {
 		g.cause[s] = Cause(e.Value)
@@ -447,6 +454,7 @@ func (g *Game) applyDeath(e *Event) {
 	}
 	g.alive &^= s.bit()
 	if e.Public {
+		g.lastKilled = s
 		g.pubAlive &^= s.bit()
 		g.nightDead &^= s.bit()
 		g.pending &^= s.bit()

@@ -43,6 +43,10 @@ type roleHooks struct {
 	choices func(g *Game, s Seat) [2]Choice
 	// skip is the holder's default in step; false: the shared default.
 	skip func(g *Game, s Seat) bool
+	// mustAct: the holder may not skip in step now (the thief facing two
+	// wolf cards); it gives the refusal, naming the rule, and the command
+	// the moderator plays for him when his time runs out.
+	mustAct func(g *Game, s Seat) (refusal, Command, bool)
 
 	// packDone runs as the pack's turn ends, before its picks are resolved
 	// (the little girl's report).

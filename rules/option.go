@@ -44,6 +44,7 @@ const (
 	OptActionFeedback
 	OptBlackLovers
 	OptNarrateAbsentRoles
+	OptExplodedSheriffBadge
 	numOptions
 )
 
@@ -122,6 +123,9 @@ const (
 	CupidPlain   = 2
 
 	MobRandomNever = 0
+
+	ExplodedBadgeLost = 0
+	ExplodedBadgePass = 1
 )
 
 type optionInfo struct {
@@ -164,6 +168,7 @@ var optionTable = [numOptions]optionInfo{
 	OptActionFeedback:           {"action_feedback", []string{"off", "on"}, "the witch and the hunter are told whether their poison or shot killed (002)"},
 	OptBlackLovers:              {"black_lovers", []string{"off", "on"}, "cross-camp lovers and cupid form their own camp (黑情侣, 002)"},
 	OptNarrateAbsentRoles:       {"narrate_absent_roles", []string{"off", "on"}, "the narration calls every role of the board, dead or absent too"},
+	OptExplodedSheriffBadge:     {"exploded_sheriff_badge", []string{"lost", "pass"}, "a sheriff who self-explodes (自爆) loses the badge (警徽流失) or passes it"},
 }
 
 // Options is a ruleset: one value per option.

@@ -32,6 +32,12 @@ func (g *Game) RedCard(s Seat) error {
 		g.kill(s, CauseRedCard, true, true, &b) // a lover who dies with him keeps his own last actions
 		g.queueTasks(&b, true, false)
 	}
+	// A card that decides the game ends it at once (RULES §3.7: the moment
+	// one camp has won), whatever step runs: a speech, a vote, the night.
+	if w := g.judge(); w != NoCamp {
+		g.finish(w)
+		return nil
+	}
 	switch {
 	case g.over:
 	case g.step == StepSeqVote && g.stepSeat == s:

@@ -29,8 +29,15 @@ func init() {
 	}
 }
 
-// scapegoat is the living scapegoat, who dies on a tied vote.
-func (g *Game) scapegoat() Seat { return g.firstOf(Scapegoat, g.pubAlive) }
+// scapegoat is the living scapegoat, who dies on a tied vote. Once the
+// village has killed the elder he is a plain villager like every
+// village role (000 长者: 所有村人失去他们的特殊能力): a tie no longer takes him.
+func (g *Game) scapegoat() Seat {
+	if !g.villagePower() {
+		return NoSeat
+	}
+	return g.firstOf(Scapegoat, g.pubAlive)
+}
 
 // namesVoters: a death of this cause earns the scapegoat's voters task.
 func (g *Game) namesVoters(c Cause) bool { return c == CauseScapegoat && g.villagePower() }

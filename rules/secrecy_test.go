@@ -298,3 +298,27 @@ func hasEvent(ev []Event, k EventKind, v int16) bool {
 	}
 	return false
 }
+
+// TestAnExplodedWolfIsMarkedForEveryone: a plain wolf who self-explodes (自爆)
+// shows the table he is of the wolf camp: every seat's view marks him, a
+// villager's as a wolf's, while his card stays hidden from those not told it.
+func TestAnExplodedWolfIsMarkedForEveryone(t *testing.T) {
+	g := std12(t, map[Option]uint8{OptSheriff: SheriffNone})
+	play(t, g, Command{Seat: 1, Kind: CmdCheck, Target: 9})
+	wolvesAttack(t, g, 5)
+	play(t, g, Command{Seat: 2, Kind: CmdSkip})
+	for g.Pending()&Seat(10).bit() == 0 {
+		if st, _ := g.Step(); !st.speech() && st != StepLastWords && st != StepOrder && st != StepSkill {
+			t.Fatalf("did not reach seat 10's speech: step %v", st)
+		}
+		g.Timeout()
+	}
+	play(t, g, Command{Seat: 10, Kind: CmdExplode})
+	villager, wolf := g.View(6), g.View(11)
+	if villager.Exposed != Mask(10) || wolf.Exposed != Mask(10) {
+		t.Fatalf("exposed: villager %v, wolf %v; want [10] for both", Seats(villager.Exposed), Seats(wolf.Exposed))
+	}
+	if villager.Known[10] != NoRole {
+		t.Fatalf("the villager was shown the exploded wolf's card: %v", villager.Known[10])
+	}
+}

@@ -20,7 +20,18 @@ type sheriffState struct {
 	sheriffDone  bool // elected or lost for good
 	cands        uint32
 	withdrawn    uint32
-	campExploded bool // double_explode: the first explosion happened
+	campExploded bool // double_explode: the first explosion happened …
+	campPK       bool // … in the PK speeches, which the next day resumes (001 Q5: 保存警上競選狀態)
+}
+
+// stillRunning: the candidates of the campaign; when a first explosion
+// (double_explode) interrupted the PK speeches, only those of the PK: the
+// candidates beaten in the first round do not come back (001 Q5).
+func (g *Game) stillRunning() uint32 {
+	if g.campPK {
+		return g.cands & g.tied
+	}
+	return g.cands
 }
 
 // closeSignup ends 上警: no candidate or no voter loses the badge.
@@ -39,13 +50,16 @@ func (g *Game) closeSignup() {
 
 // closeWithdraw ends 退水: a single candidate left is elected unopposed.
 func (g *Game) closeWithdraw() {
-	switch popcount(g.cands) {
-	case 0:
+	running := g.stillRunning()
+	switch {
+	case running == 0:
 		g.emit(Event{Kind: EvSheriff, Public: true, Value: lostNoCandidate})
 		g.setResume(StepDawn, false)
-	case 1:
-		g.emit(Event{Kind: EvSheriff, Public: true, Seat: g.lowest(g.cands), Value: elected})
+	case popcount(running) == 1:
+		g.emit(Event{Kind: EvSheriff, Public: true, Seat: g.lowest(running), Value: elected})
 		g.setResume(StepDawn, false)
+	case g.campPK:
+		g.setResume(StepSheriffPKVote, false) // the kept PK's own vote: a tie loses the badge
 	default:
 		g.setResume(StepSheriffVote, false)
 	}

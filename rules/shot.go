@@ -59,7 +59,11 @@ func (g *Game) shotQueued() bool {
 func (g *Game) shoot(s, t Seat) {
 	g.reveal(s)
 	g.emit(Event{Kind: EvShoot, Public: true, Seat: s, Target: t})
-	g.dayDeath(t, CauseShot)
+	// A hunter taken down by the white wolf king is still in his chain: his
+	// victim has no last words either (001 白狼王 A1: 相關的更多玩家也沒有).
+	var b batch
+	g.kill(t, CauseShot, true, g.has(g.silent, s), &b)
+	g.queueTasks(&b, true, false)
 	if g.opt(OptActionFeedback) == On {
 		g.emit(Event{Kind: EvFeedback, To: s.bit(), Seat: s, Target: t, Value: 1})
 	}

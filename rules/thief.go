@@ -34,13 +34,14 @@ func init() {
 		choices: func(g *Game, s Seat) [2]Choice {
 			return [2]Choice{{Kind: CmdTake, NoTarget: true, Value: 1}, {Kind: CmdTake, NoTarget: true, Value: 2}}
 		},
-		// A thief who must take a wolf and skips takes the first.
-		skip: func(g *Game, s Seat) bool {
+		// Facing two wolf cards he must take one: his skip is refused, and
+		// when his time runs out the moderator gives him the first.
+		mustAct: func(g *Game, s Seat) (refusal, Command, bool) {
 			if !(g.extra[0].IsWolf() && g.extra[1].IsWolf() && g.opt(OptThiefMustTakeWolf) == DefaultOn) {
-				return false
+				return accept, Command{}, false
 			}
-			g.emit(Event{Kind: EvSwap, To: s.bit(), Seat: s, Value: 1, Role: g.extra[0]}) // thief_must_take_wolf
-			return true
+			why := refuse(CodeRule, "thief_must_take_wolf=on", "both extra cards are wolves: the thief must take one (take 1 or take 2)")
+			return why, Command{Seat: s, Kind: CmdTake, Value: 1}, true
 		},
 	}
 }

@@ -17,6 +17,7 @@ type View struct {
 	Known      [MaxSeats + 1]Role // cards this seat knows: its own, its mates', revealed ones, checks by role
 	Checks     [MaxSeats + 1]int8 // seer results: 0 unknown, 1 good, 2 wolf, 3 not village
 	Candidates uint32             // sheriff candidates still standing (public)
+	Exposed    uint32             // known to the whole table as of the wolf camp: the self-exploded (自爆), card hidden unless revealed
 	Attacked   Seat               // witch: tonight's attack target as told
 	HealUsed   bool               // witch
 	PoisonUsed bool               // witch
@@ -92,6 +93,8 @@ func (g *Game) UpdateView(v *View) {
 			}
 		case EvReveal:
 			v.Known[e.Seat] = e.Role
+		case EvExplode:
+			v.Exposed |= e.Seat.bit()
 		case EvCheck:
 			if e.Role != NoRole {
 				v.Known[e.Target] = e.Role

@@ -24,8 +24,10 @@ func (g *Game) voters(s Step) uint32 {
 // targets a vote step allows.
 func (g *Game) targets(s Step) uint32 {
 	switch s {
-	case StepElectPK, StepSheriffPKVote, StepPKVote:
+	case StepElectPK, StepPKVote:
 		return g.tied & g.pubAlive
+	case StepSheriffPKVote:
+		return g.tied & g.cands & g.pubAlive // a PK candidate may withdraw when a kept PK resumes
 	case StepSheriffVote:
 		return g.cands
 	case StepSeqVote, StepMobVote:
@@ -38,13 +40,15 @@ func (g *Game) targets(s Step) uint32 {
 
 // beginVoteRound starts a round of the exile vote in the sequential or
 // angry-mob form (day_vote); it reports false for the simultaneous form.
-// Both go round the table from the left of the last victim.
+// Both go round the table from the left of the last player killed (000:
+// 从上一个被杀的玩家的左手边): last night's, or after a peaceful night the one
+// exiled (or shot) the day before; from seat 1 while nobody has died.
 func (g *Game) beginVoteRound(s Step) bool {
 	mode := g.opt(OptDayVote)
 	if mode == DayVoteSimultaneous {
 		return false
 	}
-	from := g.lowest(g.lastDawn)
+	from := g.lastKilled
 	if from == NoSeat {
 		from = g.n
 	}

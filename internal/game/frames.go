@@ -70,6 +70,7 @@ type StateFrame struct {
 	Known    map[int]string `json:"known,omitempty"` // seat → card, as far as this seat knows
 	Wolves   []rules.Seat   `json:"wolves,omitempty"`
 	Lovers   []rules.Seat   `json:"lovers,omitempty"`
+	Exposed  []rules.Seat   `json:"exposed,omitempty"` // public: the self-exploded, of the wolf camp (自爆)
 	Pending  bool           `json:"pending"`
 	Choices  []ChoiceJSON   `json:"choices,omitempty"`
 	Deadline int64          `json:"deadline,omitempty"`  // unix ms: when the moderator moves on

@@ -204,7 +204,7 @@ func (a *Actor) state(s rules.Seat) StateFrame {
 			f.Known[int(x)] = r.String()
 		}
 	}
-	f.Wolves, f.Lovers = rules.Seats(v.Wolves), rules.Seats(v.Lovers)
+	f.Wolves, f.Lovers, f.Exposed = rules.Seats(v.Wolves), rules.Seats(v.Lovers), rules.Seats(v.Exposed)
 	if v.Over {
 		f.Winner = v.Winner.String()
 	}
