@@ -668,19 +668,39 @@ async function pushAndAbort(browser, base) {
   await joiner.addInitScript(([id, seat, token]) => {
     localStorage.setItem('wolfden.room.' + id, JSON.stringify({ seat, token, at: 1 }));
   }, [id, join.seat, join.token]);
+  // the moment the table enters each page, on the machine's clock (the
+  // test's waitFor looks at 0, 20, 70, 170, 270 ms, each look waiting for
+  // the page: it sees the table later, tests/push.mjs)
+  const stamp = () => {
+    new MutationObserver(() => {
+      if (!window.__tableAt && document.querySelector('[data-testid="table"]')) window.__tableAt = Date.now();
+    }).observe(document, { childList: true, subtree: true });
+  };
+  await joiner.addInitScript(stamp);
   await joiner.goto(`${base}/room/${id}`);
   await joiner.getByTestId('room').waitFor();
+  // the table device (?table=1, no seat) waits in the room too
+  const device = await (await ctx.browser().newContext({ locale: 'en-US' })).newPage();
+  watch(device, 'abort-device');
+  await device.addInitScript(stamp);
+  await device.goto(`${base}/room/${id}?table=1`);
+  await device.getByTestId('room').waitFor();
   await fetch(`${base}/api/rooms/${id}/bots`, { method: 'POST', headers: { Authorization: 'Bearer ' + created.host_token }, body: '{}' });
   const info = await (await fetch(`${base}/api/rooms/${id}`)).json();
   await joiner.waitForTimeout(300); // the joiner is waiting on the room
   const t0 = Date.now();
   await fetch(`${base}/api/rooms/${id}/start`, { method: 'POST', headers: { Authorization: 'Bearer ' + created.host_token } });
-  await joiner.getByTestId('table').waitFor({ timeout: 5000 });
-  const ms = Date.now() - t0;
-  if (typeof info.version === 'number') {
-    if (ms > 1000) fail(`push: the joiner reached the table ${ms} ms after the start`);
-    log(`push: the joiner reached the table ${ms} ms after the start`);
-  } else log(`push: (the server gives no room version yet: the joiner polled, ${ms} ms)`);
+  const reached = await Promise.all([joiner, device].map(async (p) => {
+    await p.getByTestId('table').waitFor({ timeout: 5000 });
+    const ms = Date.now() - t0;
+    return { ms, drawn: (await p.evaluate(() => window.__tableAt)) - t0 };
+  }));
+  for (const [who, { ms, drawn }] of [['the joiner', reached[0]], ['the table device', reached[1]]]) {
+    if (typeof info.version === 'number') {
+      if (ms > 1000) fail(`push: ${who} reached the table ${ms} ms after the start (drawn at ${drawn} ms)`);
+      log(`push: ${who} reached the table ${ms} ms after the start (drawn at ${drawn} ms)`);
+    } else log(`push: (the server gives no room version yet: ${who} polled, ${ms} ms)`);
+  }
   await host.goto(`${base}/room/${id}`);
   await host.getByTestId('table').waitFor();
   host.on('dialog', (d) => d.accept());
@@ -697,12 +717,14 @@ async function pushAndAbort(browser, base) {
       await p.getByTestId('room').waitFor({ timeout: 10000 });
       await p.waitForFunction((n) => document.querySelector('.seat.me .num')?.textContent.trim() === String(n), who === 'host' ? created.seat : join.seat, { timeout: 10000 });
     }
+    await device.getByTestId('room').waitFor({ timeout: 10000 });
     const after = await (await fetch(`${base}/api/rooms/${id}`)).json();
     if (after.status !== 'open') fail('abort: the room is ' + after.status);
-    log('abort: the host aborted the game; both players are back in the waiting room, in their seats');
+    log('abort: the host aborted the game; both players are back in the waiting room, in their seats, and the table device with them');
   }
   await ctx.close();
   await other.close();
+  await device.context().close();
 }
 
 async function playPhone(browser, base) {
