@@ -250,7 +250,7 @@ func (b *smartBot) decide(v *rules.View, ch []rules.Choice) rules.Command {
 		return b.actSeqVote(v, ch)
 	case rules.StepMobVote:
 		return b.actMobVote(v, ch)
-	case rules.StepSkill:
+	case rules.StepSkill, rules.StepNightShot:
 		return b.actSkill(v, ch)
 	case rules.StepBadge:
 		return b.actBadge(v, ch)

@@ -219,6 +219,7 @@ var presets = []*Preset{
 			"wolf_win", "half_or_kill_side", "reveal_role_on_death", "off",
 			"hunter_shoots_when_poisoned", "on", "hunter_shoots_on_heartbreak", "on",
 			"win_check_before_shot", "off", "cupid_camp", "lovers", "black_lovers", "on", "wolves_learn_attack_result", "on",
+			"night_shot", "in_night",
 			"action_feedback", "on"),
 	},
 }

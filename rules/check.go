@@ -155,7 +155,7 @@ func (g *Game) check(c Command) refusal {
 		if c.Kind == CmdOrder && (c.Value == 0 || c.Value == 1) {
 			return accept
 		}
-	case StepSkill:
+	case StepSkill, StepNightShot:
 		if c.Kind == CmdShoot {
 			return g.checkShoot(c)
 		}
@@ -338,7 +338,7 @@ func (g *Game) skip(s Seat) {
 		if g.has(g.due, s) {
 			g.emit(Event{Kind: EvSkip, To: me, Seat: s})
 		}
-	case g.step.turn() || g.step == StepNight || g.step == StepWitch:
+	case g.step.turn() || g.step == StepNight || g.step == StepWitch || g.step == StepNightShot:
 		g.emit(Event{Kind: EvSkip, To: me, Seat: s})
 	default:
 		g.emit(Event{Kind: EvSkip, Public: true, Seat: s})

@@ -57,7 +57,7 @@ func (g *Game) Choices(s Seat, buf []Choice) []Choice {
 			buf = addChoice(buf, CmdWithdraw, 0, true)
 		case StepOrder:
 			buf = append(buf, Choice{Kind: CmdOrder, NoTarget: true}, Choice{Kind: CmdOrder, NoTarget: true, Value: 1})
-		case StepSkill:
+		case StepSkill, StepNightShot:
 			if g.mayShoot(s) {
 				buf = addChoice(buf, CmdShoot, g.pubAlive&^me, false)
 			}

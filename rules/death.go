@@ -110,7 +110,10 @@ func (g *Game) queueTasks(b *batch, front, atNight bool) {
 			}
 			g.emit(Event{Kind: EvSheriff, Public: true, Value: why})
 		}
-		if d.cause != CauseExplode && d.cause != CauseRedCard {
+		// Under night_shot=in_night the night's dead had their shot in the
+		// night: the dawn opens no skill window for anyone (a public rule).
+		inNight := atNight && g.opt(OptNightShot) == NightShotInNight
+		if d.cause != CauseExplode && d.cause != CauseRedCard && !inNight {
 			list[n] = queued{d.seat, taskSkill} // a hunter taken by the white wolf king still shoots
 			n++
 		}

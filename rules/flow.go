@@ -108,6 +108,8 @@ func (g *Game) complete() {
 		g.nextCandidate(g.stepSeat, false)
 	case StepMobVote:
 		g.nextMobVoter()
+	case StepNightShot:
+		g.nextNightShot()
 	}
 }
 

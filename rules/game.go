@@ -30,6 +30,8 @@ type Game struct {
 	redCard  uint32 // seats sent off by the moderator (红牌)
 	silent   uint32 // dead in the white wolf king's chain: no last actions
 
+	shotAtNight uint32 // night_shot=in_night: shooters woken to fire in the night
+
 	day, night int16
 	isNight    bool
 	step       Step
@@ -433,6 +435,9 @@ func (g *Game) applyStep(e *Event) {
 		g.due |= g.holder[e.Role].bit() &^ 1
 	case st == StepSignup:
 		g.cands, g.withdrawn = 0, 0
+		g.pending |= e.Mask
+	case st == StepNightShot:
+		g.shotAtNight |= s.bit()
 		g.pending |= e.Mask
 	default:
 		g.pending |= e.Mask

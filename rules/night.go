@@ -119,5 +119,5 @@ func (g *Game) resolveNight() {
 		}
 	}
 	g.resolvePoison(&b)
-	g.startDay()
+	g.nextNightShot()
 }

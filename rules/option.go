@@ -45,6 +45,7 @@ const (
 	OptBlackLovers
 	OptNarrateAbsentRoles
 	OptExplodedSheriffBadge
+	OptNightShot
 	numOptions
 )
 
@@ -126,6 +127,9 @@ const (
 
 	ExplodedBadgeLost = 0
 	ExplodedBadgePass = 1
+
+	NightShotDawn    = 0
+	NightShotInNight = 1
 )
 
 type optionInfo struct {
@@ -169,6 +173,7 @@ var optionTable = [numOptions]optionInfo{
 	OptBlackLovers:              {"black_lovers", []string{"off", "on"}, "cross-camp lovers and cupid form their own camp (黑情侣, 002)"},
 	OptNarrateAbsentRoles:       {"narrate_absent_roles", []string{"off", "on"}, "the narration calls every role of the board, dead or absent too"},
 	OptExplodedSheriffBadge:     {"exploded_sheriff_badge", []string{"lost", "pass"}, "a sheriff who self-explodes (自爆) loses the badge (警徽流失) or passes it"},
+	OptNightShot:                {"night_shot", []string{"dawn", "in_night"}, "a hunter or wolf king killed at night shoots at dawn, or inside the night's resolution (002), his victim among the dawn's dead"},
 }
 
 // Options is a ruleset: one value per option.

@@ -14,7 +14,7 @@ import (
 func entitled(g *Game, e *Event) uint32 {
 	wolfTeam := g.wolves &^ g.loversCamp
 	switch e.Kind {
-	case EvRole, EvBallot, EvSkip, EvNoShot, EvFeedback, EvSwap:
+	case EvRole, EvBallot, EvSkip, EvNoShot, EvFeedback, EvSwap, EvShoot:
 		return e.Seat.bit()
 	case EvWolfTeam:
 		return wolfTeam | g.ally.bit()
@@ -56,6 +56,8 @@ func entitled(g *Game, e *Event) uint32 {
 			return dealt(g, Thief)
 		case StepCupid:
 			return g.seatsOf(Cupid, g.all)
+		case StepNightShot: // a shooter killed tonight, woken alone
+			return (g.seatsOf(Hunter, g.all) | g.seatsOf(WolfKing, g.all)) &^ g.alive
 		}
 		return g.seatsOf(Witch, g.all)
 	}

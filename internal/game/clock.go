@@ -139,6 +139,13 @@ func nightSlots(b *rules.Board, night int, t *Timers) []slot {
 	if slices.Contains(b.Cards, rules.Witch) {
 		out = append(out, slot{rules.StepWitch, t.Witch.Milliseconds()})
 	}
+	// night_shot=in_night: a shooter killed tonight fires before the dawn.
+	// The slot is on every night's schedule of a board with a shooter, so
+	// its length says nothing of who died.
+	if b.Options[rules.OptNightShot] == rules.NightShotInNight &&
+		(slices.Contains(b.Cards, rules.Hunter) || slices.Contains(b.Cards, rules.WolfKing)) {
+		out = append(out, slot{rules.StepNightShot, t.Other.Milliseconds()})
+	}
 	return out
 }
 
@@ -252,7 +259,7 @@ func (c *clock) opens(e *rules.Event) int {
 		return c.slotFor(rules.StepWitch)
 	case rules.EvStep:
 		switch st := rules.Step(e.Value); st {
-		case rules.StepThief, rules.StepCupid, rules.StepNight, rules.StepWitch:
+		case rules.StepThief, rules.StepCupid, rules.StepNight, rules.StepWitch, rules.StepNightShot:
 			return c.slotFor(st)
 		}
 	case rules.EvDay:

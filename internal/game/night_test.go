@@ -601,3 +601,27 @@ func TestAJoinAtNightIsAnsweredAtOnce(t *testing.T) {
 		}
 	}
 }
+
+// TestTheNightShotHasASlotEveryNight: under night_shot=in_night the slot in
+// which a shooter killed tonight fires is on every night's schedule of a
+// board with a hunter, whether anyone dies or not: the dawn comes at the
+// same time, and the table cannot time the hunter's death.
+func TestTheNightShotHasASlotEveryNight(t *testing.T) {
+	forum := presetBoard(t, "forum", 9)
+	tm := nightTimers()
+	for night := 1; night <= 3; night++ {
+		slots := nightSlots(&forum, night, &tm)
+		if last := slots[len(slots)-1]; last.Step != rules.StepNightShot || last.Dur != tm.Other.Milliseconds() {
+			t.Fatalf("night %d: the forum's schedule %v does not end with the night shot's slot", night, slots)
+		}
+	}
+	dawnShot := forum
+	dawnShot.Options[rules.OptNightShot] = rules.NightShotDawn
+	for _, b := range []rules.Board{std12(t), dawnShot} {
+		for _, sl := range nightSlots(&b, 2, &tm) {
+			if sl.Step == rules.StepNightShot {
+				t.Fatalf("a board that shoots at dawn has a night shot slot: %v", nightSlots(&b, 2, &tm))
+			}
+		}
+	}
+}
