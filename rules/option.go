@@ -46,6 +46,13 @@ const (
 	OptNarrateAbsentRoles
 	OptExplodedSheriffBadge
 	OptNightShot
+	OptKnightDuelInCampaign
+	OptKnightDuelEndsDay
+	OptDreamcatcherMustDream
+	OptMagicianSwapOnce
+	OptSpiritKnightReflect
+	OptWolfNoTarget
+	OptFirstNightAttack
 	numOptions
 )
 
@@ -130,6 +137,9 @@ const (
 
 	NightShotDawn    = 0
 	NightShotInNight = 1
+
+	ReflectSameNight = 0
+	ReflectNextNight = 1
 )
 
 type optionInfo struct {
@@ -173,6 +183,13 @@ var optionTable = [numOptions]optionInfo{
 	OptBlackLovers:              {"black_lovers", []string{"off", "on"}, "cross-camp lovers and cupid form their own camp (黑情侣, 002)"},
 	OptNarrateAbsentRoles:       {"narrate_absent_roles", []string{"off", "on"}, "the narration calls every role of the board, dead or absent too"},
 	OptExplodedSheriffBadge:     {"exploded_sheriff_badge", []string{"lost", "pass"}, "a sheriff who self-explodes (自爆) loses the badge (警徽流失) or passes it"},
+	OptKnightDuelInCampaign:     {"knight_duel_in_campaign", []string{"off", "on"}, "the knight (骑士) may also duel during the sheriff campaign's speeches"},
+	OptKnightDuelEndsDay:        {"knight_duel_ends_day", []string{"on", "off"}, "a duel that kills a wolf ends the day, as a self-explosion does"},
+	OptDreamcatcherMustDream:    {"dreamcatcher_must_dream", []string{"on", "off"}, "the dreamcatcher (摄梦人) must choose a dreamer every night"},
+	OptMagicianSwapOnce:         {"magician_swap_once", []string{"on", "off"}, "the magician (魔术师) may swap each player at most once per game"},
+	OptSpiritKnightReflect:      {"spirit_knight_reflect", []string{"same_night", "next_night"}, "the spirit knight's (恶灵骑士) reflection kills in the same night's resolution or the next"},
+	OptWolfNoTarget:             {"wolf_no_target", []string{"on", "off"}, "the wolves may attack nobody (空刀)"},
+	OptFirstNightAttack:         {"first_night_attack", []string{"on", "off"}, "the wolves attack on night 1 (AIWolf: off, the first night has only the seer's check)"},
 	OptNightShot:                {"night_shot", []string{"dawn", "in_night"}, "a hunter or wolf king killed at night shoots at dawn, or inside the night's resolution (002), his victim among the dawn's dead"},
 }
 

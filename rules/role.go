@@ -40,6 +40,22 @@ const (
 	Thief              // 小偷 (part 2)
 	LittleGirl         // 小女孩 (part 2)
 	Piper              // 吹笛人 (part 2)
+	// The catalogue beyond the seeds (ROLES-MORE.md). Not dealt until the
+	// engine implements them (roleInfo.ready).
+	Knight       // 骑士: once, by day, duels a player: a wolf dies, else the knight
+	Gravekeeper  // 守墓人: learns how yesterday's exiled reads
+	Psychic      // 通灵师: checks one player's card a night
+	WitchHunter  // 猎魔人: from night 2 hunts a player: a wolf dies, else the hunter
+	Dreamcatcher // 摄梦人: a dreamer a night, who cannot die that night
+	Crow         // 乌鸦: curses a player: one more vote against him tomorrow
+	Magician     // 魔术师: swaps two players for the night's actions
+	Gargoyle     // 石像鬼: a lone wolf who checks cards; the kill when the pack is gone
+	SpiritKnight // 恶灵骑士: a wolf nothing kills at night; reflects a check or poison
+	Nightmare    // 噩梦之影: a wolf who fears one player a night: no power for him
+	BloodMoon    // 血月使徒: a wolf whose explosion takes the village's night powers
+	HiddenWolf   // 隐狼: knows the wolves, unknown to them, reads as good
+	Possessed    // 狂人: a human of the wolf camp (AIWolf POSSESSED)
+	WildChild    // 野孩子: becomes a wolf when his model dies
 	numRoles
 )
 
@@ -83,6 +99,20 @@ var roleTable = [numRoles]roleInfo{
 	Thief:         {"thief", "小偷", Village, false, true},
 	LittleGirl:    {"little_girl", "小女孩", Village, true, true},
 	Piper:         {"piper", "吹笛人", PiperCamp, false, true},
+	Knight:        {"knight", "骑士", Village, true, false},
+	Gravekeeper:   {"gravekeeper", "守墓人", Village, true, false},
+	Psychic:       {"psychic", "通灵师", Village, true, false},
+	WitchHunter:   {"witch_hunter", "猎魔人", Village, true, false},
+	Dreamcatcher:  {"dreamcatcher", "摄梦人", Village, true, false},
+	Crow:          {"crow", "乌鸦", Village, true, false},
+	Magician:      {"magician", "魔术师", Village, true, false},
+	Gargoyle:      {"gargoyle", "石像鬼", Wolves, false, false},
+	SpiritKnight:  {"spirit_knight", "恶灵骑士", Wolves, false, false},
+	Nightmare:     {"nightmare", "噩梦之影", Wolves, false, false},
+	BloodMoon:     {"blood_moon", "血月使徒", Wolves, false, false},
+	HiddenWolf:    {"hidden_wolf", "隐狼", Wolves, false, false},
+	Possessed:     {"possessed", "狂人", Wolves, false, false},
+	WildChild:     {"wild_child", "野孩子", Village, false, false},
 }
 
 func (r Role) String() string {
