@@ -52,6 +52,17 @@ func (g *Game) mustAct(s Seat) (refusal, Command, bool) {
 	return accept, Command{}, false
 }
 
+// forced is mustAct's verdict alone: a bool comes back in a register, where
+// mustAct's results are written to memory, so asking costs little for the
+// many seats whose role has no such hook.
+func (g *Game) forced(s Seat) bool {
+	if h := &hooks[g.role[s]]; h.mustAct == nil || h.step != g.step {
+		return false
+	}
+	_, _, ok := g.mustAct(s)
+	return ok
+}
+
 // Check tells whether a command would be accepted, without doing it.
 func (g *Game) Check(c Command) error {
 	if r := g.check(g.normalize(c)); r.code != 0 {
@@ -124,7 +135,8 @@ func (g *Game) check(c Command) refusal {
 		switch g.step {
 		case StepNone, StepDawn, StepDusk, StepOver:
 		default:
-			if why, _, ok := g.mustAct(s); ok {
+			if g.forced(s) {
+				why, _, _ := g.mustAct(s)
 				return why
 			}
 			return accept // every step a seat waits in has its default

@@ -25,7 +25,7 @@ func (g *Game) Choices(s Seat, buf []Choice) []Choice {
 	r := g.role[s]
 	mine := g.Pending()&me != 0
 	if mine {
-		if _, _, forced := g.mustAct(s); !forced {
+		if !g.forced(s) {
 			buf = addChoice(buf, CmdSkip, 0, true)
 		}
 		switch g.step {

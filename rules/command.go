@@ -159,25 +159,79 @@ var (
 )
 
 // refusal is an Error not yet formatted. Its arguments are one-byte values
-// (Seat, Step, CmdKind), which box without allocating.
+// (Seat, Step, CmdKind, Role), kept packed with their types in one word:
+// small enough to be returned in registers, so that accepting a command
+// (the zero refusal) costs nothing, and formatted only by err.
 type refusal struct {
 	code   Code
 	rule   string
 	format string
-	args   [3]any
-	nargs  int
+	args   uint64 // byte i: argument i; byte 4+i: its argKind (argNone: no argument)
 }
+
+// argKind is the type of a refusal's argument, to rebuild it for formatting.
+type argKind uint8
+
+const (
+	argNone argKind = iota
+	argSeat
+	argStep
+	argCmd
+	argRole
+	argUint8
+)
 
 var accept refusal
 
 func refuse(code Code, rule, format string, args ...any) refusal {
-	r := refusal{code: code, rule: rule, format: format, nargs: len(args)}
-	copy(r.args[:], args)
+	if len(args) > 3 {
+		panic("rules: a refusal has at most three arguments")
+	}
+	r := refusal{code: code, rule: rule, format: format}
+	for i, a := range args {
+		var v uint8
+		var k argKind
+		switch a := a.(type) {
+		case Seat:
+			v, k = uint8(a), argSeat
+		case Step:
+			v, k = uint8(a), argStep
+		case CmdKind:
+			v, k = uint8(a), argCmd
+		case Role:
+			v, k = uint8(a), argRole
+		case uint8:
+			v, k = a, argUint8
+		default:
+			panic(fmt.Sprintf("rules: a refusal's argument of type %T", a))
+		}
+		r.args |= uint64(v)<<(8*i) | uint64(k)<<(8*(4+i))
+	}
 	return r
 }
 
 func (r refusal) err() error {
-	return &Error{Code: r.code, Rule: r.rule, Msg: fmt.Sprintf(r.format, r.args[:r.nargs]...)}
+	var args [3]any
+	n := 0
+	for ; n < len(args); n++ {
+		v := uint8(r.args >> (8 * n))
+		switch argKind(r.args >> (8 * (4 + n))) {
+		case argSeat:
+			args[n] = Seat(v)
+		case argStep:
+			args[n] = Step(v)
+		case argCmd:
+			args[n] = CmdKind(v)
+		case argRole:
+			args[n] = Role(v)
+		case argUint8:
+			args[n] = v
+		}
+		if args[n] == nil {
+			break
+		}
+	}
+	return &Error{Code: r.code, Rule: r.rule, Msg: fmt.Sprintf(r.format, args[:n]...)}
 }
 
 // plusList writes a seat set as scripts do: "5+7", or "none".
