@@ -350,7 +350,9 @@ func (g *Game) skip(s Seat) {
 		if g.has(g.due, s) {
 			g.emit(Event{Kind: EvSkip, To: me, Seat: s})
 		}
-	case g.step.turn() || g.step == StepNight || g.step == StepWitch || g.step == StepNightShot:
+	case g.step.turn() || g.isNight:
+		// By night every skip is the skipper's alone: a public one would name
+		// who holds the card woken (the thief's, cupid's, a night shooter's).
 		g.emit(Event{Kind: EvSkip, To: me, Seat: s})
 	default:
 		g.emit(Event{Kind: EvSkip, Public: true, Seat: s})

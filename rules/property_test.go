@@ -133,8 +133,22 @@ func refusedChangesNothing(rt *rapid.T, g *Game, r *rand.Rand) {
 }
 
 func noLeaks(rt *rapid.T, g *Game) {
+	night := false
 	for i := range g.events {
 		e := &g.events[i]
+		// While the table sleeps nothing is said aloud (but by the moderator's
+		// red card): a public event at night would tell everyone who is awake
+		// (a thief's or cupid's skip).
+		switch {
+		case e.Kind == EvNight:
+			night = true
+		case e.Kind == EvDay || e.Kind == EvGameOver:
+			night = false
+		case e.Kind == EvRedCard:
+			night = false // the moderator's act is public, and so are its consequences
+		case night && e.Public && e.Kind != EvDawn:
+			rt.Fatalf("event %d (%v) is public at night", e.Seq, e)
+		}
 		if !e.Public && e.To&^entitled(g, e) != 0 {
 			rt.Fatalf("event %d (%v) goes to %v, beyond %v", e.Seq, e, Seats(e.To), Seats(entitled(g, e)))
 		}
