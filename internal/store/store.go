@@ -1,7 +1,8 @@
 // Package store keeps rooms and the log of every game so that a restart
 // loses nothing: a change is written before the server acknowledges it.
 // The interface is the server's; each dialect has its own package
-// (sqlite/ now; PostgreSQL can follow with the same contract).
+// (sqlite/, postgres/, memory/), and storetest/ checks that
+// each keeps the same contract.
 package store
 
 import (
@@ -14,6 +15,9 @@ import (
 
 // ErrNotFound is returned for a room that does not exist.
 var ErrNotFound = errors.New("store: not found")
+
+// ErrClosed is wrapped by every error of a call made after Close.
+var ErrClosed = errors.New("the store is closed")
 
 // Room statuses.
 const (

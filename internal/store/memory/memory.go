@@ -1,12 +1,18 @@
 // Package memory is a store kept in memory: for tests, and for a server
 // run with nothing to keep.
+//
+// It keeps the contract of store.Store (storetest runs on it) but for one
+// leniency that the game's tests rely on: a room it was never given takes
+// appends and has records, as if it had been created empty.
 package memory
 
 import (
+	"cmp"
 	"context"
 	"fmt"
 	"slices"
 	"sync"
+	"time"
 
 	"github.com/wolfden/wolfden/internal/store"
 )
@@ -15,11 +21,12 @@ import (
 type Store struct {
 	mu      sync.Mutex
 	rooms   map[string]store.Room
-	order   []string
 	records map[string][]store.Record
 	closed  bool
 	fail    error // every write fails with it while set (FailWrites)
 }
+
+var _ store.Store = (*Store)(nil)
 
 // FailWrites makes every write fail with err until it is called with nil:
 // a full disk, for tests.
@@ -34,135 +41,197 @@ func New() *Store {
 	return &Store{rooms: map[string]store.Room{}, records: map[string][]store.Record{}}
 }
 
-func (m *Store) check() error {
-	if m.closed {
-		return fmt.Errorf("memory store: closed")
+// errClosed wraps store.ErrClosed.
+var errClosed = fmt.Errorf("memory: %w", store.ErrClosed)
+
+// write locks m for a write, or says why there can be none: a closed
+// store, a cancelled ctx, FailWrites.
+func (m *Store) write(ctx context.Context) error {
+	if err := ctx.Err(); err != nil {
+		return err
 	}
-	return m.fail
+	m.mu.Lock()
+	err := errClosed
+	if !m.closed {
+		err = m.fail
+	}
+	if err != nil {
+		m.mu.Unlock()
+	}
+	return err
+}
+
+// read locks m for a read.
+func (m *Store) read() error {
+	m.mu.Lock()
+	if m.closed {
+		m.mu.Unlock()
+		return errClosed
+	}
+	return nil
+}
+
+// utc is t as a store that writes it somewhere gives it back: in UTC,
+// without a monotonic clock reading.
+func utc(t time.Time) time.Time {
+	if t.IsZero() {
+		return time.Time{}
+	}
+	return t.UTC()
 }
 
 // CreateRoom implements store.Store.
-func (m *Store) CreateRoom(_ context.Context, r store.Room) error {
-	m.mu.Lock()
-	defer m.mu.Unlock()
-	if err := m.check(); err != nil {
+func (m *Store) CreateRoom(ctx context.Context, r store.Room) error {
+	if err := m.write(ctx); err != nil {
 		return err
 	}
+	defer m.mu.Unlock()
 	if _, ok := m.rooms[r.ID]; ok {
-		return fmt.Errorf("memory store: room %s exists", r.ID)
+		return fmt.Errorf("memory: create room %q: the room already exists", r.ID)
 	}
+	r.Created, r.Updated = utc(r.Created), utc(r.Updated)
 	m.rooms[r.ID] = r
-	m.order = append(m.order, r.ID)
 	return nil
 }
 
 // UpdateRoom implements store.Store.
-func (m *Store) UpdateRoom(_ context.Context, r store.Room) error {
-	m.mu.Lock()
-	defer m.mu.Unlock()
-	if err := m.check(); err != nil {
+func (m *Store) UpdateRoom(ctx context.Context, r store.Room) error {
+	if err := m.write(ctx); err != nil {
 		return err
 	}
+	defer m.mu.Unlock()
 	return m.update(r)
 }
 
 func (m *Store) update(r store.Room) error {
 	old, ok := m.rooms[r.ID]
 	if !ok {
-		return store.ErrNotFound
+		return fmt.Errorf("memory: update room %q: %w", r.ID, store.ErrNotFound)
 	}
-	old.Status, old.Config, old.Seats, old.Updated = r.Status, r.Config, r.Seats, r.Updated
+	old.Status, old.Config, old.Seats, old.Updated = r.Status, r.Config, r.Seats, utc(r.Updated)
 	m.rooms[r.ID] = old
 	return nil
 }
 
 // ResetRoom implements store.Store.
 func (m *Store) ResetRoom(ctx context.Context, r store.Room) error {
-	if err := m.UpdateRoom(ctx, r); err != nil {
+	if err := m.write(ctx); err != nil {
 		return err
 	}
-	m.mu.Lock()
 	defer m.mu.Unlock()
+	if err := m.update(r); err != nil {
+		return err
+	}
 	delete(m.records, r.ID)
 	return nil
 }
 
 // Room implements store.Store.
 func (m *Store) Room(_ context.Context, id string) (store.Room, error) {
-	m.mu.Lock()
+	if err := m.read(); err != nil {
+		return store.Room{}, err
+	}
 	defer m.mu.Unlock()
 	r, ok := m.rooms[id]
 	if !ok {
-		return store.Room{}, store.ErrNotFound
+		return store.Room{}, fmt.Errorf("memory: room %q: %w", id, store.ErrNotFound)
 	}
 	return r, nil
 }
 
 // Rooms implements store.Store.
 func (m *Store) Rooms(_ context.Context, status string) ([]store.Room, error) {
-	m.mu.Lock()
+	if err := m.read(); err != nil {
+		return nil, err
+	}
 	defer m.mu.Unlock()
 	var out []store.Room
-	for _, id := range m.order {
-		if r := m.rooms[id]; r.Status == status {
+	for _, r := range m.rooms {
+		if r.Status == status {
 			out = append(out, r)
 		}
 	}
+	slices.SortFunc(out, func(a, b store.Room) int {
+		return cmp.Or(a.Created.Compare(b.Created), cmp.Compare(a.ID, b.ID))
+	})
 	return out, nil
 }
 
 // Append implements store.Store.
-func (m *Store) Append(_ context.Context, roomID string, recs ...store.Record) error {
-	m.mu.Lock()
-	defer m.mu.Unlock()
-	if err := m.check(); err != nil {
+func (m *Store) Append(ctx context.Context, roomID string, recs ...store.Record) error {
+	if len(recs) == 0 {
+		return nil
+	}
+	if err := m.write(ctx); err != nil {
 		return err
 	}
+	defer m.mu.Unlock()
 	if err := m.follows(roomID, recs); err != nil {
 		return err
 	}
-	m.records[roomID] = append(m.records[roomID], slices.Clone(recs)...)
+	m.add(roomID, recs)
 	return nil
 }
 
+// follows checks that recs follow the room's last record.
 func (m *Store) follows(roomID string, recs []store.Record) error {
-	have := m.records[roomID]
-	for i, r := range recs {
-		if want := int64(len(have) + i + 1); r.N != want {
-			return fmt.Errorf("memory store: room %s: record %d where %d was due", roomID, r.N, want)
+	for i := 1; i < len(recs); i++ {
+		if recs[i].N != recs[i-1].N+1 {
+			return fmt.Errorf("memory: append to room %q: records are not consecutive: %d follows %d", roomID, recs[i].N, recs[i-1].N)
 		}
 	}
+	last := int64(len(m.records[roomID]))
+	switch n := recs[0].N; {
+	case n <= last:
+		return fmt.Errorf("memory: append to room %q: record %d is already stored (the last is %d)", roomID, n, last)
+	case n > last+1:
+		return fmt.Errorf("memory: append to room %q: record %d leaves a gap after the last stored record, %d", roomID, n, last)
+	}
 	return nil
+}
+
+func (m *Store) add(roomID string, recs []store.Record) {
+	for _, r := range recs {
+		r.At = utc(r.At)
+		r.Events = slices.Clone(r.Events)
+		m.records[roomID] = append(m.records[roomID], r)
+	}
 }
 
 // StartGame implements store.Store.
-func (m *Store) StartGame(_ context.Context, r store.Room, recs ...store.Record) error {
-	m.mu.Lock()
-	defer m.mu.Unlock()
-	if err := m.check(); err != nil {
+func (m *Store) StartGame(ctx context.Context, r store.Room, recs ...store.Record) error {
+	if len(recs) == 0 {
+		return fmt.Errorf("memory: start room %q: a game starts with its first record", r.ID)
+	}
+	if err := m.write(ctx); err != nil {
 		return err
 	}
+	defer m.mu.Unlock()
 	if _, ok := m.rooms[r.ID]; !ok {
-		return store.ErrNotFound
+		return fmt.Errorf("memory: start room %q: %w", r.ID, store.ErrNotFound)
 	}
 	if err := m.follows(r.ID, recs); err != nil {
 		return err
 	}
 	_ = m.update(r)
-	m.records[r.ID] = append(m.records[r.ID], slices.Clone(recs)...)
+	m.add(r.ID, recs)
 	return nil
 }
 
 // Records implements store.Store.
 func (m *Store) Records(_ context.Context, roomID string) ([]store.Record, error) {
-	m.mu.Lock()
+	if err := m.read(); err != nil {
+		return nil, err
+	}
 	defer m.mu.Unlock()
 	return slices.Clone(m.records[roomID]), nil
 }
 
 // Close implements store.Store.
 func (m *Store) Close() error {
-	m.mu.Lock()
+	if err := m.read(); err != nil {
+		return err
+	}
 	defer m.mu.Unlock()
 	m.closed = true
 	return nil

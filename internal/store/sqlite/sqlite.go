@@ -30,7 +30,8 @@ import (
 var migrations embed.FS
 
 // ErrClosed is returned by every call made after Close.
-var ErrClosed = errors.New("sqlite: store is closed")
+// It wraps store.ErrClosed.
+var ErrClosed = fmt.Errorf("sqlite: %w", store.ErrClosed)
 
 // maxBatch bounds a group commit, so that under a flood of appends one
 // transaction, and the wait of every caller in it, stays short.

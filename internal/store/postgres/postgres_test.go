@@ -1,0 +1,114 @@
+package postgres
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/wolfden/wolfden/internal/store"
+	"github.com/wolfden/wolfden/internal/store/postgres/pgtest"
+	"github.com/wolfden/wolfden/internal/store/storetest"
+)
+
+var ctx = context.Background()
+
+func open(t testing.TB, url string) *DB {
+	t.Helper()
+	db, err := Open(ctx, url)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { db.Close() })
+	return db
+}
+
+// adapter is the PostgreSQL store for the contract's tests: a database is
+// a new database on one server started for the test.
+func adapter(srv *pgtest.Server) storetest.Adapter {
+	return storetest.Adapter{
+		NewDB: func(t testing.TB) func(t testing.TB) store.Store {
+			url := srv.NewDB(t)
+			return func(t testing.TB) store.Store { return open(t, url) }
+		},
+	}
+}
+
+func TestContract(t *testing.T) {
+	storetest.Run(t, adapter(pgtest.Start(t)))
+}
+
+func BenchmarkAppend(b *testing.B) {
+	storetest.BenchmarkAppend(b, adapter(pgtest.Start(b)))
+}
+
+// TestTwoStoresOnOneDatabase: two servers sharing a database (the cluster
+// path) append to the same rooms at once, each record number offered by
+// both: each is stored once, from one of them, and the other is told it is
+// already stored, whatever transactions the two stores grouped them in.
+func TestTwoStoresOnOneDatabase(t *testing.T) {
+	srv := pgtest.Start(t)
+	url := srv.NewDB(t)
+	a, b := open(t, url), open(t, url)
+	const rooms, appends = 10, 30
+	for i := range rooms {
+		storetest.CreateRoom(t, a, storetest.Room(fmt.Sprint(i), store.StatusRunning, i))
+	}
+	var stored [rooms][appends + 1][2]bool
+	var wg sync.WaitGroup
+	for i := range rooms {
+		for s, st := range []*DB{a, b} {
+			wg.Go(func() {
+				id := fmt.Sprint(i)
+				for n := int64(1); n <= appends; n++ {
+					err := st.Append(ctx, id, storetest.Record(n))
+					switch {
+					case err == nil:
+						stored[i][n][s] = true
+					case strings.Contains(err.Error(), "is already stored"):
+						// The other store was first. (Record n is offered
+						// once n-1 is stored, by one store or the other, so
+						// there is no gap.)
+					default:
+						t.Errorf("room %d, record %d: %v", i, n, err)
+						return
+					}
+				}
+			})
+		}
+	}
+	wg.Wait()
+	for i := range rooms {
+		for n := 1; n <= appends; n++ {
+			if s := stored[i][n]; s[0] == s[1] {
+				t.Errorf("room %d, record %d: stored by a: %v, by b: %v", i, n, s[0], s[1])
+			}
+		}
+		storetest.WantRecords(t, b, fmt.Sprint(i), storetest.Records(1, appends))
+	}
+	// A room created by one is refused to the other.
+	if err := b.CreateRoom(ctx, storetest.Room("0", store.StatusOpen, 1)); err == nil || !strings.Contains(err.Error(), "already exists") {
+		t.Errorf("creating a room the other store made: %v", err)
+	}
+}
+
+// TestAnUnreachableServerIsSaidSoAtOpen: a URL that reaches no server is
+// refused at start-up, naming where it looked and without its password.
+func TestAnUnreachableServerIsSaidSoAtOpen(t *testing.T) {
+	ctx, cancel := context.WithTimeout(ctx, 10*time.Second)
+	defer cancel()
+	_, err := Open(ctx, "postgres://wolfden:secret@127.0.0.1:1/games?connect_timeout=5")
+	if err == nil || !strings.Contains(err.Error(), "wolfden@127.0.0.1:1/games") || strings.Contains(err.Error(), "secret") {
+		t.Fatalf("got %v", err)
+	}
+}
+
+// TestClosedStoreErrors: the adapter's own ErrClosed is store.ErrClosed.
+func TestClosedStoreErrors(t *testing.T) {
+	if !errors.Is(ErrClosed, store.ErrClosed) {
+		t.Fatal("postgres.ErrClosed is not store.ErrClosed")
+	}
+}
