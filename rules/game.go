@@ -249,10 +249,25 @@ func (g *Game) pick(mask uint32) Seat {
 
 func popcount(m uint32) int { return bits.OnesCount32(m) }
 
-func (g *Game) emit(e Event) {
-	e.Seq = int32(len(g.events) + 1)
-	g.events = append(g.events, e)
-	g.apply(&g.events[len(g.events)-1])
+// emit numbers an event, appends it to the log and applies it. It is
+// inlined, so that the caller builds the event in place and hands put its
+// address: passed by value, it was copied twice in wide words just after
+// being written field by field, and each copy waited for those narrow
+// stores (a store-forwarding stall, once most of emit's time).
+func (g *Game) emit(e Event) { g.put(&e) }
+
+// put is emit's body; it copies the event field by field, for the same reason.
+func (g *Game) put(e *Event) {
+	n := len(g.events)
+	if n == cap(g.events) {
+		g.events = append(g.events, Event{})
+	}
+	g.events = g.events[:n+1]
+	p := &g.events[n]
+	p.Seq, p.Kind, p.Public, p.Draws = int32(n+1), e.Kind, e.Public, e.Draws
+	p.Seat, p.Target, p.Role, p.Value = e.Seat, e.Target, e.Role, e.Value
+	p.To, p.Mask = e.To, e.Mask
+	g.apply(p)
 }
 
 func (g *Game) has(m uint32, s Seat) bool { return m&s.bit() != 0 }
