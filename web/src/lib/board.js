@@ -94,11 +94,16 @@ export const OPTION_CARDS = {
   little_girl_spy: [['little_girl']],
   elder_heal_consumes_life: [['elder', 'witch']],
   idiot_dies_with_elder: [['idiot', 'elder']],
+  exploded_sheriff_badge: [['werewolf'], ['white_wolf_king'], ['wolf_beauty'], ['wolf_king']], // a wolf who may explode, with a sheriff
+  night_shot: [['hunter'], ['wolf_king']],
 };
+// A board with a sheriff: any value of the option but "none".
+const sheriffed = (o) => o.sheriff !== 'none';
 export const OPTION_AFTER = {
   mob_random_after: (o) => o.day_vote === 'angry_mob',
-  sheriff_vote_weight: (o) => o.sheriff !== 'off',
-  double_explode: (o) => o.sheriff !== 'off',
+  sheriff_vote_weight: sheriffed,
+  double_explode: sheriffed,
+  exploded_sheriff_badge: sheriffed,
 };
 
 // optionShown tells whether the create page shows an option for a board's

@@ -84,7 +84,19 @@ describe('options by card', () => {
   it('shows an option that follows another only with its value', () => {
     expect(optionShown('mob_random_after', {}, { day_vote: 'simultaneous' })).toBe(false);
     expect(optionShown('mob_random_after', {}, { day_vote: 'angry_mob' })).toBe(true);
-    expect(optionShown('sheriff_vote_weight', {}, { sheriff: 'off' })).toBe(false);
+    expect(optionShown('sheriff_vote_weight', {}, { sheriff: 'none' })).toBe(false);
+    expect(optionShown('sheriff_vote_weight', {}, { sheriff: 'day1_campaign' })).toBe(true);
+    expect(optionShown('double_explode', {}, { sheriff: 'none' })).toBe(false);
+  });
+  it('shows the self-exploded sheriff\'s badge with a wolf and a sheriff, the night shot with a shooter', () => {
+    const sheriff = { sheriff: 'day1_campaign' };
+    expect(optionShown('exploded_sheriff_badge', { werewolf: 2, seer: 1 }, sheriff)).toBe(true);
+    expect(optionShown('exploded_sheriff_badge', { white_wolf_king: 1, seer: 1 }, sheriff)).toBe(true);
+    expect(optionShown('exploded_sheriff_badge', { werewolf: 2, seer: 1 }, { sheriff: 'none' })).toBe(false);
+    expect(optionShown('exploded_sheriff_badge', { seer: 1, villager: 2 }, sheriff)).toBe(false);
+    expect(optionShown('night_shot', { werewolf: 2, hunter: 1 })).toBe(true);
+    expect(optionShown('night_shot', { wolf_king: 1, villager: 2 })).toBe(true);
+    expect(optionShown('night_shot', { werewolf: 2, seer: 1, witch: 1 })).toBe(false);
   });
   it('names only options the server has', () => {
     for (const k of [...Object.keys(OPTION_CARDS), ...Object.keys(OPTION_AFTER)]) expect(OPTIONS_DOC, k).toContain('`' + k + '`');

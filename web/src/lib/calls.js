@@ -55,19 +55,21 @@ export function nightSchedule(st, lines, start) {
 // tells it to every seat and the spectator alike. A kind that is sometimes
 // told to some seats only (camp_lost, check, step by night, a witch's or a
 // thief's news…) is never said, even when this seat was told it.
-export const SPOKEN = new Set(['dawn', 'exile', 'sheriff', 'vote_result', 'explode', 'shoot', 'badge', 'reveal',
+export const SPOKEN = new Set(['dawn', 'exile', 'sheriff', 'vote_result', 'explode', 'badge', 'reveal',
   'red_card', 'event_card', 'game_over', 'order']);
 
 // Said aloud only by day: by night the engine tells these to no one (a death
-// is announced at dawn), so one heard then is not the table's.
-const SPOKEN_BY_DAY = new Set(['death', 'powers_lost']);
+// is announced at dawn), so one heard then is not the table's. A shot by
+// night is the shooter's alone (night_shot=in_night: he is woken to fire,
+// his victim among the dawn's dead); by day it is the table's.
+const SPOKEN_BY_DAY = new Set(['death', 'powers_lost', 'shoot']);
 
 // voiced says what the moderator does with an event: 'night' (nightfall,
 // then the night's calls), 'day' (daybreak), 'say' (its line), or '' (keep
 // quiet). night: the table is in a night (after the event). table: a table
 // device, which also calls whose turn it is.
 export function voiced(e, { night = false, table = false } = {}) {
-  if (!e) return '';
+  if (!e || e.secret) return '';
   if (e.kind === 'night') return 'night';
   if (e.kind === 'day') return 'day';
   if (SPOKEN.has(e.kind)) return 'say';

@@ -88,6 +88,12 @@ describe('what is said aloud', () => {
       expect(SPOKEN.has(kind), kind).toBe(false);
     }
   });
+  it('keeps quiet about a shot inside the night: the shooter alone is told it (night_shot=in_night)', () => {
+    expect(voiced({ kind: 'shoot', seat: 6, target: 1 }, { night: true, table: true })).toBe('');
+    expect(voiced({ kind: 'shoot', seat: 6, target: 1 }, { night: false })).toBe('say');
+    expect(voiced({ kind: 'step', step: 'night_shot', seat: 6, mask: [6], secret: true }, { night: true, table: true })).toBe('');
+    expect(voiced({ kind: 'shoot', seat: 6, target: 1, secret: true })).toBe('');
+  });
   it('keeps quiet about a death or a lost power heard by night, and a role woken up', () => {
     expect(voiced({ kind: 'death', seat: 4, value: 1 }, { night: true })).toBe('');
     expect(voiced({ kind: 'powers_lost' }, { night: true })).toBe('');

@@ -26,7 +26,7 @@ export const CLAIMS = { 1: 'role', 2: 'wolf', 3: 'good' };
 export const STEPS = ['none', 'elect', 'elect_pk', 'night', 'witch', 'signup', 'campaign', 'withdraw',
   'sheriff_vote', 'sheriff_pk', 'sheriff_pk_vote', 'dawn', 'order', 'speech', 'discussion', 'vote', 'pk',
   'pk_vote', 'skill', 'badge', 'last_words', 'dusk', 'over', 'thief', 'cupid', 'voters', 'ally', 'seq_vote',
-  'mob_vote'];
+  'mob_vote', 'night_shot'];
 
 // Steps whose ballots are collected into a vote result.
 export const VOTE_STEPS = new Set(['elect', 'elect_pk', 'sheriff_vote', 'sheriff_pk_vote', 'vote', 'pk_vote',
@@ -41,6 +41,10 @@ export const OPEN_VOTES = new Set(['seq_vote', 'mob_vote']);
 // Steps in which one seat has the floor (rules/game.go Step.turn).
 export const TURN_STEPS = new Set(['campaign', 'sheriff_pk', 'order', 'speech', 'pk', 'skill', 'badge',
   'last_words', 'voters', 'ally', 'mob_vote']);
+
+// Steps told to the woken seat alone, whose name says what his card is: a
+// hunter's or wolf king's shot inside the night (night_shot=in_night).
+export const PRIVATE_STEPS = new Set(['night_shot']);
 
 // Steps in which the seat with the floor speaks.
 export const SPEECH_STEPS = new Set(['campaign', 'sheriff_pk', 'speech', 'pk', 'last_words', 'discussion']);

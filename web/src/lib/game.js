@@ -2,7 +2,7 @@
 // applyFrame mutates a plain object (or a Svelte $state proxy of one) and
 // tells what the frame did; nothing here touches the network or the DOM.
 
-import { CAUSES, EXILE_VOTES, OPEN_VOTES, SPEECH_STEPS, VOTE_STEPS } from './enums.js';
+import { CAUSES, EXILE_VOTES, OPEN_VOTES, PRIVATE_STEPS, SPEECH_STEPS, VOTE_STEPS } from './enums.js';
 
 export function newGame(room = '') {
   return {
@@ -133,6 +133,10 @@ function note(g, e) {
     case 'step':
       if (VOTE_STEPS.has(e.step) && g.step !== e.step) g.ballots = [];
       g.step = e.step;
+      if (PRIVATE_STEPS.has(e.step)) e.secret = true; // told to this seat alone: it says what his card is
+      break;
+    case 'shoot':
+      if (g.night) e.secret = true; // a shot inside the night (night_shot=in_night) is told to the shooter alone
       break;
     case 'skip':
       if (SPEECH_STEPS.has(g.step)) e.speech = true; // the end of a speech, not a pass
@@ -249,6 +253,8 @@ export function seatView(g, n) {
     revealed: !!g.revealed[n],
     wolf: (st.wolves || []).includes(n),
     lover: (st.lovers || []).includes(n),
+    // public: a self-exploded seat is known to all as of the wolf camp, its card hidden (state 'exposed')
+    exposed: (st.exposed || []).includes(n),
     check: g.checks[n] || null,
     death: g.deaths[n] || null,
   };

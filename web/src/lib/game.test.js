@@ -243,3 +243,26 @@ describe('the reducer', () => {
     expect(applyFrame(g, null)).toEqual({});
   });
 });
+
+test('the self-exploded are marked from the state, for every seat; the card stays unknown', () => {
+  for (const seat of [0, 2]) {
+    const g = newGame('r');
+    applyFrame(g, { type: 'welcome', room: 'r', seat, players: 6 });
+    applyFrame(g, { type: 'state', seat, alive: [1, 2, 3, 4, 6], exposed: [5] });
+    expect(seatView(g, 5)).toMatchObject({ exposed: true, alive: false, role: null, wolf: false });
+    expect(seatView(g, 4).exposed).toBe(false);
+  }
+});
+
+test('a shot inside the night and its wake-up are the shooter\'s secret; a shot by day is not', () => {
+  const g = newGame('r');
+  play(g, [
+    { type: 'welcome', room: 'r', seat: 6, players: 9 },
+    ev(1, 'night', { value: 1 }),
+    ev(2, 'step', { step: 'night_shot', seat: 6, mask: [6] }),
+    ev(3, 'shoot', { seat: 6, target: 1 }),
+    ev(4, 'day', { value: 1 }),
+    ev(5, 'shoot', { seat: 8, target: 2 }),
+  ]);
+  expect(g.events.map((e) => !!e.secret)).toEqual([false, true, true, false, false]);
+});

@@ -73,6 +73,15 @@ export function deadOf(events) {
   return out;
 }
 
+// explodedOf: the seats that self-exploded (自爆), in seat order. An
+// explosion is public: the whole table knows the seat is of the wolf camp
+// (the state's 'exposed' while the game runs).
+export function explodedOf(events) {
+  const out = new Set();
+  for (const e of events || []) if (e.kind === 'explode' && e.seat) out.add(e.seat);
+  return [...out].sort((a, b) => a - b);
+}
+
 // phaseKey names a phase of the timeline for as long as the replay is
 // shown ('night-2'), so a night opened stays open when a filter changes.
 export function phaseKey(p) {

@@ -1,5 +1,5 @@
 import { expect, test } from 'vitest';
-import { audience, deadOf, knew, phaseKey, phases, speeches, winnerOf } from './replay.js';
+import { audience, deadOf, explodedOf, knew, phaseKey, phases, speeches, winnerOf } from './replay.js';
 import { CAMPS, STEPS } from './enums.js';
 
 const log = [
@@ -80,4 +80,15 @@ test('each day\'s speeches go to the turns they were said in', () => {
 test('a phase keeps its name over a filter', () => {
   expect(phases(log, { seat: 1 }).map(phaseKey)).toEqual(phases(log).map(phaseKey).filter((k) => phases(log, { seat: 1 }).map(phaseKey).includes(k)));
   expect(phaseKey({ kind: 'night', n: 2 })).toBe('night-2');
+});
+
+test('the self-exploded, once each, in seat order', () => {
+  expect(explodedOf([
+    { kind: 'explode', public: true, seat: 7 },
+    { kind: 'death', public: true, seat: 7, value: 5 },
+    { kind: 'explode', public: true, seat: 2, target: 4 },
+    { kind: 'death', public: true, seat: 4, value: 5 },
+  ])).toEqual([2, 7]);
+  expect(explodedOf(log)).toEqual([]);
+  expect(explodedOf(undefined)).toEqual([]);
 });
