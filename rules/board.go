@@ -186,6 +186,12 @@ var presets = []*Preset{
 		Options:     with(std001),
 	},
 	{
+		Name: "std-12-wolf-king-guard", Chinese: "狼王守卫", MinPlayers: 12, MaxPlayers: 12,
+		Description: "3 wolves, wolf king, seer, witch, hunter, guard, 4 villagers (ROLES-MORE)",
+		cards:       fixed(repeat(Werewolf, 3), []Role{WolfKing, Seer, Witch, Hunter, Guard}, repeat(Villager, 4)),
+		Options:     with(std001),
+	},
+	{
 		Name: "new-moon", Chinese: "新月", MinPlayers: 8, MaxPlayers: 18,
 		Description: "classic with New Moon's roles: idiot, elder, scapegoat, defender (guard), and the piper from 10 players; event cards (000)",
 		cards: func(n int) []Role {
