@@ -9,12 +9,16 @@ import (
 	"net"
 	"net/http"
 	"net/netip"
+	"net/url"
 	"os"
+	"strings"
 	"time"
 
 	"github.com/spf13/cobra"
 
 	"github.com/wolfden/wolfden/internal/server"
+	"github.com/wolfden/wolfden/internal/store"
+	"github.com/wolfden/wolfden/internal/store/postgres"
 	"github.com/wolfden/wolfden/internal/store/sqlite"
 	"github.com/wolfden/wolfden/web"
 )
@@ -26,12 +30,13 @@ func serveCmd() *cobra.Command {
 	var drain, linger time.Duration
 	var roomRate, joinRate int
 	cmd := &cobra.Command{
-		Use:   "serve [--addr HOST:PORT] [--db FILE] [--metrics-addr HOST:PORT] [--tls-cert FILE --tls-key FILE]",
+		Use:   "serve [--addr HOST:PORT] [--db FILE|postgres://…] [--metrics-addr HOST:PORT] [--tls-cert FILE --tls-key FILE]",
 		Short: "Run the game server: rooms, real-time play over WebSockets, stored games",
 		Long: `Run the game server (docs/server.md). It listens on 127.0.0.1:8080 and keeps
 everything in ./wolfden.db (SQLite) unless --addr / WOLFDEN_ADDR and
---db / WOLFDEN_DB say otherwise. Games in play when the server stopped or
-crashed resume where they were, timers included.
+--db / WOLFDEN_DB say otherwise: a file is an SQLite database, a URL
+postgres://USER[:PASSWORD]@HOST:PORT/DATABASE a PostgreSQL one. Games in play
+when the server stopped or crashed resume where they were, timers included.
 
 /metrics and /readyz are served only on the operator listener, --metrics-addr
 (env WOLFDEN_METRICS_ADDR), off unless given. With --tls-cert and --tls-key
@@ -81,7 +86,7 @@ out; games still running then are stored and resume at the next start.`,
 		},
 	}
 	cmd.Flags().StringVar(&addr, "addr", "127.0.0.1:8080", "address to listen on (env WOLFDEN_ADDR)")
-	cmd.Flags().StringVar(&db, "db", "wolfden.db", "SQLite database file (env WOLFDEN_DB)")
+	cmd.Flags().StringVar(&db, "db", "wolfden.db", "SQLite database file, or a PostgreSQL URL postgres://USER@HOST:PORT/DB (env WOLFDEN_DB)")
 	cmd.Flags().StringSliceVar(&origins, "origin", nil, "other hosts whose pages may open WebSockets (e.g. game.example.com)")
 	cmd.Flags().DurationVar(&drain, "drain", 30*time.Second, "on SIGTERM, how long running games may go on before the server stops")
 	cmd.Flags().DurationVar(&linger, "linger", 10*time.Minute, "how long a finished game stays live for its players")
@@ -144,8 +149,37 @@ func parseProxies(list []string) ([]netip.Prefix, error) {
 	return out, nil
 }
 
+// openStore opens --db: a postgres:// or postgresql:// URL is a
+// PostgreSQL database, anything else an SQLite file. It also says which,
+// for the log, without a password.
+func openStore(ctx context.Context, db string) (store.Store, string, error) {
+	if !strings.HasPrefix(db, "postgres://") && !strings.HasPrefix(db, "postgresql://") {
+		st, err := sqlite.Open(db)
+		if err != nil {
+			return nil, db, err
+		}
+		return st, db, nil
+	}
+	shown := "PostgreSQL"
+	if u, err := url.Parse(db); err == nil {
+		shown = "PostgreSQL " + u.Redacted()
+	}
+	ctx, cancel := context.WithTimeout(ctx, time.Minute)
+	defer cancel()
+	st, err := postgres.Open(ctx, db)
+	if err != nil {
+		return nil, shown, err
+	}
+	// One server per database until the cluster shares the games out.
+	if err := st.Exclusive(ctx); err != nil {
+		st.Close()
+		return nil, shown, err
+	}
+	return st, shown, nil
+}
+
 func serve(ctx context.Context, l listeners, dbPath string, opts server.Options, drain time.Duration, out interface{ Write([]byte) (int, error) }) error {
-	st, err := sqlite.Open(dbPath)
+	st, dbPath, err := openStore(ctx, dbPath)
 	if err != nil {
 		return fmt.Errorf("serve: %v", err)
 	}

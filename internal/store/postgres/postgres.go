@@ -60,6 +60,8 @@ type DB struct {
 	closed  bool
 	queue   chan *op
 	writers sync.WaitGroup
+
+	held *pgx.Conn // holds the server's lock (Exclusive), closed by Close
 }
 
 var _ store.Store = (*DB)(nil)
@@ -224,7 +226,56 @@ func (d *DB) Close() error {
 	close(d.queue)
 	d.mu.Unlock()
 	d.writers.Wait()
+	if d.held != nil {
+		// Unlocked first: a closed connection's lock lasts until its
+		// server process has noticed.
+		ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+		d.held.Exec(ctx, `SELECT pg_advisory_unlock($1)`, int64(serverLock))
+		d.held.Close(ctx)
+		cancel()
+	}
 	d.pool.Close()
+	return nil
+}
+
+// ErrInUse: another wolfden server holds the database (Exclusive).
+var ErrInUse = errors.New("postgres: the database is in use by another wolfden server")
+
+// serverLock is the key of the advisory lock that Exclusive takes (goose
+// takes another, while it migrates).
+const serverLock = 0x776f6c6664656e // "wolfden"
+
+// Exclusive makes d the only server of its database until Close: another
+// store's Exclusive on the same database is refused with ErrInUse. Two
+// servers sharing one database would each resume every running game; until
+// the cluster shares the games out, `wolfden serve` takes this lock, as it
+// locks an SQLite file. The lock is a session's advisory lock, held by a
+// connection of its own: it goes with that connection, and with the
+// process, however it ends.
+func (d *DB) Exclusive(ctx context.Context) error {
+	done, err := d.reading()
+	if err != nil {
+		return err
+	}
+	defer done()
+	if d.held != nil {
+		return nil
+	}
+	c, err := d.pool.Acquire(ctx)
+	if err != nil {
+		return fmt.Errorf("postgres: lock the database: %w", err)
+	}
+	conn := c.Hijack() // out of the pool, so that no one else uses it
+	var ok bool
+	if err := conn.QueryRow(ctx, `SELECT pg_try_advisory_lock($1)`, int64(serverLock)).Scan(&ok); err != nil {
+		conn.Close(ctx)
+		return fmt.Errorf("postgres: lock the database: %w", err)
+	}
+	if !ok {
+		conn.Close(ctx)
+		return fmt.Errorf("%w (stop the other server, or give this one another --db)", ErrInUse)
+	}
+	d.held = conn
 	return nil
 }
 

@@ -112,3 +112,23 @@ func TestClosedStoreErrors(t *testing.T) {
 		t.Fatal("postgres.ErrClosed is not store.ErrClosed")
 	}
 }
+
+// TestASecondExclusiveServerIsRefused: `wolfden serve` holds its database
+// (two servers would each resume every running game); a second is refused
+// while the first holds it, and may take it once the first has closed.
+func TestASecondExclusiveServerIsRefused(t *testing.T) {
+	url := pgtest.Start(t).NewDB(t)
+	a, b := open(t, url), open(t, url)
+	if err := a.Exclusive(ctx); err != nil {
+		t.Fatal(err)
+	}
+	if err := b.Exclusive(ctx); !errors.Is(err, ErrInUse) || !strings.Contains(err.Error(), "another --db") {
+		t.Fatalf("a second server on a database in use: %v", err)
+	}
+	storetest.CreateRoom(t, b, storetest.Room("r1", store.StatusOpen, 1)) // the store itself is shared
+	a.Close()
+	if err := b.Exclusive(ctx); err != nil {
+		t.Fatalf("once the first has closed: %v", err)
+	}
+	storetest.WantRoom(t, b, storetest.Room("r1", store.StatusOpen, 1))
+}
