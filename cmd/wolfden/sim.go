@@ -65,7 +65,7 @@ func simCmd() *cobra.Command {
 	var boards []boardArg
 	var games, workers, players int
 	var seed uint64
-	var bots, report string
+	var bots, report, table, tableDoc string
 	var asJSON bool
 	cmd := &cobra.Command{
 		Use:   "sim (--preset NAME | --board FILE)... [--games N] [--bots LEVELS] [--seed N] [--workers N] [--json] [--report FILE.html]",
@@ -85,9 +85,22 @@ named (random,village=smart); a seat plays at the level of the camp of the
 card it is dealt (camps: village, wolves, piper).
 
 The output is the same for the same seed whatever --workers is. A progress bar
-is drawn on stderr when it is a terminal; the speed is reported on stderr.`,
+is drawn on stderr when it is a terminal; the speed is reported on stderr.
+
+--preset-table FILE.json writes the table of every preset's balance (smart
+bots, --games games of each preset at its default size and at 9, 12 and 16
+players where it allows them, --seed) that the binary embeds
+(sim/balance_presets.json); --preset-table-doc FILE.md also puts it, as
+markdown, into that file between its markers (docs/simulator.md):
+  ` + sim.PresetTableCommand,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
+			if table != "" || tableDoc != "" {
+				if len(boards) > 0 {
+					return errors.New("sim: --preset-table simulates every preset: give no --preset or --board")
+				}
+				return writePresetTable(cmd, table, tableDoc, games, seed, workers)
+			}
 			if len(boards) == 0 {
 				return errors.New("sim: give --preset NAME or --board FILE (several to compare them)")
 			}
@@ -166,6 +179,8 @@ is drawn on stderr when it is a terminal; the speed is reported on stderr.`,
 	f.IntVar(&workers, "workers", runtime.GOMAXPROCS(0), "games played at once (default: one per CPU)")
 	f.BoolVar(&asJSON, "json", false, "print JSON")
 	f.StringVar(&report, "report", "", "also write a self-contained HTML report with charts to this file")
+	f.StringVar(&table, "preset-table", "", "write the balance table of every preset (JSON) to this file: sim/balance_presets.json")
+	f.StringVar(&tableDoc, "preset-table-doc", "", "also put the table, as markdown, into this file between its markers: docs/simulator.md")
 	return cmd
 }
 
@@ -213,4 +228,38 @@ func isTerminal(w io.Writer) bool {
 	}
 	st, err := f.Stat()
 	return err == nil && st.Mode()&os.ModeCharDevice != 0
+}
+
+// writePresetTable simulates every preset and writes the table the binary
+// embeds (sim/balance_presets.json) and its markdown copy.
+func writePresetTable(cmd *cobra.Command, file, doc string, games int, seed uint64, workers int) error {
+	if file == "" {
+		return errors.New("sim: --preset-table-doc needs --preset-table FILE.json")
+	}
+	if games < 1 || workers < 1 {
+		return fmt.Errorf("sim: --games and --workers must be 1 or more")
+	}
+	start := time.Now()
+	t, err := sim.BuildPresetTable(cmd.Context(), games, seed, workers, nil)
+	if err != nil {
+		return err
+	}
+	var buf bytes.Buffer
+	if err := t.WriteJSON(&buf); err != nil {
+		return err
+	}
+	if err := os.WriteFile(file, buf.Bytes(), 0o644); err != nil {
+		return fmt.Errorf("sim: --preset-table: %w", err)
+	}
+	if doc != "" {
+		old, err := os.ReadFile(doc)
+		if err != nil {
+			return fmt.Errorf("sim: --preset-table-doc: %w", err)
+		}
+		if err := os.WriteFile(doc, t.ReplaceMarkdown(old), 0o644); err != nil {
+			return fmt.Errorf("sim: --preset-table-doc: %w", err)
+		}
+	}
+	fmt.Fprintf(cmd.ErrOrStderr(), "wolfden sim: %d boards of %d games in %.1fs\n", len(t.Presets), games, time.Since(start).Seconds())
+	return nil
 }
