@@ -502,19 +502,29 @@ type roomState struct {
 	last   int64
 }
 
-// check is what a queued statement must have done: whether it must have
-// changed exactly one row, and for which op.
+// check is what a queued statement must have done: how many rows it must
+// have changed (-1: any), and for which op.
 type check struct {
 	op   int
-	one  bool
+	rows int64
 	kind opKind
+}
+
+// newRecords gathers consecutive ops' records into one INSERT, as arrays.
+type newRecords struct {
+	op                    int // the first op of them
+	rooms, kinds          []string
+	ns                    []int64
+	ats                   []*int64
+	bodies, events, clock [][]byte
 }
 
 // commit runs batch in one transaction of three round trips and a commit:
 // it locks the rooms' rows and reads their last record numbers; it decides
 // each op in turn against them, refusing an op that breaks a rule (a gap, a
 // duplicate room) before it writes anything, so refusals[i] is for the op's
-// caller alone; and it sends the writes of the others together. err is the
+// caller alone; and it sends the writes of the others together, in their
+// order, the records of consecutive appends as one INSERT. err is the
 // failure of the transaction as a whole.
 func (d *DB) commit(batch []*op) (refusals []error, err error) {
 	ctx, cancel := context.WithTimeout(context.Background(), writeTimeout)
@@ -532,9 +542,27 @@ func (d *DB) commit(batch []*op) (refusals []error, err error) {
 	refusals = make([]error, len(batch))
 	writes := &pgx.Batch{}
 	var checks []check
+	var recs newRecords
+	// flush queues the records gathered so far, before a statement that
+	// must follow them.
+	flush := func() {
+		if len(recs.ns) == 0 {
+			return
+		}
+		writes.Queue(`INSERT INTO records (room_id, n, at, kind, body, events, clock)
+			SELECT * FROM unnest($1::text[], $2::bigint[], $3::bigint[], $4::text[], $5::bytea[], $6::bytea[], $7::bytea[])`,
+			recs.rooms, recs.ns, recs.ats, recs.kinds, recs.bodies, recs.events, recs.clock)
+		checks = append(checks, check{op: recs.op, rows: int64(len(recs.ns)), kind: opAppend})
+		recs = newRecords{}
+	}
 	queue := func(i int, one bool, sql string, args ...any) {
+		flush()
 		writes.Queue(sql, args...)
-		checks = append(checks, check{op: i, one: one, kind: batch[i].kind})
+		c := check{op: i, rows: -1, kind: batch[i].kind}
+		if one {
+			c.rows = 1
+		}
+		checks = append(checks, c)
 	}
 	for i, o := range batch {
 		s := rooms[o.roomID]
@@ -578,18 +606,23 @@ func (d *DB) commit(batch []*op) (refusals []error, err error) {
 		if o.kind == opStart {
 			queue(i, true, updateRoom, r.Status, r.Config, r.Seats, nanos(r.Updated), r.ID)
 		}
+		if len(recs.ns) == 0 {
+			recs.op = i
+		}
 		for j, rec := range o.recs {
-			queue(i, true, `INSERT INTO records (room_id, n, at, kind, body, events, clock) VALUES ($1, $2, $3, $4, $5, $6, $7)`,
-				o.roomID, rec.N, nanos(rec.At), rec.Kind, rec.Body, o.events[j], rec.Clock)
+			recs.rooms, recs.ns, recs.ats = append(recs.rooms, o.roomID), append(recs.ns, rec.N), append(recs.ats, nanos(rec.At))
+			recs.kinds, recs.bodies = append(recs.kinds, rec.Kind), append(recs.bodies, rec.Body)
+			recs.events, recs.clock = append(recs.events, o.events[j]), append(recs.clock, rec.Clock)
 		}
 		s.last = o.recs[len(o.recs)-1].N
 	}
 
+	flush()
 	if writes.Len() > 0 {
 		results := tx.SendBatch(ctx, writes)
 		for _, c := range checks {
 			tag, err := results.Exec()
-			if err == nil && c.one && tag.RowsAffected() != 1 {
+			if err == nil && c.rows >= 0 && tag.RowsAffected() != c.rows {
 				err = errRaced
 				if c.kind == opCreate && len(batch) == 1 {
 					// Created by another store since this one looked.
