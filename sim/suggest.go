@@ -33,11 +33,11 @@ type Suggestion struct {
 // SuggestConfig bounds a search for suggestions. Zero fields take the
 // defaults below.
 type SuggestConfig struct {
-	ScreenBudget int // games over all candidates in the first round (6,000)
-	ScreenMin    int // games per candidate in the first round, at least (100) …
-	ScreenMax    int // … and at most (400)
-	Finalists    int // candidates played again (8) …
-	FinalGames   int // … with this many games each (1,000)
+	ScreenBudget int // games over all candidates in the first round (4,000)
+	ScreenMin    int // games per candidate in the first round, at least (80) …
+	ScreenMax    int // … and at most (300)
+	Finalists    int // candidates played again (6) …
+	FinalGames   int // … with this many games each (600)
 	Keep         int // suggestions returned (5)
 }
 
@@ -47,11 +47,11 @@ func (c SuggestConfig) withDefaults() SuggestConfig {
 			*v = d
 		}
 	}
-	def(&c.ScreenBudget, 6000)
-	def(&c.ScreenMin, 100)
-	def(&c.ScreenMax, 400)
-	def(&c.Finalists, 8)
-	def(&c.FinalGames, 1000)
+	def(&c.ScreenBudget, 4000)
+	def(&c.ScreenMin, 80)
+	def(&c.ScreenMax, 300)
+	def(&c.Finalists, 6)
+	def(&c.FinalGames, 600)
 	def(&c.Keep, 5)
 	return c
 }

@@ -46,6 +46,10 @@ type Options struct {
 	// JoinsPerMinute bounds the seats one address may take a minute (as
 	// many at once); 0 means no bound (load tests).
 	JoinsPerMinute int
+	// BalancePerMinute bounds the balance simulations one address may ask
+	// a minute (POST /api/balance; a fifth as many searches for
+	// suggestions); 0 takes DefaultBalancePerMinute, below 0 no bound.
+	BalancePerMinute int
 	// TrustedProxies are the reverse proxies whose X-Forwarded-For names
 	// the client: the per-address limits count the address it gives. A
 	// request from any other peer is counted by the peer's own address.
@@ -66,6 +70,7 @@ type Server struct {
 	roomLim  *hostLimits
 	joinLim  *hostLimits
 	specLim  *hostLimits // spectator connections an address may open a minute
+	bal      *balanceState
 	lim      limits
 	secret   [32]byte // mixed into every deal's seed (dealSeed)
 	// The store's health (faults.go): games paused on a failed write, and
@@ -87,7 +92,8 @@ func New(st store.Store, opts Options) *Server {
 	}
 	s := &Server{st: st, opts: opts, log: opts.Log, m: newMetrics(), rooms: map[string]*room{},
 		roomLim: newHostLimits(opts.RoomsPerMinute), joinLim: newHostLimits(opts.JoinsPerMinute),
-		specLim: newHostLimits(defaultLimits.spectatorsPerMinute), lim: defaultLimits}
+		specLim: newHostLimits(defaultLimits.spectatorsPerMinute), lim: defaultLimits,
+		bal: newBalanceState(opts.BalancePerMinute)}
 	if _, err := rand.Read(s.secret[:]); err != nil {
 		panic(err)
 	}
@@ -153,6 +159,8 @@ func (s *Server) routes() {
 	m.HandleFunc("GET /metrics", http.NotFound)
 	m.HandleFunc("GET /api/presets", s.presets)
 	m.HandleFunc("GET /api/options", s.options)
+	m.HandleFunc("POST /api/balance", s.balance)
+	m.HandleFunc("GET /api/balance/presets", s.balancePresets)
 	m.HandleFunc("GET /api/rooms", s.listRooms)
 	m.HandleFunc("POST /api/rooms", s.createRoom)
 	m.HandleFunc("GET /api/rooms/{id}", s.getRoom)
