@@ -154,7 +154,7 @@ func (b *smartBot) observe(e *rules.Event) {
 		b.spied = spied
 	case rules.EvBlackLovers:
 		b.blackLovers = e.Mask
-	case rules.EvWolfTeam, rules.EvCheck, rules.EvLovers, rules.EvLoverRole, rules.EvAlly:
+	case rules.EvWolfTeam, rules.EvCheck, rules.EvLovers, rules.EvLoverRole, rules.EvAlly, rules.EvGrave, rules.EvDuel:
 		// in the View
 	default:
 		return

@@ -29,6 +29,9 @@ func (b *smartBot) actNight(v *rules.View, ch []rules.Choice) rules.Command {
 			return cmd(rules.CmdAttack, b.picks[b.seat]) // no change
 		}
 	}
+	if c := find(ch, rules.CmdCurse); c != nil {
+		return b.actCurse(v, c)
+	}
 	if c := find(ch, rules.CmdCharm); c != nil {
 		if c.Pick != 0 {
 			return b.actEnchant(v, c)
@@ -308,4 +311,13 @@ func (b *smartBot) actCupid(v *rules.View, ch []rules.Choice) rules.Command {
 		pool = c.Targets
 	}
 	return rules.Command{Kind: rules.CmdLink, Mask: pickSeats(b.r, pool, 2)}
+}
+
+// The crow curses the most suspected player not known to be good.
+func (b *smartBot) actCurse(v *rules.View, c *rules.Choice) rules.Command {
+	m := b.model(v)
+	if t := b.most(&m.p, c.Targets&^m.good&^b.me); t != rules.NoSeat {
+		return cmd(rules.CmdCurse, t)
+	}
+	return skip
 }

@@ -9,6 +9,9 @@ import (
 // MaxClaims claims (or, for a wolf, a self-explosion), sends them one by
 // one, then ends the speech.
 func (b *smartBot) actSpeech(v *rules.View, ch []rules.Choice) rules.Command {
+	if c, ok := b.duel(v, ch); ok {
+		return c
+	}
 	if !b.planValid || b.planSteps != b.steps {
 		b.makePlan(v, ch)
 	}
@@ -346,4 +349,19 @@ func (b *smartBot) explode(v *rules.View, ch []rules.Choice) (rules.Command, boo
 		return rules.Command{Kind: rules.CmdExplode}, true
 	}
 	return skip, false
+}
+
+// duel: the knight, at his own speech, duels a player he knows to be a wolf
+// or believes one with little doubt (his View only).
+func (b *smartBot) duel(v *rules.View, ch []rules.Choice) (rules.Command, bool) {
+	c := find(ch, rules.CmdDuel)
+	if c == nil || b.camp(v) != campVillage {
+		return skip, false
+	}
+	m := b.model(v)
+	t := b.most(&m.p, c.Targets&^m.good&^b.me)
+	if t == rules.NoSeat || (m.wolf&bit(t) == 0 && m.p[t] < 0.8) {
+		return skip, false
+	}
+	return cmd(rules.CmdDuel, t), true
 }

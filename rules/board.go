@@ -192,6 +192,24 @@ var presets = []*Preset{
 		Options:     with(std001),
 	},
 	{
+		Name: "std-12-wwk-knight", Chinese: "白狼王骑士", MinPlayers: 12, MaxPlayers: 12,
+		Description: "3 wolves, white wolf king, seer, witch, knight, guard, 4 villagers (ROLES-MORE)",
+		cards:       fixed(repeat(Werewolf, 3), []Role{WhiteWolfKing, Seer, Witch, Knight, Guard}, repeat(Villager, 4)),
+		Options:     with(std001, "guard_heal_same_target", "dies"),
+	},
+	{
+		Name: "std-12-beauty-knight", Chinese: "狼美骑士", MinPlayers: 12, MaxPlayers: 12,
+		Description: "3 wolves, wolf beauty, seer, witch, knight, guard, 4 villagers (ROLES-MORE)",
+		cards:       fixed(repeat(Werewolf, 3), []Role{WolfBeauty, Seer, Witch, Knight, Guard}, repeat(Villager, 4)),
+		Options:     with(std001, "guard_heal_same_target", "dies"),
+	},
+	{
+		Name: "std-12-psychic", Chinese: "通灵师", MinPlayers: 12, MaxPlayers: 12,
+		Description: "4 wolves, psychic, witch, hunter, guard, 4 villagers (ROLES-MORE)",
+		cards:       fixed(repeat(Werewolf, 4), []Role{Psychic, Witch, Hunter, Guard}, repeat(Villager, 4)),
+		Options:     with(std001, "guard_heal_same_target", "dies"),
+	},
+	{
 		Name: "new-moon", Chinese: "新月", MinPlayers: 8, MaxPlayers: 18,
 		Description: "classic with New Moon's roles: idiot, elder, scapegoat, defender (guard), and the piper from 10 players; event cards (000)",
 		cards: func(n int) []Role {

@@ -128,6 +128,12 @@ func (g *Game) check(c Command) refusal {
 	if c.Kind == CmdWithdraw && g.step == StepCampaign && g.has(g.cands, s) {
 		return accept // a candidate may withdraw during the speeches too (退水)
 	}
+	// A role's command sent whatever step runs (the knight's duel).
+	if h := &hooks[g.role[s]]; h.anytime != nil {
+		if r, ok := h.anytime(g, c); ok {
+			return r
+		}
+	}
 	mine := g.Pending()&s.bit() != 0
 	// The wolves may change their pick while the night lasts.
 	if !mine && g.step == StepNight && c.Kind == CmdAttack && g.has(g.killers(), s) {

@@ -85,6 +85,11 @@ func (g *Game) Choices(s Seat, buf []Choice) []Choice {
 		}
 		buf = addChoice(buf, CmdExplode, t, true)
 	}
+	if f := hooks[r].anytimeChoice; f != nil { // the knight's duel
+		if c := f(g, s); c.Kind != CmdNone {
+			buf = append(buf, c)
+		}
+	}
 	return buf
 }
 

@@ -32,12 +32,14 @@ const (
 	CmdVoters           // scapegoat: the seats of Mask may vote tomorrow (none: nobody)
 	CmdAlly             // the first dead: make Target the wolves' ally
 	CmdClaim            // a structured claim in a speech: Value ClaimRole (Role), ClaimWolf or ClaimGood (Target)
+	CmdDuel             // knight: reveal and duel Target, once, by day (骑士决斗)
+	CmdCurse            // crow: curse Target tonight (乌鸦)
 	numCmds
 )
 
 var cmdNames = [numCmds]string{"none", "attack", "heal", "poison", "protect", "check", "shoot",
 	"vote", "abstain", "run", "withdraw", "badge", "tear", "explode", "charm", "skip", "order",
-	"take", "link", "voters", "ally", "claim"}
+	"take", "link", "voters", "ally", "claim", "duel", "curse"}
 
 func (k CmdKind) String() string {
 	if k < numCmds {
@@ -82,7 +84,7 @@ type Command struct {
 
 func (c Command) String() string {
 	switch c.Kind {
-	case CmdAttack, CmdPoison, CmdProtect, CmdCheck, CmdShoot, CmdVote, CmdBadge, CmdCharm:
+	case CmdAttack, CmdPoison, CmdProtect, CmdCheck, CmdShoot, CmdVote, CmdBadge, CmdCharm, CmdDuel, CmdCurse:
 		return fmt.Sprintf("%d %s %d", c.Seat, c.Kind, c.Target)
 	case CmdExplode:
 		if c.Target != NoSeat {

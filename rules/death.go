@@ -76,6 +76,9 @@ func (g *Game) reveal(s Seat) {
 
 // lastWords reports whether a death earns last words (遗言) by last_words.
 func (g *Game) lastWords(c Cause, atNight bool) bool {
+	if c == CauseDuel { // the knight's duel kills at once, with no last words (ROLES-MORE)
+		return false
+	}
 	switch g.opt(OptLastWords) {
 	case LastWordsAll:
 		return true

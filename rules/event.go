@@ -64,6 +64,10 @@ const (
 	EvCampLost               // camp Value has lost (优先判负)
 	EvKillPower              // Mask now holds the night kill (the black lovers' widow knife)
 	EvClaim                  // the speaker Seat claims: Value ClaimRole (Role) or ClaimWolf / ClaimGood about Target
+	EvDuel                   // the knight Seat duels Target (骑士决斗): Value ResultWolf (the target dies) or ResultGood (the knight dies)
+	EvGrave                  // the gravekeeper Seat learns how yesterday's exiled Target reads (Value Result*); NoSeat: no exile
+	EvCurse                  // the crow Seat curses Target: one more vote against him at the next day's first exile vote
+	EvCursedVote             // the vote being closed counts the crow's curse against Target (the crow not named)
 	numEventKinds
 )
 
@@ -75,6 +79,7 @@ var eventNames = [numEventKinds]string{
 	"extra_cards", "swap", "lovers", "lover_role", "black_lovers", "spy", "enchant", "charmed",
 	"elder_life", "powers_lost", "voters", "event_card", "ally", "attack_result", "feedback",
 	"red_card", "camp_lost", "kill_power", "claim",
+	"duel", "grave", "curse", "cursed_vote",
 }
 
 func (k EventKind) String() string {
@@ -109,11 +114,12 @@ const (
 	CauseScapegoat       // the scapegoat, on a tied vote
 	CauseRedCard         // removed by the moderator
 	CauseElder           // a revealed idiot, when the village kills the elder
+	CauseDuel            // the knight's duel: the wolf he named, or the knight himself (以死谢罪)
 	numCauses
 )
 
 var causeNames = [numCauses]string{"none", "attack", "poison", "exile", "shot", "explode", "taken", "charm", "tails",
-	"love", "scapegoat", "red_card", "elder"}
+	"love", "scapegoat", "red_card", "elder", "duel"}
 
 func (c Cause) String() string {
 	if c < numCauses {
@@ -264,6 +270,15 @@ func (e Event) String() string {
 			return fmt.Sprintf("%s %d wolf %d", k, s, t)
 		}
 		return fmt.Sprintf("%s %d good %d", k, s, t)
+	case EvDuel:
+		return fmt.Sprintf("%s %d %d %s", k, s, t, resultName(e.Value))
+	case EvGrave:
+		if e.Target == NoSeat {
+			return fmt.Sprintf("%s %d none", k, s)
+		}
+		return fmt.Sprintf("%s %d %d %s", k, s, t, resultName(e.Value))
+	case EvCursedVote:
+		return fmt.Sprintf("%s %d", k, t)
 	}
 	return fmt.Sprintf("%s %d %d", k, s, t)
 }

@@ -41,6 +41,10 @@ func (g *Game) setResume(s Step, cut bool) {
 
 // enter begins a step; a step nobody can act in is completed at once.
 func (g *Game) enter(s Step) {
+	if g.paused != StepNone { // a knight's duel interrupted a speech step: it resumes
+		g.resumeAfterDuel()
+		return
+	}
 	switch s {
 	case StepElect:
 		g.emit(Event{Kind: EvStep, Public: true, Value: int16(s), Mask: g.pubAlive})

@@ -77,6 +77,9 @@ type Game struct {
 	scapegoatState
 	idiotState
 	eventCardState
+	knightState
+	gravekeeperState
+	crowState
 
 	winner Camp
 	over   bool
@@ -310,6 +313,10 @@ func (g *Game) apply(e *Event) {
 		g.applyRedCard(e)
 	case EvClaim:
 		g.claims[s]++
+	case EvDuel:
+		g.applyDuel(e)
+	case EvCurse:
+		g.applyCurse(e)
 	case EvNight:
 		g.night, g.isNight = e.Value, true
 		g.picked, g.attack, g.nightDead = 0, NoSeat, 0
@@ -417,6 +424,7 @@ func (g *Game) apply(e *Event) {
 	case EvResume:
 		g.resume = Step(e.Value)
 		g.cut = e.Target == 1
+		g.paused = StepNone // a step a knight's duel interrupted has resumed
 	case EvGameOver:
 		g.winner, g.over = Camp(e.Value), true
 		g.step, g.pending = StepOver, 0

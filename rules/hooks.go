@@ -78,6 +78,19 @@ type roleHooks struct {
 	shoots func(g *Game, s Seat) bool
 	// explodeTakes: the holder's self-explosion may take another player.
 	explodeTakes bool
+
+	// anytime judges a command the holder may send while he is not awaited,
+	// whatever step runs (the knight's duel during anyone's speech), before
+	// the awaited seats' commands are; false: not such a command. Its exec
+	// is the role's exec.
+	anytime func(g *Game, c Command) (refusal, bool)
+	// anytimeChoice is the command anytime accepts now, if any (a zero Kind:
+	// none), for Choices.
+	anytimeChoice func(g *Game, s Seat) Choice
+	// extraVote names a seat that carries extra votes in the vote of step s
+	// being counted, and how many half-votes (the crow's curse); NoSeat:
+	// none. The vote's close announces it (EvCursedVote).
+	extraVote func(g *Game, s Step) (Seat, int)
 }
 
 // hooks is filled once, by the role files' init functions, and only read

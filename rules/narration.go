@@ -14,7 +14,7 @@ type Call struct {
 // night step, the order of a seat's Choices and what is told at the wake
 // all follow it (night.go), so a new role with a night action takes its
 // place here.
-var nightCalls = [...]Role{Thief, Cupid, CallLovers, Guard, Seer, Werewolf, WolfBeauty, Witch, Piper, CallCharmed, NineTailedFox}
+var nightCalls = [...]Role{Thief, Cupid, CallLovers, Guard, Seer, Psychic, Werewolf, WolfBeauty, Witch, Crow, Gravekeeper, Piper, CallCharmed, NineTailedFox}
 
 // Calls of a group rather than a card, in a Call's Role. (Werewolf in a
 // Call means all the wolves.)

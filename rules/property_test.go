@@ -25,7 +25,11 @@ func entitled(g *Game, e *Event) uint32 {
 	case EvProtect:
 		return g.seatsOf(Guard, g.all)
 	case EvCheck:
-		return g.seatsOf(Seer, g.all)
+		return g.seatsOf(Seer, g.all) | g.seatsOf(Psychic, g.all)
+	case EvGrave:
+		return g.seatsOf(Gravekeeper, g.all)
+	case EvCurse:
+		return g.seatsOf(Crow, g.all)
 	case EvWitchTold, EvHeal, EvPoison:
 		return g.seatsOf(Witch, g.all)
 	case EvTails:
@@ -166,7 +170,7 @@ func noLeaks(rt *rapid.T, g *Game) {
 			}
 			team := g.wolves &^ g.loversCamp
 			mate := (g.has(team, s) || s == g.ally) && g.has(team, x)
-			checked := g.role[s] == Seer && g.opt(OptSeerSees) == SeesRole
+			checked := (g.role[s] == Seer && g.opt(OptSeerSees) == SeesRole) || g.role[s] == Psychic
 			lover := g.opt(OptLoversSeeRoles) == On && g.has(g.lovers, s) && g.has(g.lovers, x)
 			if x != s && !mate && !g.has(g.revealed, x) && !checked && !lover {
 				rt.Fatalf("seat %d (%s) knows seat %d is %s", s, g.role[s], x, k)

@@ -29,6 +29,9 @@ type View struct {
 	KillPower  bool               // this seat holds the night kill (a black lover's widow knife)
 	Voters     uint32             // who may vote today, when the scapegoat named them (0: everyone)
 	Pending    bool               // the seat must act now
+	Dueled     bool               // the knight's duel is spent (public: the duel is)
+	Cursed     Seat               // crow: the last curse cast, until the next night
+	Graves     [MaxSeats + 1]int8 // gravekeeper: how each exiled read, 1 good, 2 wolf (also in Checks)
 	Winner     Camp
 	Over       bool
 
@@ -118,6 +121,16 @@ func (g *Game) UpdateView(v *View) {
 			v.Tails = int(e.Value)
 		case EvNight:
 			v.Attacked = NoSeat
+			v.Cursed = NoSeat
+		case EvDuel:
+			v.Dueled = true
+		case EvCurse:
+			v.Cursed = e.Target
+		case EvGrave:
+			if e.Target != NoSeat {
+				v.Graves[e.Target] = int8(e.Value) + 1
+				v.Checks[e.Target] = int8(e.Value) + 1
+			}
 		}
 	}
 	v.Voters = 0

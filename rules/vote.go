@@ -125,6 +125,9 @@ func (g *Game) scores(s Step) (score [MaxSeats + 1]int) {
 			score[t] += g.weight(s, v)
 		}
 	}
+	if t, w := g.extraVote(s); t != NoSeat { // the crow's curse
+		score[t] += w
+	}
 	return score
 }
 
@@ -151,6 +154,9 @@ func (g *Game) closeVote(s Step) {
 				g.emit(Event{Kind: EvBallot, Public: true, Seat: v, Target: g.votes[v], Value: 1})
 			}
 		}
+	}
+	if t, _ := g.extraVote(s); t != NoSeat { // the crow's vote, the crow not named
+		g.emit(Event{Kind: EvCursedVote, Public: true, Target: t, Value: int16(s)})
 	}
 	score := g.scores(s)
 	top, best := g.topBelow(&score, 0)

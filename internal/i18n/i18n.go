@@ -94,6 +94,9 @@
 //	feedback.missed        Value 0: the poison or shot did not kill
 //	claim.wolf             Value ClaimWolf
 //	claim.good             Value ClaimGood
+//	duel.wolf              Value ResultWolf: the knight's target was a wolf and dies (the base key: good, the knight dies)
+//	grave.wolf             Value ResultWolf: yesterday's exiled reads as a wolf (the base key: good)
+//	grave.none             Target NoSeat: nobody was exiled yesterday
 //
 // An ally event with Value 1 (a wolf was named) reads as the base key: the
 // dead player is told the same either way.

@@ -1,0 +1,45 @@
+package rules
+
+// The gravekeeper (守墓人, ROLES-MORE.md; AIWolf's MEDIUM) is told each
+// night that follows a day how the player that day's exile vote put out of
+// the game reads (wolf or not), or "no exile", so that his nights look
+// alike. He has no command: he is told as the night's step ends (told).
+
+type gravekeeperState struct {
+	buried uint32 // the exiled already accounted for at a nightfall
+	grave  Seat   // the player exiled by the day just ended (NoSeat: none)
+}
+
+func init() {
+	hooks[Gravekeeper] = roleHooks{
+		nightFalls: func(g *Game) {
+			// Only the exile vote counts (the scapegoat, whom a tied vote
+			// kills, too); a revealed idiot did not die of it.
+			var m uint32
+			for s := Seat(1); s <= g.n; s++ {
+				if !g.has(g.alive, s) && (g.cause[s] == CauseExile || g.cause[s] == CauseScapegoat) {
+					m |= s.bit()
+				}
+			}
+			g.grave = g.lowest(m &^ g.buried)
+			g.buried |= m
+		},
+		told: func(g *Game) {
+			s := g.firstOf(Gravekeeper, g.alive)
+			if s == NoSeat || !g.villagePower() || g.day == 0 {
+				return // no day has passed yet (night 1)
+			}
+			e := Event{Kind: EvGrave, To: s.bit(), Seat: s, Target: g.grave}
+			if t := g.grave; t != NoSeat && g.graveReadsWolf(t) {
+				e.Value = ResultWolf
+			}
+			g.emit(e)
+		},
+	}
+}
+
+// graveReadsWolf: how seat t reads to a camp check, as the seer's
+// wolf_or_not reads him.
+func (g *Game) graveReadsWolf(t Seat) bool {
+	return g.role[t].IsWolf()
+}
