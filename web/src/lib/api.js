@@ -36,6 +36,9 @@ const room = (id) => '/api/rooms/' + encodeURIComponent(id);
 export const api = {
   presets: () => call('GET', '/api/presets'),
   options: () => call('GET', '/api/options'),
+  // a board's simulated balance (the create request's preset/players/options or board); suggest: one-change edits too
+  balance: (req, suggest) => call('POST', '/api/balance' + (suggest ? '?suggest=1' : ''), req),
+  balancePresets: () => call('GET', '/api/balance/presets'),
   rooms: (status = 'open') => call('GET', '/api/rooms?status=' + status),
   room: (id, token) => call('GET', room(id), undefined, token), // with a seat's token, "you" is its seat
   // the room once its version is above after: the server answers when it changes (up to 25 s)

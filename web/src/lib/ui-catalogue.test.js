@@ -6,6 +6,7 @@ import { join } from 'node:path';
 import { describe, expect, test } from 'vitest';
 import { LANGUAGES } from './catalog.js';
 import { CAMPS, CAUSES, CHANNELS, ROLES, STEPS, TIMERS } from './enums.js';
+import { CHANGE_KINDS, VERDICTS } from './balance.js';
 
 const root = new URL('../../../internal/i18n/locales/', import.meta.url).pathname;
 const read = (p) => JSON.parse(readFileSync(join(root, p), 'utf8'));
@@ -73,6 +74,8 @@ describe('the UI catalogue', () => {
     for (const c of ['link', 'charm', 'voters']) want.push('ui.cmd.' + c + '.multi', 'ui.act.' + c + '.multi', 'ui.act.' + c + '.empty', 'ui.prompt.' + c + '.multi');
     for (const c of ['abstain', 'run', 'withdraw', 'tear', 'skip']) want.push('ui.cmd.' + c);
     want.push('ui.act.order.0', 'ui.act.order.1');
+    for (const k of CHANGE_KINDS) want.push('ui.balance.change.' + k);
+    for (const v of VERDICTS) want.push('ui.balance.verdict.' + v);
     expect(want.filter((k) => !(k in ui.en))).toEqual([]);
   });
 });
