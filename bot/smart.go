@@ -176,6 +176,11 @@ func (b *smartBot) camp(v *rules.View) int {
 		return campLovers
 	case v.Ally || (v.Role.IsWolf() && v.Wolves&b.me != 0):
 		return campWolf
+	case v.Turned, v.Role == rules.Gargoyle, v.Role == rules.HiddenWolf, v.Role == rules.Possessed:
+		// The wolf camp outside the pack, and a wild child who turned: they
+		// play for the wolves with the mates their view holds (the hidden
+		// wolf and the wild child know the pack; the others know none).
+		return campWolf
 	case v.Role == rules.Piper:
 		return campPiper
 	}
@@ -224,7 +229,7 @@ func (b *smartBot) decide(v *rules.View, ch []rules.Choice) rules.Command {
 		return b.actNight(v, ch) // a wolf asked again: the people of his team changed their pick
 	}
 	switch v.Step {
-	case rules.StepNight:
+	case rules.StepNight, rules.StepNightmare, rules.StepMagician: // the last two: stages of their own before the night step
 		return b.actNight(v, ch)
 	case rules.StepWitch:
 		return b.actWitch(v, ch)

@@ -10,8 +10,14 @@ import (
 // widow knife), the wolf beauty's charm and the piper are woken together;
 // a wolf beauty is asked twice, for her pick and her charm.
 func (b *smartBot) actNight(v *rules.View, ch []rules.Choice) rules.Command {
+	if c, ok := b.actMoreNight(v, ch); ok { // the dreamcatcher, the witch hunter, the nightmare
+		return c
+	}
 	if c := find(ch, rules.CmdProtect); c != nil {
 		return b.actGuard(v, c)
+	}
+	if c := find(ch, rules.CmdModel); c != nil { // the wild child must choose
+		return b.actModel(v, c)
 	}
 	if c := find(ch, rules.CmdCheck); c != nil {
 		return b.actCheck(v, c)
@@ -320,4 +326,18 @@ func (b *smartBot) actCurse(v *rules.View, c *rules.Choice) rules.Command {
 		return cmd(rules.CmdCurse, t)
 	}
 	return skip
+}
+
+// The wild child takes as his model the player he trusts most (the least
+// suspected), so that he stays with the village as long as it can keep him.
+func (b *smartBot) actModel(v *rules.View, c *rules.Choice) rules.Command {
+	m := b.model(v)
+	t := rules.NoSeat
+	for cm := c.Targets; cm != 0; {
+		s := next(&cm)
+		if t == rules.NoSeat || m.p[s] < m.p[t] {
+			t = s
+		}
+	}
+	return cmd(rules.CmdModel, t)
 }

@@ -210,6 +210,30 @@ var presets = []*Preset{
 		Options:     with(std001, "guard_heal_same_target", "dies"),
 	},
 	{
+		Name: "std-12-spirit-knight", Chinese: "恶灵骑士", MinPlayers: 12, MaxPlayers: 12,
+		Description: "3 wolves, spirit knight, seer, witch, hunter, guard, 4 villagers (ROLES-MORE)",
+		cards:       fixed(repeat(Werewolf, 3), []Role{SpiritKnight, Seer, Witch, Hunter, Guard}, repeat(Villager, 4)),
+		Options:     with(std001, "guard_heal_same_target", "dies"),
+	},
+	{
+		Name: "std-12-nightmare", Chinese: "噩梦之影", MinPlayers: 12, MaxPlayers: 12,
+		Description: "3 wolves, nightmare, seer, witch, hunter, guard, 4 villagers (ROLES-MORE)",
+		cards:       fixed(repeat(Werewolf, 3), []Role{Nightmare, Seer, Witch, Hunter, Guard}, repeat(Villager, 4)),
+		Options:     with(std001, "guard_heal_same_target", "dies"),
+	},
+	{
+		Name: "std-12-dreamcatcher", Chinese: "狼王摄梦人", MinPlayers: 12, MaxPlayers: 12,
+		Description: "3 wolves, wolf king, seer, witch, hunter, dreamcatcher, 4 villagers (ROLES-MORE)",
+		cards:       fixed(repeat(Werewolf, 3), []Role{WolfKing, Seer, Witch, Hunter, Dreamcatcher}, repeat(Villager, 4)),
+		Options:     with(std001),
+	},
+	{
+		Name: "std-12-magician", Chinese: "狼王魔术师", MinPlayers: 12, MaxPlayers: 12,
+		Description: "3 wolves, wolf king, seer, witch, hunter, magician, 4 villagers (ROLES-MORE)",
+		cards:       fixed(repeat(Werewolf, 3), []Role{WolfKing, Seer, Witch, Hunter, Magician}, repeat(Villager, 4)),
+		Options:     with(std001),
+	},
+	{
 		Name: "new-moon", Chinese: "新月", MinPlayers: 8, MaxPlayers: 18,
 		Description: "classic with New Moon's roles: idiot, elder, scapegoat, defender (guard), and the piper from 10 players; event cards (000)",
 		cards: func(n int) []Role {
@@ -245,6 +269,20 @@ var presets = []*Preset{
 			"win_check_before_shot", "off", "cupid_camp", "lovers", "black_lovers", "on", "wolves_learn_attack_result", "on",
 			"night_shot", "in_night",
 			"action_feedback", "on"),
+	},
+	{
+		Name: "std-12-wild-child", Chinese: "野孩子", MinPlayers: 12, MaxPlayers: 12,
+		Description: "3 wolves, seer, witch, hunter, idiot, wild child, 4 villagers (ROLES-MORE)",
+		cards:       fixed(repeat(Werewolf, 3), []Role{Seer, Witch, Hunter, Idiot, WildChild}, repeat(Villager, 4)),
+		Options:     with(std001),
+	},
+	{
+		Name: "aiwolf-5", Chinese: "人狼知能五人", MinPlayers: 5, MaxPlayers: 5,
+		Description: "AIWolf's 5-player regulation: werewolf, possessed, seer, 2 villagers; no sheriff, parity, no attack on night 1",
+		cards:       fixed([]Role{Werewolf, Possessed, Seer}, repeat(Villager, 2)),
+		Options: with(std001, "sheriff", "none", "wolf_win", "parity", "last_words", "none",
+			"self_explosion", "off", "seer_sees", "wolf_or_not", "first_night_attack", "off",
+			"wolf_no_target", "off"),
 	},
 }
 

@@ -24,6 +24,12 @@ func (g *Game) Choices(s Seat, buf []Choice) []Choice {
 	me := s.bit()
 	r := g.role[s]
 	mine := g.Pending()&me != 0
+	if g.feared(s) { // 噩梦之影: the feared player may only skip tonight
+		if mine {
+			buf = addChoice(buf, CmdSkip, 0, true)
+		}
+		return buf
+	}
 	if mine {
 		if !g.forced(s) {
 			buf = addChoice(buf, CmdSkip, 0, true)
@@ -35,7 +41,7 @@ func (g *Game) Choices(s Seat, buf []Choice) []Choice {
 			for _, w := range nightCalls {
 				switch {
 				case w == Werewolf && g.has(g.killers(), s):
-					buf = addChoice(buf, CmdAttack, g.alive, true) // a first pick, or a change while the night lasts
+					buf = addChoice(buf, CmdAttack, g.alive, g.opt(OptWolfNoTarget) == DefaultOn) // a first pick, or a change while the night lasts
 				case w == r:
 					buf = g.roleChoices(s, r, StepNight, buf)
 				}
@@ -68,7 +74,7 @@ func (g *Game) Choices(s Seat, buf []Choice) []Choice {
 			buf = g.roleChoices(s, r, g.step, buf)
 		}
 	} else if g.step == StepNight && g.has(g.killers(), s) {
-		buf = addChoice(buf, CmdAttack, g.alive, true) // a wolf may change his pick while the night lasts
+		buf = addChoice(buf, CmdAttack, g.alive, g.opt(OptWolfNoTarget) == DefaultOn) // a wolf may change his pick while the night lasts
 	}
 	if g.step == StepCampaign && g.has(g.cands, s) {
 		buf = addChoice(buf, CmdWithdraw, 0, true)

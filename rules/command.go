@@ -34,12 +34,17 @@ const (
 	CmdClaim            // a structured claim in a speech: Value ClaimRole (Role), ClaimWolf or ClaimGood (Target)
 	CmdDuel             // knight: reveal and duel Target, once, by day (骑士决斗)
 	CmdCurse            // crow: curse Target tonight (乌鸦)
+	CmdDream            // dreamcatcher: dream Target tonight (摄梦人)
+	CmdSwap             // magician: swap the two seats of Mask for the night (魔术师)
+	CmdHunt             // witch hunter: hunt Target tonight (猎魔人)
+	CmdFear             // nightmare: fear Target tonight (噩梦之影)
+	CmdModel            // wild child: take Target as model (night 1)
 	numCmds
 )
 
 var cmdNames = [numCmds]string{"none", "attack", "heal", "poison", "protect", "check", "shoot",
 	"vote", "abstain", "run", "withdraw", "badge", "tear", "explode", "charm", "skip", "order",
-	"take", "link", "voters", "ally", "claim", "duel", "curse"}
+	"take", "link", "voters", "ally", "claim", "duel", "curse", "dream", "swap", "hunt", "fear", "model"}
 
 func (k CmdKind) String() string {
 	if k < numCmds {
@@ -84,7 +89,7 @@ type Command struct {
 
 func (c Command) String() string {
 	switch c.Kind {
-	case CmdAttack, CmdPoison, CmdProtect, CmdCheck, CmdShoot, CmdVote, CmdBadge, CmdCharm, CmdDuel, CmdCurse:
+	case CmdAttack, CmdPoison, CmdProtect, CmdCheck, CmdShoot, CmdVote, CmdBadge, CmdCharm, CmdDuel, CmdCurse, CmdDream, CmdHunt, CmdFear, CmdModel:
 		return fmt.Sprintf("%d %s %d", c.Seat, c.Kind, c.Target)
 	case CmdExplode:
 		if c.Target != NoSeat {
@@ -97,7 +102,7 @@ func (c Command) String() string {
 		return fmt.Sprintf("%d order cw", c.Seat)
 	case CmdTake:
 		return fmt.Sprintf("%d take %d", c.Seat, c.Value)
-	case CmdLink, CmdVoters:
+	case CmdLink, CmdVoters, CmdSwap:
 		return fmt.Sprintf("%d %s %s", c.Seat, c.Kind, plusList(c.Mask))
 	case CmdAlly:
 		return fmt.Sprintf("%d %s %d", c.Seat, c.Kind, c.Target)

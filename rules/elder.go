@@ -37,8 +37,10 @@ func init() {
 	}
 }
 
-// villagePower reports whether a village role still has its power.
-func (g *Game) villagePower() bool { return !g.powersLost }
+// villagePower reports whether a village role still has its power: not
+// once the village killed the elder, nor in the night after the blood moon
+// apostle's self-explosion (blood_moon.go).
+func (g *Game) villagePower() bool { return !g.powersLost && !g.bloodMoonNight() }
 
 func (g *Game) applyPowersLost(e *Event) {
 	g.powersLost = true

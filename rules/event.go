@@ -68,6 +68,16 @@ const (
 	EvGrave                  // the gravekeeper Seat learns how yesterday's exiled Target reads (Value Result*); NoSeat: no exile
 	EvCurse                  // the crow Seat curses Target: one more vote against him at the next day's first exile vote
 	EvCursedVote             // the vote being closed counts the crow's curse against Target (the crow not named)
+	EvDream                  // the dreamcatcher Seat dreams Target (摄梦人; told to him alone, the dreamer is not)
+	EvMagic                  // the magician Seat swaps the two seats of Mask for the night (魔术师; told to him alone)
+	EvHunt                   // the witch hunter Seat hunts Target (猎魔人)
+	EvFear                   // the nightmare Seat fears Target tonight (噩梦之影)
+	EvFeared                 // Seat is told he is feared tonight: no night power (噩梦之影)
+	EvNoAttack               // the wolves are told they will not attack tonight (the nightmare feared one of the wolf camp)
+	EvReflect                // moderator: the spirit knight Seat's reflection falls on Target (Value 1: in the next night's resolution)
+	EvModel                  // the wild child Seat takes Target as his model (野孩子, night 1)
+	EvWildWolf               // the wild child Seat becomes a werewolf: his model Target is dead
+	EvBloodMoon              // the blood moon apostle Seat self-exploded: night Value has no village power (moderator)
 	numEventKinds
 )
 
@@ -80,6 +90,8 @@ var eventNames = [numEventKinds]string{
 	"elder_life", "powers_lost", "voters", "event_card", "ally", "attack_result", "feedback",
 	"red_card", "camp_lost", "kill_power", "claim",
 	"duel", "grave", "curse", "cursed_vote",
+	"dream", "magic", "hunt", "fear", "feared", "no_attack", "reflect",
+	"model", "wild_wolf", "blood_moon",
 }
 
 func (k EventKind) String() string {
@@ -115,11 +127,14 @@ const (
 	CauseRedCard         // removed by the moderator
 	CauseElder           // a revealed idiot, when the village kills the elder
 	CauseDuel            // the knight's duel: the wolf he named, or the knight himself (以死谢罪)
+	CauseHunt            // the witch hunter's hunt: the wolf he hunted, or himself
+	CauseDream           // the dream: dreamed two nights in a row, or with the dreamcatcher who died in the night
+	CauseReflect         // the spirit knight's reflection (恶灵骑士)
 	numCauses
 )
 
 var causeNames = [numCauses]string{"none", "attack", "poison", "exile", "shot", "explode", "taken", "charm", "tails",
-	"love", "scapegoat", "red_card", "elder", "duel"}
+	"love", "scapegoat", "red_card", "elder", "duel", "hunt", "dream", "reflect"}
 
 func (c Cause) String() string {
 	if c < numCauses {
@@ -277,6 +292,17 @@ func (e Event) String() string {
 			return fmt.Sprintf("%s %d none", k, s)
 		}
 		return fmt.Sprintf("%s %d %d %s", k, s, t, resultName(e.Value))
+	case EvFeared:
+		return fmt.Sprintf("%s %d", k, s)
+	case EvNoAttack:
+		return k
+	case EvMagic:
+		return fmt.Sprintf("%s %d %s", k, s, seatList(e.Mask))
+	case EvReflect:
+		if e.Value == 1 {
+			return fmt.Sprintf("%s %d %d next_night", k, s, t)
+		}
+		return fmt.Sprintf("%s %d %d", k, s, t)
 	case EvCursedVote:
 		return fmt.Sprintf("%s %d", k, t)
 	}

@@ -80,6 +80,14 @@ type Game struct {
 	knightState
 	gravekeeperState
 	crowState
+	outsiderState
+	wildChildState
+	bloodMoonState
+	dreamState
+	magicianState
+	witchHunterState
+	spiritKnightState
+	nightmareState
 
 	winner Camp
 	over   bool
@@ -134,9 +142,11 @@ func (g *Game) Reset(board Board, seed uint64, deal []Role) error {
 	if len(cards) > int(g.n) { // the thief's two extra cards, face down in the middle
 		g.emit(Event{Kind: EvExtraCards, Role: cards[g.n], Value: int16(cards[g.n+1]), Draws: 2 * draws})
 	}
-	// With a thief or cupid the wolves meet after them, on night 1.
-	if !slices.Contains(board.Cards, Thief) && !slices.Contains(board.Cards, Cupid) {
-		g.emit(Event{Kind: EvWolfTeam, To: g.wolves, Mask: g.wolves}) // nobody is in the lovers' camp yet
+	// With a thief or cupid the wolves meet after them, on night 1; with a
+	// nightmare too, who acts alone before meeting them (ROLES-MORE.md).
+	nightmareFirst := slices.Contains(board.Cards, Nightmare) && board.Options[OptFirstPhase] == FirstNight
+	if !slices.Contains(board.Cards, Thief) && !slices.Contains(board.Cards, Cupid) && !nightmareFirst {
+		g.emit(Event{Kind: EvWolfTeam, To: g.wolfTeam(), Mask: g.pack()}) // nobody is in the lovers' camp yet
 	}
 	switch {
 	case g.opt(OptSheriff) == SheriffBeforeFirstNight:
@@ -190,11 +200,12 @@ func (g *Game) setRole(s Seat, r Role) {
 	switch {
 	case r.IsWolf():
 		g.wolves |= b
-	case r == Villager || r == Thief:
+	case r == Villager || r == Thief || r == WildChild: // the wild child is plain until he turns
 		g.plain |= b
 	case r.IsGod():
 		g.gods |= b
 	}
+	g.setOutsider(s, r)
 }
 
 // Replay rebuilds a game from its board, seed and event log.
@@ -317,6 +328,22 @@ func (g *Game) apply(e *Event) {
 		g.applyDuel(e)
 	case EvCurse:
 		g.applyCurse(e)
+	case EvModel:
+		g.applyModel(e)
+	case EvWildWolf:
+		g.applyWildWolf(e)
+	case EvBloodMoon:
+		g.bloodNight = e.Value
+	case EvDream:
+		g.applyDream(e)
+	case EvMagic:
+		g.applyMagic(e)
+	case EvHunt:
+		g.applyHunt(e)
+	case EvFear:
+		g.applyFear(e)
+	case EvReflect:
+		g.applyReflect(e)
 	case EvNight:
 		g.night, g.isNight = e.Value, true
 		g.picked, g.attack, g.nightDead = 0, NoSeat, 0
@@ -337,7 +364,11 @@ func (g *Game) apply(e *Event) {
 	case EvProtect:
 		g.applyProtect(e)
 	case EvCheck:
-		g.pending &^= s.bit()
+		if hooks[g.role[s]].due { // the gargoyle: his check is owed beside the pack's pick
+			g.due &^= s.bit()
+		} else {
+			g.pending &^= s.bit()
+		}
 	case EvAttackPick:
 		g.applyAttackPick(e)
 	case EvAttack:

@@ -24,6 +24,10 @@ type roleHooks struct {
 	// rather than the pending mask, so that its holder may also hold the
 	// night kill and owe the pack's pick beside it (the wolf beauty, the piper).
 	due bool
+	// nightly: the setup stage comes every night, not only the first (the
+	// nightmare's fear, the magician's swap: ROLES-MORE.md has them act
+	// before everyone else, in a stage of their own, each night).
+	nightly bool
 	// skipped applies the holder's EvSkip in the night step to the role's state.
 	skipped func(g *Game, s Seat)
 
@@ -74,10 +78,41 @@ type roleHooks struct {
 	// watch runs when anyone of card r dies while the role is on the board
 	// (the fox loses tails), and names who dies of it, as onDeath.
 	watch func(g *Game, r Role, public bool) (uint32, Cause)
+	// spared: the holder survives a night death of cause c aimed at him
+	// (the spirit knight: the attack, the poison, the hunt, the dream; the
+	// witch hunter: the poison). The attacked hook cannot say it: the
+	// poison and the hunt are not the attack (nightSafe).
+	spared func(g *Game, s Seat, c Cause) bool
 	// shoots reports whether the dead holder may shoot in the skill window.
 	shoots func(g *Game, s Seat) bool
 	// explodeTakes: the holder's self-explosion may take another player.
 	explodeTakes bool
+
+	// The wolf camp's players outside the pack (ROLES-MORE.md): the
+	// shared steps treat every wolf card alike, so these flags say where
+	// such a card differs (outsiders.go).
+	//
+	// lone: the holder is of the wolf camp but not of the pack: he does not
+	// wake with the wolves, is not in their channel, they are not told of
+	// him, and he holds the kill only once the pack is dead (the gargoyle,
+	// the hidden wolf), or never (human).
+	lone bool
+	// human: of the wolf camp but human (the possessed): never the kill,
+	// counted with the humans for the wolves' win (wolf_win), not needed
+	// dead by the village.
+	human bool
+	// knowsPack: the holder is told who the wolves are when they meet,
+	// though they are not told of him (the hidden wolf).
+	knowsPack bool
+	// noExplode: the holder, though of the wolf camp, may not self-explode.
+	noExplode bool
+	// readsWolf: how the holder reads to a camp check (seer_sees
+	// wolf_or_not / village_or_not, the gravekeeper): true as a wolf. Nil:
+	// by his card's camp.
+	readsWolf func(g *Game, s Seat) bool
+	// firstNightOnly: the role acts in the night step of night 1 only (the
+	// wild child), so the narration calls it on that night alone.
+	firstNightOnly bool
 
 	// anytime judges a command the holder may send while he is not awaited,
 	// whatever step runs (the knight's duel during anyone's speech), before

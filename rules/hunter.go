@@ -6,7 +6,9 @@ package rules
 func init() {
 	hooks[Hunter] = roleHooks{
 		shoots: func(g *Game, s Seat) bool {
-			return g.villagePower() && g.shotAllowed(s, g.opt(OptHunterShootsWhenPoisoned) == On)
+			// Not g.villagePower(): a death trigger is no night power, and the
+			// blood moon's night does not take it (ROLES-MORE.md).
+			return !g.powersLost && g.shotAllowed(s, g.opt(OptHunterShootsWhenPoisoned) == On)
 		},
 	}
 }

@@ -14,7 +14,7 @@ type Call struct {
 // night step, the order of a seat's Choices and what is told at the wake
 // all follow it (night.go), so a new role with a night action takes its
 // place here.
-var nightCalls = [...]Role{Thief, Cupid, CallLovers, Guard, Seer, Psychic, Werewolf, WolfBeauty, Witch, Crow, Gravekeeper, Piper, CallCharmed, NineTailedFox}
+var nightCalls = [...]Role{Nightmare, Magician, Thief, Cupid, CallLovers, WildChild, Dreamcatcher, Guard, Seer, Psychic, Gargoyle, Werewolf, WolfBeauty, Witch, WitchHunter, Crow, Gravekeeper, Piper, CallCharmed, NineTailedFox}
 
 // Calls of a group rather than a card, in a Call's Role. (Werewolf in a
 // Call means all the wolves.)
@@ -56,7 +56,7 @@ func (g *Game) narrated(r Role, n int, all bool) bool {
 	}
 	inBoard := func(r Role) bool {
 		if r == Werewolf { // any wolf card: the wolves are called together
-			return g.cardSet&(1<<Werewolf|1<<WhiteWolfKing|1<<WolfBeauty|1<<WolfKing) != 0
+			return g.cardSet&(1<<Werewolf|1<<WhiteWolfKing|1<<WolfBeauty|1<<WolfKing|1<<BloodMoon|1<<SpiritKnight|1<<Nightmare) != 0
 		}
 		return g.cardSet&(1<<r) != 0
 	}
@@ -73,7 +73,10 @@ func (g *Game) narrated(r Role, n int, all bool) bool {
 		return all || g.firstOf(Piper, g.alive) != NoSeat || g.charmed&g.alive != 0
 	}
 	h := hooksOf(r)
-	if h.setup != nil && !firstNight { // a setup stage comes on the first night only
+	if h.setup != nil && !h.nightly && !firstNight { // a setup stage comes on the first night only (the nightmare's and the magician's every night)
+		return false
+	}
+	if h.firstNightOnly && n != 1 { // the wild child, in night 1's step
 		return false
 	}
 	if all {

@@ -49,8 +49,7 @@ func (g *Game) nameAlly(s, t Seat) {
 	g.emit(Event{Kind: EvAlly, Seat: s, Target: t})
 	g.emit(Event{Kind: EvAlly, To: me, Seat: s, Target: t})
 	g.emit(Event{Kind: EvAlly, To: t.bit(), Seat: s, Target: t})
-	w := g.wolves &^ g.loversCamp
-	g.emit(Event{Kind: EvWolfTeam, To: t.bit(), Mask: w})
+	g.emit(Event{Kind: EvWolfTeam, To: t.bit(), Mask: g.pack()}) // not the lone wolf-camp cards
 }
 
 func (g *Game) applyAlly(e *Event) {

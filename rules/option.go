@@ -53,6 +53,7 @@ const (
 	OptSpiritKnightReflect
 	OptWolfNoTarget
 	OptFirstNightAttack
+	OptSelfExplosion
 	numOptions
 )
 
@@ -191,6 +192,7 @@ var optionTable = [numOptions]optionInfo{
 	OptWolfNoTarget:             {"wolf_no_target", []string{"on", "off"}, "the wolves may attack nobody (空刀)"},
 	OptFirstNightAttack:         {"first_night_attack", []string{"on", "off"}, "the wolves attack on night 1 (AIWolf: off, the first night has only the seer's check)"},
 	OptNightShot:                {"night_shot", []string{"dawn", "in_night"}, "a hunter or wolf king killed at night shoots at dawn, or inside the night's resolution (002), his victim among the dawn's dead"},
+	OptSelfExplosion:            {"self_explosion", []string{"on", "off"}, "the wolves may self-explode (自爆) by day (AIWolf: off)"},
 }
 
 // Options is a ruleset: one value per option.

@@ -16,22 +16,41 @@ func entitled(g *Game, e *Event) uint32 {
 	switch e.Kind {
 	case EvRole, EvBallot, EvSkip, EvNoShot, EvFeedback, EvSwap, EvShoot:
 		return e.Seat.bit()
-	case EvWolfTeam:
-		return wolfTeam | g.ally.bit()
-	case EvAttackPick, EvAttack, EvAttackResult:
-		return g.wolves | g.lovers // the black lovers hold the widow knife
+	case EvWolfTeam: // not the gargoyle nor the possessed, who do not know the wolves
+		return wolfTeam&^g.seatsOf(Gargoyle, g.all)&^g.seatsOf(Possessed, g.all) | g.ally.bit()
+	case EvAttackPick, EvAttack, EvAttackResult: // the possessed never holds the kill
+		return g.wolves&^g.seatsOf(Possessed, g.all) | g.lovers // the black lovers hold the widow knife
+	case EvModel, EvWildWolf:
+		return g.seatsOf(WildChild, g.all)
 	case EvCharm:
 		return g.seatsOf(WolfBeauty, g.all)
 	case EvProtect:
 		return g.seatsOf(Guard, g.all)
 	case EvCheck:
-		return g.seatsOf(Seer, g.all) | g.seatsOf(Psychic, g.all)
+		return g.seatsOf(Seer, g.all) | g.seatsOf(Psychic, g.all) | g.seatsOf(Gargoyle, g.all)
 	case EvGrave:
 		return g.seatsOf(Gravekeeper, g.all)
 	case EvCurse:
 		return g.seatsOf(Crow, g.all)
 	case EvWitchTold, EvHeal, EvPoison:
 		return g.seatsOf(Witch, g.all)
+	case EvDream:
+		return g.seatsOf(Dreamcatcher, g.all)
+	case EvMagic:
+		return g.seatsOf(Magician, g.all)
+	case EvHunt:
+		return g.seatsOf(WitchHunter, g.all)
+	case EvFear:
+		return g.seatsOf(Nightmare, g.all)
+	case EvFeared: // the feared alone, and only one the nightmare named
+		if feared(g, e.Seat) {
+			return e.Seat.bit()
+		}
+		return 0
+	case EvNoAttack:
+		return g.wolves | g.lovers
+	case EvReflect:
+		return 0 // the moderator's
 	case EvTails:
 		return g.seatsOf(NineTailedFox, g.all)
 	case EvExtraCards:
@@ -55,17 +74,31 @@ func entitled(g *Game, e *Event) uint32 {
 	case EvStep:
 		switch Step(e.Value) {
 		case StepNight:
-			return g.seatsOf(e.Role, g.all) | g.wolves | g.lovers
+			return g.seatsOf(e.Role, g.all) | g.wolves&^g.seatsOf(Possessed, g.all) | g.lovers
 		case StepThief:
 			return dealt(g, Thief)
 		case StepCupid:
 			return g.seatsOf(Cupid, g.all)
+		case StepNightmare:
+			return g.seatsOf(Nightmare, g.all)
+		case StepMagician:
+			return g.seatsOf(Magician, g.all)
 		case StepNightShot: // a shooter killed tonight, woken alone
 			return (g.seatsOf(Hunter, g.all) | g.seatsOf(WolfKing, g.all)) &^ g.alive
 		}
 		return g.seatsOf(Witch, g.all)
 	}
 	return 0 // deaths before dawn, the moderator's bookkeeping
+}
+
+// feared: the nightmare named seat s on some night (EvFear).
+func feared(g *Game, s Seat) bool {
+	for _, e := range g.events {
+		if e.Kind == EvFear && e.Target == s {
+			return true
+		}
+	}
+	return false
 }
 
 // dealt is the set of seats first dealt card r (the thief may change his).
@@ -153,6 +186,11 @@ func noLeaks(rt *rapid.T, g *Game) {
 		case night && e.Public && e.Kind != EvDawn:
 			rt.Fatalf("event %d (%v) is public at night", e.Seq, e)
 		}
+		// The pack told never names the lone cards (the gargoyle, the hidden
+		// wolf, the possessed): the wolves are not told of them.
+		if e.Kind == EvWolfTeam && e.Mask&g.lone != 0 {
+			rt.Fatalf("event %d (%v) names the lone wolf-camp cards %v", e.Seq, e, Seats(e.Mask&g.lone))
+		}
 		if !e.Public && e.To&^entitled(g, e) != 0 {
 			rt.Fatalf("event %d (%v) goes to %v, beyond %v", e.Seq, e, Seats(e.To), Seats(entitled(g, e)))
 		}
@@ -169,13 +207,16 @@ func noLeaks(rt *rapid.T, g *Game) {
 				continue
 			}
 			team := g.wolves &^ g.loversCamp
-			mate := (g.has(team, s) || s == g.ally) && g.has(team, x)
-			checked := (g.role[s] == Seer && g.opt(OptSeerSees) == SeesRole) || g.role[s] == Psychic
+			// The pack knows itself; the hidden wolf knows the pack; nobody
+			// knows the lone cards (the gargoyle, the hidden wolf, the possessed).
+			mate := (g.has(team, s) || s == g.ally) && g.has(team&^g.lone, x)
+			checked := (g.role[s] == Seer && g.opt(OptSeerSees) == SeesRole) || g.role[s] == Psychic || g.role[s] == Gargoyle
 			lover := g.opt(OptLoversSeeRoles) == On && g.has(g.lovers, s) && g.has(g.lovers, x)
 			if x != s && !mate && !g.has(g.revealed, x) && !checked && !lover {
 				rt.Fatalf("seat %d (%s) knows seat %d is %s", s, g.role[s], x, k)
 			}
-			if k != g.role[x] && !(mate && k == Werewolf) {
+			// A check that the magician's swap moved reports another seat's card.
+			if k != g.role[x] && !(mate && k == Werewolf) && !g.has(g.swappedEver, x) {
 				rt.Fatalf("seat %d believes seat %d is %s; it is %s", s, x, k, g.role[x])
 			}
 		}

@@ -28,15 +28,16 @@ func checkSeer(g *Game, c Command) (refusal, bool) {
 func execSeer(g *Game, c Command) {
 	s, t := c.Seat, c.Target
 	e := Event{Kind: EvCheck, To: s.bit(), Seat: s, Target: t}
+	t = g.landed(t) // the magician's swap: the card of the seat the check landed on
 	switch g.opt(OptSeerSees) {
 	case SeesRole:
 		e.Role = g.role[t]
-	case SeesWolfOrNot:
-		if g.role[t].IsWolf() {
+	case SeesWolfOrNot: // as he reads: the hidden wolf and the possessed as good
+		if g.readsWolf(t) {
 			e.Value = ResultWolf
 		}
 	default: // black lovers (and cupid with them) have left the village too
-		if g.role[t].Camp() != Village || g.has(g.loversCamp, t) {
+		if g.readsNotVillage(t) {
 			e.Value = ResultNotVillage
 		}
 	}

@@ -32,6 +32,13 @@ type View struct {
 	Dueled     bool               // the knight's duel is spent (public: the duel is)
 	Cursed     Seat               // crow: the last curse cast, until the next night
 	Graves     [MaxSeats + 1]int8 // gravekeeper: how each exiled read, 1 good, 2 wolf (also in Checks)
+	Model      Seat               // wild child: his model
+	Turned     bool               // wild child: his model died, he is a werewolf (in Wolves with the pack)
+	Feared     bool               // this seat is feared tonight: no night power (噩梦之影)
+	NoAttack   bool               // wolves: the nightmare feared one of the wolf camp, no attack tonight
+	Swapped    uint32             // magician: the players he has swapped (magician_swap_once)
+	Dreamed    Seat               // dreamcatcher: his last dreamer as he named him
+	LastFear   Seat               // nightmare: whom he feared last (not the same two nights in a row)
 	Winner     Camp
 	Over       bool
 
@@ -121,6 +128,17 @@ func (g *Game) UpdateView(v *View) {
 			v.Tails = int(e.Value)
 		case EvNight:
 			v.Attacked = NoSeat
+			v.Feared, v.NoAttack = false, false
+		case EvFeared:
+			v.Feared = true
+		case EvNoAttack:
+			v.NoAttack = true
+		case EvMagic:
+			v.Swapped |= e.Mask
+		case EvDream:
+			v.Dreamed = e.Target
+		case EvFear:
+			v.LastFear = e.Target
 			v.Cursed = NoSeat
 		case EvDuel:
 			v.Dueled = true
@@ -131,6 +149,10 @@ func (g *Game) UpdateView(v *View) {
 				v.Graves[e.Target] = int8(e.Value) + 1
 				v.Checks[e.Target] = int8(e.Value) + 1
 			}
+		case EvModel:
+			v.Model = e.Target
+		case EvWildWolf:
+			v.Turned = true
 		}
 	}
 	v.Voters = 0

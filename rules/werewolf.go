@@ -32,24 +32,33 @@ func (g *Game) Killers() uint32 { return g.killers() }
 // killers are the players who hold tonight's kill: the wolves outside the
 // lovers' camp; once the wolf camp has lost, the black lovers (寡妇刀).
 func (g *Game) killers() uint32 {
+	if g.night == 1 && g.isNight && g.opt(OptFirstNightAttack) == DefaultOff {
+		return 0 // AIWolf: the first night has no attack
+	}
 	if g.widowKnife {
 		return g.lovers & g.loversCamp & g.alive
 	}
 	if g.lost[Wolves] {
 		return 0
 	}
-	return g.wolves & g.alive &^ g.loversCamp
+	if k := g.pack() & g.alive; k != 0 {
+		return k
+	}
+	// The pack is dead: the gargoyle and the hidden wolf take the kill.
+	return g.lone &^ g.humans &^ g.loversCamp & g.alive
 }
 
 // tellWolfTeam tells the wolves outside the lovers' camp who they are.
 func (g *Game) tellWolfTeam() {
-	w := g.wolves &^ g.loversCamp
-	g.emit(Event{Kind: EvWolfTeam, To: w, Mask: w})
+	g.emit(Event{Kind: EvWolfTeam, To: g.wolfTeam(), Mask: g.pack()})
 }
 
 func (g *Game) checkAttack(c Command) refusal {
 	if t := c.Target; t != NoSeat && !g.has(g.alive, t) {
 		return refuse(CodeTarget, "", "seat %d cannot be attacked", t)
+	}
+	if c.Target == NoSeat && g.opt(OptWolfNoTarget) == DefaultOff {
+		return refuse(CodeRule, "wolf_no_target=off", "the wolves may not attack nobody")
 	}
 	return accept
 }
@@ -78,12 +87,22 @@ func (g *Game) resolveAttack() {
 			named |= g.picks[w].bit()
 		}
 	}
+	if g.packHeld { // the nightmare feared one of the wolf camp: their picks do nothing
+		g.emit(Event{Kind: EvAttack, To: k})
+		return
+	}
 	e := Event{Kind: EvAttack, To: k}
+	must := g.opt(OptWolfNoTarget) == DefaultOff && k != 0 // wolf_no_target=off: the moderator draws
 	switch {
 	case named == 0:
+		if m := g.alive &^ k; must && m != 0 { // nobody named: any living player but the killers
+			e.Target, e.Draws = g.pick(m), 1
+		}
 	case g.opt(OptWolfVote) == WolfVoteUnanimous:
 		if popcount(named) == 1 {
 			e.Target = g.lowest(named)
+		} else if must { // no agreement: one of those named
+			e.Target, e.Draws = g.pick(named), 1
 		}
 	default:
 		var top uint32
@@ -106,14 +125,18 @@ func (g *Game) resolveAttack() {
 
 // canExplode: seat s may self-explode now.
 func (g *Game) canExplode(s Seat) bool {
-	return g.role[s].IsWolf() && !g.has(g.loversCamp, s) && g.has(g.pubAlive, s) &&
+	return g.has(g.wolves, s) && !hooks[g.role[s]].noExplode && g.opt(OptSelfExplosion) == DefaultOn &&
+		!g.has(g.loversCamp, s) && g.has(g.pubAlive, s) &&
 		(g.step.speech() || (g.step == StepWithdraw && g.opt(OptDoubleExplode) == On))
 }
 
 func (g *Game) checkExplode(c Command) refusal {
 	s := c.Seat
-	if !g.role[s].IsWolf() || g.has(g.loversCamp, s) {
+	if !g.has(g.wolves, s) || hooks[g.role[s]].noExplode || g.has(g.loversCamp, s) {
 		return refuse(CodeRule, "", "only the wolves may self-explode")
+	}
+	if g.opt(OptSelfExplosion) == DefaultOff {
+		return refuse(CodeRule, "self_explosion=off", "nobody may self-explode on this board")
 	}
 	if !g.has(g.pubAlive, s) {
 		return refuse(CodeDead, "", "seat %d is out of the game", s)

@@ -32,12 +32,15 @@ func (g *Game) wolfCondition(wolves, others uint32) bool {
 		ally = g.ally.bit()
 	}
 	others &^= ally
+	// The possessed counts with the humans (half, parity), but the wolves
+	// need not kill him (kill_all, kill_side's "everyone").
 	half := popcount(wolves) >= popcount(others)
+	rest := others &^ g.humans
 	plain, gods := g.plain&^g.loversCamp&^ally, g.gods&^g.loversCamp&^ally
-	side := others == 0 || (plain != 0 && plain&g.alive == 0) || (gods != 0 && gods&g.alive == 0)
+	side := rest == 0 || (plain != 0 && plain&g.alive == 0) || (gods != 0 && gods&g.alive == 0)
 	switch g.opt(OptWolfWin) {
 	case WinKillAll:
-		return others == 0
+		return rest == 0
 	case WinParity, WinHalf:
 		return half
 	case WinKillSide:
@@ -70,7 +73,7 @@ func (g *Game) judge() Camp {
 	if g.lovers != 0 && alive == g.lovers && g.crossLovers() {
 		return Lovers // 000 C: a cross-camp couple, last two alive
 	}
-	wolves := alive & g.wolves
+	wolves := alive & g.wolves &^ g.humans // the village need not kill the possessed
 	village := wolves == 0 && piper == 0
 	wolf := g.wolfCondition(wolves, alive&^wolves)
 	switch {
@@ -102,9 +105,10 @@ func (g *Game) judgeCamps() Camp {
 		if m == 0 || g.lost[c] {
 			continue
 		}
-		out := m&alive == 0
+		// The wolf camp is out with its last wolf, the possessed alive or not.
+		out := m&alive&^g.humans == 0
 		if c == Village { // the village's own losing conditions hold after the wolves are out too
-			w := g.campMembers(Wolves) & alive
+			w := g.campMembers(Wolves) & alive &^ g.humans
 			out = out || g.wolfCondition(w, alive&^w)
 		}
 		if out {

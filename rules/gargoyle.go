@@ -1,0 +1,51 @@
+package rules
+
+// The gargoyle (石像鬼, ROLES-MORE.md) is of the wolf camp but alone: he
+// does not know the wolves and they do not know him, and he is never in
+// their channel. Each night he checks one player and learns his card. He
+// reads as a wolf. When every wolf of the pack is dead he takes the kill and
+// attacks alone each night (killers); he may self-explode. Holding the kill,
+// he owes the pack's pick beside his check, so his check is owed by the
+// due flag, not the pending mask (as the wolf beauty's charm).
+
+func init() {
+	hooks[Gargoyle] = roleHooks{
+		lone:       true,
+		nightFalls: func(g *Game) { g.due &^= g.holder[Gargoyle].bit() },
+		wake: func(g *Game) {
+			if s := g.firstOf(Gargoyle, g.alive); s != NoSeat {
+				g.emit(Event{Kind: EvStep, To: s.bit(), Value: int16(StepNight), Role: Gargoyle})
+			}
+		},
+		due: true,
+		skipped: func(g *Game, s Seat) {
+			if !g.has(g.pending, s) {
+				g.due &^= g.holder[Gargoyle].bit()
+			}
+		},
+		step:  StepNight,
+		check: checkGargoyle,
+		exec: func(g *Game, c Command) {
+			g.emit(Event{Kind: EvCheck, To: c.Seat.bit(), Seat: c.Seat, Target: c.Target, Role: g.role[c.Target]})
+		},
+		choices: func(g *Game, s Seat) (c [2]Choice) {
+			if g.has(g.due, s) {
+				c[0] = choice(CmdCheck, g.alive&^s.bit(), false)
+			}
+			return c
+		},
+	}
+}
+
+func checkGargoyle(g *Game, c Command) (refusal, bool) {
+	if c.Kind != CmdCheck {
+		return accept, false
+	}
+	if !g.has(g.due, c.Seat) {
+		return refuse(CodeNotNow, "", "the gargoyle has checked tonight"), true
+	}
+	if c.Target == c.Seat || !g.has(g.alive, c.Target) {
+		return refuse(CodeTarget, "", "the gargoyle must check another living player"), true
+	}
+	return accept, true
+}
