@@ -48,7 +48,7 @@ func (g *Game) Timeout() {
 // mustAct asks the role of seat s, in a step of its own, whether it may
 // skip now (roleHooks.mustAct).
 func (g *Game) mustAct(s Seat) (refusal, Command, bool) {
-	if h := &hooks[g.role[s]]; h.mustAct != nil && h.step == g.step {
+	if h := &hooks[g.role[s]]; h.mustAct != nil && h.step == g.step && !g.feared(s) { // the feared may only skip
 		return h.mustAct(g, s)
 	}
 	return accept, Command{}, false
@@ -111,11 +111,11 @@ func (g *Game) check(c Command) refusal {
 	if c.Value != 0 && !(c.Kind == CmdOrder && c.Value == 1) && !(c.Kind == CmdTake && (c.Value == 1 || c.Value == 2)) {
 		return refuse(CodeTarget, "", "%s takes no such value", c.Kind)
 	}
-	if c.Mask != 0 && c.Kind != CmdLink && c.Kind != CmdVoters && c.Kind != CmdCharm {
+	if c.Mask != 0 && c.Kind != CmdLink && c.Kind != CmdVoters && c.Kind != CmdCharm && c.Kind != CmdSwap {
 		return refuse(CodeTarget, "", "%s takes no list of seats", c.Kind)
 	}
 	switch c.Kind {
-	case CmdSkip, CmdAbstain, CmdRun, CmdWithdraw, CmdTear, CmdOrder, CmdTake, CmdLink, CmdVoters:
+	case CmdSkip, CmdAbstain, CmdRun, CmdWithdraw, CmdTear, CmdOrder, CmdTake, CmdLink, CmdVoters, CmdSwap:
 		if c.Target != NoSeat {
 			return refuse(CodeTarget, "", "%s takes no target", c.Kind)
 		}
@@ -144,6 +144,12 @@ func (g *Game) check(c Command) refusal {
 			return refuse(CodeDead, "", "seat %d is out of the game", s)
 		}
 		return refuse(CodeNotNow, "", "seat %d has nothing to do now (%s)", s, g.publicStep())
+	}
+	if g.feared(s) { // 噩梦之影: the feared player may use no night power tonight
+		if c.Kind == CmdSkip {
+			return accept
+		}
+		return refuse(CodeRule, "", "seat %d is feared tonight and may use no night power", s)
 	}
 	if c.Kind == CmdSkip {
 		switch g.step {

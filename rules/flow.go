@@ -106,7 +106,7 @@ func (g *Game) complete() {
 		g.closeWithdraw()
 	case StepElect, StepElectPK, StepSheriffVote, StepSheriffPKVote, StepVote, StepPKVote:
 		g.closeVote(s)
-	case StepThief, StepCupid:
+	case StepThief, StepCupid, StepNightmare, StepMagician:
 		g.nextNightStage(s)
 	case StepSeqVote:
 		g.nextCandidate(g.stepSeat, false)

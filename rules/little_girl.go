@@ -36,7 +36,7 @@ func (g *Game) Spy() Seat {
 func (g *Game) spyReport() {
 	lg := g.spy()
 	k := g.killers()
-	if lg == NoSeat || g.has(k, lg) { // a black lover with the widow knife reads the picks anyway
+	if lg == NoSeat || g.has(k, lg) || g.feared(lg) { // a black lover with the widow knife reads the picks anyway
 		return
 	}
 	var named uint32

@@ -17,11 +17,14 @@ func (g *Game) enterNight() {
 // With first_phase=day they act before day 1 (002: 游戏开始时，月老选择情侣),
 // at "night 0".
 func (g *Game) nextNightStage(after Step) {
-	if g.night == 0 || (g.night == 1 && g.opt(OptFirstPhase) == FirstNight) {
+	first := g.night == 0 || (g.night == 1 && g.opt(OptFirstPhase) == FirstNight)
+	{
 		started := after == StepNone
 		for _, r := range nightCalls {
 			h := hooksOf(r)
-			if h.setup == nil {
+			// A nightly stage (the nightmare, the magician) comes every real
+			// night, the others on the first only.
+			if h.setup == nil || (h.nightly && g.night == 0) || (!h.nightly && !first) {
 				continue
 			}
 			if !started {
@@ -97,15 +100,18 @@ func (g *Game) wakeTold() {
 func (g *Game) resolveNight() {
 	var b batch
 	k := g.killers()
-	if t := g.attack; t != NoSeat && g.has(g.alive, t) {
+	// The magician's swap first: the attack lands on the other of the pair
+	// (landed); the wolves are still told of the seat they named.
+	if t := g.landed(g.attack); t != NoSeat && g.has(g.alive, t) {
 		guarded, healed := g.guarded(t), g.healed(t)
 		hit := !guarded && !healed
 		if guarded && healed && g.opt(OptGuardHealSameTarget) == SameTargetDies {
 			hit = true // 同守同救
 		}
-		if f := hooks[g.role[t]].attacked; (f == nil || !f(g, t, hit, healed, guarded)) && hit {
+		// Then the dream's immunity, and the spirit knight's (nightSafe).
+		if f := hooks[g.role[t]].attacked; !g.nightSafe(t, CauseAttack) && (f == nil || !f(g, t, hit, healed, guarded)) && hit {
 			c := CauseAttack
-			if g.poisonT == t {
+			if g.landed(g.poisonT) == t {
 				c = CausePoison
 			}
 			g.kill(t, c, false, false, &b)
@@ -115,9 +121,17 @@ func (g *Game) resolveNight() {
 			if !g.has(g.alive, t) {
 				died = 1
 			}
-			g.emit(Event{Kind: EvAttackResult, To: k, Target: t, Value: died})
+			g.emit(Event{Kind: EvAttackResult, To: k, Target: g.attack, Value: died})
 		}
 	}
 	g.resolvePoison(&b)
+	// ROLES-MORE.md: the hunt after the poison, the dreams, the spirit
+	// knight's reflection last. (Direct calls: the batch handed to a hook
+	// would escape to the heap.)
+	if g.cardSet&(1<<WitchHunter|1<<Dreamcatcher|1<<SpiritKnight) != 0 {
+		g.resolveHunt(&b)
+		g.resolveDreams(&b)
+		g.resolveReflection(&b)
+	}
 	g.nextNightShot()
 }

@@ -38,13 +38,15 @@ const (
 	StepSeqVote            // sequential vote: hands up for one candidate (turn of the candidate)
 	StepMobVote            // angry mob: one voter names his choice aloud (turn)
 	StepNightShot          // night_shot=in_night: a shooter killed tonight fires inside the night (not a turn: the table does not see it)
+	StepNightmare          // each night, first: the nightmare fears one player (噩梦之影)
+	StepMagician           // each night, after the nightmare: the magician may swap two players (魔术师)
 	numSteps
 )
 
 var stepNames = [numSteps]string{"none", "elect", "elect_pk", "night", "witch", "signup", "campaign",
 	"withdraw", "sheriff_vote", "sheriff_pk", "sheriff_pk_vote", "dawn", "order", "speech",
 	"discussion", "vote", "pk", "pk_vote", "skill", "badge", "last_words", "dusk", "over",
-	"thief", "cupid", "voters", "ally", "seq_vote", "mob_vote", "night_shot"}
+	"thief", "cupid", "voters", "ally", "seq_vote", "mob_vote", "night_shot", "nightmare", "magician"}
 
 func (s Step) String() string {
 	if s < numSteps {

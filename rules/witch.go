@@ -45,7 +45,7 @@ func (g *Game) wakeWitch() bool {
 		return false
 	}
 	told := g.attack
-	if g.opt(OptWitchInformed) == InformedWhileHealUnused && g.healUsed {
+	if g.opt(OptWitchInformed) == InformedWhileHealUnused && g.healUsed || g.feared(w) { // a feared witch is not told (噩梦之影)
 		told = NoSeat
 	}
 	g.emit(Event{Kind: EvWitchTold, To: w.bit(), Seat: w, Target: told})
@@ -95,26 +95,32 @@ func (g *Game) applyHeal(e *Event) {
 
 func (g *Game) applyPoison(e *Event) {
 	g.poisonT, g.poisonUsed = e.Target, true
-	g.poisoned |= e.Target.bit()
+	g.poisoned |= g.landed(e.Target).bit() // the magician's swap
 	if g.opt(OptWitchBothSameNight) == Off || g.healUsed || g.attack == NoSeat {
 		g.pending &^= e.Seat.bit()
 	}
 }
 
 // healed: the witch healed t tonight.
-func (g *Game) healed(t Seat) bool { return g.healTarget == t }
+func (g *Game) healed(t Seat) bool { return g.landed(g.healTarget) == t }
 
 // resolvePoison kills the poisoned, after the attack, and gives her the
 // feedback (action_feedback).
 func (g *Game) resolvePoison(b *batch) {
-	p := g.poisonT
+	p := g.landed(g.poisonT) // the magician's swap
 	if p == NoSeat {
 		return
 	}
-	if g.has(g.alive, p) {
+	safe := g.nightSafe(p, CausePoison) // the dream, the spirit knight, the witch hunter
+	if g.has(g.alive, p) && !safe {
 		g.kill(p, CausePoison, false, false, b)
 	}
 	if w := g.firstOf(Witch, g.all); g.opt(OptActionFeedback) == On && w != NoSeat {
-		g.emit(Event{Kind: EvFeedback, To: w.bit(), Seat: w, Target: p, Value: 1})
+		killed := int16(1)
+		if safe {
+			killed = 0
+		}
+		// Told of the seat she named: the magician's swap is never told.
+		g.emit(Event{Kind: EvFeedback, To: w.bit(), Seat: w, Target: g.poisonT, Value: killed})
 	}
 }

@@ -62,6 +62,6 @@ func checkWolfBeauty(g *Game, c Command) (refusal, bool) {
 }
 
 func (g *Game) applyCharm(e *Event) {
-	g.charm = e.Target
+	g.charm = g.landed(e.Target) // the magician's swap
 	g.due &^= g.holder[WolfBeauty].bit()
 }

@@ -103,7 +103,7 @@ func (t *Timers) forStep(s rules.Step) time.Duration {
 	case rules.StepElect, rules.StepElectPK, rules.StepSheriffVote, rules.StepSheriffPKVote,
 		rules.StepVote, rules.StepPKVote, rules.StepSeqVote, rules.StepMobVote:
 		return t.Vote
-	case rules.StepThief, rules.StepCupid:
+	case rules.StepThief, rules.StepCupid, rules.StepNightmare, rules.StepMagician:
 		return t.Setup
 	case rules.StepNight:
 		return t.Night
@@ -126,6 +126,15 @@ type slot struct {
 func nightSlots(b *rules.Board, night int, t *Timers) []slot {
 	first := night == 0 || (night == 1 && b.Options[rules.OptFirstPhase] == rules.FirstNight)
 	var out []slot
+	// The nightmare, then the magician, act in stages of their own before
+	// everyone else, every real night of a board that holds the card,
+	// whoever is alive (ROLES-MORE.md night order).
+	if night > 0 && slices.Contains(b.Cards, rules.Nightmare) {
+		out = append(out, slot{rules.StepNightmare, t.Setup.Milliseconds()})
+	}
+	if night > 0 && slices.Contains(b.Cards, rules.Magician) {
+		out = append(out, slot{rules.StepMagician, t.Setup.Milliseconds()})
+	}
 	if first && slices.Contains(b.Cards, rules.Thief) {
 		out = append(out, slot{rules.StepThief, t.Setup.Milliseconds()})
 	}
@@ -259,7 +268,8 @@ func (c *clock) opens(e *rules.Event) int {
 		return c.slotFor(rules.StepWitch)
 	case rules.EvStep:
 		switch st := rules.Step(e.Value); st {
-		case rules.StepThief, rules.StepCupid, rules.StepNight, rules.StepWitch, rules.StepNightShot:
+		case rules.StepThief, rules.StepCupid, rules.StepNight, rules.StepWitch, rules.StepNightShot,
+			rules.StepNightmare, rules.StepMagician:
 			return c.slotFor(st)
 		}
 	case rules.EvDay:
