@@ -18,6 +18,7 @@ func init() {
 		spared: func(g *Game, s Seat, c Cause) bool {
 			return c == CauseAttack || c == CausePoison || c == CauseHunt || c == CauseDream
 		},
+		noExplode: true,
 	}
 }
 
