@@ -8,64 +8,73 @@ import (
 
 // TestLegalAgreesWithCheck: at every moment of random games on every preset,
 // the commands Legal lists for each seat are exactly those Check accepts.
+// (Three games a preset: the brute force is costly and the presets are many;
+// the random boards' property tests cover the rest.)
 func TestLegalAgreesWithCheck(t *testing.T) {
 	for _, p := range Presets() {
-		b, _ := p.Board(0)
-		for seed := uint64(0); seed < 6; seed++ {
-			g, _ := New(b, seed, nil)
-			r := rand.New(rand.NewPCG(seed, 11))
-			for steps := 0; !g.over && steps < 3000; steps++ {
-				for s := Seat(1); s <= g.n; s++ {
-					var brute []Command
-					for k := CmdKind(1); k < numCmds; k++ {
-						for tg := Seat(0); tg <= g.n; tg++ {
-							for v := int8(0); v <= 3; v++ {
-								c := Command{Seat: s, Kind: k, Target: tg, Value: v}
-								if g.Check(c) == nil {
-									brute = append(brute, c)
-								}
+		t.Run(p.Name, func(t *testing.T) {
+			t.Parallel()
+			legalAgreesWithCheck(t, p)
+		})
+	}
+}
+
+func legalAgreesWithCheck(t *testing.T, p *Preset) {
+	b, _ := p.Board(0)
+	for seed := uint64(0); seed < 3; seed++ {
+		g, _ := New(b, seed, nil)
+		r := rand.New(rand.NewPCG(seed, 11))
+		for steps := 0; !g.over && steps < 3000; steps++ {
+			for s := Seat(1); s <= g.n; s++ {
+				var brute []Command
+				for k := CmdKind(1); k < numCmds; k++ {
+					for tg := Seat(0); tg <= g.n; tg++ {
+						for v := int8(0); v <= 3; v++ {
+							c := Command{Seat: s, Kind: k, Target: tg, Value: v}
+							if g.Check(c) == nil {
+								brute = append(brute, c)
 							}
 						}
-						if k == CmdClaim {
-							for v := int8(1); v <= 3; v++ {
-								for r := Role(0); r < numRoles; r++ {
-									if c := (Command{Seat: s, Kind: k, Value: v, Role: r}); r != 0 && g.Check(c) == nil {
-										brute = append(brute, c)
-									}
-								}
-							}
-						}
-						// Seat lists of one or two seats (Legal lists no larger ones);
-						// Check refuses a list for any other kind before anything else.
-						if k != CmdLink && k != CmdVoters && k != CmdCharm && k != CmdSwap {
-							if g.Check(Command{Seat: s, Kind: k, Mask: 6}) == nil {
-								t.Fatalf("%v accepts a list of seats", k)
-							}
-							continue
-						}
-						for a := Seat(1); a <= g.n; a++ {
-							for b := a; b <= g.n; b++ {
-								c := Command{Seat: s, Kind: k, Mask: a.bit() | b.bit()}
-								if g.Check(c) == nil {
+					}
+					if k == CmdClaim {
+						for v := int8(1); v <= 3; v++ {
+							for r := Role(0); r < numRoles; r++ {
+								if c := (Command{Seat: s, Kind: k, Value: v, Role: r}); r != 0 && g.Check(c) == nil {
 									brute = append(brute, c)
 								}
 							}
 						}
 					}
-					legal := g.Legal(s, nil)
-					cmp := func(a, b Command) int {
-						ka := int64(a.Kind)<<56 + int64(a.Role)<<48 + int64(a.Target)<<40 + int64(a.Value)<<32 + int64(a.Mask)
-						kb := int64(b.Kind)<<56 + int64(b.Role)<<48 + int64(b.Target)<<40 + int64(b.Value)<<32 + int64(b.Mask)
-						return cmpInt(ka, kb)
+					// Seat lists of one or two seats (Legal lists no larger ones);
+					// Check refuses a list for any other kind before anything else.
+					if k != CmdLink && k != CmdVoters && k != CmdCharm && k != CmdSwap {
+						if g.Check(Command{Seat: s, Kind: k, Mask: 6}) == nil {
+							t.Fatalf("%v accepts a list of seats", k)
+						}
+						continue
 					}
-					slices.SortFunc(brute, cmp)
-					slices.SortFunc(legal, cmp)
-					if !slices.Equal(brute, legal) {
-						t.Fatalf("%s seed %d step %s seat %d (%s): Check accepts %v, Legal lists %v", p.Name, seed, g.step, s, g.role[s], brute, legal)
+					for a := Seat(1); a <= g.n; a++ {
+						for b := a; b <= g.n; b++ {
+							c := Command{Seat: s, Kind: k, Mask: a.bit() | b.bit()}
+							if g.Check(c) == nil {
+								brute = append(brute, c)
+							}
+						}
 					}
 				}
-				playRandom(t, g, r, 1)
+				legal := g.Legal(s, nil)
+				cmp := func(a, b Command) int {
+					ka := int64(a.Kind)<<56 + int64(a.Role)<<48 + int64(a.Target)<<40 + int64(a.Value)<<32 + int64(a.Mask)
+					kb := int64(b.Kind)<<56 + int64(b.Role)<<48 + int64(b.Target)<<40 + int64(b.Value)<<32 + int64(b.Mask)
+					return cmpInt(ka, kb)
+				}
+				slices.SortFunc(brute, cmp)
+				slices.SortFunc(legal, cmp)
+				if !slices.Equal(brute, legal) {
+					t.Fatalf("%s seed %d step %s seat %d (%s): Check accepts %v, Legal lists %v", p.Name, seed, g.step, s, g.role[s], brute, legal)
+				}
 			}
+			playRandom(t, g, r, 1)
 		}
 	}
 }
