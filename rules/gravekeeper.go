@@ -41,5 +41,8 @@ func init() {
 // graveReadsWolf: how seat t reads to a camp check, as the seer's
 // wolf_or_not reads him.
 func (g *Game) graveReadsWolf(t Seat) bool {
+	if f := hooks[g.role[t]].readsWolf; f != nil {
+		return f(g, t)
+	}
 	return g.role[t].IsWolf()
 }
