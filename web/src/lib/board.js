@@ -94,8 +94,15 @@ export const OPTION_CARDS = {
   little_girl_spy: [['little_girl']],
   elder_heal_consumes_life: [['elder', 'witch']],
   idiot_dies_with_elder: [['idiot', 'elder']],
-  exploded_sheriff_badge: [['werewolf'], ['white_wolf_king'], ['wolf_beauty'], ['wolf_king']], // a wolf who may explode, with a sheriff
+  exploded_sheriff_badge: [['werewolf'], ['white_wolf_king'], ['wolf_beauty'], ['wolf_king'], ['gargoyle'], ['nightmare'],
+    ['blood_moon']], // a wolf who may explode, with a sheriff
   night_shot: [['hunter'], ['wolf_king']],
+  knight_duel_in_campaign: [['knight']],
+  knight_duel_ends_day: [['knight']],
+  dreamcatcher_must_dream: [['dreamcatcher']],
+  magician_swap_once: [['magician']],
+  spirit_knight_reflect: [['spirit_knight']],
+  // wolf_no_target and first_night_attack are the whole table's: not named, they show on any board
 };
 // A board with a sheriff: any value of the option but "none".
 const sheriffed = (o) => o.sheriff !== 'none';

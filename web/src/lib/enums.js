@@ -4,14 +4,15 @@
 // rules/role.go: Role. An extra_cards event carries its second card as a number.
 export const ROLES = ['none', 'werewolf', 'white_wolf_king', 'wolf_beauty', 'wolf_king', 'villager', 'seer',
   'witch', 'hunter', 'guard', 'idiot', 'nine_tailed_fox', 'elder', 'scapegoat', 'cupid', 'thief',
-  'little_girl', 'piper'];
+  'little_girl', 'piper', 'knight', 'gravekeeper', 'psychic', 'witch_hunter', 'dreamcatcher', 'crow', 'magician',
+  'gargoyle', 'spirit_knight', 'nightmare', 'blood_moon', 'hidden_wolf', 'possessed', 'wild_child'];
 
 // rules/role.go: Camp (game_over and camp_lost carry one as value).
 export const CAMPS = ['none', 'village', 'wolves', 'lovers', 'piper', 'draw'];
 
 // rules/event.go: Cause (a death's value).
 export const CAUSES = ['none', 'attack', 'poison', 'exile', 'shot', 'explode', 'taken', 'charm', 'tails',
-  'love', 'scapegoat', 'red_card', 'elder'];
+  'love', 'scapegoat', 'red_card', 'elder', 'duel', 'hunt', 'dream', 'reflect'];
 
 // rules/event.go: the results of a check under seer_sees = wolf_or_not / village_or_not.
 export const CHECK_RESULTS = ['good', 'wolf', 'not_village'];
@@ -26,7 +27,7 @@ export const CLAIMS = { 1: 'role', 2: 'wolf', 3: 'good' };
 export const STEPS = ['none', 'elect', 'elect_pk', 'night', 'witch', 'signup', 'campaign', 'withdraw',
   'sheriff_vote', 'sheriff_pk', 'sheriff_pk_vote', 'dawn', 'order', 'speech', 'discussion', 'vote', 'pk',
   'pk_vote', 'skill', 'badge', 'last_words', 'dusk', 'over', 'thief', 'cupid', 'voters', 'ally', 'seq_vote',
-  'mob_vote', 'night_shot'];
+  'mob_vote', 'night_shot', 'nightmare', 'magician'];
 
 // Steps whose ballots are collected into a vote result.
 export const VOTE_STEPS = new Set(['elect', 'elect_pk', 'sheriff_vote', 'sheriff_pk_vote', 'vote', 'pk_vote',
@@ -44,7 +45,8 @@ export const TURN_STEPS = new Set(['campaign', 'sheriff_pk', 'order', 'speech', 
 
 // Steps told to the woken seat alone, whose name says what his card is: a
 // hunter's or wolf king's shot inside the night (night_shot=in_night).
-export const PRIVATE_STEPS = new Set(['night_shot']);
+// The nightmare's and the magician's stages are told to their seat alone too.
+export const PRIVATE_STEPS = new Set(['night_shot', 'nightmare', 'magician']);
 
 // Steps in which the seat with the floor speaks.
 export const SPEECH_STEPS = new Set(['campaign', 'sheriff_pk', 'speech', 'pk', 'last_words', 'discussion']);
@@ -57,7 +59,22 @@ export const TIMERS = [['setup', 20], ['night', 40], ['witch', 20], ['speech', 9
 export const CHANNELS = ['day', 'wolves', 'lovers', 'dead'];
 
 // The wolves' cards (rules/role.go: camp wolves).
-export const WOLF_ROLES = new Set(['werewolf', 'white_wolf_king', 'wolf_beauty', 'wolf_king']);
+export const WOLF_ROLES = new Set(['werewolf', 'white_wolf_king', 'wolf_beauty', 'wolf_king', 'gargoyle', 'spirit_knight',
+  'nightmare', 'blood_moon', 'hidden_wolf', 'possessed']);
+
+// rules/command.go: CmdKind, the commands a state's choices name.
+export const COMMANDS = ['none', 'attack', 'heal', 'poison', 'protect', 'check', 'shoot', 'vote', 'abstain', 'run',
+  'withdraw', 'badge', 'tear', 'explode', 'charm', 'skip', 'order', 'take', 'link', 'voters', 'ally', 'claim', 'duel',
+  'curse', 'dream', 'swap', 'hunt', 'fear', 'model'];
+
+// rules/event.go: EventKind.
+export const EVENTS = ['none', 'game_start', 'role', 'wolf_team', 'night', 'day', 'step', 'protect', 'check',
+  'attack_pick', 'attack', 'charm', 'witch_told', 'heal', 'poison', 'skip', 'death', 'dawn', 'tails', 'run', 'withdraw',
+  'ballot', 'vote_result', 'sheriff', 'badge', 'order', 'exile', 'reveal', 'explode', 'shoot', 'no_shot', 'task',
+  'resume', 'game_over', 'extra_cards', 'swap', 'lovers', 'lover_role', 'black_lovers', 'spy', 'enchant', 'charmed',
+  'elder_life', 'powers_lost', 'voters', 'event_card', 'ally', 'attack_result', 'feedback', 'red_card', 'camp_lost',
+  'kill_power', 'claim', 'duel', 'grave', 'curse', 'cursed_vote', 'dream', 'magic', 'hunt', 'fear', 'feared',
+  'no_attack', 'reflect', 'model', 'wild_wolf', 'blood_moon'];
 
 // Roles a board may hold more than once (docs/rules.md).
 export const REPEATABLE = new Set(['werewolf', 'villager']);

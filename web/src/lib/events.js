@@ -37,6 +37,11 @@ export function variants(e) {
       return e.target ? [] : ['none'];
     case 'check':
       return e.role ? [] : [CHECK_RESULTS[e.value || 0]];
+    case 'duel':
+      return e.value === 1 ? ['wolf'] : []; // rules: ResultWolf, the wolf dies; else the knight
+    case 'grave':
+      if (!e.target) return ['none'];
+      return e.value === 1 ? ['wolf'] : [];
     case 'claim':
       return CLAIMS[e.value] && CLAIMS[e.value] !== 'role' ? [CLAIMS[e.value]] : [];
     case 'dawn':

@@ -5,7 +5,7 @@ import { readFileSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, test } from 'vitest';
 import { LANGUAGES } from './catalog.js';
-import { CAMPS, CAUSES, CHANNELS, ROLES, STEPS, TIMERS } from './enums.js';
+import { CAMPS, CAUSES, CHANNELS, EVENTS, ROLES, STEPS, TIMERS } from './enums.js';
 import { CHANGE_KINDS, VERDICTS } from './balance.js';
 
 const root = new URL('../../../internal/i18n/locales/', import.meta.url).pathname;
@@ -68,10 +68,10 @@ describe('the UI catalogue', () => {
     for (const c of ['target', 'dead', 'rule', 'not_now', 'over', 'seat', 'busy', 'rate', 'spectator', 'paused', 'channel', 'offline'])
       want.push('ui.error.code.' + c);
     // target commands: a heading, a confirmation naming the seat, a prompt
-    for (const c of ['attack', 'poison', 'protect', 'check', 'shoot', 'vote', 'badge', 'charm', 'ally'])
+    for (const c of ['attack', 'poison', 'protect', 'check', 'shoot', 'vote', 'badge', 'charm', 'ally', 'duel', 'curse', 'dream', 'hunt', 'fear', 'model'])
       want.push('ui.cmd.' + c, 'ui.act.' + c, 'ui.prompt.' + c);
     for (const c of ['attack', 'vote', 'explode']) want.push('ui.act.' + c + '.none');
-    for (const c of ['link', 'charm', 'voters']) want.push('ui.cmd.' + c + '.multi', 'ui.act.' + c + '.multi', 'ui.act.' + c + '.empty', 'ui.prompt.' + c + '.multi');
+    for (const c of ['link', 'charm', 'voters', 'swap']) want.push('ui.cmd.' + c + '.multi', 'ui.act.' + c + '.multi', 'ui.act.' + c + '.empty', 'ui.prompt.' + c + '.multi');
     for (const c of ['abstain', 'run', 'withdraw', 'tear', 'skip']) want.push('ui.cmd.' + c);
     want.push('ui.act.order.0', 'ui.act.order.1');
     for (const k of CHANGE_KINDS) want.push('ui.balance.change.' + k);
@@ -95,12 +95,7 @@ describe('the catalogue shared with the server', () => {
 });
 
 // rules/event.go: every event kind a seat or the replay may show.
-const KINDS = ['game_start', 'role', 'wolf_team', 'night', 'day', 'step', 'protect', 'check', 'attack_pick', 'attack',
-  'charm', 'witch_told', 'heal', 'poison', 'skip', 'death', 'dawn', 'tails', 'run', 'withdraw', 'ballot', 'vote_result',
-  'sheriff', 'badge', 'order', 'exile', 'reveal', 'explode', 'shoot', 'no_shot', 'task', 'resume', 'game_over',
-  'extra_cards', 'swap', 'lovers', 'lover_role', 'black_lovers', 'spy', 'enchant', 'charmed', 'elder_life',
-  'powers_lost', 'voters', 'event_card', 'ally', 'attack_result', 'feedback', 'red_card', 'camp_lost', 'kill_power',
-  'claim'];
+const KINDS = EVENTS.slice(1);
 
 test('every event kind and every variant the client picks has a template', async () => {
   const { variants } = await import('./events.js');
