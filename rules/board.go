@@ -284,6 +284,32 @@ var presets = []*Preset{
 			"self_explosion", "off", "seer_sees", "wolf_or_not", "first_night_attack", "off",
 			"wolf_no_target", "off"),
 	},
+	{
+		Name: "std-12-gargoyle", Chinese: "石像鬼守墓人", MinPlayers: 12, MaxPlayers: 12,
+		Description: "3 wolves, gargoyle, seer, witch, hunter, gravekeeper, 4 villagers (ROLES-MORE)",
+		cards:       fixed(repeat(Werewolf, 3), []Role{Gargoyle, Seer, Witch, Hunter, Gravekeeper}, repeat(Villager, 4)),
+		Options:     with(std001),
+	},
+	{
+		Name: "std-12-blood-moon", Chinese: "血月猎魔", MinPlayers: 12, MaxPlayers: 12,
+		Description: "3 wolves, blood moon apostle, seer, witch, idiot, witch hunter, 4 villagers (ROLES-MORE)",
+		cards:       fixed(repeat(Werewolf, 3), []Role{BloodMoon, Seer, Witch, Idiot, WitchHunter}, repeat(Villager, 4)),
+		Options:     with(std001),
+	},
+	{
+		Name: "std-12-hidden-wolf", Chinese: "隐狼乌鸦", MinPlayers: 12, MaxPlayers: 12,
+		Description: "3 wolves, hidden wolf, seer, witch, hunter, crow, 4 villagers (ROLES-MORE)",
+		cards:       fixed(repeat(Werewolf, 3), []Role{HiddenWolf, Seer, Witch, Hunter, Crow}, repeat(Villager, 4)),
+		Options:     with(std001),
+	},
+	{
+		Name: "aiwolf-13", Chinese: "人狼知能十三人", MinPlayers: 13, MaxPlayers: 13,
+		Description: "AIWolf's 13-player regulation: 3 werewolves, possessed, seer, medium (gravekeeper), bodyguard (guard), 6 villagers; no sheriff, parity, no attack on night 1",
+		cards:       fixed(repeat(Werewolf, 3), []Role{Possessed, Seer, Gravekeeper, Guard}, repeat(Villager, 6)),
+		Options: with(std001, "sheriff", "none", "wolf_win", "parity", "last_words", "none",
+			"self_explosion", "off", "seer_sees", "wolf_or_not", "first_night_attack", "off",
+			"wolf_no_target", "off"),
+	},
 }
 
 // Presets lists the named boards.

@@ -80,8 +80,8 @@ func TestOptionCardsMatchTheWeb(t *testing.T) {
 		t.Fatal("no OPTION_CARDS in web/src/lib/board.js")
 	}
 	web := map[string]string{}
-	for _, m := range regexp.MustCompile(`(?m)^\s*(\w+): (\[\[.*?\]\]),`).FindAllSubmatch(block[1], -1) {
-		web[string(m[1])] = strings.ReplaceAll(string(m[2]), " ", "")
+	for _, m := range regexp.MustCompile(`(?ms)^\s*(\w+): (\[\[.*?\]\]),`).FindAllSubmatch(block[1], -1) {
+		web[string(m[1])] = strings.Join(strings.Fields(string(m[2])), "") // an entry may span lines
 	}
 	goSide := map[string]string{}
 	for name, sets := range optionCards {

@@ -78,8 +78,13 @@ var optionCards = map[string][][]rules.Role{
 	"little_girl_spy":             {{rules.LittleGirl}},
 	"elder_heal_consumes_life":    {{rules.Elder, rules.Witch}},
 	"idiot_dies_with_elder":       {{rules.Idiot, rules.Elder}},
-	"exploded_sheriff_badge":      {{rules.Werewolf}, {rules.WhiteWolfKing}, {rules.WolfBeauty}, {rules.WolfKing}},
+	"exploded_sheriff_badge":      {{rules.Werewolf}, {rules.WhiteWolfKing}, {rules.WolfBeauty}, {rules.WolfKing}, {rules.Gargoyle}, {rules.Nightmare}, {rules.BloodMoon}},
 	"night_shot":                  {{rules.Hunter}, {rules.WolfKing}},
+	"knight_duel_in_campaign":     {{rules.Knight}},
+	"knight_duel_ends_day":        {{rules.Knight}},
+	"dreamcatcher_must_dream":     {{rules.Dreamcatcher}},
+	"magician_swap_once":          {{rules.Magician}},
+	"spirit_knight_reflect":       {{rules.SpiritKnight}},
 }
 
 // sheriffOnly are options that matter only with a sheriff (OPTION_AFTER).
