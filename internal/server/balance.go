@@ -36,8 +36,7 @@ type balanceRequest struct {
 // The budgets of a request: past them the answer is 503 busy, never a
 // figure of fewer games (an answer depends only on the board).
 const (
-	balanceBudget = 5 * time.Second  // a quick estimate, its wait for a slot included
-	suggestBudget = 20 * time.Second // a search for suggestions, the same
+	balanceBudget = 5 * time.Second // a quick estimate, its wait for a slot included (Options.BalanceBudget); suggestions get four times it
 	// DefaultBalancePerMinute is Options.BalancePerMinute's default: the
 	// estimates one address may ask a minute (as many at once); a search
 	// for suggestions counts in its own bucket of a fifth as many.
@@ -57,13 +56,17 @@ var (
 type balanceState struct {
 	lim, suggestLim *hostLimits
 	slots           chan struct{}
+	budget          time.Duration
 }
 
-func newBalanceState(perMinute int) *balanceState {
+func newBalanceState(perMinute int, budget time.Duration) *balanceState {
 	if perMinute == 0 {
 		perMinute = DefaultBalancePerMinute
 	}
-	st := &balanceState{slots: make(chan struct{}, max(1, runtime.GOMAXPROCS(0)/4))}
+	if budget <= 0 {
+		budget = balanceBudget
+	}
+	st := &balanceState{slots: make(chan struct{}, max(1, runtime.GOMAXPROCS(0)/4)), budget: budget}
 	if perMinute > 0 {
 		st.lim = newHostLimits(perMinute)
 		st.suggestLim = newHostLimits(max(1, perMinute/5))
@@ -166,9 +169,9 @@ func (s *Server) balance(w http.ResponseWriter, r *http.Request) {
 	delete(c.Options, "narrate_absent_roles") // no one's play depends on it (sim.Canonical)
 	out := balanceAnswer{Preset: preset, Players: b.Players(), Cards: c.Cards, Options: c.Options}
 
-	budget := balanceBudget
+	budget := s.bal.budget
 	if wantSuggest {
-		budget = suggestBudget
+		budget *= 4
 	}
 	ctx, cancel := context.WithTimeout(r.Context(), budget)
 	defer cancel()

@@ -61,8 +61,13 @@ func checkRate(t *testing.T, what string, r sim.Rate) {
 	}
 }
 
+// slowMachine is the tests' budget for a simulation: under the race detector
+// on a loaded machine a 2,000-game estimate takes far longer than the
+// server's 5 s, and a test waits on the answer, not on the clock.
+const slowMachine = 10 * time.Minute
+
 func TestBalanceOfAPresetComesFromTheTable(t *testing.T) {
-	ts := newTestServer(t)
+	ts := newTestServerWith(t, Options{BalanceBudget: slowMachine})
 	code, out := postBalance(t, ts, "", map[string]any{"preset": "std-12"})
 	if code != http.StatusOK {
 		t.Fatalf("%d %+v", code, out.Error)
@@ -95,7 +100,7 @@ func TestBalanceOfAPresetComesFromTheTable(t *testing.T) {
 }
 
 func TestBalanceOfACustomBoardIsDeterministic(t *testing.T) {
-	ts := newTestServer(t)
+	ts := newTestServerWith(t, Options{BalanceBudget: slowMachine})
 	code, a := postBalance(t, ts, "", map[string]any{"board": nineCustom})
 	if code != http.StatusOK {
 		t.Fatalf("%d %+v", code, a.Error)
@@ -116,7 +121,7 @@ func TestBalanceOfACustomBoardIsDeterministic(t *testing.T) {
 		t.Fatalf("the same board twice: %+v, then %d %+v", a.Balance, code, b.Balance)
 	}
 	// another server (another secret): the same figures; a room's seed is no part of them
-	ts2 := newTestServer(t)
+	ts2 := newTestServerWith(t, Options{BalanceBudget: slowMachine})
 	if _, c := postBalance(t, ts2, "", map[string]any{"board": nineCustom}); c.Balance != a.Balance {
 		t.Fatalf("another server: %+v, not %+v", c.Balance, a.Balance)
 	}
@@ -127,7 +132,7 @@ func TestBalanceOfACustomBoardIsDeterministic(t *testing.T) {
 }
 
 func TestBalanceRefusesBadBoardsNamingTheProblem(t *testing.T) {
-	ts := newTestServerWith(t, Options{BalancePerMinute: -1})
+	ts := newTestServerWith(t, Options{BalancePerMinute: -1, BalanceBudget: slowMachine})
 	for _, c := range []struct {
 		body       any
 		code, want string
@@ -160,7 +165,7 @@ func TestBalanceRefusesBadBoardsNamingTheProblem(t *testing.T) {
 }
 
 func TestBalanceIsRateLimitedPerAddress(t *testing.T) {
-	ts := newTestServerWith(t, Options{BalancePerMinute: 5})
+	ts := newTestServerWith(t, Options{BalancePerMinute: 5, BalanceBudget: slowMachine})
 	for i := range 5 {
 		if code, out := postBalance(t, ts, "", map[string]any{"preset": "std-12"}); code != 200 {
 			t.Fatalf("request %d: %d %+v", i+1, code, out.Error)
@@ -177,7 +182,7 @@ func TestBalanceSuggestions(t *testing.T) {
 	if testing.Short() {
 		t.Skip("plays about 10,000 games")
 	}
-	ts := newTestServerWith(t, Options{BalancePerMinute: -1})
+	ts := newTestServerWith(t, Options{BalancePerMinute: -1, BalanceBudget: slowMachine})
 	start := time.Now()
 	code, a := postBalance(t, ts, "?suggest=1", map[string]any{"board": nineCustom})
 	if code != 200 {
@@ -267,7 +272,7 @@ func newBenchServer(b *testing.B) *testServer {
 	if err != nil {
 		b.Fatal(err)
 	}
-	s := New(st, Options{BalancePerMinute: -1})
+	s := New(st, Options{BalancePerMinute: -1, BalanceBudget: slowMachine})
 	hs := httptest.NewServer(s)
 	b.Cleanup(func() {
 		hs.Close()

@@ -50,6 +50,10 @@ type Options struct {
 	// a minute (POST /api/balance; a fifth as many searches for
 	// suggestions); 0 takes DefaultBalancePerMinute, below 0 no bound.
 	BalancePerMinute int
+	// BalanceBudget is how long a balance estimate may take, its wait for a
+	// slot included (a search for suggestions, four times as long); past it
+	// the answer is 503 busy. 0 takes 5 s.
+	BalanceBudget time.Duration
 	// TrustedProxies are the reverse proxies whose X-Forwarded-For names
 	// the client: the per-address limits count the address it gives. A
 	// request from any other peer is counted by the peer's own address.
@@ -93,7 +97,7 @@ func New(st store.Store, opts Options) *Server {
 	s := &Server{st: st, opts: opts, log: opts.Log, m: newMetrics(), rooms: map[string]*room{},
 		roomLim: newHostLimits(opts.RoomsPerMinute), joinLim: newHostLimits(opts.JoinsPerMinute),
 		specLim: newHostLimits(defaultLimits.spectatorsPerMinute), lim: defaultLimits,
-		bal: newBalanceState(opts.BalancePerMinute)}
+		bal: newBalanceState(opts.BalancePerMinute, opts.BalanceBudget)}
 	if _, err := rand.Read(s.secret[:]); err != nil {
 		panic(err)
 	}
