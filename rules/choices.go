@@ -114,6 +114,30 @@ func (g *Game) roleChoices(s Seat, r Role, st Step, buf []Choice) []Choice {
 	return buf
 }
 
+// onAnother is the check and the choices of a role's one command aimed at
+// another living player (the seer's check, the crow's curse, the dream…);
+// refused is the refusal's text for any other target.
+func onAnother(k CmdKind, refused string) (func(*Game, Command) (refusal, bool), func(*Game, Seat) [2]Choice) {
+	check := func(g *Game, c Command) (refusal, bool) {
+		if c.Kind != k {
+			return accept, false
+		}
+		if !g.anotherLiving(c) {
+			return refuse(CodeTarget, "", refused), true
+		}
+		return accept, true
+	}
+	choices := func(g *Game, s Seat) [2]Choice {
+		return [2]Choice{choice(k, g.alive&^s.bit(), false)}
+	}
+	return check, choices
+}
+
+// anotherLiving: the command names a living player other than its sender.
+func (g *Game) anotherLiving(c Command) bool {
+	return c.Target != c.Seat && g.has(g.alive, c.Target)
+}
+
 // choice is the Choice addChoice would append, or none (a zero Kind).
 func choice(k CmdKind, targets uint32, bare bool) Choice {
 	if targets != 0 || bare {

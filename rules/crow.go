@@ -13,16 +13,15 @@ type crowState struct {
 }
 
 func init() {
+	check, choices := onAnother(CmdCurse, "the crow must curse another living player")
 	hooks[Crow] = roleHooks{
 		wake:  func(g *Game) { g.wakeAlone(Crow) },
 		step:  StepNight,
-		check: checkCrow,
+		check: check,
 		exec: func(g *Game, c Command) {
 			g.emit(Event{Kind: EvCurse, To: c.Seat.bit(), Seat: c.Seat, Target: c.Target})
 		},
-		choices: func(g *Game, s Seat) [2]Choice {
-			return [2]Choice{choice(CmdCurse, g.alive&^s.bit(), false)}
-		},
+		choices: choices,
 		extraVote: func(g *Game, st Step) (Seat, int) {
 			t := g.cursed
 			if t == NoSeat || g.day != g.cursedDay || g.exileRounds != 0 || !g.has(g.pubAlive, t) {
@@ -39,16 +38,6 @@ func init() {
 			return t, 2 // one vote, in half-votes
 		},
 	}
-}
-
-func checkCrow(g *Game, c Command) (refusal, bool) {
-	if c.Kind != CmdCurse {
-		return accept, false
-	}
-	if c.Target == c.Seat || !g.has(g.alive, c.Target) {
-		return refuse(CodeTarget, "", "the crow must curse another living player"), true
-	}
-	return accept, true
 }
 
 func (g *Game) applyCurse(e *Event) {

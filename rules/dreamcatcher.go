@@ -13,25 +13,16 @@ type dreamState struct {
 }
 
 func init() {
+	check, choices := onAnother(CmdDream, "the dreamcatcher dreams another living player")
 	hooks[Dreamcatcher] = roleHooks{
 		nightFalls: func(g *Game) { g.lastDream, g.dreamer = g.dreamer, NoSeat },
 		wake:       func(g *Game) { g.wakeAlone(Dreamcatcher) },
 		step:       StepNight,
-		check: func(g *Game, c Command) (refusal, bool) {
-			if c.Kind != CmdDream {
-				return accept, false
-			}
-			if c.Target == c.Seat || !g.has(g.alive, c.Target) {
-				return refuse(CodeTarget, "", "the dreamcatcher dreams another living player"), true
-			}
-			return accept, true
-		},
+		check:      check,
 		exec: func(g *Game, c Command) {
 			g.emit(Event{Kind: EvDream, To: c.Seat.bit(), Seat: c.Seat, Target: c.Target})
 		},
-		choices: func(g *Game, s Seat) [2]Choice {
-			return [2]Choice{choice(CmdDream, g.alive&^s.bit(), false)}
-		},
+		choices: choices,
 		mustAct: func(g *Game, s Seat) (refusal, Command, bool) {
 			if g.opt(OptDreamcatcherMustDream) != DefaultOn || g.feared(s) {
 				return accept, Command{}, false

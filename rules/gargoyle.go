@@ -9,22 +9,15 @@ package rules
 // due flag, not the pending mask (as the wolf beauty's charm).
 
 func init() {
+	nightFalls, wake, skipped := dueBesideThePack(Gargoyle)
 	hooks[Gargoyle] = roleHooks{
 		lone:       true,
-		nightFalls: func(g *Game) { g.due &^= g.holder[Gargoyle].bit() },
-		wake: func(g *Game) {
-			if s := g.firstOf(Gargoyle, g.alive); s != NoSeat {
-				g.emit(Event{Kind: EvStep, To: s.bit(), Value: int16(StepNight), Role: Gargoyle})
-			}
-		},
-		due: true,
-		skipped: func(g *Game, s Seat) {
-			if !g.has(g.pending, s) {
-				g.due &^= g.holder[Gargoyle].bit()
-			}
-		},
-		step:  StepNight,
-		check: checkGargoyle,
+		nightFalls: nightFalls,
+		wake:       wake,
+		due:        true,
+		skipped:    skipped,
+		step:       StepNight,
+		check:      checkGargoyle,
 		exec: func(g *Game, c Command) {
 			g.emit(Event{Kind: EvCheck, To: c.Seat.bit(), Seat: c.Seat, Target: c.Target, Role: g.role[c.Target]})
 		},
@@ -44,7 +37,7 @@ func checkGargoyle(g *Game, c Command) (refusal, bool) {
 	if !g.has(g.due, c.Seat) {
 		return refuse(CodeNotNow, "", "the gargoyle has checked tonight"), true
 	}
-	if c.Target == c.Seat || !g.has(g.alive, c.Target) {
+	if !g.anotherLiving(c) {
 		return refuse(CodeTarget, "", "the gargoyle must check another living player"), true
 	}
 	return accept, true

@@ -5,25 +5,14 @@ package rules
 // result is an EvCheck naming the card.
 
 func init() {
+	check, choices := onAnother(CmdCheck, "the psychic must check another living player")
 	hooks[Psychic] = roleHooks{
 		wake:  func(g *Game) { g.wakeAlone(Psychic) },
 		step:  StepNight,
-		check: checkPsychic,
+		check: check,
 		exec: func(g *Game, c Command) {
 			g.emit(Event{Kind: EvCheck, To: c.Seat.bit(), Seat: c.Seat, Target: c.Target, Role: g.role[c.Target]})
 		},
-		choices: func(g *Game, s Seat) [2]Choice {
-			return [2]Choice{choice(CmdCheck, g.alive&^s.bit(), false)}
-		},
+		choices: choices,
 	}
-}
-
-func checkPsychic(g *Game, c Command) (refusal, bool) {
-	if c.Kind != CmdCheck {
-		return accept, false
-	}
-	if c.Target == c.Seat || !g.has(g.alive, c.Target) {
-		return refuse(CodeTarget, "", "the psychic must check another living player"), true
-	}
-	return accept, true
 }

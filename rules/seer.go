@@ -4,25 +4,14 @@ package rules
 // of him.
 
 func init() {
+	check, choices := onAnother(CmdCheck, "the seer must check another living player")
 	hooks[Seer] = roleHooks{
-		wake:  func(g *Game) { g.wakeAlone(Seer) },
-		step:  StepNight,
-		check: checkSeer,
-		exec:  execSeer,
-		choices: func(g *Game, s Seat) [2]Choice {
-			return [2]Choice{choice(CmdCheck, g.alive&^s.bit(), false)}
-		},
+		wake:    func(g *Game) { g.wakeAlone(Seer) },
+		step:    StepNight,
+		check:   check,
+		exec:    execSeer,
+		choices: choices,
 	}
-}
-
-func checkSeer(g *Game, c Command) (refusal, bool) {
-	if c.Kind != CmdCheck {
-		return accept, false
-	}
-	if c.Target == c.Seat || !g.has(g.alive, c.Target) {
-		return refuse(CodeTarget, "", "the seer must check another living player"), true
-	}
-	return accept, true
 }
 
 func execSeer(g *Game, c Command) {

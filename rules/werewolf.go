@@ -195,3 +195,23 @@ func (g *Game) explode(s, target Seat) {
 		g.setResume(StepDawn, cut)
 	}
 }
+
+// dueBesideThePack are the hooks of a role whose own night action is owed by
+// the due flag, as it may hold the pack's pick beside it (the wolf beauty's
+// charm, the gargoyle's check once he holds the kill): he is woken alone,
+// the flag drops at nightfall, and a skip drops it once no pick is owed (a
+// skip while the pick is owed declines the pick first).
+func dueBesideThePack(r Role) (nightFalls func(*Game), wake func(*Game), skipped func(*Game, Seat)) {
+	nightFalls = func(g *Game) { g.due &^= g.holder[r].bit() }
+	wake = func(g *Game) {
+		if s := g.firstOf(r, g.alive); s != NoSeat {
+			g.emit(Event{Kind: EvStep, To: s.bit(), Value: int16(StepNight), Role: r})
+		}
+	}
+	skipped = func(g *Game, s Seat) {
+		if !g.has(g.pending, s) {
+			g.due &^= g.holder[r].bit()
+		}
+	}
+	return nightFalls, wake, skipped
+}

@@ -69,7 +69,7 @@ func checkWildChild(g *Game, c Command) (refusal, bool) {
 	if !g.choosesModel(c.Seat) {
 		return refuse(CodeNotNow, "", "the wild child has chosen his model"), true
 	}
-	if c.Target == c.Seat || !g.has(g.alive, c.Target) {
+	if !g.anotherLiving(c) {
 		return refuse(CodeTarget, "", "the model must be another living player"), true
 	}
 	return accept, true

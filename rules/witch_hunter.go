@@ -11,6 +11,7 @@ type witchHunterState struct {
 }
 
 func init() {
+	check, choices := onAnother(CmdHunt, "the witch hunter hunts another living player")
 	hooks[WitchHunter] = roleHooks{
 		nightFalls: func(g *Game) { g.hunt = NoSeat },
 		wake: func(g *Game) {
@@ -18,23 +19,13 @@ func init() {
 				g.wakeAlone(WitchHunter)
 			}
 		},
-		step: StepNight,
-		check: func(g *Game, c Command) (refusal, bool) {
-			if c.Kind != CmdHunt {
-				return accept, false
-			}
-			if c.Target == c.Seat || !g.has(g.alive, c.Target) {
-				return refuse(CodeTarget, "", "the witch hunter hunts another living player"), true
-			}
-			return accept, true
-		},
+		step:  StepNight,
+		check: check,
 		exec: func(g *Game, c Command) {
 			g.emit(Event{Kind: EvHunt, To: c.Seat.bit(), Seat: c.Seat, Target: c.Target})
 		},
-		choices: func(g *Game, s Seat) [2]Choice {
-			return [2]Choice{choice(CmdHunt, g.alive&^s.bit(), false)}
-		},
-		spared: func(g *Game, s Seat, c Cause) bool { return c == CausePoison },
+		choices: choices,
+		spared:  func(g *Game, s Seat, c Cause) bool { return c == CausePoison },
 	}
 }
 

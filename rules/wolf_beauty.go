@@ -9,21 +9,14 @@ type wolfBeautyState struct {
 }
 
 func init() {
+	nightFalls, wake, skipped := dueBesideThePack(WolfBeauty)
 	hooks[WolfBeauty] = roleHooks{
-		nightFalls: func(g *Game) { g.due &^= g.holder[WolfBeauty].bit() },
-		wake: func(g *Game) {
-			if s := g.firstOf(WolfBeauty, g.alive); s != NoSeat {
-				g.emit(Event{Kind: EvStep, To: s.bit(), Value: int16(StepNight), Role: WolfBeauty})
-			}
-		},
-		due: true,
-		skipped: func(g *Game, s Seat) {
-			if !g.has(g.pending, s) {
-				g.due &^= g.holder[WolfBeauty].bit()
-			}
-		},
-		step:  StepNight,
-		check: checkWolfBeauty,
+		nightFalls: nightFalls,
+		wake:       wake,
+		due:        true,
+		skipped:    skipped,
+		step:       StepNight,
+		check:      checkWolfBeauty,
 		exec: func(g *Game, c Command) {
 			g.emit(Event{Kind: EvCharm, To: c.Seat.bit(), Seat: c.Seat, Target: c.Target})
 		},
@@ -55,7 +48,7 @@ func checkWolfBeauty(g *Game, c Command) (refusal, bool) {
 	if !g.has(g.due, c.Seat) {
 		return refuse(CodeNotNow, "", "the charm is already cast tonight"), true
 	}
-	if c.Target == c.Seat || !g.has(g.alive, c.Target) {
+	if !g.anotherLiving(c) {
 		return refuse(CodeTarget, "", "the charm must go to another living player"), true
 	}
 	return accept, true
