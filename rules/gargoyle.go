@@ -18,9 +18,7 @@ func init() {
 		skipped:    skipped,
 		step:       StepNight,
 		check:      checkGargoyle,
-		exec: func(g *Game, c Command) {
-			g.emit(Event{Kind: EvCheck, To: c.Seat.bit(), Seat: c.Seat, Target: c.Target, Role: g.role[c.Target]})
-		},
+		exec:       execCardCheck,
 		choices: func(g *Game, s Seat) (c [2]Choice) {
 			if g.has(g.due, s) {
 				c[0] = choice(CmdCheck, g.alive&^s.bit(), false)

@@ -7,12 +7,17 @@ package rules
 func init() {
 	check, choices := onAnother(CmdCheck, "the psychic must check another living player")
 	hooks[Psychic] = roleHooks{
-		wake:  func(g *Game) { g.wakeAlone(Psychic) },
-		step:  StepNight,
-		check: check,
-		exec: func(g *Game, c Command) {
-			g.emit(Event{Kind: EvCheck, To: c.Seat.bit(), Seat: c.Seat, Target: c.Target, Role: g.role[c.Target]})
-		},
+		wake:    func(g *Game) { g.wakeAlone(Psychic) },
+		step:    StepNight,
+		check:   check,
+		exec:    execCardCheck,
 		choices: choices,
 	}
+}
+
+// execCardCheck tells a card check (the psychic's, the gargoyle's): the
+// seat he named, with the card of the seat the check landed on, so that
+// the magician's swap moves it as it moves the seer's.
+func execCardCheck(g *Game, c Command) {
+	g.emit(Event{Kind: EvCheck, To: c.Seat.bit(), Seat: c.Seat, Target: c.Target, Role: g.role[g.landed(c.Target)]})
 }
