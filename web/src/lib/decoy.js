@@ -1,0 +1,129 @@
+// Decoy night tasks (issue 16, phones at the table). Around a table people
+// see who touches his phone at night; if only the woken roles did, the seer
+// would be found in a night. So every living seat gets a task in every slot
+// of the night's public schedule: its real one when it has one then, else a
+// decoy of the same shape ("tap any seat"), shown at the same instant. The
+// decoy changes nothing in the game.
+//
+// Pure, for tests. The instants come from the public schedule alone (the
+// board's slots, as internal/game/clock.go nightSlots lays them out, counted
+// back from the state's night_end, the same instant on every seat), never
+// from when this seat's own state arrived: a woken seat's state comes at a
+// tick of its own choosing of the server, a sleeper's never.
+
+import { secs } from './turns.js';
+
+// The server's defaults (internal/game/clock.go DefaultTimers), in ms.
+const DEFAULTS = { setup: 20000, night: 40000, witch: 20000, other: 20000, tick: 500 };
+
+// timerMs reads a room's timer ("20s", "1m30s", "500ms") in ms, else its default.
+export function timerMs(room, name) {
+  const v = room && room.timers ? secs(room.timers[name]) : 0;
+  return v > 0 ? Math.round(v * 1000) : DEFAULTS[name];
+}
+
+// A task appears this many ticks after its slot opens: a woken seat's
+// wake-up is told at the slot's first tick, so by then the real tasks are
+// on their screens too, and every phone shows its task at one instant.
+const SHOW_TICKS = 2;
+
+// nightSlots is tonight's schedule: [{step, dur}] in order, as the server
+// lays it out (internal/game/clock.go nightSlots): the nightmare and the
+// magician each real night, the thief and cupid on the first night (night 0
+// with first_phase=day), everyone at once, the witch, the in-night shot.
+export function nightSlots(room, night) {
+  const cards = new Set((room && room.cards) || []);
+  const opt = (room && room.options) || {};
+  const first = night === 0 || (night === 1 && (opt.first_phase || 'night') === 'night');
+  const setup = timerMs(room, 'setup');
+  const out = [];
+  if (night > 0 && cards.has('nightmare')) out.push({ step: 'nightmare', dur: setup });
+  if (night > 0 && cards.has('magician')) out.push({ step: 'magician', dur: setup });
+  if (first && cards.has('thief')) out.push({ step: 'thief', dur: setup });
+  if (first && cards.has('cupid')) out.push({ step: 'cupid', dur: setup });
+  if (night === 0) return out;
+  out.push({ step: 'night', dur: timerMs(room, 'night') });
+  if (cards.has('witch')) out.push({ step: 'witch', dur: timerMs(room, 'witch') });
+  if (opt.night_shot === 'in_night' && (cards.has('hunter') || cards.has('wolf_king'))) {
+    out.push({ step: 'night_shot', dur: timerMs(room, 'other') });
+  }
+  return out;
+}
+
+// slotTimes places the slots on the clock, counted back from the night's
+// end (the server's clock, unix ms): [{step, start, end}].
+export function slotTimes(slots, nightEnd) {
+  let end = nightEnd;
+  const out = [];
+  for (let i = slots.length - 1; i >= 0; i--) {
+    out.unshift({ step: slots[i].step, start: end - slots[i].dur, end });
+    end -= slots[i].dur;
+  }
+  return out;
+}
+
+// nightTasks are a seat's tasks tonight: one a slot, [{slot, step, at,
+// until, pick, targets}], at when it appears and until when it closes, pick
+// seats to tap among targets (the living). Nothing in it depends on the
+// seat's card: a wolf, a seer and a villager get the same list. A dead seat,
+// a spectator (seat 0) and a night without its end get none.
+export function nightTasks({ room, night, nightEnd, seat, alive }) {
+  if (!seat || !nightEnd || !(alive || []).includes(seat)) return [];
+  const show = SHOW_TICKS * timerMs(room, 'tick');
+  const targets = [...alive].sort((a, b) => a - b);
+  return slotTimes(nightSlots(room, night), nightEnd)
+    .filter((s) => s.end - s.start > show)
+    .map((s, i) => ({ slot: i, step: s.step, at: s.start + show, until: s.end, pick: 1, targets }));
+}
+
+// taskAt is the task open at now (the server's clock), or null.
+export function taskAt(tasks, now) {
+  return (tasks || []).find((t) => now >= t.at && now < t.until) || null;
+}
+
+// realNow says whether the seat has a real night task now: the state lists
+// something it may send (by night the server lists choices only to a seat
+// that is awake, or a person of a mixed wolf team who may change his pick).
+export function realNow(st) {
+  return !!(st && st.night && !st.over && (st.choices || []).length);
+}
+
+// Decoys keeps which of tonight's tasks are real and which decoys, and
+// which decoys were answered. A task is real when the seat has a real task
+// while it is open: once real it stays so (the seat that acted has no
+// choices left, and must not be given a decoy after). Only this phone
+// knows: nothing of it goes out but a decoy frame as big as a command.
+export class Decoys {
+  constructor() {
+    this.night = -1;
+    this.real = new Set(); // slots with a real task
+    this.done = new Set(); // decoys answered
+  }
+
+  // now: the kind of the task open at now for the state, 'real', 'decoy'
+  // or '' (none open), and the task.
+  now(tasks, st, now, night) {
+    if (night !== this.night) {
+      this.night = night;
+      this.real.clear();
+      this.done.clear();
+    }
+    const task = taskAt(tasks, now);
+    if (!task) return { kind: '', task: null };
+    if (realNow(st)) this.real.add(task.slot);
+    if (this.real.has(task.slot)) return { kind: 'real', task };
+    return { kind: 'decoy', task, done: this.done.has(task.slot) };
+  }
+
+  answer(task) {
+    if (task) this.done.add(task.slot);
+  }
+}
+
+// decoyFrame is what a decoy sends: a frame the server accepts and drops
+// (docs/server.md), which at night the connection pads to the size of any
+// other (lib/conn.js), so that a decoy and a real command look alike on
+// the wire. target: the seat tapped. null while the server takes none.
+export function decoyFrame(target) {
+  return { type: 'act', cmd: 'decoy', target };
+}
