@@ -39,6 +39,11 @@ type Room struct {
 	Status  string
 	Config  []byte
 	Seats   []byte
+	// Code is the room's short code for joining across a table (the
+	// server's; "" for none). The store does not keep it unique: a code
+	// is freed when its game ends and may then name a newer room, which
+	// the server tells apart (internal/server/codes.go).
+	Code string
 }
 
 // Record is one change of a running game, written before it is
@@ -57,7 +62,7 @@ type Record struct {
 type Store interface {
 	// CreateRoom adds a room; its ID must be new.
 	CreateRoom(ctx context.Context, r Room) error
-	// UpdateRoom replaces a room's Status, Config, Seats and Updated.
+	// UpdateRoom replaces a room's Status, Config, Seats, Code and Updated.
 	UpdateRoom(ctx context.Context, r Room) error
 	// Room reads one room (ErrNotFound).
 	Room(ctx context.Context, id string) (Room, error)

@@ -108,7 +108,7 @@ func (m *Store) update(r store.Room) error {
 	if !ok {
 		return fmt.Errorf("memory: update room %q: %w", r.ID, store.ErrNotFound)
 	}
-	old.Status, old.Config, old.Seats, old.Updated = r.Status, r.Config, r.Seats, utc(r.Updated)
+	old.Status, old.Config, old.Seats, old.Updated, old.Code = r.Status, r.Config, r.Seats, utc(r.Updated), r.Code
 	m.rooms[r.ID] = old
 	return nil
 }

@@ -289,7 +289,7 @@ func (d *DB) reading() (done func(), err error) {
 	return d.mu.RUnlock, nil
 }
 
-const roomColumns = `id, created, updated, status, config, seats`
+const roomColumns = `id, created, updated, status, config, seats, code`
 
 // Room reads one room.
 func (d *DB) Room(ctx context.Context, id string) (store.Room, error) {
@@ -338,7 +338,7 @@ func (d *DB) Rooms(ctx context.Context, status string) ([]store.Room, error) {
 func scanRoom(row pgx.Row) (store.Room, error) {
 	var r store.Room
 	var created, updated *int64
-	if err := row.Scan(&r.ID, &created, &updated, &r.Status, &r.Config, &r.Seats); err != nil {
+	if err := row.Scan(&r.ID, &created, &updated, &r.Status, &r.Config, &r.Seats, &r.Code); err != nil {
 		return store.Room{}, err
 	}
 	r.Created, r.Updated = fromNanos(created), fromNanos(updated)
@@ -574,15 +574,15 @@ func (d *DB) commit(batch []*op) (refusals []error, err error) {
 				continue
 			}
 			*s = roomState{exists: true}
-			queue(i, true, `INSERT INTO rooms (`+roomColumns+`) VALUES ($1, $2, $3, $4, $5, $6) ON CONFLICT (id) DO NOTHING`,
-				r.ID, nanos(r.Created), nanos(r.Updated), r.Status, r.Config, r.Seats)
+			queue(i, true, `INSERT INTO rooms (`+roomColumns+`) VALUES ($1, $2, $3, $4, $5, $6, $7) ON CONFLICT (id) DO NOTHING`,
+				r.ID, nanos(r.Created), nanos(r.Updated), r.Status, r.Config, r.Seats, r.Code)
 			continue
 		case opUpdate, opReset:
 			if !s.exists {
 				refusals[i] = fmt.Errorf("postgres: update room %q: %w", r.ID, store.ErrNotFound)
 				continue
 			}
-			queue(i, true, updateRoom, r.Status, r.Config, r.Seats, nanos(r.Updated), r.ID)
+			queue(i, true, updateRoom, r.Status, r.Config, r.Seats, nanos(r.Updated), r.Code, r.ID)
 			if o.kind == opReset {
 				queue(i, false, `DELETE FROM records WHERE room_id = $1`, r.ID)
 				s.last = 0
@@ -604,7 +604,7 @@ func (d *DB) commit(batch []*op) (refusals []error, err error) {
 			continue
 		}
 		if o.kind == opStart {
-			queue(i, true, updateRoom, r.Status, r.Config, r.Seats, nanos(r.Updated), r.ID)
+			queue(i, true, updateRoom, r.Status, r.Config, r.Seats, nanos(r.Updated), r.Code, r.ID)
 		}
 		if len(recs.ns) == 0 {
 			recs.op = i
@@ -645,7 +645,7 @@ func (d *DB) commit(batch []*op) (refusals []error, err error) {
 	return refusals, nil
 }
 
-const updateRoom = `UPDATE rooms SET status = $1, config = $2, seats = $3, updated = $4 WHERE id = $5`
+const updateRoom = `UPDATE rooms SET status = $1, config = $2, seats = $3, updated = $4, code = $5 WHERE id = $6`
 
 // lockRooms locks the rows of the rooms batch writes, in the order of
 // their IDs so that two stores' transactions cannot deadlock, and reads

@@ -157,7 +157,7 @@ func (d *DB) CreateRoom(ctx context.Context, r store.Room) error {
 	return d.do(ctx, &op{kind: opCreate, roomID: r.ID, room: r})
 }
 
-// UpdateRoom replaces a room's Status, Config, Seats and Updated.
+// UpdateRoom replaces a room's Status, Config, Seats, Code and Updated.
 func (d *DB) UpdateRoom(ctx context.Context, r store.Room) error {
 	return d.do(ctx, &op{kind: opUpdate, roomID: r.ID, room: r})
 }
@@ -265,7 +265,7 @@ func (d *DB) isClosed() bool {
 	return d.closed
 }
 
-const roomColumns = `id, created, updated, status, config, seats`
+const roomColumns = `id, created, updated, status, config, seats, code`
 
 // Room reads one room.
 func (d *DB) Room(ctx context.Context, id string) (store.Room, error) {
@@ -309,7 +309,7 @@ func (d *DB) Rooms(ctx context.Context, status string) ([]store.Room, error) {
 func scanRoom(row interface{ Scan(...any) error }) (store.Room, error) {
 	var r store.Room
 	var created, updated sql.NullInt64
-	if err := row.Scan(&r.ID, &created, &updated, &r.Status, &r.Config, &r.Seats); err != nil {
+	if err := row.Scan(&r.ID, &created, &updated, &r.Status, &r.Config, &r.Seats, &r.Code); err != nil {
 		return store.Room{}, err
 	}
 	r.Created, r.Updated = fromNanos(created), fromNanos(updated)
@@ -464,8 +464,8 @@ func newWriter(ctx context.Context, db *sql.DB) (*writer, error) {
 	}
 	w.insertRecord = prepare(`INSERT INTO records (room_id, n, at, kind, body, events, clock) VALUES (?, ?, ?, ?, ?, ?, ?)`)
 	w.lastRecord = prepare(`SELECT EXISTS (SELECT 1 FROM rooms WHERE id = ?1), (SELECT coalesce(max(n), 0) FROM records WHERE room_id = ?1)`)
-	w.insertRoom = prepare(`INSERT INTO rooms (` + roomColumns + `) VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT (id) DO NOTHING`)
-	w.update = prepare(`UPDATE rooms SET status = ?, config = ?, seats = ?, updated = ? WHERE id = ?`)
+	w.insertRoom = prepare(`INSERT INTO rooms (` + roomColumns + `) VALUES (?, ?, ?, ?, ?, ?, ?) ON CONFLICT (id) DO NOTHING`)
+	w.update = prepare(`UPDATE rooms SET status = ?, config = ?, seats = ?, updated = ?, code = ? WHERE id = ?`)
 	if err == nil {
 		w.conn, err = db.Conn(ctx)
 	}
@@ -561,7 +561,7 @@ func (t *txn) apply(ctx context.Context, o *op) (refusal, err error) {
 	switch o.kind {
 	case opCreate:
 		r := o.room
-		n, err := affected(t.insertRoom.ExecContext(ctx, r.ID, nanos(r.Created), nanos(r.Updated), r.Status, r.Config, r.Seats))
+		n, err := affected(t.insertRoom.ExecContext(ctx, r.ID, nanos(r.Created), nanos(r.Updated), r.Status, r.Config, r.Seats, r.Code))
 		if err != nil || n > 0 {
 			return nil, err
 		}
@@ -618,7 +618,7 @@ func (t *txn) apply(ctx context.Context, o *op) (refusal, err error) {
 }
 
 func (t *txn) updateRoom(ctx context.Context, r store.Room) (refusal, err error) {
-	n, err := affected(t.update.ExecContext(ctx, r.Status, r.Config, r.Seats, nanos(r.Updated), r.ID))
+	n, err := affected(t.update.ExecContext(ctx, r.Status, r.Config, r.Seats, nanos(r.Updated), r.Code, r.ID))
 	if err != nil {
 		return nil, err
 	}

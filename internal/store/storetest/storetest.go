@@ -58,6 +58,7 @@ func Run(t *testing.T, a Adapter) {
 		{"CloseDrainsQueuedAppends", suite.testCloseDrainsQueuedAppends, a.Volatile},
 		{"StartStoresTheRoomAndItsRecordsTogether", suite.testStartGame, false},
 		{"ResetRoomDropsTheRecords", suite.testResetRoom, false},
+		{"RoomCodeIsKeptAndReplaced", suite.testRoomCode, false},
 	}
 	for _, c := range tests {
 		if c.skip {
@@ -89,6 +90,7 @@ func Room(id, status string, created int) store.Room {
 		Status:  status,
 		Config:  []byte(`{"board":"12p"}`),
 		Seats:   []byte(`[{"seat":1,"token":"h1"}]`),
+		Code:    "K7QX",
 	}
 }
 
@@ -162,13 +164,57 @@ func (s suite) testRoomRoundTrip(t *testing.T) {
 			r.Created = r.Created.UTC() // the store answers in UTC
 			WantRoom(t, st, r)
 
-			r.Status, r.Config, r.Seats, r.Updated = store.StatusRunning, []byte(`{"v":2}`), []byte(`[]`), At(30)
+			r.Status, r.Config, r.Seats, r.Updated, r.Code = store.StatusRunning, []byte(`{"v":2}`), []byte(`[]`), At(30), "M3W9P"
 			if err := st.UpdateRoom(ctx, r); err != nil {
 				t.Fatal(err)
 			}
 			WantRoom(t, st, r)
 		})
 	}
+}
+
+// A room's code is stored as given, replaced by UpdateRoom, kept by a
+// start and a reset, and is not unique: two rooms may hold one code (a
+// code freed by a game's end names a newer room; the server tells them
+// apart). It survives the store being closed and opened again.
+func (s suite) testRoomCode(t *testing.T) {
+	st := s.open(t)
+	a, b := Room("a", store.StatusOpen, 1), Room("b", store.StatusOpen, 2)
+	CreateRoom(t, st, a)
+	CreateRoom(t, st, b) // the same code as a
+	WantRoom(t, st, a)
+	WantRoom(t, st, b)
+	b.Status = store.StatusRunning
+	if err := st.StartGame(ctx, b, Record(1)); err != nil {
+		t.Fatal(err)
+	}
+	WantRoom(t, st, b)
+	b.Status, b.Code = store.StatusOpen, "Z2Z2Z2"
+	if err := st.ResetRoom(ctx, b); err != nil {
+		t.Fatal(err)
+	}
+	WantRoom(t, st, b)
+	a.Code = ""
+	if err := st.UpdateRoom(ctx, a); err != nil {
+		t.Fatal(err)
+	}
+	WantRoom(t, st, a)
+	rooms, err := st.Rooms(ctx, store.StatusOpen)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(rooms) != 2 || rooms[0].Code != "" || rooms[1].Code != "Z2Z2Z2" {
+		t.Errorf("Rooms: got %+v, want a without a code and b with Z2Z2Z2", rooms)
+	}
+	if s.Volatile {
+		return
+	}
+	if err := st.Close(); err != nil {
+		t.Fatal(err)
+	}
+	again := s.open(t)
+	WantRoom(t, again, a)
+	WantRoom(t, again, b)
 }
 
 // wantError checks that err names want and wraps store.ErrNotFound or not.
