@@ -24,25 +24,20 @@ func init() {
 			g.grave = g.lowest(m &^ g.buried)
 			g.buried |= m
 		},
+		// His reading is his night skill (验尸), as the witch's being
+		// told the target is hers: the fear takes it (ROLES-MORE.md: the
+		// feared is told he is feared, and nothing else).
+		toldIsPower: true,
 		told: func(g *Game) {
 			s := g.firstOf(Gravekeeper, g.alive)
-			if s == NoSeat || !g.villagePower() || g.day == 0 {
-				return // no day has passed yet (night 1)
+			if s == NoSeat || !g.villagePower() || g.day == 0 || g.feared(s) {
+				return // no day has passed yet (night 1); or 噩梦之影's fear took it
 			}
 			e := Event{Kind: EvGrave, To: s.bit(), Seat: s, Target: g.grave}
-			if t := g.grave; t != NoSeat && g.graveReadsWolf(t) {
+			if t := g.grave; t != NoSeat && g.readsWolf(t) {
 				e.Value = ResultWolf
 			}
 			g.emit(e)
 		},
 	}
-}
-
-// graveReadsWolf: how seat t reads to a camp check, as the seer's
-// wolf_or_not reads him.
-func (g *Game) graveReadsWolf(t Seat) bool {
-	if f := hooks[g.role[t]].readsWolf; f != nil {
-		return f(g, t)
-	}
-	return g.role[t].IsWolf()
 }

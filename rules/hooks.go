@@ -58,6 +58,10 @@ type roleHooks struct {
 	// told is what the role is told as the night step ends, before the
 	// night is resolved (the fox's tails, the piper's charmed).
 	told func(g *Game)
+	// toldIsPower: what told gives the holder is his night power, not a
+	// state of his (the gravekeeper's reading of the exiled, not the fox's
+	// tails): the nightmare's fear takes it, and the feared is told so.
+	toldIsPower bool
 	// awake: a narration without absent roles calls the role (default:
 	// a living holder).
 	awake func(g *Game) bool

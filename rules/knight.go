@@ -76,7 +76,7 @@ func checkDuel(g *Game, c Command) (refusal, bool) {
 // the knight dies. Neither has last words (lastWords).
 func execDuel(g *Game, c Command) {
 	s, t := c.Seat, c.Target
-	wolf := g.has(g.wolves&^g.loversCamp, t)
+	wolf := g.ofWolfCamp(t)
 	inCampaign := g.step.campaign()
 	e := Event{Kind: EvDuel, Public: true, Seat: s, Target: t}
 	if wolf {

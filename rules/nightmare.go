@@ -55,10 +55,10 @@ func execFear(g *Game, c Command) {
 	s, t := c.Seat, c.Target
 	g.emit(Event{Kind: EvFear, To: s.bit(), Seat: s, Target: t})
 	h := &hooks[g.role[t]]
-	if h.wake != nil || h.setup != nil || h.step == StepWitch || g.has(g.killers(), t) {
+	if h.wake != nil || h.setup != nil || h.step == StepWitch || h.toldIsPower || g.has(g.killers(), t) {
 		g.emit(Event{Kind: EvFeared, To: t.bit(), Seat: t})
 	}
-	if g.role[t].IsWolf() {
+	if g.ofWolfCamp(t) { // a wild child who turned holds the kill with them
 		if k := g.killers() | s.bit(); k != 0 {
 			g.emit(Event{Kind: EvNoAttack, To: k, Value: 1})
 		}
@@ -67,7 +67,7 @@ func execFear(g *Game, c Command) {
 
 func (g *Game) applyFear(e *Event) {
 	g.fear = e.Target
-	g.packHeld = g.role[e.Target].IsWolf()
+	g.packHeld = g.ofWolfCamp(e.Target)
 	g.pending &^= e.Seat.bit()
 }
 

@@ -19,7 +19,8 @@ func init() {
 			}
 		},
 		watch: func(g *Game, r Role, public bool) (uint32, Cause) {
-			if r.Camp() != Village || r == NineTailedFox {
+			// A wild child who turned is a werewolf, no longer good.
+			if r.Camp() != Village || r == NineTailedFox || r == WildChild && g.turned {
 				return 0, CauseNone
 			}
 			f := g.firstOf(NineTailedFox, g.alive)

@@ -43,7 +43,7 @@ func (g *Game) resolveHunt(b *batch) {
 		return
 	}
 	victim := h
-	if g.role[t].IsWolf() {
+	if g.ofWolfCamp(t) { // a wild child who turned too
 		victim = t
 	}
 	if g.has(g.alive, victim) && !g.nightSafe(victim, CauseHunt) {
