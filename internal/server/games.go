@@ -140,6 +140,7 @@ func (s *Server) finish(rm *room, w rules.Camp) {
 		s.m.rooms.WithLabelValues(store.StatusRunning).Dec()
 		s.m.rooms.WithLabelValues(store.StatusOver).Inc()
 	}
+	s.codes.over(rm.rec.Code, rm.rec.ID)
 	a := rm.actor
 	rm.mu.Unlock()
 	s.log.Info("game over", "room", rm.rec.ID, "winner", w.String())
@@ -157,6 +158,7 @@ func (s *Server) finish(rm *room, w rules.Camp) {
 	s.mu.Lock()
 	delete(s.rooms, rm.rec.ID)
 	s.mu.Unlock()
+	s.codes.free(rm.rec.Code, rm.rec.ID) // unless its rematch took it
 }
 
 func (s *Server) pause(on bool) http.HandlerFunc {
@@ -284,7 +286,14 @@ func (s *Server) again(w http.ResponseWriter, r *http.Request) {
 	if nx.cfg.Practice {
 		nx.cfg.Seed = randomSeed()
 	}
+	if s.codes.holds(rm.rec.Code, rm.rec.ID) { // the table keeps its code for the next game
+		nx.rec.Code = rm.rec.Code
+	}
 	if err := s.addRoom(r.Context(), nx); err != nil {
+		if nx.rec.Code != "" {
+			s.codes.give(rm.rec.Code, rm.rec.ID)
+			s.codes.over(rm.rec.Code, rm.rec.ID)
+		}
 		writeErr(w, err)
 		return
 	}

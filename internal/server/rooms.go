@@ -227,12 +227,15 @@ func (s *Server) createRoom(w http.ResponseWriter, r *http.Request) {
 // addRoom stores a new open room under a new ID and holds it in memory.
 func (s *Server) addRoom(ctx context.Context, rm *room) error {
 	now := time.Now().UTC()
-	rm.rec = store.Room{ID: newRoomID(), Created: now, Updated: now, Status: store.StatusOpen}
+	// A rematch comes with its room's code (again); any other room draws one.
+	rm.rec = store.Room{ID: newRoomID(), Created: now, Updated: now, Status: store.StatusOpen, Code: rm.rec.Code}
 	rm.rec.Config, _ = json.Marshal(rm.cfg)
 	rm.rec.Seats, _ = json.Marshal(rm.seats)
+	s.giveCode(rm)
 	err := s.st.CreateRoom(ctx, rm.rec)
 	s.wrote(err)
 	if err != nil {
+		s.codes.free(rm.rec.Code, rm.rec.ID)
 		return s.storeFailed(rm.rec.ID, err)
 	}
 	s.mu.Lock()
@@ -245,6 +248,7 @@ func (s *Server) addRoom(ctx context.Context, rm *room) error {
 // roomInfo is a room as anyone may see it.
 type roomInfo struct {
 	ID      string            `json:"id"`
+	Code    string            `json:"code,omitempty"` // the short code that leads here (codes.go), while the room holds it
 	Name    string            `json:"name"`
 	Status  string            `json:"status"`
 	Preset  string            `json:"preset,omitempty"`
@@ -287,6 +291,9 @@ func (s *Server) describe(rm *room) roomInfo {
 	in := roomInfo{ID: rm.rec.ID, Name: rm.cfg.Name, Status: rm.rec.Status, Preset: rm.cfg.Preset, Next: rm.cfg.Next,
 		Cards: rm.cfg.Cards, Options: rm.cfg.Options, Timers: rm.cfg.Timers, Bots: rm.cfg.Bots, Players: len(rm.seats),
 		Practice: rm.cfg.Practice, Version: rm.version}
+	if s.codes.holds(rm.rec.Code, rm.rec.ID) {
+		in.Code = rm.rec.Code
+	}
 	if rm.cfg.Practice { // any other room's seed is told only by its replay, once the game is over
 		seed := rm.cfg.Seed
 		in.Seed, in.Deal = &seed, rm.cfg.Deal

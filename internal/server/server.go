@@ -54,6 +54,10 @@ type Options struct {
 	// slot included (a search for suggestions, four times as long); past it
 	// the answer is 503 busy. 0 takes 5 s.
 	BalanceBudget time.Duration
+	// CodesPerMinute bounds the room codes one address may look up a
+	// minute (GET /api/codes/{code} and /j/{code}); 0 takes
+	// DefaultCodesPerMinute, below 0 no bound.
+	CodesPerMinute int
 	// TrustedProxies are the reverse proxies whose X-Forwarded-For names
 	// the client: the per-address limits count the address it gives. A
 	// request from any other peer is counted by the peer's own address.
@@ -74,6 +78,8 @@ type Server struct {
 	roomLim  *hostLimits
 	joinLim  *hostLimits
 	specLim  *hostLimits // spectator connections an address may open a minute
+	codeLim  *hostLimits // room codes an address may look up a minute
+	codes    *codeBook   // the live rooms' short codes (codes.go)
 	bal      *balanceState
 	lim      limits
 	secret   [32]byte // mixed into every deal's seed (dealSeed)
@@ -97,7 +103,8 @@ func New(st store.Store, opts Options) *Server {
 	s := &Server{st: st, opts: opts, log: opts.Log, m: newMetrics(), rooms: map[string]*room{},
 		roomLim: newHostLimits(opts.RoomsPerMinute), joinLim: newHostLimits(opts.JoinsPerMinute),
 		specLim: newHostLimits(defaultLimits.spectatorsPerMinute), lim: defaultLimits,
-		bal: newBalanceState(opts.BalancePerMinute, opts.BalanceBudget)}
+		bal: newBalanceState(opts.BalancePerMinute, opts.BalanceBudget), codes: newCodeBook()}
+	s.codeLim = newHostLimits(s.codesPerMinute())
 	if _, err := rand.Read(s.secret[:]); err != nil {
 		panic(err)
 	}
@@ -182,6 +189,8 @@ func (s *Server) routes() {
 	m.HandleFunc("POST /api/rooms/{id}/again", s.again)
 	m.HandleFunc("POST /api/rooms/{id}/abort", s.abort)
 	m.HandleFunc("GET /ws/{id}", s.websocket)
+	m.HandleFunc("GET /api/codes/{code}", s.codeRoom)
+	m.HandleFunc("GET /j/{code}", s.joinLink)
 	if s.opts.Web != nil {
 		m.Handle("GET /", static(s.opts.Web))
 	}
@@ -335,8 +344,9 @@ func (s *Server) Restore(ctx context.Context) (int, error) {
 	return resumed, nil
 }
 
-// hold keeps a room in memory, counted by its status.
+// hold keeps a room in memory, counted by its status, and enters its code.
 func (s *Server) hold(rm *room) {
+	s.holdCode(context.Background(), rm)
 	s.mu.Lock()
 	s.rooms[rm.rec.ID] = rm
 	s.mu.Unlock()

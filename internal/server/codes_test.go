@@ -1,0 +1,316 @@
+package server
+
+import (
+	"context"
+	"errors"
+	"math/rand/v2"
+	"net/http"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/wolfden/wolfden/internal/client"
+	"github.com/wolfden/wolfden/internal/store"
+)
+
+func wantCodeShape(t *testing.T, code string) {
+	t.Helper()
+	if len(code) < MinCode || len(code) > MaxCode {
+		t.Errorf("code %q: %d characters, want %d to %d", code, len(code), MinCode, MaxCode)
+	}
+	for _, r := range code {
+		if !strings.ContainsRune(CodeAlphabet, r) {
+			t.Errorf("code %q holds %q, not of the alphabet", code, r)
+		}
+	}
+}
+
+func TestTheCodeAlphabetHasNoLookAlikes(t *testing.T) {
+	for _, r := range "0O1IL" {
+		if strings.ContainsRune(CodeAlphabet, r) {
+			t.Errorf("the alphabet holds %q", r)
+		}
+	}
+	for _, r := range CodeAlphabet {
+		if !(r >= '2' && r <= '9' || r >= 'A' && r <= 'Z') || strings.Count(CodeAlphabet, string(r)) != 1 {
+			t.Errorf("the alphabet holds %q: want each digit 2-9 and capital once", r)
+		}
+	}
+}
+
+// Every room gets a code unlike every other live room's, shown in its info
+// and in the lobby, and the code leads back to it however it is typed.
+func TestEveryRoomHasAUniqueCodeThatLeadsToIt(t *testing.T) {
+	ts := newTestServerWith(t, Options{CodesPerMinute: -1})
+	ctx := context.Background()
+	seen := map[string]string{}
+	for range 40 {
+		var c client.Created
+		if err := ts.api.Do(ctx, "POST", "/api/rooms", "", map[string]any{"preset": "std-9"}, &c); err != nil {
+			t.Fatal(err)
+		}
+		var info roomInfo
+		if err := ts.api.Do(ctx, "GET", "/api/rooms/"+c.Room.ID, "", nil, &info); err != nil {
+			t.Fatal(err)
+		}
+		wantCodeShape(t, info.Code)
+		if other, dup := seen[info.Code]; dup {
+			t.Fatalf("rooms %s and %s share code %s", other, info.ID, info.Code)
+		}
+		seen[info.Code] = info.ID
+	}
+	var list []roomInfo
+	if err := ts.api.Do(ctx, "GET", "/api/rooms", "", nil, &list); err != nil {
+		t.Fatal(err)
+	}
+	for _, in := range list {
+		if seen[in.Code] != in.ID {
+			t.Errorf("the lobby lists room %s with code %q", in.ID, in.Code)
+		}
+	}
+	for code, id := range seen {
+		typed := strings.ToLower(code[:2]) + "-" + code[2:] // as read aloud in groups
+		var got struct{ Code, ID string }
+		if err := ts.api.Do(ctx, "GET", "/api/codes/"+typed, "", nil, &got); err != nil {
+			t.Fatal(err)
+		}
+		if got.ID != id || got.Code != code {
+			t.Errorf("code %s (typed %s) leads to %+v, want room %s", code, typed, got, id)
+		}
+	}
+}
+
+// The book draws codes no live room holds, however many there are.
+func TestFreshCodesAreUniqueAmongLiveRooms(t *testing.T) {
+	b := newCodeBook()
+	seen := map[string]bool{}
+	for i := range 20000 {
+		c := b.fresh(string(rune(i)))
+		if seen[c] {
+			t.Fatalf("code %s drawn twice", c)
+		}
+		seen[c] = true
+	}
+	for c := range seen {
+		wantCodeShape(t, c)
+	}
+}
+
+func TestCodeLookupsSayWhatIsWrong(t *testing.T) {
+	ts := newTestServer(t)
+	ctx := context.Background()
+	for _, tc := range []struct{ code, status, errCode, says string }{
+		{"ABC", "400", "bad_code", "4 to 6 characters"},
+		{"ABCDEFG", "400", "bad_code", "4 to 6 characters"},
+		{"AB0D", "400", "bad_code", `'0' is not in a room code`},
+		{"ABLD", "400", "bad_code", `'L' is not in a room code`},
+		{"ZZZZ", "404", "no_code", "no room has the code ZZZZ"},
+	} {
+		var e *client.Error
+		err := ts.api.Do(ctx, "GET", "/api/codes/"+tc.code, "", nil, nil)
+		if !errors.As(err, &e) || e.Code != tc.errCode || !strings.Contains(e.Message, tc.says) {
+			t.Errorf("code %q: %v, want %s %s saying %q", tc.code, err, tc.status, tc.errCode, tc.says)
+		}
+	}
+}
+
+// /j/CODE, the QR code's link, opens the room's page in the web client;
+// a code no room holds opens the lobby with the code in its box.
+func TestTheJoinLinkRedirectsToTheRoom(t *testing.T) {
+	ts := newTestServer(t)
+	var c client.Created
+	if err := ts.api.Do(context.Background(), "POST", "/api/rooms", "", map[string]any{"preset": "std-9"}, &c); err != nil {
+		t.Fatal(err)
+	}
+	code := roomCode(t, ts, c.Room.ID)
+	noFollow := &http.Client{CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }}
+	for path, want := range map[string]string{
+		"/j/" + code:                  "/room/" + c.Room.ID,
+		"/j/" + strings.ToLower(code): "/room/" + c.Room.ID,
+		"/j/ZZZZZZ":                   "/?code=ZZZZZZ",
+	} {
+		if path == "/j/ZZZZZZ" && code == "ZZZZZZ" {
+			continue
+		}
+		resp, err := noFollow.Get(ts.http.URL + path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		resp.Body.Close()
+		if resp.StatusCode != http.StatusSeeOther || resp.Header.Get("Location") != want {
+			t.Errorf("GET %s: %d to %q, want 303 to %q", path, resp.StatusCode, resp.Header.Get("Location"), want)
+		}
+	}
+	resp, err := noFollow.Get(ts.http.URL + "/j/O0O0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	resp.Body.Close()
+	if resp.StatusCode != http.StatusBadRequest {
+		t.Errorf("GET /j/O0O0: %d, want 400", resp.StatusCode)
+	}
+}
+
+func roomCode(t *testing.T, ts *testServer, id string) string {
+	t.Helper()
+	var info roomInfo
+	if err := ts.api.Do(context.Background(), "GET", "/api/rooms/"+id, "", nil, &info); err != nil {
+		t.Fatal(err)
+	}
+	return info.Code
+}
+
+// Look-ups are counted per address, the API's and the link's together:
+// past the budget, 429 rate, so that the codes cannot be walked.
+func TestCodeLookupsAreRateLimitedPerAddress(t *testing.T) {
+	ts := newTestServerWith(t, Options{CodesPerMinute: 4})
+	ctx := context.Background()
+	for i := range 3 {
+		if err := ts.api.Do(ctx, "GET", "/api/codes/ZZZZ", "", nil, nil); err == nil || strings.Contains(err.Error(), "rate") {
+			t.Fatalf("look-up %d: %v, want 404", i+1, err)
+		}
+	}
+	resp, err := (&http.Client{CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }}).Get(ts.http.URL + "/j/ZZZZ")
+	if err != nil {
+		t.Fatal(err)
+	}
+	resp.Body.Close()
+	if resp.StatusCode != http.StatusSeeOther {
+		t.Fatalf("the fourth look-up, by link: %d", resp.StatusCode)
+	}
+	var e *client.Error
+	err = ts.api.Do(ctx, "GET", "/api/codes/ZZZZ", "", nil, nil)
+	if !errors.As(err, &e) || e.Status != http.StatusTooManyRequests || e.Code != "rate" || !strings.Contains(e.Message, "at most 4 a minute") {
+		t.Fatalf("the fifth look-up: %v, want 429 rate", err)
+	}
+	resp, err = http.Get(ts.http.URL + "/j/ZZZZ")
+	if err != nil {
+		t.Fatal(err)
+	}
+	resp.Body.Close()
+	if resp.StatusCode != http.StatusTooManyRequests {
+		t.Fatalf("the sixth look-up, by link: %d, want 429", resp.StatusCode)
+	}
+}
+
+// A room's code is stored: after a restart it leads to the same room, and
+// a room stored before codes existed is given one.
+func TestACodeSurvivesARestart(t *testing.T) {
+	ts := newTestServer(t)
+	ctx := context.Background()
+	var c, old client.Created
+	for _, x := range []*client.Created{&c, &old} {
+		if err := ts.api.Do(ctx, "POST", "/api/rooms", "", map[string]any{"preset": "std-9"}, x); err != nil {
+			t.Fatal(err)
+		}
+	}
+	code := roomCode(t, ts, c.Room.ID)
+	rm, err := ts.roomFor(ctx, old.Room.ID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	rm.mu.Lock()
+	rec := rm.rec
+	rm.mu.Unlock()
+	rec.Code = "" // as stored before codes
+	if err := ts.st.UpdateRoom(ctx, rec); err != nil {
+		t.Fatal(err)
+	}
+	ts = ts.restart(t, Options{})
+	if got := roomCode(t, ts, c.Room.ID); got != code {
+		t.Fatalf("after a restart the room's code is %q, want %q", got, code)
+	}
+	var got struct{ ID string }
+	if err := ts.api.Do(ctx, "GET", "/api/codes/"+code, "", nil, &got); err != nil || got.ID != c.Room.ID {
+		t.Fatalf("after a restart code %s leads to %q (%v)", code, got.ID, err)
+	}
+	fresh := roomCode(t, ts, old.Room.ID)
+	wantCodeShape(t, fresh)
+	if stored, err := ts.st.Room(ctx, old.Room.ID); err != nil || stored.Code != fresh {
+		t.Fatalf("the code given at the restart is not stored: %q, %v", stored.Code, err)
+	}
+}
+
+// playToTheEnd starts a room of one human and bots and plays it out.
+func playToTheEnd(t *testing.T, ts *testServer, c client.Created) {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	if err := ts.api.Do(ctx, "POST", "/api/rooms/"+c.Room.ID+"/start", c.HostToken, nil, nil); err != nil {
+		t.Fatal(err)
+	}
+	conn, err := client.Dial(ctx, ts.http.URL, c.Room.ID, c.Token, 0, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer conn.Close()
+	if _, err := conn.PlayRandom(ctx, rand.New(rand.NewPCG(1, 1)), nil); err != nil {
+		t.Fatal(err)
+	}
+	ts.waitOver(t, c.Room.ID)
+}
+
+// A finished game keeps its code while it lingers; then the code is freed:
+// it leads nowhere and the room's info no longer shows it.
+func TestAnEndedRoomsCodeIsFreed(t *testing.T) {
+	ts := newTestServerWith(t, Options{Linger: 300 * time.Millisecond})
+	ctx := context.Background()
+	var c client.Created
+	if err := ts.api.Do(ctx, "POST", "/api/rooms", "", map[string]any{"preset": "std-9", "nickname": "Ann", "timers": quick}, &c); err != nil {
+		t.Fatal(err)
+	}
+	code := roomCode(t, ts, c.Room.ID)
+	playToTheEnd(t, ts, c)
+	for i := 0; ; i++ {
+		var e *client.Error
+		err := ts.api.Do(ctx, "GET", "/api/codes/"+code, "", nil, nil)
+		if errors.As(err, &e) && e.Code == "no_code" {
+			break
+		}
+		if i == 500 {
+			t.Fatalf("the ended room's code still leads somewhere: %v", err)
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+	if got := roomCode(t, ts, c.Room.ID); got != "" {
+		t.Errorf("the ended room still shows code %q", got)
+	}
+	if ts.codes.room(code) != "" {
+		t.Errorf("the book still holds %s", code)
+	}
+}
+
+// The rematch keeps the table's code: the code leads to the new room,
+// the finished one no longer shows it, and a restart keeps it so.
+func TestTheRematchKeepsTheCode(t *testing.T) {
+	ts := newTestServer(t)
+	ctx := context.Background()
+	var c client.Created
+	if err := ts.api.Do(ctx, "POST", "/api/rooms", "", map[string]any{"preset": "std-9", "nickname": "Ann", "timers": quick}, &c); err != nil {
+		t.Fatal(err)
+	}
+	code := roomCode(t, ts, c.Room.ID)
+	playToTheEnd(t, ts, c)
+	var next roomInfo
+	if err := ts.api.Do(ctx, "POST", "/api/rooms/"+c.Room.ID+"/again", c.HostToken, nil, &next); err != nil {
+		t.Fatal(err)
+	}
+	if next.Code != code {
+		t.Fatalf("the rematch has code %q, want the table's %q", next.Code, code)
+	}
+	check := func(ts *testServer) {
+		t.Helper()
+		var got struct{ ID string }
+		if err := ts.api.Do(ctx, "GET", "/api/codes/"+code, "", nil, &got); err != nil || got.ID != next.ID {
+			t.Fatalf("code %s leads to %q (%v), want the rematch %s", code, got.ID, err, next.ID)
+		}
+		if old := roomCode(t, ts, c.Room.ID); old != "" {
+			t.Errorf("the finished room still shows code %q", old)
+		}
+	}
+	check(ts)
+	if stored, err := ts.st.Room(ctx, c.Room.ID); err != nil || stored.Status != store.StatusOver {
+		t.Fatalf("the finished room: %+v, %v", stored, err)
+	}
+	check(ts.restart(t, Options{}))
+}
