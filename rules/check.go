@@ -100,7 +100,7 @@ func (g *Game) check(c Command) refusal {
 		return refuse(CodeSeat, "", "there is no seat %d", s)
 	}
 	if c.Kind == CmdNone || c.Kind >= numCmds {
-		return refuse(CodeNotNow, "", "unknown command %d", uint8(c.Kind))
+		return refuse(CodeNotNow, "", "unknown command %d", number(c.Kind))
 	}
 	if c.Kind == CmdClaim {
 		return g.checkClaim(c)

@@ -166,9 +166,9 @@ var (
 )
 
 // refusal is an Error not yet formatted. Its arguments are one-byte values
-// (Seat, Step, CmdKind, Role), kept packed with their types in one word:
-// small enough to be returned in registers, so that accepting a command
-// (the zero refusal) costs nothing, and formatted only by err.
+// (Seat, Step, CmdKind, Role, number), kept packed with their types in one
+// word: small enough to be returned in registers, so that accepting a
+// command (the zero refusal) costs nothing, and formatted only by err.
 type refusal struct {
 	code   Code
 	rule   string
@@ -185,40 +185,47 @@ const (
 	argStep
 	argCmd
 	argRole
-	argUint8
+	argNumber
 )
+
+// maxRefusalArgs is how many arguments a refusal keeps (the word's four
+// value bytes; refuse drops any beyond, and TestRefuseCallsFitTheirFormat
+// holds every call of the package to its format's verbs).
+const maxRefusalArgs = 4
+
+// refusalArg is a value a refusal may carry: only the package's one-byte
+// types implement it, so an argument refuse could not pack is a compile
+// error, not a panic while a game runs.
+type refusalArg interface {
+	refusalArg() (uint8, argKind)
+}
+
+// number is a plain count or code in a refusal, printed as a number (an
+// unknown CmdKind, which would print as its name).
+type number uint8
+
+func (s Seat) refusalArg() (uint8, argKind)    { return uint8(s), argSeat }
+func (s Step) refusalArg() (uint8, argKind)    { return uint8(s), argStep }
+func (k CmdKind) refusalArg() (uint8, argKind) { return uint8(k), argCmd }
+func (r Role) refusalArg() (uint8, argKind)    { return uint8(r), argRole }
+func (n number) refusalArg() (uint8, argKind)  { return uint8(n), argNumber }
 
 var accept refusal
 
-func refuse(code Code, rule, format string, args ...any) refusal {
-	if len(args) > 3 {
-		panic("rules: a refusal has at most three arguments")
-	}
+func refuse(code Code, rule, format string, args ...refusalArg) refusal {
 	r := refusal{code: code, rule: rule, format: format}
 	for i, a := range args {
-		var v uint8
-		var k argKind
-		switch a := a.(type) {
-		case Seat:
-			v, k = uint8(a), argSeat
-		case Step:
-			v, k = uint8(a), argStep
-		case CmdKind:
-			v, k = uint8(a), argCmd
-		case Role:
-			v, k = uint8(a), argRole
-		case uint8:
-			v, k = a, argUint8
-		default:
-			panic(fmt.Sprintf("rules: a refusal's argument of type %T", a))
+		if i == maxRefusalArgs || a == nil {
+			break // formatted as fmt's %!v(MISSING): a refusal still, never a panic
 		}
+		v, k := a.refusalArg()
 		r.args |= uint64(v)<<(8*i) | uint64(k)<<(8*(4+i))
 	}
 	return r
 }
 
 func (r refusal) err() error {
-	var args [3]any
+	var args [maxRefusalArgs]any
 	n := 0
 	for ; n < len(args); n++ {
 		v := uint8(r.args >> (8 * n))
@@ -231,7 +238,7 @@ func (r refusal) err() error {
 			args[n] = CmdKind(v)
 		case argRole:
 			args[n] = Role(v)
-		case argUint8:
+		case argNumber:
 			args[n] = v
 		}
 		if args[n] == nil {
