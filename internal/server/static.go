@@ -26,6 +26,16 @@ const cspBase = "default-src 'self'; img-src 'self' data:; style-src 'self' 'uns
 // NAME.br and NAME.gz at build time), best first.
 var encodings = []struct{ token, ext string }{{"br", ".br"}, {"gzip", ".gz"}}
 
+// types are the content types of the installable app's files that the
+// system's MIME table may not know: a browser takes a web app manifest only
+// as application/manifest+json, and registers a service worker only from a
+// JavaScript type.
+var types = map[string]string{
+	".webmanifest": "application/manifest+json",
+	".js":          "text/javascript; charset=utf-8",
+	".mjs":         "text/javascript; charset=utf-8",
+}
+
 // variant is one stored form of a file: as it is, or precompressed.
 type variant struct {
 	enc  string // "" for the file as it is
@@ -64,6 +74,10 @@ func static(files fs.FS) http.Handler {
 			if f := table[name]; f != nil {
 				if strings.HasPrefix(name, "assets/") { // names carry a content hash
 					w.Header().Set("Cache-Control", "public, max-age=31536000, immutable")
+				} else if name == "sw.js" {
+					// A service worker kept by a cache would keep the old shell:
+					// the browser checks it on every visit.
+					w.Header().Set("Cache-Control", "no-cache, max-age=0")
 				} else {
 					w.Header().Set("Cache-Control", "no-cache")
 				}
@@ -127,7 +141,10 @@ func loadFiles(files fs.FS) map[string]*file {
 		if err != nil {
 			return nil
 		}
-		ctype := mime.TypeByExtension(path.Ext(p))
+		ctype := types[path.Ext(p)]
+		if ctype == "" {
+			ctype = mime.TypeByExtension(path.Ext(p))
+		}
 		if ctype == "" {
 			ctype = http.DetectContentType(data)
 		}

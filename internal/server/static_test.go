@@ -162,3 +162,41 @@ func TestStaticServesTheBuild(t *testing.T) {
 		}
 	}
 }
+
+// TestStaticServesTheInstallableApp: the web app manifest goes out as
+// application/manifest+json (a browser ignores it otherwise), the service
+// worker as JavaScript, revalidated on every visit (a cached worker would
+// keep an old shell), the icons by their types; none is served as the page.
+func TestStaticServesTheInstallableApp(t *testing.T) {
+	png := "\x89PNG\r\n\x1a\n" + strings.Repeat("\x00", 40)
+	h := static(fstest.MapFS{
+		"index.html":           {Data: []byte("<title>wolfden</title>")},
+		"manifest.webmanifest": {Data: []byte(`{"name":"wolfden","start_url":"/"}`)},
+		"sw.js":                {Data: []byte("self.addEventListener('fetch',()=>{})")},
+		"icon-192.png":         {Data: []byte(png)},
+		"icon.svg":             {Data: []byte(`<svg xmlns="http://www.w3.org/2000/svg"/>`)},
+	})
+	for _, tc := range []struct{ path, ctype, cache, body string }{
+		{"/manifest.webmanifest", "application/manifest+json", "no-cache", `{"name":"wolfden","start_url":"/"}`},
+		{"/sw.js", "text/javascript; charset=utf-8", "no-cache, max-age=0", "self.addEventListener('fetch',()=>{})"},
+		{"/icon-192.png", "image/png", "no-cache", png},
+		{"/icon.svg", "image/svg+xml", "no-cache", `<svg xmlns="http://www.w3.org/2000/svg"/>`},
+	} {
+		w := get(h, tc.path, "gzip, br")
+		if w.Code != 200 || w.Body.String() != tc.body {
+			t.Errorf("%s: %d %.40q", tc.path, w.Code, w.Body.String())
+		}
+		if got := w.Header().Get("Content-Type"); got != tc.ctype {
+			t.Errorf("%s: Content-Type %q, want %q", tc.path, got, tc.ctype)
+		}
+		if got := w.Header().Get("Cache-Control"); got != tc.cache {
+			t.Errorf("%s: Cache-Control %q, want %q", tc.path, got, tc.cache)
+		}
+	}
+	// a worker or manifest the build lacks is a 404, never the page
+	for _, p := range []string{"/sw2.js", "/other.webmanifest"} {
+		if w := get(h, p, ""); w.Code != 404 {
+			t.Errorf("%s: %d, want 404", p, w.Code)
+		}
+	}
+}

@@ -31,3 +31,40 @@ export function groups(code) {
   const c = String(code || '');
   return c.length === 6 ? c.slice(0, 3) + ' ' + c.slice(3) : c;
 }
+
+// findCode asks the server which room a code leads to (GET
+// /api/codes/CODE, rate-limited per address): the room's id. It throws
+// the server's error (code no_code, bad_code, rate) as api.js does.
+export async function findCode(code, fetchFn = globalThis.fetch) {
+  let res;
+  try {
+    res = await fetchFn('/api/codes/' + encodeURIComponent(code));
+  } catch (err) {
+    throw Object.assign(new Error((err && err.message) || 'network'), { status: 0, code: 'network' });
+  }
+  let data = null;
+  try {
+    data = await res.json();
+  } catch {
+    // an empty or non-JSON answer
+  }
+  if (!res.ok) {
+    const e = (data && data.error) || {};
+    throw Object.assign(new Error(e.message || res.statusText), { status: res.status, code: e.code || 'http_' + res.status });
+  }
+  return data.id;
+}
+
+// joinError is the catalogue key and values that tell why a code led
+// nowhere, in the reader's language.
+export function joinError(err, code) {
+  switch (err && err.code) {
+    case 'no_code':
+      return ['ui.join.no_code', { code }];
+    case 'bad_code':
+      return ['ui.join.bad_code', { code }];
+    case 'rate':
+      return ['ui.join.rate', {}];
+  }
+  return ['ui.error.network', {}];
+}

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { CODE, codePath, groups, parseJoin } from './code.js';
+import { CODE, codePath, findCode, groups, joinError, parseJoin } from './code.js';
 
 describe('parseJoin', () => {
   it.each([
@@ -24,5 +24,27 @@ describe('codePath and groups', () => {
     expect(codePath('K7QM')).toBe('/j/K7QM');
     expect(groups('ABCDEF')).toBe('ABC DEF');
     expect(groups('ABCD')).toBe('ABCD');
+  });
+});
+
+describe('findCode', () => {
+  const answer = (status, body) => async () => ({ ok: status < 300, status, statusText: 'x', json: async () => body });
+  it('reads the room of a code', async () => {
+    let asked = '';
+    const id = await findCode('K7QM', async (u) => {
+      asked = u;
+      return answer(200, { code: 'K7QM', id: '01abc' })();
+    });
+    expect(asked).toBe('/api/codes/K7QM');
+    expect(id).toBe('01abc');
+  });
+  it('throws the server error, which joinError names in the catalogue', async () => {
+    for (const [status, code, key] of [[404, 'no_code', 'ui.join.no_code'], [429, 'rate', 'ui.join.rate'], [400, 'bad_code', 'ui.join.bad_code']]) {
+      const err = await findCode('K7QM', answer(status, { error: { code, message: 'm' } })).catch((e) => e);
+      expect(err.status).toBe(status);
+      expect(joinError(err, 'K7QM')[0]).toBe(key);
+    }
+    const down = await findCode('K7QM', async () => { throw new Error('offline'); }).catch((e) => e);
+    expect(joinError(down, 'K7QM')).toEqual(['ui.error.network', {}]);
   });
 });
