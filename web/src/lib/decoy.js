@@ -123,7 +123,10 @@ export class Decoys {
 // decoyFrame is what a decoy sends: a frame the server accepts and drops
 // (docs/server.md), which at night the connection pads to the size of any
 // other (lib/conn.js), so that a decoy and a real command look alike on
-// the wire. target: the seat tapped. null while the server takes none.
+// the wire. target: the seat tapped. null while the server takes none: a
+// decoy then sends nothing (the phone's traffic is the night's beat alone,
+// a cover frame a tick whether its player taps or not).
 export function decoyFrame(target) {
-  return { type: 'act', cmd: 'decoy', target };
+  void target;
+  return null;
 }
