@@ -24,7 +24,7 @@ import (
 )
 
 func serveCmd() *cobra.Command {
-	var addr, db, logFormat string
+	var addr, db, logFormat, publicURL string
 	var l listeners
 	var origins, proxies []string
 	var drain, linger time.Duration
@@ -76,12 +76,17 @@ out; games still running then are stored and resume at the next start.`,
 			if err != nil {
 				return err
 			}
+			if publicURL != "" {
+				if err := server.CheckPublicURL(publicURL); err != nil {
+					return fmt.Errorf("serve: %v", err)
+				}
+			}
 			l.addr = addr
 			if l.tls, err = loadTLS(l.certFile, l.keyFile); err != nil {
 				return err
 			}
 			opts := server.Options{Origins: origins, Linger: linger, Log: slog.New(h), Web: web.Dist(),
-				RoomsPerMinute: roomRate, JoinsPerMinute: joinRate, TrustedProxies: trusted}
+				RoomsPerMinute: roomRate, JoinsPerMinute: joinRate, TrustedProxies: trusted, PublicURL: publicURL}
 			return serve(cmd.Context(), l, db, opts, drain, cmd.OutOrStdout())
 		},
 	}
@@ -96,6 +101,7 @@ out; games still running then are stored and resume at the next start.`,
 	cmd.Flags().StringVar(&l.metrics, "metrics-addr", "", "operator listener for /metrics and /readyz (env WOLFDEN_METRICS_ADDR; off if empty)")
 	cmd.Flags().StringVar(&l.certFile, "tls-cert", "", "serve HTTPS with this certificate (PEM; with --tls-key)")
 	cmd.Flags().StringVar(&l.keyFile, "tls-key", "", "the certificate's private key (PEM; with --tls-cert)")
+	cmd.Flags().StringVar(&publicURL, "public-url", "", "where players reach the server (https://wolf.example.com), for the room QR codes' links behind a proxy")
 	cmd.Flags().StringSliceVar(&proxies, "trusted-proxy", nil, "reverse proxies (address or CIDR) whose X-Forwarded-For names the client")
 	return cmd
 }

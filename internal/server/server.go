@@ -58,6 +58,10 @@ type Options struct {
 	// minute (GET /api/codes/{code} and /j/{code}); 0 takes
 	// DefaultCodesPerMinute, below 0 no bound.
 	CodesPerMinute int
+	// PublicURL is where players reach the server (https://wolf.example.com),
+	// for the links the QR codes hold when a proxy hides it; "" takes the
+	// scheme and host each request came to.
+	PublicURL string
 	// TrustedProxies are the reverse proxies whose X-Forwarded-For names
 	// the client: the per-address limits count the address it gives. A
 	// request from any other peer is counted by the peer's own address.
@@ -191,6 +195,7 @@ func (s *Server) routes() {
 	m.HandleFunc("GET /ws/{id}", s.websocket)
 	m.HandleFunc("GET /api/codes/{code}", s.codeRoom)
 	m.HandleFunc("GET /j/{code}", s.joinLink)
+	m.HandleFunc("GET /api/rooms/{id}/qr.svg", s.roomQR)
 	if s.opts.Web != nil {
 		m.Handle("GET /", static(s.opts.Web))
 	}
