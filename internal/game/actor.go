@@ -29,6 +29,12 @@ type Config struct {
 	Level  bot.Level
 	// Deal, if not nil, fixes the cards (tests); otherwise the seed deals.
 	Deal []rules.Role
+	// Unpaced: a game of programs only (the AIWolf gateway's matches).
+	// Its nights are not on the fixed schedule, and there is no beat: a
+	// night's stage ends as soon as the live game has left it, and frames
+	// go out as they come. Nobody at such a table reads the timing of a
+	// phone; a room with people keeps the schedule (docs/aiwolf.md).
+	Unpaced bool
 }
 
 // Hooks let the server observe the actor without the actor knowing about
@@ -525,6 +531,9 @@ func (a *Actor) settle() {
 			a.releaseTo(a.clk.Marks[0].Upto)
 			a.clk.Marks = a.clk.Marks[1:]
 		}
+		if a.cfg.Unpaced && now.Before(a.clk.SlotEnd) && a.slotOf() > a.clk.Slot {
+			a.clk.SlotEnd = now // nothing left to do in this stage: it ends now
+		}
 		if !now.Before(a.clk.SlotEnd) {
 			if a.slotOf() == a.clk.Slot && a.live.Pending() != 0 {
 				if a.teamEnd(now) { // a mixed wolf team's bots pick last
@@ -540,6 +549,9 @@ func (a *Actor) settle() {
 				continue
 			}
 			a.clk.SlotEnd = a.clk.SlotEnd.Add(time.Duration(a.clk.Slots[a.clk.Slot].Dur) * time.Millisecond)
+			if a.cfg.Unpaced {
+				a.clk.SlotEnd = now.Add(time.Duration(a.clk.Slots[a.clk.Slot].Dur) * time.Millisecond)
+			}
 			continue
 		}
 		if a.botTurn(now) {

@@ -42,7 +42,7 @@ func (a *Actor) out() {
 
 // beat starts the night's ticks now, unless they are running.
 func (a *Actor) beat(now time.Time) {
-	if !a.ticking {
+	if !a.ticking && !a.cfg.Unpaced {
 		a.ticking, a.tickBase, a.tickAt, a.tickN = true, now, now, -1
 	}
 }

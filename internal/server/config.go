@@ -48,6 +48,9 @@ type roomConfig struct {
 	Deal     []string `json:"deal,omitempty"` // a practice room's fixed cards, if any
 	HostHash string   `json:"host"`
 	Next     string   `json:"next,omitempty"` // the room of the rematch, once the host asked for one
+	// AIWolf: a game of matched AIWolf agents (internal/aiwolf), played
+	// unpaced (game.Config.Unpaced).
+	AIWolf bool `json:"aiwolf,omitempty"`
 }
 
 // MaxName bounds room names and nicknames, in characters.
@@ -213,9 +216,11 @@ type seatRec struct {
 	// Closed: the host emptied the seat, and nobody may join it until he
 	// reopens it. Bots may still take it.
 	Closed bool `json:"closed,omitempty"`
+	// Agent: an AIWolf agent plays the seat, through the gateway.
+	Agent bool `json:"agent,omitempty"`
 }
 
-func (s *seatRec) empty() bool { return s.Hash == "" && !s.Bot }
+func (s *seatRec) empty() bool { return s.Hash == "" && !s.Bot && !s.Agent }
 
 func checkName(what, s string, mayBeEmpty bool) error {
 	n := 0

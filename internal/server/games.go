@@ -65,6 +65,7 @@ func (s *Server) start(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	s.run(rm, a)
+	s.conductAgents(rm, nil)
 	s.m.rooms.WithLabelValues(store.StatusOpen).Dec()
 	s.m.rooms.WithLabelValues(store.StatusRunning).Inc()
 	s.log.Info("game started", "room", rm.rec.ID)
@@ -81,7 +82,7 @@ func (s *Server) gameConfig(rm *room) (game.Config, error) {
 	if err != nil {
 		return game.Config{}, err
 	}
-	cfg := game.Config{Board: b, Seed: rm.cfg.Seed, Timers: t, Level: bot.Level(rm.cfg.Bots)}
+	cfg := game.Config{Board: b, Seed: rm.cfg.Seed, Timers: t, Level: bot.Level(rm.cfg.Bots), Unpaced: rm.cfg.AIWolf}
 	if rm.cfg.Deal != nil {
 		if cfg.Deal, err = parseDeal(rm.cfg.Deal); err != nil {
 			return game.Config{}, err
@@ -318,6 +319,15 @@ func (s *Server) replay(w http.ResponseWriter, r *http.Request) {
 	rm.mu.Unlock()
 	if status != store.StatusOver {
 		writeErr(w, fail(http.StatusForbidden, "not_over", "the replay is available once the game is over"))
+		return
+	}
+	switch f := r.URL.Query().Get("format"); f {
+	case "":
+	case "aiwolf-csv", "aiwolf-json":
+		s.replayAIWolf(w, r, rm, f)
+		return
+	default:
+		writeErr(w, fail(http.StatusBadRequest, "bad_format", "unknown format %q (aiwolf-csv or aiwolf-json; none for the replay)", f))
 		return
 	}
 	recs, err := s.st.Records(r.Context(), rm.rec.ID)

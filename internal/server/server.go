@@ -23,6 +23,7 @@ import (
 
 	"github.com/prometheus/client_golang/prometheus/promhttp"
 
+	"github.com/wolfden/wolfden/internal/aiwolf"
 	"github.com/wolfden/wolfden/internal/game"
 	"github.com/wolfden/wolfden/internal/store"
 	"github.com/wolfden/wolfden/rules"
@@ -66,6 +67,9 @@ type Options struct {
 	// the client: the per-address limits count the address it gives. A
 	// request from any other peer is counted by the peer's own address.
 	TrustedProxies []netip.Prefix
+	// AIWolf, if set, runs the AIWolf gateway: /aiwolf/ws here, /ws on
+	// its own listener (AIWolf), agent seats in rooms (docs/aiwolf.md).
+	AIWolf *aiwolf.Options
 }
 
 // Server holds the rooms.
@@ -91,7 +95,8 @@ type Server struct {
 	// whether the server's own last write failed.
 	stalled      atomic.Int32
 	storeFailing atomic.Bool
-	games        sync.WaitGroup // live games
+	agents       *aiwolf.Gateway // nil without Options.AIWolf
+	games        sync.WaitGroup  // live games
 	sessions     sync.WaitGroup // open WebSocket connections
 }
 
@@ -111,6 +116,13 @@ func New(st store.Store, opts Options) *Server {
 	s.codeLim = newHostLimits(s.codesPerMinute())
 	if _, err := rand.Read(s.secret[:]); err != nil {
 		panic(err)
+	}
+	if opts.AIWolf != nil {
+		g, err := aiwolf.New(agentHost{s}, *opts.AIWolf)
+		if err != nil {
+			panic(err) // the caller checks the options (cmd/wolfden: --aiwolf-players)
+		}
+		s.agents = g
 	}
 	s.routes()
 	return s
@@ -193,6 +205,10 @@ func (s *Server) routes() {
 	m.HandleFunc("POST /api/rooms/{id}/again", s.again)
 	m.HandleFunc("POST /api/rooms/{id}/abort", s.abort)
 	m.HandleFunc("GET /ws/{id}", s.websocket)
+	m.HandleFunc("POST /api/rooms/{id}/seats/{seat}/agent", s.openAgentSeat)
+	if s.agents != nil {
+		m.Handle("GET /aiwolf/ws", s.agents)
+	}
 	m.HandleFunc("GET /api/codes/{code}", s.codeRoom)
 	m.HandleFunc("GET /j/{code}", s.joinLink)
 	m.HandleFunc("GET /api/rooms/{id}/qr.svg", s.roomQR)
@@ -388,6 +404,9 @@ func (s *Server) restoreGame(ctx context.Context, rec store.Room) (bool, error) 
 			a, err = game.Restore(rec.ID, cfg, s.st, recs, s.hooks(rm), s.log)
 			if err == nil {
 				s.run(rm, a)
+				if rec.Status == store.StatusRunning {
+					s.conductAgents(rm, recs)
+				}
 			}
 			rm.mu.Unlock()
 		}
@@ -450,6 +469,9 @@ func (s *Server) Close(ctx context.Context) error {
 // Stop ends every live game's actor. Their games are stored and resume at
 // the next start.
 func (s *Server) Stop() {
+	if s.agents != nil {
+		s.agents.Close()
+	}
 	var actors []*game.Actor
 	for _, rm := range s.roomList() {
 		rm.mu.Lock()

@@ -1,0 +1,188 @@
+package aiwolf
+
+import (
+	"context"
+	"errors"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/coder/websocket"
+)
+
+// conn is one agent's WebSocket. A reader goroutine takes its text frames
+// (every "\n" deleted, as the reference does); pings notice a dead peer in
+// seconds; ask sends a request and waits for its reply. A reply that comes
+// after its request timed out is never taken for another: the request
+// that timed out is followed by a NAME probe, and every frame before the
+// name comes back is thrown away (probe).
+type conn struct {
+	ws    *websocket.Conn
+	name  string // the agent's name, its reply to NAME (kanolab1)
+	team  string // the name without its trailing digits (kanolab)
+	lines chan string
+	done  chan struct{} // closed when the connection is gone
+	once  sync.Once
+	wmu   sync.Mutex // one write at a time
+}
+
+// Limits of an agent's connection.
+const (
+	linesQueued  = 64               // frames an agent may send ahead of the requests; more closes it
+	maxReplySize = 64 << 10         // a longer frame closes the connection
+	writeWait    = 10 * time.Second // a packet not written by then drops the connection
+)
+
+func newConn(ws *websocket.Conn) *conn {
+	ws.SetReadLimit(maxReplySize)
+	return &conn{ws: ws, lines: make(chan string, linesQueued), done: make(chan struct{})}
+}
+
+// read runs until the connection ends. An agent that sends frames
+// faster than it is asked, by more than linesQueued, is closed.
+func (c *conn) read(ctx context.Context) {
+	defer c.close("read")
+	for {
+		_, data, err := c.ws.Read(ctx)
+		if err != nil {
+			return
+		}
+		select {
+		case c.lines <- strings.ReplaceAll(string(data), "\n", ""):
+		default:
+			_ = c.ws.Close(websocket.StatusPolicyViolation, "too many frames that answer no request")
+			return
+		}
+	}
+}
+
+// pinger closes the connection when a ping is not answered within wait.
+func (c *conn) pinger(ctx context.Context, every, wait time.Duration) {
+	t := time.NewTicker(every)
+	defer t.Stop()
+	for {
+		select {
+		case <-c.done:
+			return
+		case <-ctx.Done():
+			return
+		case <-t.C:
+			pctx, cancel := context.WithTimeout(ctx, wait)
+			err := c.ws.Ping(pctx)
+			cancel()
+			if err != nil {
+				c.close("ping")
+				return
+			}
+		}
+	}
+}
+
+func (c *conn) close(why string) {
+	c.once.Do(func() {
+		close(c.done)
+		_ = c.ws.CloseNow()
+	})
+}
+
+// closeWith ends the connection with a reason the agent can read.
+func (c *conn) closeWith(code websocket.StatusCode, why string) {
+	c.once.Do(func() {
+		close(c.done)
+		_ = c.ws.Close(code, why)
+	})
+}
+
+func (c *conn) gone() bool {
+	select {
+	case <-c.done:
+		return true
+	default:
+		return false
+	}
+}
+
+var (
+	errTimeout = errors.New("no reply in time")
+	errGone    = errors.New("the connection is gone")
+)
+
+// send writes one packet.
+func (c *conn) send(b []byte) error {
+	c.wmu.Lock()
+	defer c.wmu.Unlock()
+	if c.gone() {
+		return errGone
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), writeWait)
+	defer cancel()
+	if err := c.ws.Write(ctx, websocket.MessageText, b); err != nil {
+		c.close("write")
+		return errGone
+	}
+	return nil
+}
+
+// drain throws away frames that answer no request.
+func (c *conn) drain() {
+	for {
+		select {
+		case <-c.lines:
+		default:
+			return
+		}
+	}
+}
+
+// ask sends a request and waits up to wait for its reply.
+func (c *conn) ask(b []byte, wait time.Duration) (string, error) {
+	c.drain()
+	if err := c.send(b); err != nil {
+		return "", err
+	}
+	return c.next(wait)
+}
+
+func (c *conn) next(wait time.Duration) (string, error) {
+	t := time.NewTimer(wait)
+	defer t.Stop()
+	select {
+	case l := <-c.lines:
+		return l, nil
+	case <-c.done:
+		select { // a reply read just before the end still counts
+		case l := <-c.lines:
+			return l, nil
+		default:
+		}
+		return "", errGone
+	case <-t.C:
+		return "", errTimeout
+	}
+}
+
+var namePacket = []byte(`{"request":"NAME"}`)
+
+// probe asks the agent's name after a request timed out: frames before
+// the name are replies to earlier requests and are thrown away. It
+// reports whether the agent answered within wait.
+func (c *conn) probe(wait time.Duration) bool {
+	if c.send(namePacket) != nil {
+		return false
+	}
+	end := time.Now().Add(wait)
+	for {
+		l, err := c.next(time.Until(end))
+		if err != nil {
+			return false
+		}
+		if strings.TrimSpace(l) == c.name {
+			return true
+		}
+	}
+}
+
+// teamOf is a name without its trailing digits.
+func teamOf(name string) string {
+	return strings.TrimRight(name, "0123456789")
+}

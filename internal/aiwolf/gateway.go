@@ -1,0 +1,491 @@
+package aiwolf
+
+import (
+	"context"
+	"crypto/sha256"
+	"errors"
+	"fmt"
+	"log/slog"
+	"net/http"
+	"sort"
+	"strings"
+	"sync"
+	"time"
+	"unicode"
+
+	"github.com/coder/websocket"
+	"github.com/oklog/ulid/v2"
+
+	"github.com/wolfden/wolfden/internal/game"
+	"github.com/wolfden/wolfden/internal/store"
+	"github.com/wolfden/wolfden/rules"
+)
+
+// Options configure the gateway.
+type Options struct {
+	// Players is the regulation matched games are played on: 5 (preset
+	// aiwolf-5) or 13 (aiwolf-13).
+	Players int
+	// Contest: a game starts once Players distinct teams wait (one
+	// connection of each); otherwise (self-match, the reference's
+	// default) once Players connections of one team wait.
+	Contest bool
+	// Secret, if set, requires a JWT (HS256) signed with it: claims role
+	// PLAYER and team, the team of the agent's name.
+	Secret []byte
+	// ActionTimeout is how long a request waits for its reply (the
+	// reference: 60 s); ResponseTimeout how long the NAME probe after a
+	// timeout waits (120 s); NameTimeout how long a new connection has to
+	// send its name (ResponseTimeout).
+	ActionTimeout, ResponseTimeout, NameTimeout time.Duration
+	// Pings: every PingEvery, answered within PingWait, or the connection
+	// is dead (its seat is played by the bot until the agent reconnects).
+	PingEvery, PingWait time.Duration
+	Log                 *slog.Logger
+}
+
+func (o *Options) defaults() {
+	if o.Players == 0 {
+		o.Players = 5
+	}
+	if o.ActionTimeout == 0 {
+		o.ActionTimeout = 60 * time.Second
+	}
+	if o.ResponseTimeout == 0 {
+		o.ResponseTimeout = 120 * time.Second
+	}
+	if o.NameTimeout == 0 {
+		o.NameTimeout = o.ResponseTimeout
+	}
+	if o.PingEvery == 0 {
+		o.PingEvery = 2 * time.Second
+	}
+	if o.PingWait == 0 {
+		o.PingWait = 3 * time.Second
+	}
+	if o.Log == nil {
+		o.Log = slog.New(slog.DiscardHandler)
+	}
+}
+
+// Preset is the preset of a regulation's size.
+func Preset(players int) (string, error) {
+	switch players {
+	case 5:
+		return "aiwolf-5", nil
+	case 13:
+		return "aiwolf-13", nil
+	}
+	return "", fmt.Errorf("aiwolf: no regulation for %d players (5 or 13)", players)
+}
+
+// MatchOptions are the options a matched game's room sets over its
+// preset, for AIWolf's flow: the day's talk is free rounds among everyone
+// (a free discussion, not speeches in turn), and a tied vote is settled by
+// lot among the tied, with no second vote (vote.max_count 1). They are
+// room options, not the presets': the presets keep their examples,
+// transcripts and balance figures, and a web room on aiwolf-5 may play
+// either way.
+func MatchOptions() map[string]string {
+	return map[string]string{"speech_order": "free", "vote_tie": "random"}
+}
+
+// Game is a started game the gateway conducts.
+type Game struct {
+	Room  string
+	Actor *game.Actor
+	Board rules.Board
+	Seed  uint64
+}
+
+// Host is what the gateway needs of the server: rooms for matched agents,
+// and the seat an agent seat's token holds.
+type Host interface {
+	// StartAgents makes a room on preset with options whose seats are the
+	// agents named, in seat order, unpaced, with timers, and starts its
+	// game.
+	StartAgents(ctx context.Context, preset string, options map[string]string, names []string, timers game.Timers) (Game, error)
+	// AgentSeat is the agent seat a room's join token holds.
+	AgentSeat(room, token string) (rules.Seat, error)
+}
+
+// Gateway serves agents.
+type Gateway struct {
+	host Host
+	opts Options
+	log  *slog.Logger
+	quit chan struct{}
+
+	mu      sync.Mutex
+	waiting []*conn
+	tables  map[string]*table
+	parked  map[parkKey]*conn // agents of a room's agent seat, before its game starts
+	closed  bool
+	wg      sync.WaitGroup
+}
+
+type parkKey struct {
+	room string
+	seat rules.Seat
+}
+
+// New makes a gateway on a host.
+func New(host Host, opts Options) (*Gateway, error) {
+	opts.defaults()
+	if _, err := Preset(opts.Players); err != nil {
+		return nil, err
+	}
+	return &Gateway{host: host, opts: opts, log: opts.Log, quit: make(chan struct{}),
+		tables: map[string]*table{}, parked: map[parkKey]*conn{}}, nil
+}
+
+// Timers are a matched game's: each request has its own timeout (the
+// gateway's), so the moderator's timers are only a backstop, past it.
+func (g *Gateway) Timers() game.Timers {
+	t := game.DefaultTimers
+	back := g.opts.ActionTimeout + g.opts.ResponseTimeout + 5*time.Second
+	t.Night, t.Vote, t.Witch, t.Setup, t.Other = back, back, back, back, back
+	t.Speech = min(game.MaxTimer, 40*back)
+	t.Bot = 0
+	return t
+}
+
+// Close stops matching and conducting; the games stay in the store and
+// resume with the server.
+func (g *Gateway) Close() {
+	g.mu.Lock()
+	if g.closed {
+		g.mu.Unlock()
+		return
+	}
+	g.closed = true
+	close(g.quit)
+	waiting := g.waiting
+	g.waiting = nil
+	tables := make([]*table, 0, len(g.tables))
+	for _, t := range g.tables {
+		tables = append(tables, t)
+	}
+	g.mu.Unlock()
+	for _, c := range waiting {
+		c.closeWith(websocket.StatusGoingAway, "the server is shutting down")
+	}
+	for _, t := range tables {
+		close(t.quit)
+		<-t.ended
+	}
+}
+
+// ServeHTTP takes an agent's WebSocket: NAME first, then a game.
+// ?room=ID&token=T takes a room's agent seat instead of a match.
+func (g *Gateway) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	var claims Claims
+	if g.opts.Secret != nil {
+		var err error
+		if claims, err = verify(g.opts.Secret, tokenOf(r), time.Now().Unix()); err != nil {
+			http.Error(w, err.Error(), http.StatusUnauthorized)
+			return
+		}
+	}
+	room, seatToken := r.URL.Query().Get("room"), r.URL.Query().Get("token")
+	var seat rules.Seat
+	if room != "" {
+		var err error
+		if seat, err = g.host.AgentSeat(room, seatToken); err != nil {
+			http.Error(w, err.Error(), http.StatusForbidden)
+			return
+		}
+	}
+	ws, err := websocket.Accept(w, r, &websocket.AcceptOptions{InsecureSkipVerify: true,
+		CompressionMode: websocket.CompressionDisabled})
+	if err != nil {
+		return
+	}
+	c := newConn(ws)
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	go c.read(ctx)
+	go c.pinger(ctx, g.opts.PingEvery, g.opts.PingWait)
+	name, err := c.ask(namePacket, g.opts.NameTimeout)
+	name = strings.TrimSpace(name)
+	if err == nil {
+		err = checkName(name)
+	}
+	if err == nil && g.opts.Secret != nil && teamOf(name) != claims.Team {
+		err = fmt.Errorf("the name %q is not of the token's team %q", name, claims.Team)
+	}
+	if err != nil {
+		c.closeWith(websocket.StatusPolicyViolation, "NAME: "+err.Error())
+		return
+	}
+	c.name, c.team = name, teamOf(name)
+	if room != "" {
+		g.takeSeat(c, room, seat)
+	} else if !g.reconnect(c) {
+		g.wait(c)
+	}
+	<-c.done
+}
+
+// checkName refuses names no in-game log could hold.
+func checkName(name string) error {
+	switch {
+	case name == "":
+		return errors.New("an empty name (reply to NAME with the agent's name, such as kanolab1)")
+	case len(name) > 64:
+		return errors.New("a name longer than 64 bytes")
+	}
+	for _, r := range name {
+		if !unicode.IsPrint(r) || r == ',' {
+			return fmt.Errorf("the name %q holds %q (printable characters, no comma)", truncate(name, 40), r)
+		}
+	}
+	return nil
+}
+
+// reconnect puts an agent back into the running game where a seat of its
+// name has no connection (the oldest such game first).
+func (g *Gateway) reconnect(c *conn) bool {
+	g.mu.Lock()
+	var best *seat
+	for _, t := range g.tables {
+		for _, s := range t.seats {
+			if s != nil && s.name == c.name && s.currentConn() == nil && !s.done {
+				if best == nil || t.room < best.t.room {
+					best = s
+				}
+			}
+		}
+	}
+	g.mu.Unlock()
+	if best == nil {
+		return false
+	}
+	g.log.Info("aiwolf: an agent reconnected", "room", best.t.room, "agent", AgentName(best.no), "name", c.name)
+	best.t.box.put(mail{seat: best, conn: c})
+	return true
+}
+
+// wait puts a connection in the waiting room and starts any game it
+// completes.
+func (g *Gateway) wait(c *conn) {
+	g.mu.Lock()
+	if g.closed {
+		g.mu.Unlock()
+		c.closeWith(websocket.StatusGoingAway, "the server is shutting down")
+		return
+	}
+	g.waiting = append(g.waiting, c)
+	group := g.match()
+	g.mu.Unlock()
+	go func() { // a connection that dies while it waits leaves the room
+		<-c.done
+		g.mu.Lock()
+		for i, w := range g.waiting {
+			if w == c {
+				g.waiting = append(g.waiting[:i], g.waiting[i+1:]...)
+				break
+			}
+		}
+		g.mu.Unlock()
+	}()
+	if group != nil {
+		g.wg.Add(1)
+		go func() {
+			defer g.wg.Done()
+			g.startMatch(group)
+		}()
+	}
+}
+
+// match takes a full game's connections out of the waiting room, or nil:
+// Players of one team (self-match), or one of each of Players teams
+// (contest), in the order they came. The caller holds g.mu.
+func (g *Gateway) match() []*conn {
+	n := g.opts.Players
+	var group []*conn
+	if !g.opts.Contest {
+		count := map[string]int{}
+		for _, c := range g.waiting {
+			if !c.gone() {
+				count[c.team]++
+			}
+		}
+		for team, k := range count {
+			if k >= n {
+				for _, c := range g.waiting {
+					if c.team == team && !c.gone() && len(group) < n {
+						group = append(group, c)
+					}
+				}
+				break
+			}
+		}
+	} else {
+		seen := map[string]bool{}
+		for _, c := range g.waiting {
+			if !c.gone() && !seen[c.team] && len(group) < n {
+				seen[c.team] = true
+				group = append(group, c)
+			}
+		}
+		if len(group) < n {
+			group = nil
+		}
+	}
+	if group == nil {
+		return nil
+	}
+	kept := g.waiting[:0]
+	for _, c := range g.waiting {
+		if !contains(group, c) {
+			kept = append(kept, c)
+		}
+	}
+	g.waiting = kept
+	return group
+}
+
+func contains(list []*conn, c *conn) bool {
+	for _, x := range list {
+		if x == c {
+			return true
+		}
+	}
+	return false
+}
+
+// startMatch makes the matched agents' room, starts its game and seats
+// them. A failure closes their connections, saying why.
+func (g *Gateway) startMatch(group []*conn) {
+	preset, _ := Preset(g.opts.Players)
+	names := make([]string, len(group))
+	for i, c := range group {
+		names[i] = c.name
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	gm, err := g.host.StartAgents(ctx, preset, MatchOptions(), names, g.Timers())
+	if err != nil {
+		g.log.Error("aiwolf: a matched game could not start", "err", err)
+		for _, c := range group {
+			c.closeWith(websocket.StatusTryAgainLater, "the game could not start: "+err.Error())
+		}
+		return
+	}
+	agents := map[rules.Seat]string{}
+	for i, name := range names {
+		agents[rules.Seat(i+1)] = name
+	}
+	conns := map[rules.Seat]*conn{}
+	for i, c := range group {
+		conns[rules.Seat(i+1)] = c
+	}
+	t, err := g.conduct(gm, agents, nil, conns)
+	if err != nil {
+		g.log.Error("aiwolf: a matched game could not be conducted", "room", gm.Room, "err", err)
+		for _, c := range group {
+			c.closeWith(websocket.StatusInternalError, "the game could not start")
+		}
+		return
+	}
+	g.log.Info("aiwolf: game started", "room", gm.Room, "game_id", t.gameID, "agents", strings.Join(names, " "))
+}
+
+// Resume conducts a game the server restored, or a room with agent seats
+// that started: agents names the agent seats. recs are the game's records
+// (its request log names its AIWolf game id); nil for a new game.
+func (g *Gateway) Resume(gm Game, agents map[rules.Seat]string, recs []store.Record) error {
+	g.mu.Lock()
+	var keys []parkKey
+	for k := range g.parked {
+		if k.room == gm.Room {
+			keys = append(keys, k)
+		}
+	}
+	sort.Slice(keys, func(i, j int) bool { return keys[i].seat < keys[j].seat })
+	conns := map[rules.Seat]*conn{}
+	for _, k := range keys {
+		conns[k.seat] = g.parked[k]
+		delete(g.parked, k)
+	}
+	g.mu.Unlock()
+	_, err := g.conduct(gm, agents, recs, conns)
+	return err
+}
+
+// conduct makes and starts a game's table.
+func (g *Gateway) conduct(gm Game, agents map[rules.Seat]string, recs []store.Record, conns map[rules.Seat]*conn) (*table, error) {
+	id := gameIDOf(recs)
+	if id == "" {
+		id = newGameID(gm.Room)
+	}
+	t := newTable(g, gm, id, agents)
+	t.restoreTalk(recs)
+	g.mu.Lock()
+	if g.closed {
+		g.mu.Unlock()
+		return nil, errors.New("the gateway is closed")
+	}
+	g.tables[gm.Room] = t
+	g.mu.Unlock()
+	t.note(&logNote{Request: "GAME", GameID: id, Sent: time.Now().UnixMilli(), Day: 0})
+	if err := t.start(conns); err != nil {
+		g.forget(t)
+		return nil, err
+	}
+	return t, nil
+}
+
+// newGameID is a ULID of now whose random part comes from the room's id.
+func newGameID(room string) string {
+	h := sha256.Sum256([]byte(room))
+	var e [10]byte
+	copy(e[:], h[:])
+	id, err := ulid.New(ulid.Timestamp(time.Now()), strings.NewReader(string(e[:])))
+	if err != nil {
+		return ulid.Make().String()
+	}
+	return id.String()
+}
+
+func (g *Gateway) forget(t *table) {
+	g.mu.Lock()
+	if g.tables[t.room] == t {
+		delete(g.tables, t.room)
+	}
+	g.mu.Unlock()
+}
+
+// takeSeat gives a room's agent seat its agent: at once when its game
+// runs, else when it starts.
+func (g *Gateway) takeSeat(c *conn, room string, s rules.Seat) {
+	g.mu.Lock()
+	t := g.tables[room]
+	if t == nil || t.seats[s] == nil {
+		if old := g.parked[parkKey{room, s}]; old != nil {
+			old.closeWith(websocket.StatusPolicyViolation, "another agent took this seat")
+		}
+		g.parked[parkKey{room, s}] = c
+		g.mu.Unlock()
+		go func() {
+			<-c.done
+			g.mu.Lock()
+			if g.parked[parkKey{room, s}] == c {
+				delete(g.parked, parkKey{room, s})
+			}
+			g.mu.Unlock()
+		}()
+		return
+	}
+	g.mu.Unlock()
+	t.box.put(mail{seat: t.seats[s], conn: c})
+}
+
+// Live reports how many games the gateway conducts and how many
+// connections wait for one.
+func (g *Gateway) Live() (games, waiting int) {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	return len(g.tables), len(g.waiting)
+}

@@ -1,0 +1,221 @@
+package aiwolf
+
+import (
+	"time"
+
+	"github.com/wolfden/wolfden/internal/game"
+	"github.com/wolfden/wolfden/rules"
+)
+
+// phase is one day's talk rounds (or one night's whisper rounds). The
+// agents are shuffled once; in each round every agent with utterances
+// left is asked once, in turn, each seeing what was said before it. The
+// phase ends after a round of nothing but Overs, or after MaxCount.PerDay
+// rounds. A person's or a bot's messages in the channel join the history
+// as they come.
+type phase struct {
+	req     string // ReqTalk or ReqWhisper
+	key     string
+	day     int
+	setting TalkSetting
+	order   []rules.Seat
+	budget  map[rules.Seat]*talker
+	round   int // the turn, from 0
+	pos     int
+	waiting rules.Seat // asked; its reply is awaited
+	anyone  bool       // someone said more than Over this round
+	done    bool
+	told    bool // phaseDone ran
+	speech  bool // one speaker's speech turn (a board with ordered speeches)
+}
+
+func (p *phase) turn() int {
+	if p == nil {
+		return 0
+	}
+	return p.round
+}
+
+func (t *table) newPhase(req, key string, day int, set TalkSetting, seats []rules.Seat) *phase {
+	p := &phase{req: req, key: key, day: day, setting: set, order: seats, budget: map[rules.Seat]*talker{}}
+	t.rng.Shuffle(len(p.order), func(i, j int) { p.order[i], p.order[j] = p.order[j], p.order[i] })
+	for _, x := range seats {
+		b := newTalker(&set)
+		p.budget[x] = &b
+	}
+	return p
+}
+
+// startTalk begins (or goes on with) today's talk rounds among the living
+// agents.
+func (t *table) startTalk(s *seat) {
+	d := s.st.Day
+	t.ensureDay(d)
+	if t.talk == nil {
+		var seats []rules.Seat
+		for _, x := range t.seats {
+			if x != nil && has(s.st.Alive, x.no) {
+				seats = append(seats, x.no)
+			}
+		}
+		t.talk = t.newPhase(ReqTalk, "talk/"+itoa(d), d, t.reg.Setting.Talk, seats)
+	}
+	t.advance(t.talk)
+}
+
+// startSpeech gives the agent whose speech it is its TALK rounds alone.
+func (t *table) startSpeech(s *seat, key string) {
+	t.ensureDay(s.st.Day)
+	k := "speech/" + key
+	if t.talk == nil || t.talk.key != k {
+		set := t.reg.Setting.Talk
+		set.MaxCount.PerDay = set.MaxCount.PerAgent
+		t.talk = t.newPhase(ReqTalk, k, s.st.Day, set, []rules.Seat{s.no})
+		t.talk.speech = true
+	}
+	t.advance(t.talk)
+}
+
+// startWhisper begins (or goes on with) tonight's whisper among the
+// living wolf agents: only with two wolves alive or more, and a
+// regulation that has a whisper.
+func (t *table) startWhisper(s *seat) {
+	d := s.st.Day
+	t.ensureNight(d)
+	if t.whisper == nil {
+		var seats []rules.Seat
+		wolves := 0
+		for _, w := range s.st.Wolves {
+			if has(s.st.Alive, w) {
+				wolves++
+				if t.seats[w] != nil {
+					seats = append(seats, w)
+				}
+			}
+		}
+		t.whisper = t.newPhase(ReqWhisper, "whisper/"+itoa(d), d, t.reg.Setting.Whisper, seats)
+		if wolves < 2 || t.reg.Setting.Whisper.MaxCount.PerAgent == 0 {
+			t.whisper.done = true
+		}
+	}
+	t.advance(t.whisper)
+}
+
+func (t *table) whisperDone(d int) bool {
+	return t.whisper != nil && t.whisper.day == d && t.whisper.done
+}
+
+// advance asks the next agent of the phase, or ends it.
+func (t *table) advance(p *phase) {
+	for !p.done && p.waiting == 0 {
+		if p.pos >= len(p.order) {
+			p.pos = 0
+			if !p.anyone || p.round+1 >= p.setting.MaxCount.PerDay {
+				p.done = true
+				break
+			}
+			p.round++
+			p.anyone = false
+		}
+		x := p.order[p.pos]
+		p.pos++
+		s := t.seats[x]
+		if p.budget[x].count <= 0 || s.currentConn() == nil || s.probing || s.done || !has(s.st.Alive, x) {
+			continue
+		}
+		p.waiting = x
+		o := t.packet(s, p.req, false)
+		o.key = p.key
+		s.enqueue(o)
+	}
+	if p.done && !p.told {
+		p.told = true
+		t.phaseDone(p)
+	}
+}
+
+// phaseDone lets the seats go on: the agents say they are ready (the
+// discussion), end their speech, or the wolves are asked their attack.
+func (t *table) phaseDone(p *phase) {
+	if p.speech {
+		if s := t.seats[p.order[0]]; s.readyFor != p.key {
+			s.readyFor = p.key
+			t.act(s, rules.Command{Kind: rules.CmdSkip})
+		}
+		return
+	}
+	for _, s := range t.seats {
+		if s != nil && s.st.Pending && (p.req == ReqTalk || s.wolf()) {
+			t.flowOnce(s)
+		}
+	}
+}
+
+// flowOnce runs flow unless it is already running for another seat's
+// phase (phaseDone is reached from flow itself).
+func (t *table) flowOnce(s *seat) {
+	if t.inFlow {
+		t.again = append(t.again, s)
+		return
+	}
+	t.inFlow = true
+	t.flow(s)
+	for len(t.again) > 0 {
+		x := t.again[0]
+		t.again = t.again[1:]
+		t.flow(x)
+	}
+	t.inFlow = false
+}
+
+// spoke takes an agent's TALK or WHISPER reply (failed: it gave none) and
+// asks the next agent.
+func (t *table) spoke(s *seat, o *outgoing, reply string, failed bool) *Talk {
+	p := t.talk
+	if o.req == ReqWhisper {
+		p = t.whisper
+	}
+	if p == nil || p.key != o.key || p.waiting != s.no {
+		return nil // a phase that ended meanwhile
+	}
+	b := p.budget[s.no]
+	var u utterance
+	if failed {
+		b.count = 0
+		u = utterance{text: wordOver, over: true}
+	} else {
+		u = b.take(&p.setting, reply)
+	}
+	if !u.over {
+		p.anyone = true
+	}
+	tk := Talk{Day: p.day, Turn: p.round, Agent: AgentName(s.no), Text: u.text, Skip: u.skip, Over: u.over, Time: time.Now().UnixMilli()}
+	ch := game.ChanDay
+	if p.req == ReqWhisper {
+		tk.Idx = len(t.whispers)
+		t.whispers = append(t.whispers, tk)
+		ch = game.ChanWolves
+	} else {
+		tk.Idx = len(t.talks)
+		t.talks = append(t.talks, tk)
+	}
+	if !u.skip && !u.over {
+		t.nextID++
+		_ = t.a.Chat(s.sub, t.nextID, ch, truncate1(u.text, game.MaxChat))
+	}
+	p.waiting = 0
+	t.advance(p)
+	return &tk
+}
+
+func truncate1(s string, n int) string {
+	r := []rune(s)
+	if len(r) > n {
+		return string(r[:n])
+	}
+	return s
+}
+
+func itoa(d int) string {
+	return string(rune('0'+d/100%10)) + string(rune('0'+d/10%10)) + string(rune('0'+d%10))
+}

@@ -1,0 +1,626 @@
+package aiwolf
+
+import (
+	"encoding/json"
+	"math/rand/v2"
+	"sync"
+	"time"
+
+	"github.com/wolfden/wolfden/internal/game"
+	"github.com/wolfden/wolfden/rules"
+)
+
+// frame is any frame a seat's connection to the game receives (event,
+// chat, state, ack, error: internal/game's frames.go), read into one
+// struct: the shapes share their field names.
+type frame struct {
+	Type     string            `json:"type"`
+	Seq      int               `json:"seq"`
+	ID       int64             `json:"id"`
+	Kind     string            `json:"kind"`
+	Seat     rules.Seat        `json:"seat"`
+	Target   rules.Seat        `json:"target"`
+	Role     string            `json:"role"`
+	Value    int16             `json:"value"`
+	Step     string            `json:"step"`
+	Mask     []rules.Seat      `json:"mask"`
+	Channel  string            `json:"channel"`
+	Text     string            `json:"text"`
+	At       int64             `json:"at"`
+	Day      int               `json:"day"`
+	Night    bool              `json:"night"`
+	Turn     rules.Seat        `json:"turn"`
+	Alive    []rules.Seat      `json:"alive"`
+	Known    map[int]string    `json:"known"`
+	Wolves   []rules.Seat      `json:"wolves"`
+	Pending  bool              `json:"pending"`
+	Choices  []game.ChoiceJSON `json:"choices"`
+	Over     bool              `json:"over"`
+	Winner   string            `json:"winner"`
+	Code     string            `json:"code"`
+	Message  string            `json:"message"`
+	Channels []string          `json:"channels"`
+}
+
+// A table's mail: frames of a seat, a sender's report, a connection.
+type mail struct {
+	seat  *seat
+	msg   []byte     // frames (one message of the seat's connection)
+	rep   *report    // a request's outcome
+	conn  *conn      // an agent (re)connected to the seat
+	kick  bool       // the seat's connection to the game was dropped
+	probe *probeNote // a probe ended
+}
+
+// mailbox is a table's inbox: unbounded, so that nothing that feeds it
+// ever waits for the conductor (a seat's game queue must keep draining).
+type mailbox struct {
+	mu    sync.Mutex
+	items []mail
+	ready chan struct{}
+}
+
+func (m *mailbox) put(x mail) {
+	m.mu.Lock()
+	m.items = append(m.items, x)
+	m.mu.Unlock()
+	select {
+	case m.ready <- struct{}{}:
+	default:
+	}
+}
+
+func (m *mailbox) take(buf []mail) []mail {
+	m.mu.Lock()
+	buf = append(buf[:0], m.items...)
+	clear(m.items)
+	m.items = m.items[:0]
+	m.mu.Unlock()
+	return buf
+}
+
+// table conducts one game's agent seats. Its goroutine (run) owns every
+// field but the seats' send queues.
+type table struct {
+	g      *Gateway
+	room   string
+	gameID string
+	a      *game.Actor
+	board  rules.Board
+	n      int
+	reg    Regulation
+	seats  []*seat // by seat number; nil: not an agent's seat
+	box    mailbox
+	quit   chan struct{}
+	ended  chan struct{}
+	rng    *rand.Rand
+	nextID int64
+	acts   map[int64]*seat // commands sent, by id: a refusal falls back to the bot
+
+	talks    []Talk // today's talk, Skips and Overs included
+	talkDay  int
+	whispers []Talk // tonight's (or day 0's) whisper
+	whispDay int
+	talk     *phase // today's talk rounds
+	whisper  *phase // tonight's whisper rounds
+	over     bool
+	inFlow   bool    // flow is running: seats to run it for wait in again
+	again    []*seat
+}
+
+// seat is one agent's seat. The table goroutine owns everything but mu's.
+type seat struct {
+	t    *table
+	no   rules.Seat
+	name string // the agent's own name, its reply to NAME
+	sub  *game.Sub
+	fwd  chan struct{} // closed to stop the forwarder
+
+	mu    sync.Mutex
+	queue []*outgoing
+	c     *conn
+	wake  chan struct{}
+
+	// what the seat knows, from its frames
+	st       frame
+	evSeq    int
+	chatSeq  int
+	stepSeq  int // seq of the last step, day or night event: a step's instance
+	res      results
+	dayDue   int // a day began that the agent has not been told of (-1: none)
+	told     int // the last day told with DAILY_INITIALIZE (-1: none)
+	finished int // the last day told with DAILY_FINISH (-1: none)
+	inited   bool
+	done     bool // FINISH sent
+	asked    string
+	talkSeen int
+	whisSeen int
+	readyFor string // the talk phase this seat said ready after
+
+	away      bool // the actor was told the bot plays the seat
+	probing   bool // a request timed out: the NAME probe runs
+	defaulted bool // a reply was refused: the bot plays this step
+}
+
+// results are what the next DAILY_INITIALIZE tells: the previous day's
+// and night's.
+type results struct {
+	executed, attacked rules.Seat
+	divine, medium     *Judge
+	votes, attackVotes []Vote
+}
+
+// outgoing is a packet waiting to be sent to an agent.
+type outgoing struct {
+	req   string
+	day   int
+	key   string // a request's instance
+	body  []byte
+	close bool // after FINISH: end the connection
+}
+
+// report is a request's outcome, from the seat's sender.
+type report struct {
+	out     *outgoing
+	reply   string
+	err     error
+	sent    time.Time
+	latency time.Duration
+}
+
+type probeNote struct {
+	c  *conn
+	ok bool
+}
+
+func newTable(g *Gateway, gm Game, gameID string, agents map[rules.Seat]string) *table {
+	t := &table{g: g, room: gm.Room, gameID: gameID, a: gm.Actor, board: gm.Board, n: gm.Board.Players(),
+		quit: make(chan struct{}), ended: make(chan struct{}), acts: map[int64]*seat{},
+		rng: rand.New(rand.NewPCG(gm.Seed, 0xa1)), talkDay: -1, whispDay: -1}
+	t.box.ready = make(chan struct{}, 1)
+	t.reg = regulation(&t.board, g.opts.ActionTimeout)
+	t.seats = make([]*seat, t.n+1)
+	for s, name := range agents {
+		t.seats[s] = &seat{t: t, no: s, name: name, wake: make(chan struct{}, 1), fwd: make(chan struct{}),
+			dayDue: -1, told: -1, finished: -1}
+	}
+	return t
+}
+
+// start joins every agent seat to the game, with its agent's connection
+// when it has one, and runs the conductor.
+func (t *table) start(conns map[rules.Seat]*conn) error {
+	for _, s := range t.seats {
+		if s == nil {
+			continue
+		}
+		if c := conns[s.no]; c != nil {
+			s.c = c
+			if s.name == "" || s.name == "agent" {
+				s.name = c.name
+			}
+		}
+		if err := t.join(s); err != nil {
+			return err
+		}
+		if s.c == nil { // until its agent connects, the bot plays the seat
+			s.away = true
+			if err := t.a.SetAway(s.no, true); err != nil {
+				return err
+			}
+		}
+		go s.send()
+	}
+	go t.run()
+	return nil
+}
+
+// join attaches the seat to the game from the last frames it had.
+func (t *table) join(s *seat) error {
+	sub := game.NewSub(s.no, 1024, func() { t.box.put(mail{seat: s, kick: true}) })
+	if err := t.a.Join(sub, s.evSeq, s.chatSeq); err != nil {
+		return err
+	}
+	s.sub = sub
+	stop := make(chan struct{})
+	s.fwd = stop
+	go func() {
+		for {
+			select {
+			case m := <-sub.Out:
+				t.box.put(mail{seat: s, msg: m})
+			case <-stop:
+				return
+			case <-t.a.Done():
+				return
+			}
+		}
+	}()
+	return nil
+}
+
+func (t *table) run() {
+	defer close(t.ended)
+	var buf []mail
+	for {
+		select {
+		case <-t.box.ready:
+		case <-t.quit:
+			t.stop()
+			return
+		case <-t.a.Done():
+			t.stop()
+			return
+		}
+		buf = t.box.take(buf)
+		for i := range buf {
+			t.handle(&buf[i])
+		}
+		if t.finished() {
+			t.stop()
+			return
+		}
+	}
+}
+
+// finished: every agent was told the end.
+func (t *table) finished() bool {
+	if !t.over {
+		return false
+	}
+	for _, s := range t.seats {
+		if s != nil && !s.done {
+			return false
+		}
+	}
+	return true
+}
+
+func (t *table) stop() {
+	for _, s := range t.seats {
+		if s == nil {
+			continue
+		}
+		close(s.fwd)
+		s.fwd = make(chan struct{})
+		t.a.Leave(s.sub)
+		s.mu.Lock()
+		s.queue = append(s.queue, &outgoing{close: true})
+		s.mu.Unlock()
+		s.poke()
+	}
+	t.g.forget(t)
+}
+
+func (t *table) handle(m *mail) {
+	s := m.seat
+	switch {
+	case m.msg != nil:
+		for _, line := range splitLines(m.msg) {
+			var f frame
+			if json.Unmarshal(line, &f) != nil {
+				continue
+			}
+			t.frame(s, &f)
+		}
+		t.flowOnce(s)
+	case m.rep != nil:
+		t.reported(s, m.rep)
+	case m.conn != nil:
+		t.attach(s, m.conn)
+	case m.probe != nil:
+		if m.probe.c == s.currentConn() {
+			s.probing = false
+			if !m.probe.ok {
+				s.dropConn(m.probe.c)
+			}
+		}
+		t.flow(s)
+	case m.kick:
+		close(s.fwd)
+		if t.join(s) != nil {
+			return
+		}
+	}
+	t.reconcile(s)
+}
+
+func splitLines(b []byte) [][]byte {
+	var out [][]byte
+	for len(b) > 0 {
+		i := 0
+		for i < len(b) && b[i] != '\n' {
+			i++
+		}
+		out = append(out, b[:i])
+		if i == len(b) {
+			break
+		}
+		b = b[i+1:]
+	}
+	return out
+}
+
+// frame reads one frame of seat s's stream.
+func (t *table) frame(s *seat, f *frame) {
+	switch f.Type {
+	case "event":
+		s.evSeq = f.Seq
+		t.event(s, f)
+	case "chat":
+		s.chatSeq = f.Seq
+		t.chat(s, f)
+	case "state":
+		s.st = *f
+	case "error":
+		if owner, ok := t.acts[f.ID]; ok && owner == s {
+			delete(t.acts, f.ID)
+			t.g.log.Info("aiwolf: a reply was refused; the bot plays the step", "room", t.room, "agent", AgentName(s.no), "code", f.Code, "err", f.Message)
+			t.noteRefusal(s, f.Code+": "+f.Message)
+			s.defaulted = true
+		}
+	case "ack":
+		delete(t.acts, f.ID)
+	}
+}
+
+// event takes what an event tells the agent.
+func (t *table) event(s *seat, f *frame) {
+	switch f.Kind {
+	case "step", "night":
+		s.stepSeq = f.Seq
+	case "day":
+		s.stepSeq = f.Seq
+		s.dayDue = int(f.Value)
+	case "exile":
+		s.res.executed = f.Seat
+	case "dawn":
+		if len(f.Mask) > 0 {
+			s.res.attacked = f.Mask[0]
+		}
+	case "check":
+		if f.Seat == s.no {
+			s.res.divine = &Judge{Day: s.st.Day, Agent: AgentName(s.no), Target: AgentName(f.Target), Result: species(f)}
+		}
+	case "grave":
+		if f.Seat == s.no && f.Target != 0 {
+			s.res.medium = &Judge{Day: s.st.Day, Agent: AgentName(s.no), Target: AgentName(f.Target), Result: species(f)}
+		}
+	case "ballot":
+		if f.Target != 0 {
+			s.res.votes = append(s.res.votes, Vote{Day: s.st.Day, Agent: AgentName(f.Seat), Target: AgentName(f.Target)})
+		}
+	case "attack_pick":
+		if f.Target != 0 {
+			s.res.attackVotes = append(s.res.attackVotes, Vote{Day: s.st.Day, Agent: AgentName(f.Seat), Target: AgentName(f.Target)})
+		}
+	}
+}
+
+// species reads a check: a role (seer_sees=role) or a result.
+func species(f *frame) string {
+	if f.Role != "" {
+		if r, ok := roleByString[f.Role]; ok && r.Camp() == rules.Wolves && r != rules.Possessed {
+			return "WEREWOLF"
+		}
+		return "HUMAN"
+	}
+	if f.Value == rules.ResultWolf || f.Value == rules.ResultNotVillage {
+		return "WEREWOLF"
+	}
+	return "HUMAN"
+}
+
+// chat takes a message of someone who is not an agent here (a person, a
+// bot): the agents' own are in the talk already. One agent seat's stream
+// is read for them: the lowest that reads the channel.
+func (t *table) chat(s *seat, f *frame) {
+	if f.Seat > 0 && int(f.Seat) <= t.n && t.seats[f.Seat] != nil {
+		return
+	}
+	switch f.Channel {
+	case game.ChanDay:
+		if t.firstAgent(func(x *seat) bool { return true }) != s {
+			return
+		}
+		t.ensureDay(s.st.Day)
+		t.talks = append(t.talks, Talk{Idx: len(t.talks), Day: t.talkDay, Turn: t.talk.turn(), Agent: AgentName(f.Seat), Text: f.Text, Time: f.At})
+	case game.ChanWolves:
+		if t.firstAgent(func(x *seat) bool { return x.wolf() && x.alive() }) != s {
+			return
+		}
+		t.ensureNight(s.st.Day)
+		t.whispers = append(t.whispers, Talk{Idx: len(t.whispers), Day: t.whispDay, Turn: t.whisper.turn(), Agent: AgentName(f.Seat), Text: f.Text, Time: f.At})
+	}
+}
+
+func (t *table) firstAgent(ok func(*seat) bool) *seat {
+	for _, x := range t.seats {
+		if x != nil && ok(x) {
+			return x
+		}
+	}
+	return nil
+}
+
+// ensureDay starts day d's talk list.
+func (t *table) ensureDay(d int) {
+	if t.talkDay != d {
+		t.talkDay, t.talks, t.talk = d, nil, nil
+		for _, x := range t.seats {
+			if x != nil {
+				x.talkSeen = 0
+			}
+		}
+	}
+}
+
+// ensureNight starts the whisper list of the night after day d (day 0's
+// whisper is the first night's in wolfden).
+func (t *table) ensureNight(d int) {
+	if t.whispDay != d {
+		t.whispDay, t.whispers, t.whisper = d, nil, nil
+		for _, x := range t.seats {
+			if x != nil {
+				x.whisSeen = 0
+			}
+		}
+	}
+}
+
+func (s *seat) alive() bool { return has(s.st.Alive, s.no) }
+func (s *seat) wolf() bool  { return has(s.st.Wolves, s.no) }
+
+func has(list []rules.Seat, x rules.Seat) bool {
+	for _, y := range list {
+		if y == x {
+			return true
+		}
+	}
+	return false
+}
+
+func (s *seat) currentConn() *conn {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.c
+}
+
+// dropConn forgets a connection that failed.
+func (s *seat) dropConn(c *conn) {
+	s.mu.Lock()
+	if s.c == c {
+		s.c = nil
+	}
+	s.mu.Unlock()
+	c.close("dropped")
+}
+
+// reconcile tells the actor whether the bot plays the seat: while its
+// agent is not connected, is being probed, or had a reply refused in the
+// step at hand. It is given back between steps, never in the middle of
+// one the bot may be playing.
+func (t *table) reconcile(s *seat) {
+	c := s.currentConn()
+	if s.defaulted && !s.st.Pending {
+		s.defaulted = false
+	}
+	want := c == nil || s.probing || s.defaulted
+	if s.done || t.over {
+		return
+	}
+	switch {
+	case want && !s.away:
+		if t.a.SetAway(s.no, true) == nil {
+			s.away = true
+		}
+	case !want && s.away && !s.st.Pending:
+		if t.a.SetAway(s.no, false) == nil {
+			s.away = false
+		}
+	}
+}
+
+// attach gives the seat a new connection: an agent that (re)connected
+// by name. It is told the game again (INITIALIZE, and today's
+// DAILY_INITIALIZE) and goes on from there; its talk history starts
+// again from today's first utterance.
+func (t *table) attach(s *seat, c *conn) {
+	s.mu.Lock()
+	old := s.c
+	s.c = c
+	if s.name == "" || s.name == "agent" {
+		s.name = c.name
+	}
+	// Packets queued for the old connection are not for this one.
+	s.queue = s.queue[:0]
+	s.mu.Unlock()
+	if old != nil && old != c {
+		old.close("replaced")
+	}
+	s.probing, s.asked = false, ""
+	s.inited, s.told, s.finished, s.talkSeen, s.whisSeen = false, -1, -1, 0, 0
+	if s.st.Role != "" && !s.st.Night {
+		s.dayDue = s.st.Day
+	}
+	s.poke()
+	t.flow(s)
+}
+
+// enqueue hands a packet to the seat's sender.
+func (s *seat) enqueue(o *outgoing) {
+	s.mu.Lock()
+	s.queue = append(s.queue, o)
+	s.mu.Unlock()
+	s.poke()
+}
+
+func (s *seat) poke() {
+	select {
+	case s.wake <- struct{}{}:
+	default:
+	}
+}
+
+// send is the seat's sender: it sends the packets in order, one request
+// at a time, and reports each request's outcome to the table. A request
+// that times out is followed by the NAME probe; until the probe ends
+// the requests queued behind it are not sent (they fail at once, and the
+// bot plays them).
+func (s *seat) send() {
+	t := s.t
+	for {
+		select {
+		case <-s.wake:
+		case <-t.g.quit:
+			return
+		}
+		for {
+			s.mu.Lock()
+			if len(s.queue) == 0 {
+				s.mu.Unlock()
+				break
+			}
+			o := s.queue[0]
+			s.queue = s.queue[1:]
+			c := s.c
+			s.mu.Unlock()
+			if o.close {
+				if c != nil {
+					c.closeWith(1000, "the game is over")
+				}
+				if t.over || t.stopped() {
+					return
+				}
+				continue
+			}
+			if !needsReply(o.req) {
+				if c != nil {
+					_ = c.send(o.body)
+				}
+				continue
+			}
+			rep := &report{out: o, sent: time.Now()}
+			if c == nil {
+				rep.err = errGone
+			} else {
+				rep.reply, rep.err = c.ask(o.body, t.g.opts.ActionTimeout)
+				rep.latency = time.Since(rep.sent)
+			}
+			t.box.put(mail{seat: s, rep: rep})
+			if rep.err == errTimeout {
+				ok := c.probe(t.g.opts.ResponseTimeout)
+				t.box.put(mail{seat: s, probe: &probeNote{c: c, ok: ok}})
+			}
+		}
+	}
+}
+
+func (t *table) stopped() bool {
+	select {
+	case <-t.ended:
+		return true
+	default:
+		return false
+	}
+}

@@ -1,0 +1,54 @@
+package game
+
+import (
+	"encoding/json"
+
+	"github.com/wolfden/wolfden/rules"
+)
+
+// What the AIWolf gateway (internal/aiwolf) needs of a game: to hand an
+// agent's seat to the server's bot while the agent is gone or failed a
+// request, and to store its request/response log with the game's records.
+
+// SetAway hands seat s to the server's bot (away) until it is given back
+// (!away). A seat's player is otherwise marked away only when his time
+// runs out while no connection of his is open; the gateway holds an agent's
+// seat open for the whole game, so it says itself when the agent is gone.
+// The change is stored with the clock, so a restart keeps it.
+func (a *Actor) SetAway(s rules.Seat, away bool) error {
+	return a.do(func() error {
+		if a.stalled {
+			return ErrStalled
+		}
+		if s < 1 || int(s) > a.live.Players() {
+			return ErrNoSeat
+		}
+		bit := uint32(1) << uint(s)
+		if away == (a.clk.Away&bit != 0) {
+			return nil
+		}
+		if away {
+			a.clk.Away |= bit
+		} else {
+			a.clk.Away &^= bit
+		}
+		a.botPend = 0
+		a.settle()
+		a.commit()
+		return nil
+	})
+}
+
+// ErrNoSeat refuses a seat the game does not have.
+var ErrNoSeat = errNoSeat{}
+
+type errNoSeat struct{}
+
+func (errNoSeat) Error() string { return "no such seat in this game" }
+
+// Note stores body (JSON) as a record of kind with the game's records, in
+// the game's next write. Replay and restore skip kinds they do not know;
+// the gateway reads its own back (its request log).
+func (a *Actor) Note(kind string, body []byte) error {
+	return a.send(func() { a.record(kind, json.RawMessage(body)) })
+}

@@ -1,0 +1,200 @@
+package server
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"net/http"
+
+	"github.com/wolfden/wolfden/internal/aiwolf"
+	"github.com/wolfden/wolfden/internal/game"
+	"github.com/wolfden/wolfden/internal/store"
+	"github.com/wolfden/wolfden/rules"
+)
+
+// The AIWolf gateway's side of the server (internal/aiwolf,
+// docs/aiwolf.md): rooms for matched agents, agent seats in a room of
+// the web client, and the gateway's listener.
+
+// agentHost is the server as the gateway sees it.
+type agentHost struct{ s *Server }
+
+// StartAgents makes and starts a room whose seats are the matched agents.
+func (h agentHost) StartAgents(ctx context.Context, preset string, options map[string]string, names []string, timers game.Timers) (aiwolf.Game, error) {
+	s := h.s
+	if s.draining.Load() {
+		return aiwolf.Game{}, errDraining
+	}
+	req := createRequest{Name: "AIWolf " + preset, Preset: preset, Options: options, Timers: timers.Map()}
+	cfg, err := req.config()
+	if err != nil {
+		return aiwolf.Game{}, err
+	}
+	_, cfg.HostHash = newToken() // nobody holds it: a matched game has no host
+	cfg.AIWolf = true
+	rm := &room{cfg: cfg, seats: make([]seatRec, len(names))}
+	for i, n := range names {
+		rm.seats[i] = seatRec{Nick: n, Agent: true}
+	}
+	if err := s.addRoom(ctx, rm); err != nil {
+		return aiwolf.Game{}, err
+	}
+	rm.mu.Lock()
+	defer rm.mu.Unlock()
+	a, err := s.startGame(ctx, rm)
+	if err != nil {
+		return aiwolf.Game{}, err
+	}
+	b, _ := rm.cfg.board()
+	return aiwolf.Game{Room: rm.rec.ID, Actor: a, Board: b, Seed: rm.cfg.Seed}, nil
+}
+
+// startGame deals and starts an open room's game as start does, the
+// caller holding rm.mu; the room's change to running and the game's first
+// records are one transaction.
+func (s *Server) startGame(ctx context.Context, rm *room) (*game.Actor, error) {
+	if !rm.cfg.Practice {
+		rm.cfg.Seed = s.dealSeed(rm.rec.ID)
+	}
+	cfg, err := s.gameConfig(rm)
+	if err != nil {
+		return nil, err
+	}
+	rm.rec.Status = store.StatusRunning
+	rm.encode()
+	rec := rm.rec
+	hooks := s.hooks(rm)
+	hooks.Begin = func(ctx context.Context, recs []store.Record) error {
+		err := s.st.StartGame(ctx, rec, recs...)
+		s.wrote(err)
+		return err
+	}
+	a, err := game.Start(ctx, rm.rec.ID, cfg, s.st, hooks, s.log)
+	if err != nil {
+		rm.rec.Status = store.StatusOpen
+		rm.encode()
+		return nil, s.storeFailed(rm.rec.ID, err)
+	}
+	s.run(rm, a)
+	s.m.rooms.WithLabelValues(store.StatusOpen).Dec()
+	s.m.rooms.WithLabelValues(store.StatusRunning).Inc()
+	s.log.Info("game started", "room", rm.rec.ID, "aiwolf", rm.cfg.AIWolf)
+	return a, nil
+}
+
+// AgentSeat is the agent seat a room's join token holds.
+func (h agentHost) AgentSeat(id, token string) (rules.Seat, error) {
+	rm, err := h.s.roomFor(context.Background(), id)
+	if err != nil {
+		return 0, err
+	}
+	rm.mu.Lock()
+	defer rm.mu.Unlock()
+	seat := rm.seatOf(token)
+	switch {
+	case seat == 0:
+		return 0, errors.New("this token holds no seat in this room")
+	case !rm.seats[seat-1].Agent:
+		return 0, fmt.Errorf("seat %d is not an agent seat (the host opens one: POST /api/rooms/%s/seats/%d/agent)", seat, id, seat)
+	case rm.rec.Status != store.StatusOpen && rm.rec.Status != store.StatusRunning:
+		return 0, errors.New("the game is over")
+	}
+	return seat, nil
+}
+
+// agents names a room's agent seats, or nil.
+func (rm *room) agents() map[rules.Seat]string {
+	var m map[rules.Seat]string
+	for i, st := range rm.seats {
+		if st.Agent {
+			if m == nil {
+				m = map[rules.Seat]string{}
+			}
+			m[rules.Seat(i+1)] = st.Nick
+		}
+	}
+	return m
+}
+
+// conductAgents hands a running room's agent seats to the gateway (at its
+// start, and when a restart restores it). The caller holds rm.mu.
+func (s *Server) conductAgents(rm *room, recs []store.Record) {
+	agents := rm.agents()
+	if s.agents == nil || agents == nil || rm.actor == nil {
+		return
+	}
+	b, _ := rm.cfg.board()
+	gm := aiwolf.Game{Room: rm.rec.ID, Actor: rm.actor, Board: b, Seed: rm.cfg.Seed}
+	if err := s.agents.Resume(gm, agents, recs); err != nil {
+		s.log.Error("aiwolf: the game's agent seats could not be conducted", "room", rm.rec.ID, "err", err)
+	}
+}
+
+// openAgentSeat makes an empty seat of an open room an agent seat: its
+// token is the agent's, given as /aiwolf/ws?room=ID&token=T.
+func (s *Server) openAgentSeat(w http.ResponseWriter, r *http.Request) {
+	if s.agents == nil {
+		writeErr(w, fail(http.StatusNotFound, "no_aiwolf", "this server has no AIWolf gateway (wolfden serve --aiwolf)"))
+		return
+	}
+	s.openRoom(w, r, true, func(rm *room) (any, error) {
+		n, err := pathSeat(r, rm)
+		if err != nil {
+			return nil, err
+		}
+		if !rm.seats[n-1].empty() {
+			return nil, fail(http.StatusConflict, "taken", "seat %d is taken", n)
+		}
+		tok, h := newToken()
+		rm.seats[n-1] = seatRec{Nick: "agent", Hash: h, Agent: true}
+		if err := s.save(r.Context(), rm); err != nil {
+			return nil, s.storeFailed(rm.rec.ID, err)
+		}
+		return map[string]any{"seat": n, "token": tok,
+			"url": fmt.Sprintf("/aiwolf/ws?room=%s&token=%s", rm.rec.ID, tok)}, nil
+	})
+}
+
+// replayAIWolf answers a finished game's AIWolf logs.
+func (s *Server) replayAIWolf(w http.ResponseWriter, r *http.Request, rm *room, format string) {
+	recs, err := s.st.Records(r.Context(), rm.rec.ID)
+	if err != nil {
+		writeErr(w, fail(http.StatusInternalServerError, "store", "the game could not be read"))
+		return
+	}
+	if !aiwolf.HasLog(recs) {
+		writeErr(w, fail(http.StatusNotFound, "no_aiwolf_log", "this game had no AIWolf agents"))
+		return
+	}
+	rm.mu.Lock()
+	names := map[rules.Seat]string{}
+	for i, st := range rm.seats {
+		names[rules.Seat(i+1)] = st.Nick
+	}
+	rm.mu.Unlock()
+	w.Header().Set("Cache-Control", "no-store")
+	switch format {
+	case "aiwolf-csv":
+		w.Header().Set("Content-Type", "text/csv; charset=utf-8")
+		w.Header().Set("Content-Disposition", fmt.Sprintf("attachment; filename=\"aiwolf-%s.log\"", rm.rec.ID))
+		err = aiwolf.WriteCSV(w, names, recs)
+	default:
+		w.Header().Set("Content-Type", "application/json; charset=utf-8")
+		w.Header().Set("Content-Disposition", fmt.Sprintf("attachment; filename=\"aiwolf-%s.json\"", rm.rec.ID))
+		err = aiwolf.WriteJSON(w, rm.rec.ID, recs)
+	}
+	if err != nil {
+		s.log.Error("aiwolf log", "room", rm.rec.ID, "err", err)
+	}
+}
+
+// AIWolf is the gateway's own listener's handler (--aiwolf-addr): /ws, as
+// the reference serves it, for agents that expect ws://HOST:8080/ws.
+func (s *Server) AIWolf() http.Handler {
+	m := http.NewServeMux()
+	m.HandleFunc("GET /healthz", healthz)
+	if s.agents != nil {
+		m.Handle("GET /ws", s.agents)
+	}
+	return m
+}
