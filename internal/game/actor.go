@@ -35,6 +35,9 @@ type Config struct {
 	// go out as they come. Nobody at such a table reads the timing of a
 	// phone; a room with people keeps the schedule (docs/aiwolf.md).
 	Unpaced bool
+	// CardSeen: after the deal the table waits until every person has
+	// confirmed seeing his card before the first night falls (seen.go).
+	CardSeen bool
 }
 
 // Hooks let the server observe the actor without the actor knowing about
@@ -141,6 +144,7 @@ func Start(ctx context.Context, id string, cfg Config, st store.Store, hooks Hoo
 	}
 	shown, _ := rules.Replay(cfg.Board, cfg.Seed, nil)
 	a := newActor(id, cfg, st, hooks, log, live, shown)
+	a.startWait()
 	a.record("start", nil)
 	a.settle()
 	if err := a.flush(ctx); err != nil {
@@ -488,6 +492,10 @@ func (a *Actor) settle() {
 		if a.clk.Paused || a.stalled {
 			return
 		}
+		if a.clk.Gate { // the cards are being looked at: the deal, and nothing more
+			a.releaseTo(a.dealEnd())
+			return
+		}
 		// A game the night decided ends at dawn, not when it is resolved:
 		// an early end would tell who acted.
 		if over, _ := a.live.Over(); over && a.clk.Slots == nil {
@@ -751,7 +759,7 @@ func (a *Actor) arm() {
 func (c *clock) same(o *clock) bool {
 	return c.Released == o.Released && len(c.Slots) == len(o.Slots) && c.Slot == o.Slot &&
 		c.SlotEnd.Equal(o.SlotEnd) && c.StepMark == o.StepMark && c.Deadline.Equal(o.Deadline) &&
-		c.Paused == o.Paused && c.Away == o.Away && slices.Equal(c.Marks, o.Marks)
+		c.Paused == o.Paused && c.Away == o.Away && slices.Equal(c.Marks, o.Marks) && c.Gate == o.Gate && c.Seen == o.Seen
 }
 
 type cmdBody struct {

@@ -172,6 +172,8 @@ type clock struct {
 	Paused   bool
 	PausedAt time.Time
 	Away     uint32 // players gone for a whole step, played by bots until they return
+	Gate     bool   // after the deal: waiting for the cards to be seen (seen.go)
+	Seen     uint32 // the seats that confirmed seeing their card
 }
 
 // A mark says that the log up to event Upto is told once the schedule
@@ -196,6 +198,8 @@ type storedClock struct {
 	Marks    []mark `json:"marks,omitempty"`
 	Paused   bool   `json:"paused,omitempty"`
 	Away     uint32 `json:"away,omitempty"`
+	Gate     bool   `json:"gate,omitempty"`
+	Seen     uint32 `json:"seen,omitempty"`
 }
 
 func (c *clock) store(now time.Time) storedClock {
@@ -210,7 +214,8 @@ func (c *clock) store(now time.Time) storedClock {
 		return max(t.Sub(ref).Milliseconds(), 1) // 0 means "no deadline"
 	}
 	return storedClock{Released: c.Released, Slots: c.Slots, Slot: c.Slot, SlotLeft: left(c.SlotEnd),
-		StepMark: c.StepMark, Left: left(c.Deadline), Marks: c.Marks, Paused: c.Paused, Away: c.Away}
+		StepMark: c.StepMark, Left: left(c.Deadline), Marks: c.Marks, Paused: c.Paused, Away: c.Away,
+		Gate: c.Gate, Seen: c.Seen}
 }
 
 func (s *storedClock) load(now time.Time) clock {
@@ -221,7 +226,8 @@ func (s *storedClock) load(now time.Time) clock {
 		return now.Add(time.Duration(ms) * time.Millisecond)
 	}
 	c := clock{Released: s.Released, Slots: s.Slots, Slot: s.Slot, SlotEnd: at(s.SlotLeft),
-		StepMark: s.StepMark, Deadline: at(s.Left), Marks: s.Marks, Paused: s.Paused, Away: s.Away}
+		StepMark: s.StepMark, Deadline: at(s.Left), Marks: s.Marks, Paused: s.Paused, Away: s.Away,
+		Gate: s.Gate, Seen: s.Seen}
 	if c.Paused {
 		c.PausedAt = now
 	}

@@ -81,6 +81,7 @@ type StateFrame struct {
 	Channels []string       `json:"channels,omitempty"` // chat channels the seat may write to now
 	Bot      bool           `json:"bot,omitempty"`      // a bot plays this seat while its player is away
 	Calls    []CallJSON     `json:"calls,omitempty"`    // at night: the moderator's calls of this night, in order
+	SeeCard  bool           `json:"see_card,omitempty"` // the table waits for this seat to confirm seeing its card (seen.go)
 }
 
 // CallJSON is one line of the moderator's narration (catalogue key night.falls,

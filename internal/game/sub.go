@@ -20,6 +20,7 @@ type Sub struct {
 	evIdx, evSeq     int // events of the log looked at, and sent
 	chatIdx, chatSeq int
 	lastState        []byte
+	lastSeen         []byte // the last count of the wait for the cards (seen.go)
 	dropped          bool
 	frames           [][]byte // frames not yet sent
 }
@@ -102,6 +103,7 @@ func (a *Actor) deliver() {
 // deliverTo sends a connection the events and messages it has not had,
 // then its state if it changed.
 func (a *Actor) deliverTo(sub *Sub) {
+	a.deliverSeen(sub)
 	ev := a.shown.Events()
 	for ; sub.evIdx < len(ev); sub.evIdx++ {
 		e := &ev[sub.evIdx]
@@ -189,7 +191,7 @@ func (a *Actor) state(s rules.Seat) StateFrame {
 	v.Pending = v.Pending && a.caughtUp()
 	f := StateFrame{Type: "state", Seat: s, Day: v.Day, Night: v.Night, Turn: v.Turn,
 		Alive: rules.Seats(v.Alive), Sheriff: v.Sheriff, Pending: v.Pending && !a.clk.Paused,
-		Paused: a.clk.Paused, Over: v.Over, Bot: a.clk.Away&(1<<uint(s)) != 0}
+		Paused: a.clk.Paused, Over: v.Over, Bot: a.clk.Away&(1<<uint(s)) != 0, SeeCard: a.mustSee(s)}
 	if v.Step != rules.StepNone {
 		f.Step = v.Step.String()
 	}
