@@ -27,7 +27,7 @@ type ledger struct {
 	pubWolf     uint32              // … of the wolves
 	holder      [32]rules.Seat      // the seat whose unique card was turned up
 	claimRole   [maxSeat]rules.Role // the role each seat claimed last
-	seerClaim   uint32              // seats that claimed the seer
+	seerClaim   uint32              // seats that claimed a checker's card (the seer, the psychic)
 	roleClaimed uint32              // seats that claimed a role
 	social      uint32              // seats that voted, accused, vouched or passed the badge
 	accWolf     [maxSeat]uint32     // whom each seat called a wolf
@@ -125,7 +125,7 @@ func (l *ledger) observe(e *rules.Event) {
 				l.ver++
 			}
 			l.set(&l.roleClaimed, l.roleClaimed|bit(s))
-			if e.Role == rules.Seer {
+			if checker(e.Role) {
 				l.set(&l.seerClaim, l.seerClaim|bit(s))
 			}
 		case rules.ClaimWolf:

@@ -168,7 +168,7 @@ func (b *smartBot) actSignup(v *rules.View, ch []rules.Choice) rules.Command {
 	case campWolf:
 		run = b.decideFake(v) == rules.Seer || b.chance(runRate) // like anyone else
 	default:
-		run = (b.role == rules.Seer && b.seerPays(v)) || b.chance(runRate)
+		run = (checker(b.role) && b.seerPays(v)) || b.chance(runRate)
 	}
 	if run {
 		return rules.Command{Kind: rules.CmdRun}

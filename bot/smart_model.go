@@ -77,6 +77,21 @@ func logit(p float32) float32 {
 
 var priorL = logit(priorWolf)
 
+// checker: a card that checks a player each night and gives its results by
+// day as the seer does. The psychic (通灵师) learns the card, which tells the
+// camp too; the bots claim, read and believe his results as the seer's
+// (the claims name the card: a board with both has two real checkers).
+func checker(r rules.Role) bool { return r == rules.Seer || r == rules.Psychic }
+
+// checkerIndex is the group of a checker claimant (at most one of each
+// card's claimants is real): 0 the seer, 1 the psychic.
+func checkerIndex(r rules.Role) int {
+	if r == rules.Psychic {
+		return 1
+	}
+	return 0
+}
+
 // uniqueRole: a board holds at most one card of the role.
 func uniqueRole(r rules.Role) bool {
 	return r != rules.NoRole && r != rules.Werewolf && r != rules.Villager
@@ -203,7 +218,7 @@ func (b *smartBot) build(v *rules.View, m *model, priv bool, me uint32) {
 		case !uniqueRole(r):
 		case claimants[r] > 1:
 			contested |= bit(s)
-		case r != rules.Seer && !has(wolf, s):
+		case !checker(r) && !has(wolf, s):
 			soleGod |= bit(s)
 			if r == rules.Witch {
 				witchGood, witchWolf = b.accGood[s], b.accWolf[s]
@@ -211,9 +226,9 @@ func (b *smartBot) build(v *rules.View, m *model, priv bool, me uint32) {
 		}
 	}
 
-	// The seer claimants: at most one is real.
+	// The checker claimants: at most one of each card is real.
 	var e [maxSeat]float32
-	z := float32(noSeerWeight)
+	z := [2]float32{noSeerWeight, noSeerWeight}
 	live := b.seerClaim &^ wolf
 	for cm := live; cm != 0; {
 		c := next(&cm)
@@ -239,7 +254,7 @@ func (b *smartBot) build(v *rules.View, m *model, priv bool, me uint32) {
 			x += 0.3 * float32(popcount(ag&soleGod))
 		}
 		e[c] = expTable(x)
-		z += e[c]
+		z[checkerIndex(b.claimRole[c])] += e[c]
 	}
 	var l, p1 [maxSeat]float32
 	for s := rules.Seat(1); s <= n; s++ {
@@ -250,7 +265,7 @@ func (b *smartBot) build(v *rules.View, m *model, priv bool, me uint32) {
 	}
 	for cm := live; cm != 0; {
 		c := next(&cm)
-		q := e[c] / z
+		q := e[c] / z[checkerIndex(b.claimRole[c])]
 		m.q[c] = q
 		i := int(q*qSteps + 0.5)
 		for t := b.accWolf[c] &^ b.seerClaim; t != 0; {

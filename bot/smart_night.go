@@ -20,6 +20,9 @@ func (b *smartBot) actNight(v *rules.View, ch []rules.Choice) rules.Command {
 		return b.actModel(v, c)
 	}
 	if c := find(ch, rules.CmdCheck); c != nil {
+		if b.role == rules.Gargoyle {
+			return b.actGodHunt(v, c)
+		}
 		return b.actCheck(v, c)
 	}
 	if c := find(ch, rules.CmdAttack); c != nil {
@@ -106,6 +109,9 @@ func (b *smartBot) actAttack(v *rules.View, c *rules.Choice) rules.Command {
 		return cmd(rules.CmdAttack, t)
 	}
 	ok := c.Targets &^ b.friends(v) // never a mate, a lover, oneself
+	if k := ok &^ b.foundWolves(v); k != 0 {
+		ok = k // (the gargoyle: nor a wolf he found)
+	}
 	if ok == 0 {
 		return skip
 	}
@@ -175,7 +181,14 @@ func (b *smartBot) peoplePick(v *rules.View, c *rules.Choice) (rules.Seat, bool)
 func (b *smartBot) killScore(v *rules.View, t rules.Seat) float32 {
 	pm := b.pubModel(v)
 	x := 2 * (1 - pm.p[t])
-	if has(b.seerClaim, t) {
+	card := b.claimRole[t]
+	if k := b.knownCard(v, t); k != rules.NoRole {
+		card = k // the gargoyle checked him: the card beats a claim
+		if checker(k) {
+			x += 10
+		}
+	}
+	if has(b.seerClaim, t) && !checker(b.knownCard(v, t)) {
 		// The real seer, unless a mate's counter-claim keeps the village in
 		// doubt: killing him would prove him.
 		if b.seerClaim&v.Wolves == 0 || pm.q[t] >= seerKillQ {
@@ -184,14 +197,14 @@ func (b *smartBot) killScore(v *rules.View, t rules.Seat) float32 {
 			x += 1
 		}
 	}
-	switch b.claimRole[t] {
+	switch card {
 	case rules.Witch:
 		x += 6
 	case rules.Guard:
 		x += 5
 	case rules.Hunter:
 		x -= 3 // he would shoot back
-	case rules.NoRole, rules.Villager, rules.Seer:
+	case rules.NoRole, rules.Villager, rules.Seer, rules.Psychic:
 	default:
 		x += 2
 	}
@@ -287,7 +300,7 @@ func (b *smartBot) actThief(v *rules.View, ch []rules.Choice) rules.Command {
 	for i, r := range v.Extra {
 		x := 0
 		switch {
-		case r == rules.Seer:
+		case checker(r):
 			x = 5
 		case r == rules.Witch:
 			x = 4

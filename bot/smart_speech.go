@@ -81,9 +81,9 @@ func (b *smartBot) planVillage(v *rules.View, targets uint32) {
 	last := v.Step == rules.StepLastWords
 	good, wolf := b.privFacts(v) // (the whole model only if needed: it costs)
 	liars := wolf & targets &^ b.friends(v)
-	if b.role == rules.Seer && b.camp(v) == campVillage {
-		if !b.claimedSeer && b.mayClaimRole(rules.Seer) && b.seerPays(v) {
-			b.add(rules.ClaimRole, 0, rules.Seer)
+	if checker(b.role) && b.camp(v) == campVillage { // the seer, the psychic
+		if !b.claimedSeer && b.mayClaimRole(b.role) && b.seerPays(v) {
+			b.add(rules.ClaimRole, 0, b.role)
 			b.claimedSeer = true
 		}
 		if !b.claimedSeer {
@@ -182,6 +182,9 @@ func (b *smartBot) seerPays(v *rules.View) bool {
 // the card, NoRole for the others or when he does not fake. Nobody claims
 // a card the table has seen turned up.
 func (b *smartBot) decideFake(v *rules.View) rules.Role {
+	if b.role == rules.Gargoyle {
+		return b.gargoyleFakes(v)
+	}
 	if !b.fakeDecided && v.Wolves&b.me != 0 && !v.Ally {
 		b.fakeDecided = true
 		k := popcount(v.Wolves)
@@ -201,10 +204,19 @@ func (b *smartBot) decideFake(v *rules.View) rules.Role {
 			}
 		}
 	}
-	if b.fakeRole == rules.NoRole || b.holder[b.fakeRole] != rules.NoSeat {
+	if b.fakeRole == rules.NoRole || b.holder[b.fakeCard(b.fakeRole)] != rules.NoSeat {
 		return rules.NoRole
 	}
 	return b.fakeRole
+}
+
+// fakeCard is the card a faker of r claims: for the seer (decideFake's
+// "a checker"), the board's checker card, the seer or else the psychic.
+func (b *smartBot) fakeCard(r rules.Role) rules.Role {
+	if r == rules.Seer && !b.mayClaimRole(rules.Seer) && b.mayClaimRole(rules.Psychic) {
+		return rules.Psychic
+	}
+	return r
 }
 
 // teamHash is a number every wolf of the team computes alike and nobody
@@ -263,15 +275,19 @@ func (b *smartBot) planWolf(v *rules.View, targets uint32) {
 	}
 	pm := b.pubModel(v)
 	mates := b.mates(v)
-	others := targets &^ b.friends(v)
+	others := targets &^ b.friends(v) &^ b.foundWolves(v)
 	fake := b.decideFake(v)
-	if fake == rules.Seer && !b.claimedSeer && b.mayClaimRole(rules.Seer) {
-		b.add(rules.ClaimRole, 0, rules.Seer)
+	if fake == rules.Seer && !b.claimedSeer && b.mayClaimRole(b.fakeCard(fake)) {
+		b.add(rules.ClaimRole, 0, b.fakeCard(fake))
 		b.claimedSeer = true
 	}
 	if b.claimedSeer {
-		if t := lowest(others & b.seerClaim &^ b.accWolf[b.seat]); t != rules.NoSeat {
+		if t := lowest(others & b.seerClaim &^ b.accWolf[b.seat] &^ b.foundWolves(v)); t != rules.NoSeat {
 			b.add(rules.ClaimWolf, t, 0)
+			return
+		}
+		if t := b.foundGod(v, others&^b.accWolf[b.seat]); t != rules.NoSeat {
+			b.add(rules.ClaimWolf, t, 0) // the gargoyle: a god he found
 			return
 		}
 		if t := mostFixed(&pm.p, mates&targets&^b.accGood[b.seat]); t != rules.NoSeat && pm.p[t] >= 0.5 {

@@ -1,0 +1,102 @@
+package bot
+
+import "github.com/wolfden/wolfden/rules"
+
+// The gargoyle (石像鬼) hunts the gods: he checks cards, alone, outside the
+// pack. He checks the claimed checkers first, then the other claimed gods,
+// then the players the table trusts most (the wolves' victims are gods as
+// often as they can be: the trusted are the likeliest); his kill, once he
+// holds it, and his day claims use the cards he found (knownCard, foundGod).
+const gargoyleFakeRate = 0.5 // on day 1 the gargoyle fakes the board's checker this often (悍跳)
+
+// actGodHunt is the gargoyle's check.
+func (b *smartBot) actGodHunt(v *rules.View, c *rules.Choice) rules.Command {
+	pm := b.pubModel(v)
+	unknown := c.Targets &^ b.me
+	for cm := unknown; cm != 0; {
+		if s := next(&cm); v.Known[s] != rules.NoRole {
+			unknown &^= bit(s)
+		}
+	}
+	if unknown == 0 {
+		return cmd(rules.CmdCheck, b.randomIn(c.Targets&^b.me))
+	}
+	var gods uint32
+	for cm := unknown & b.roleClaimed; cm != 0; {
+		if s := next(&cm); b.claimRole[s].IsGod() {
+			gods |= bit(s)
+		}
+	}
+	for _, pool := range [...]uint32{unknown & b.seerClaim, gods, unknown} {
+		if t := b.least(&pm.p, pool); t != rules.NoSeat {
+			return cmd(rules.CmdCheck, t)
+		}
+	}
+	return skip
+}
+
+// knownCard is the card a wolf-camp bot has found at seat t (the
+// gargoyle's checks), NoRole if none or if the table knows it too.
+func (b *smartBot) knownCard(v *rules.View, t rules.Seat) rules.Role {
+	if b.role != rules.Gargoyle || b.pubRole[t] != rules.NoRole {
+		return rules.NoRole
+	}
+	return v.Known[t]
+}
+
+// foundGod is a god the gargoyle found among mask, the most useful to the
+// wolves first (a checker, the witch, the guard, any god but the hunter,
+// who would shoot back): his fake checker calls him a wolf, so that the
+// village exiles a god and the pack sees whom the table now suspects.
+func (b *smartBot) foundGod(v *rules.View, mask uint32) rules.Seat {
+	best, bv := rules.NoSeat, 0
+	for cm := mask; cm != 0; {
+		s := next(&cm)
+		r := b.knownCard(v, s)
+		x := 0
+		switch {
+		case checker(r):
+			x = 4
+		case r == rules.Witch:
+			x = 3
+		case r == rules.Guard:
+			x = 2
+		case r.IsGod() && r != rules.Hunter:
+			x = 1
+		}
+		if x > bv {
+			best, bv = s, x
+		}
+	}
+	return best
+}
+
+// gargoyleFakes: the gargoyle, who has no mate to agree with, decides alone
+// on day 1 whether he fakes the board's checker.
+func (b *smartBot) gargoyleFakes(v *rules.View) rules.Role {
+	if !b.fakeDecided {
+		b.fakeDecided = true
+		if b.day <= 1 && b.chance(gargoyleFakeRate) {
+			b.fakeRole = rules.Seer // the checker's card, as decideFake's
+		}
+	}
+	if b.fakeRole == rules.NoRole || b.holder[b.fakeCard(b.fakeRole)] != rules.NoSeat {
+		return rules.NoRole
+	}
+	return b.fakeRole
+}
+
+// foundWolves are the wolf cards the gargoyle found: his camp, though he
+// does not wake with them; he neither accuses nor attacks them.
+func (b *smartBot) foundWolves(v *rules.View) uint32 {
+	var m uint32
+	if b.role != rules.Gargoyle {
+		return 0
+	}
+	for s := rules.Seat(1); s <= rules.Seat(b.n); s++ {
+		if r := v.Known[s]; r.IsWolf() && s != b.seat {
+			m |= bit(s)
+		}
+	}
+	return m
+}
