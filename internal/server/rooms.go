@@ -259,6 +259,7 @@ type roomInfo struct {
 	// Practice: the deal may be known (its seed was fixed, or is shown
 	// here); every seat is told so. Seed is shown for practice rooms only.
 	Practice bool       `json:"practice"`
+	CardSeen bool       `json:"card_seen"` // a table's room: the first night waits for every card to be seen
 	Seed     *uint64    `json:"seed,omitempty"`
 	Deal     []string   `json:"deal,omitempty"` // a practice room's fixed cards
 	Players  int        `json:"players"`
@@ -284,13 +285,16 @@ type gameInfo struct {
 	Paused bool   `json:"paused,omitempty"`
 	Over   bool   `json:"over,omitempty"`
 	Winner string `json:"winner,omitempty"`
+	// CardsSeen: while the table waits for the cards to be seen, how many
+	// people of how many have confirmed (seen.go).
+	CardsSeen *cardsInfo `json:"cards_seen,omitempty"`
 }
 
 // describe is the public view of a room; the caller holds rm.mu.
 func (s *Server) describe(rm *room) roomInfo {
 	in := roomInfo{ID: rm.rec.ID, Name: rm.cfg.Name, Status: rm.rec.Status, Preset: rm.cfg.Preset, Next: rm.cfg.Next,
 		Cards: rm.cfg.Cards, Options: rm.cfg.Options, Timers: rm.cfg.Timers, Bots: rm.cfg.Bots, Players: len(rm.seats),
-		Practice: rm.cfg.Practice, Version: rm.version}
+		Practice: rm.cfg.Practice, CardSeen: rm.cfg.CardSeen, Version: rm.version}
 	if s.codes.holds(rm.rec.Code, rm.rec.ID) {
 		in.Code = rm.rec.Code
 	}
@@ -310,6 +314,7 @@ func (s *Server) describe(rm *room) roomInfo {
 			if g.Over {
 				in.Game.Winner = g.Winner.String()
 			}
+			in.Game.CardsSeen = cardsSeen(rm)
 		}
 	}
 	return in
@@ -449,7 +454,10 @@ func (s *Server) join(w http.ResponseWriter, r *http.Request) {
 		writeErr(w, fail(http.StatusBadRequest, "bad_name", "%v", err))
 		return
 	}
-	if !s.joinLim.allow(s.clientAddr(r)) {
+	// The host seating his own table on one device (pass-and-play) takes
+	// every seat from one address: his joins are bounded by the room's seats
+	// and the room rate, so they do not count against the join rate.
+	if !s.hostOf(r) && !s.joinLim.allow(s.clientAddr(r)) {
 		writeErr(w, fail(http.StatusTooManyRequests, "rate",
 			"too many seats taken from this address (at most %d a minute); try again in a minute", s.opts.JoinsPerMinute))
 		return
@@ -470,6 +478,21 @@ func (s *Server) join(w http.ResponseWriter, r *http.Request) {
 		}
 		return nil, fail(http.StatusConflict, "full", "the room is full")
 	})
+}
+
+// hostOf: the request carries the host token of the room it names.
+func (s *Server) hostOf(r *http.Request) bool {
+	tok := bearer(r)
+	if tok == "" {
+		return false
+	}
+	rm, err := s.roomFor(r.Context(), r.PathValue("id"))
+	if err != nil {
+		return false
+	}
+	rm.mu.Lock()
+	defer rm.mu.Unlock()
+	return rm.isHost(tok)
 }
 
 func (s *Server) leave(w http.ResponseWriter, r *http.Request) {
