@@ -29,6 +29,9 @@ type createRequest struct {
 	// cards): practice rooms only, for lessons and tests of a given deal.
 	Deal     []string `json:"deal"`
 	Nickname string   `json:"nickname"`
+	// CardSeen: a room for a table; after the deal it waits until each
+	// person has confirmed seeing his card (seen.go). Off for online play.
+	CardSeen bool `json:"card_seen"`
 }
 
 // roomConfig is a room's settings as stored: the board resolved, so that a
@@ -51,6 +54,8 @@ type roomConfig struct {
 	// AIWolf: a game of matched AIWolf agents (internal/aiwolf), played
 	// unpaced (game.Config.Unpaced).
 	AIWolf bool `json:"aiwolf,omitempty"`
+	// CardSeen: the first night waits for every card to be seen (seen.go).
+	CardSeen bool `json:"card_seen,omitempty"`
 }
 
 // MaxName bounds room names and nicknames, in characters.
@@ -62,7 +67,7 @@ var errSeed = fail(http.StatusBadRequest, "seed",
 	`a seed or a deal can only be fixed in a practice room (add "practice": true; every seat is told the room is a practice)`)
 
 func (req *createRequest) config() (roomConfig, error) {
-	c := roomConfig{Name: req.Name, Bots: req.Bots, Practice: req.Practice}
+	c := roomConfig{Name: req.Name, Bots: req.Bots, Practice: req.Practice, CardSeen: req.CardSeen}
 	if (req.Seed != nil || req.Deal != nil) && !req.Practice {
 		return c, errSeed
 	}

@@ -82,7 +82,8 @@ func (s *Server) gameConfig(rm *room) (game.Config, error) {
 	if err != nil {
 		return game.Config{}, err
 	}
-	cfg := game.Config{Board: b, Seed: rm.cfg.Seed, Timers: t, Level: bot.Level(rm.cfg.Bots), Unpaced: rm.cfg.AIWolf}
+	cfg := game.Config{Board: b, Seed: rm.cfg.Seed, Timers: t, Level: bot.Level(rm.cfg.Bots), Unpaced: rm.cfg.AIWolf,
+		CardSeen: rm.cfg.CardSeen}
 	if rm.cfg.Deal != nil {
 		if cfg.Deal, err = parseDeal(rm.cfg.Deal); err != nil {
 			return game.Config{}, err

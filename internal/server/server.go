@@ -97,7 +97,7 @@ type Server struct {
 	storeFailing atomic.Bool
 	agents       *aiwolf.Gateway // nil without Options.AIWolf
 	games        sync.WaitGroup  // live games
-	sessions     sync.WaitGroup // open WebSocket connections
+	sessions     sync.WaitGroup  // open WebSocket connections
 }
 
 // New makes a server on a store. Call Restore before serving to resume
@@ -204,6 +204,7 @@ func (s *Server) routes() {
 	m.HandleFunc("GET /api/rooms/{id}/replay", s.replay)
 	m.HandleFunc("POST /api/rooms/{id}/again", s.again)
 	m.HandleFunc("POST /api/rooms/{id}/abort", s.abort)
+	m.HandleFunc("POST /api/rooms/{id}/seen/skip", s.skipSeen)
 	m.HandleFunc("GET /ws/{id}", s.websocket)
 	m.HandleFunc("POST /api/rooms/{id}/seats/{seat}/agent", s.openAgentSeat)
 	if s.agents != nil {

@@ -76,10 +76,11 @@ func decodeFrame(data []byte) (inFrame, error) {
 			return f, fmt.Errorf("chat: the text must have 1 to %d characters", game.MaxChat)
 		}
 	case "cover": // the night's filler: nothing to do, nothing answered
+	case "seen": // the seat has seen its card (seen.go)
 	case "":
 		return f, errors.New("the frame has no type")
 	default:
-		return f, fmt.Errorf("unknown frame type %q (hello, act, chat, ping, cover)", f.Type)
+		return f, fmt.Errorf("unknown frame type %q (hello, act, chat, ping, cover, seen, decoy)", f.Type)
 	}
 	return f, nil
 }

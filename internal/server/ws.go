@@ -193,6 +193,8 @@ func (s *Server) session(ctx context.Context, cancel context.CancelFunc, conn *w
 		case "act":
 			c, _ := f.command()
 			err = a.Act(sub, f.ID, c)
+		case "seen":
+			err = a.Seen(sub, f.ID)
 		case "chat":
 			if !s.chatAllowed(rm, seat, f.Channel) {
 				refuse(game.ErrorFrame{ID: f.ID, Code: "rate", Message: fmt.Sprintf(

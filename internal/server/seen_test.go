@@ -1,0 +1,175 @@
+package server
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"testing"
+	"time"
+
+	"github.com/wolfden/wolfden/internal/client"
+)
+
+// framesUntil reads a connection's frames until ok holds, returning those
+// of type typ read on the way.
+func framesUntil(t *testing.T, c *client.Conn, typ string, ok func(client.Frame) bool) []string {
+	t.Helper()
+	var got []string
+	limit := time.After(10 * time.Second)
+	for {
+		select {
+		case f, more := <-c.Frames:
+			if !more {
+				t.Fatalf("seat %d: the connection closed", c.Seat)
+			}
+			if f.Type == typ {
+				got = append(got, string(f.Raw))
+			}
+			if ok(f) {
+				return got
+			}
+		case <-limit:
+			t.Fatalf("seat %d: the frame awaited did not come (%q)", c.Seat, got)
+		}
+	}
+}
+
+// TestATableRoomWaitsForEveryCardOverTheWire: a room made with card_seen
+// waits after the deal; the wolf's phone, the villager's and a spectator
+// (the table device) are told the same counts, byte for byte, and the
+// night falls after the last confirmation; the host's skip is refused then.
+func TestATableRoomWaitsForEveryCardOverTheWire(t *testing.T) {
+	ts := newTestServer(t)
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	deal := []string{"werewolf", "villager", "seer", "werewolf", "werewolf", "werewolf", "witch", "hunter", "idiot",
+		"villager", "villager", "villager"}
+	var c client.Created
+	if err := ts.api.Do(ctx, "POST", "/api/rooms", "", map[string]any{"preset": "std-12", "nickname": "Ann", "card_seen": true,
+		"practice": true, "deal": deal, "timers": quick}, &c); err != nil {
+		t.Fatal(err)
+	}
+	var bob seated
+	if err := ts.api.Do(ctx, "POST", "/api/rooms/"+c.Room.ID+"/join", "", map[string]any{"nickname": "Bob"}, &bob); err != nil {
+		t.Fatal(err)
+	}
+	var info roomInfo
+	if err := ts.api.Do(ctx, "POST", "/api/rooms/"+c.Room.ID+"/start", c.HostToken, nil, &info); err != nil {
+		t.Fatal(err)
+	}
+	if !info.CardSeen || info.Game == nil || info.Game.CardsSeen == nil || *info.Game.CardsSeen != (cardsInfo{0, 2}) {
+		t.Fatalf("the started room: card_seen %v, game %+v", info.CardSeen, info.Game)
+	}
+	wolf, err := client.Dial(ctx, ts.http.URL, c.Room.ID, c.Token, 0, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer wolf.Close()
+	villager, err := client.Dial(ctx, ts.http.URL, c.Room.ID, bob.Token, 0, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer villager.Close()
+	table, err := client.Dial(ctx, ts.http.URL, c.Room.ID, "", 0, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer table.Close()
+	conns := []*client.Conn{wolf, villager, table}
+	counts := make([][]string, len(conns))
+	isSeen := func(n int) func(client.Frame) bool {
+		return func(f client.Frame) bool { return f.Type == "seen" && countOf(f) == n }
+	}
+	noNight := func(i int, n int) {
+		t.Helper()
+		for _, raw := range framesUntil(t, conns[i], "event", isSeen(n)) {
+			if f, _ := client.Split([]byte(raw)); f[0].Kind == "night" || f[0].Kind == "wolf_team" {
+				t.Fatalf("connection %d was told %s before the count %d", i, raw, n)
+			}
+		}
+	}
+	for i := range conns {
+		noNight(i, 0)
+	}
+	if err := wolf.Send(ctx, map[string]any{"type": "seen", "id": 1}); err != nil {
+		t.Fatal(err)
+	}
+	for i := range conns {
+		noNight(i, 1)
+	}
+	if err := ts.api.Do(ctx, "GET", "/api/rooms/"+c.Room.ID, "", nil, &info); err != nil || info.Game.Night ||
+		*info.Game.CardsSeen != (cardsInfo{1, 2}) {
+		t.Fatalf("the room with one card seen: %v %+v", err, info.Game)
+	}
+	if err := villager.Send(ctx, map[string]any{"type": "seen", "id": 1}); err != nil {
+		t.Fatal(err)
+	}
+	for i, conn := range conns {
+		counts[i] = framesUntil(t, conn, "seen", func(f client.Frame) bool { return f.Type == "event" && f.Kind == "night" })
+	}
+	for i := range conns {
+		if len(counts[i]) != 1 || counts[i][0] != counts[0][0] || counts[0][0] != `{"type":"seen","count":2,"of":2,"waiting":false}` {
+			t.Errorf("connection %d was told %q at the end of the wait, connection 0 %q", i, counts[i], counts[0])
+		}
+	}
+	var e *client.Error
+	if err := ts.api.Do(ctx, "POST", "/api/rooms/"+c.Room.ID+"/seen/skip", c.HostToken, nil, nil); !errors.As(err, &e) || e.Code != "not_waiting" {
+		t.Errorf("a skip once the night fell: %v", err)
+	}
+}
+
+func countOf(f client.Frame) int {
+	var v struct{ Count int }
+	_ = json.Unmarshal(f.Raw, &v)
+	return v.Count
+}
+
+// TestTheHostEndsTheWaitAndOnlineRoomsDoNotWait: the host's skip lets the
+// night fall with cards unconfirmed; a room made without card_seen (online
+// play) does not wait, and refuses a seen frame as out of place.
+func TestTheHostEndsTheWaitAndOnlineRoomsDoNotWait(t *testing.T) {
+	ts := newTestServer(t)
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	for _, table := range []bool{true, false} {
+		var c client.Created
+		if err := ts.api.Do(ctx, "POST", "/api/rooms", "", map[string]any{"preset": "std-9", "nickname": "Ann", "card_seen": table,
+			"timers": quick}, &c); err != nil {
+			t.Fatal(err)
+		}
+		var e *client.Error
+		if err := ts.api.Do(ctx, "POST", "/api/rooms/"+c.Room.ID+"/seen/skip", c.Token+"x", nil, nil); !errors.As(err, &e) || e.Code != "not_host" {
+			t.Errorf("a stranger's skip: %v", err)
+		}
+		if err := ts.api.Do(ctx, "POST", "/api/rooms/"+c.Room.ID+"/start", c.HostToken, nil, nil); err != nil {
+			t.Fatal(err)
+		}
+		conn, err := client.Dial(ctx, ts.http.URL, c.Room.ID, c.Token, 0, 0)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if table {
+			framesUntil(t, conn, "", func(f client.Frame) bool { return f.Type == "seen" })
+			if err := ts.api.Do(ctx, "POST", "/api/rooms/"+c.Room.ID+"/seen/skip", c.HostToken, nil, nil); err != nil {
+				t.Fatal(err)
+			}
+		}
+		seen := framesUntil(t, conn, "seen", func(f client.Frame) bool { return f.Type == "event" && f.Kind == "night" })
+		if table && (len(seen) != 1 || seen[0] != `{"type":"seen","count":0,"of":1,"waiting":false}`) {
+			t.Errorf("after the skip: %q", seen)
+		}
+		if !table && len(seen) != 0 {
+			t.Errorf("an online room was told %q", seen)
+		}
+		if !table {
+			if err := conn.Send(ctx, map[string]any{"type": "seen", "id": 7}); err != nil {
+				t.Fatal(err)
+			}
+			refusal := framesUntil(t, conn, "error", func(f client.Frame) bool { return f.Type == "error" && f.ID == 7 })
+			if f, _ := client.Split([]byte(refusal[0])); f[0].Code != "not_waiting" {
+				t.Errorf("a seen frame online: %s", refusal[0])
+			}
+		}
+		conn.Close()
+	}
+}
