@@ -1,0 +1,137 @@
+package main
+
+import (
+	"errors"
+	"fmt"
+	"net/url"
+	"strconv"
+	"strings"
+	"sync"
+
+	"github.com/spf13/cobra"
+
+	"github.com/wolfden/wolfden/internal/aiwolf/agent"
+)
+
+func agentCmd() *cobra.Command {
+	var rawURL, name, token string
+	var count, games int
+	var seed uint64
+	cmd := &cobra.Command{
+		Use:   "agent --url ws://HOST:PORT/ws --name NAME [--count N] [--games N] [--seed S] [--token JWT]",
+		Short: "Play AIWolf (人狼知能) games as wolfden's own NLP-protocol agents",
+		Long: `Connect --count agents to an AIWolf NLP-protocol server (wolfden serve with
+its gateway, or the contest's reference server) and play --games games, then
+print each agent's result. With --count 5 and --name kanolab1 the agents are
+kanolab1 … kanolab5: one team, which a self-matching server seats together.
+The agents play as a decent simple player does (docs/aiwolf.md, "Agents").`,
+		Args: cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			names, err := agentNames(name, count)
+			if err != nil {
+				return err
+			}
+			if err := checkAgentURL(rawURL); err != nil {
+				return err
+			}
+			if games < 1 {
+				return fmt.Errorf("agent: --games %d: play at least one game", games)
+			}
+			w := cmd.OutOrStdout()
+			for g := 1; g <= games; g++ {
+				results := make([]agent.Result, len(names))
+				errs := make([]error, len(names))
+				var wg sync.WaitGroup
+				for i, n := range names {
+					wg.Go(func() {
+						// Each agent and game has its own seed, from --seed alone.
+						s := seed + uint64(g-1)*uint64(len(names)) + uint64(i)
+						results[i], errs[i] = agent.Play(cmd.Context(), rawURL, agent.Options{Name: n, Seed: s, Token: token})
+					})
+				}
+				wg.Wait()
+				for i, r := range results {
+					line := fmt.Sprintf("game %d: %s", g, r.Name)
+					if r.Agent != "" {
+						line += fmt.Sprintf(" %s %s", r.Agent, r.Role)
+					}
+					if r.GameID != "" {
+						line += " game " + r.GameID
+					}
+					switch {
+					case errs[i] != nil:
+						line += " error: " + errs[i].Error()
+					case r.Won:
+						line += " winner " + r.Winner + " (won)"
+					default:
+						line += " winner " + r.Winner + " (lost)"
+					}
+					fmt.Fprintln(w, line)
+				}
+				if err := errors.Join(errs...); err != nil {
+					return fmt.Errorf("agent: game %d: %w", g, err)
+				}
+			}
+			return nil
+		},
+	}
+	cmd.Flags().StringVar(&rawURL, "url", "", "the server's WebSocket URL (ws://HOST:PORT/ws, or /aiwolf/ws on wolfden's main listener)")
+	cmd.Flags().StringVar(&name, "name", "", "the agent's name; its team is the name without trailing digits")
+	cmd.Flags().IntVar(&count, "count", 1, "how many agents to connect, named from --name on")
+	cmd.Flags().IntVar(&games, "games", 1, "how many games each agent plays, one after another")
+	cmd.Flags().Uint64Var(&seed, "seed", 1, "the seed of the agents' choices")
+	cmd.Flags().StringVar(&token, "token", "", "a JWT for a server that requires one (sent as Authorization: Bearer)")
+	return cmd
+}
+
+// agentNames numbers count agents from name: kanolab1 with 5 gives
+// kanolab1 … kanolab5, kanolab gives kanolab1 … kanolab5; one agent keeps
+// the name as given.
+func agentNames(name string, count int) ([]string, error) {
+	if name == "" {
+		return nil, errors.New("agent: --name NAME is required (e.g. kanolab1)")
+	}
+	if strings.ContainsAny(name, " \t\r\n") {
+		return nil, fmt.Errorf("agent: --name %q has white space", name)
+	}
+	base := strings.TrimRight(name, "0123456789")
+	if base == "" {
+		return nil, fmt.Errorf("agent: --name %q is only digits: a team is the name without its trailing digits", name)
+	}
+	if count < 1 || count > 100 {
+		return nil, fmt.Errorf("agent: --count %d: between 1 and 100 agents", count)
+	}
+	if count == 1 {
+		return []string{name}, nil
+	}
+	first := 1
+	if digits := name[len(base):]; digits != "" {
+		n, err := strconv.Atoi(digits)
+		if err != nil {
+			return nil, fmt.Errorf("agent: --name %q: %w", name, err)
+		}
+		first = n
+	}
+	names := make([]string, count)
+	for i := range names {
+		names[i] = base + strconv.Itoa(first+i)
+	}
+	return names, nil
+}
+
+func checkAgentURL(raw string) error {
+	if raw == "" {
+		return errors.New("agent: --url is required (e.g. ws://127.0.0.1:8080/ws)")
+	}
+	u, err := url.Parse(raw)
+	if err != nil {
+		return fmt.Errorf("agent: --url %q: %w", raw, err)
+	}
+	if u.Scheme != "ws" && u.Scheme != "wss" {
+		return fmt.Errorf("agent: --url %q: the scheme must be ws or wss, not %q", raw, u.Scheme)
+	}
+	if u.Host == "" {
+		return fmt.Errorf("agent: --url %q has no host", raw)
+	}
+	return nil
+}
