@@ -100,3 +100,20 @@ func (b *smartBot) foundWolves(v *rules.View) uint32 {
 	}
 	return m
 }
+
+// notFoundPlain leaves out of mask the players the gargoyle found to hold
+// no power (his fake checks go to those who may be gods), unless that
+// leaves nobody.
+func (b *smartBot) notFoundPlain(v *rules.View, mask uint32) uint32 {
+	m := mask
+	for cm := mask; cm != 0; {
+		s := next(&cm)
+		if r := b.knownCard(v, s); r != rules.NoRole && !r.IsGod() {
+			m &^= bit(s)
+		}
+	}
+	if m == 0 {
+		return mask
+	}
+	return m
+}

@@ -297,7 +297,15 @@ func (b *smartBot) planWolf(v *rules.View, targets uint32) {
 		// A "check" hard to disprove: not a claimed god, not a player the
 		// wolves attacked (the witch may know him good); after the first
 		// day the village's own suspect.
-		pool := others &^ b.accWolf[b.seat] &^ b.accGood[b.seat] &^ b.ourAttacks &^ b.roleClaimed
+		pool := b.notFoundPlain(v, others&^b.accWolf[b.seat]&^b.accGood[b.seat]&^b.ourAttacks&^b.roleClaimed)
+		if b.role == rules.Gargoyle {
+			// He does not know the pack: the village's suspect may be a
+			// mate; the player it trusts most is likelier a god.
+			if t := b.least(&pm.p, pool); t != rules.NoSeat {
+				b.add(rules.ClaimWolf, t, 0)
+			}
+			return
+		}
 		if t := mostFixed(&pm.p, pool); b.day > 1 && t != rules.NoSeat && pm.p[t] > priorWolf+0.05 {
 			b.add(rules.ClaimWolf, t, 0)
 			return
