@@ -32,6 +32,7 @@ type fake struct {
 
 	mu    sync.Mutex
 	convs map[int][][]Message // every conversation received, by seat
+	seed  map[int][]int64     // the seed of each, by seat
 	// cancelled counts the calls the player gave up before the reply
 	// came; bad counts requests that were not what an endpoint expects.
 	cancelled, bad atomic.Int32
@@ -42,7 +43,7 @@ const testKey = "sk-test-0123456789"
 var seatOfPrompt = regexp.MustCompile(`at seat (\d+) of`)
 
 func newFake(t *testing.T, answer func(seat int, msgs []Message) (string, time.Duration)) *fake {
-	f := &fake{t: t, answer: answer, convs: map[int][][]Message{}}
+	f := &fake{t: t, answer: answer, convs: map[int][][]Message{}, seed: map[int][]int64{}}
 	f.srv = httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		var req request
 		if r.URL.Path != "/v1/chat/completions" || r.Header.Get("Authorization") != "Bearer "+testKey ||
@@ -55,6 +56,10 @@ func newFake(t *testing.T, answer func(seat int, msgs []Message) (string, time.D
 		seat, _ := strconv.Atoi(m[1])
 		f.mu.Lock()
 		f.convs[seat] = append(f.convs[seat], req.Messages)
+		f.seed[seat] = append(f.seed[seat], req.Seed)
+		if req.Temperature != 0.2 || req.MaxTokens == 0 {
+			f.bad.Add(1)
+		}
 		f.mu.Unlock()
 		content, wait := f.answer(seat, req.Messages)
 		if wait > 0 {
@@ -73,6 +78,12 @@ func newFake(t *testing.T, answer func(seat int, msgs []Message) (string, time.D
 
 func (f *fake) config() *Config {
 	return &Config{URL: f.srv.URL + "/v1", Model: "test-model", Key: testKey, Timeout: 5 * time.Second, Temperature: 0.2}
+}
+
+func (f *fake) seeds(seat int) []int64 {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	return slices.Clone(f.seed[seat])
 }
 
 func (f *fake) conversations(seat int) [][]Message {
@@ -165,6 +176,13 @@ var std12Deal = []rules.Role{rules.Werewolf, rules.Villager, rules.Seer, rules.W
 
 func startMatch(t *testing.T, f *fake, cfg *Config, seed uint64, llm ...rules.Seat) *match {
 	t.Helper()
+	return startMatchWith(t, cfg, seed, nil, llm...)
+}
+
+// startMatchWith calls before, if set, once the game has started and
+// before its players join.
+func startMatchWith(t *testing.T, cfg *Config, seed uint64, before func(*game.Actor), llm ...rules.Seat) *match {
+	t.Helper()
 	b := std12Board(t)
 	all := uint32(1)<<13 - 2
 	m := &match{st: memory.New(), over: make(chan rules.Camp, 1), errs: make(chan error, len(llm)), seats: llm}
@@ -175,6 +193,9 @@ func startMatch(t *testing.T, f *fake, cfg *Config, seed uint64, llm ...rules.Se
 	}
 	m.a = a
 	t.Cleanup(a.Stop)
+	if before != nil {
+		before(a)
+	}
 	ctx, cancel := context.WithCancel(context.Background())
 	t.Cleanup(cancel)
 	for _, s := range llm {

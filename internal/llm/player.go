@@ -37,6 +37,8 @@ type Player struct {
 
 	handled string // the question last answered (or given up)
 	q       *question
+	todo    []step // the requests of the answer still to send
+	todoKey string // … for this question
 
 	// onAsk, if set (tests), is told of every conversation sent.
 	onAsk func(seat rules.Seat, msgs []Message)
@@ -105,6 +107,7 @@ func (p *Player) Run(ctx context.Context) error {
 			if p.rec.over {
 				return nil
 			}
+			p.advance()
 			if state {
 				p.consider(ctx, answers)
 			}
@@ -231,16 +234,44 @@ func (p *Player) answered(ctx context.Context, a answer, answers chan<- answer) 
 		return
 	}
 	p.handled, p.q = q.key, nil
-	for _, s := range plan {
+	p.todo, p.todoKey = plan, q.key
+	p.advance()
+}
+
+// advance sends the answer's requests in order. After a message it waits
+// for the message's answer: a message and the commands sent with it would
+// reach the table in one change, whose events are told before its
+// messages, and the seat's stream would depend on timing.
+func (p *Player) advance() {
+	for len(p.todo) > 0 {
+		if p.key() != p.todoKey {
+			p.todo = nil // the floor has passed: the rest would be refused
+			return
+		}
+		if w := p.rec.want; w != 0 {
+			a, ok := p.rec.acks[w]
+			if !ok {
+				return
+			}
+			if !a.ok {
+				p.log.Info("the game refused the player's message", "code", a.code)
+			}
+			delete(p.rec.acks, w)
+			p.rec.want = 0
+		}
+		s := p.todo[0]
+		p.todo = p.todo[1:]
 		p.nextID++
 		var err error
 		if s.chat != "" {
+			p.rec.want = p.nextID
 			err = p.table.Chat(p.nextID, game.ChanDay, s.chat)
 		} else {
 			err = p.table.Act(p.nextID, s.cmd)
 		}
 		if err != nil {
 			p.log.Warn("the game did not take the player's request", "err", err)
+			p.todo, p.rec.want = nil, 0
 			return
 		}
 	}

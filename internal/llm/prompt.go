@@ -35,8 +35,14 @@ func systemPrompt(seat rules.Seat, players int, lang string) string {
 	return b.String()
 }
 
-// userPrompt is what the seat knows and what it may do now.
+// userPrompt is what the seat knows and what it may do now: its state's
+// facts, its stream, then its state's moment and choices.
 func (r *record) userPrompt(floor bool) string {
+	return r.head() + r.history() + r.now(floor)
+}
+
+// head is what the latest state says the seat knows.
+func (r *record) head() string {
 	var b strings.Builder
 	st := r.state
 	fmt.Fprintf(&b, "You are seat %d.", r.seat)
@@ -65,10 +71,23 @@ func (r *record) userPrompt(floor bool) string {
 	if len(st.Exposed) > 0 {
 		fmt.Fprintf(&b, "Self-exploded wolves: seats %s.\n", seatList(st.Exposed))
 	}
+	return b.String()
+}
+
+// history is the seat's stream, numbered.
+func (r *record) history() string {
+	var b strings.Builder
 	b.WriteString("\nWhat the moderator and the players told you, in order:\n")
 	for i, l := range r.lines {
 		fmt.Fprintf(&b, "%d. %s\n", i+1, l)
 	}
+	return b.String()
+}
+
+// now is the moment of the latest state and what the seat may do.
+func (r *record) now(floor bool) string {
+	var b strings.Builder
+	st := r.state
 	b.WriteString("\nNow: ")
 	if st.Night {
 		fmt.Fprintf(&b, "night, after day %d", st.Day)

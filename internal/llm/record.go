@@ -19,7 +19,8 @@ type record struct {
 
 	lines []string          // the stream, rendered: events and messages in the order received
 	state *game.StateFrame  // the latest state
-	acks  map[int64]ackInfo // answers to the requests sent, by id
+	want  int64             // the request whose answer is awaited (0: none)
+	acks  map[int64]ackInfo // its answer, once come
 
 	exiled   uint32                         // seats the table saw exiled
 	revealed [rules.MaxSeats + 1]rules.Role // cards turned face up before the table
@@ -81,9 +82,11 @@ func (r *record) take(msg []byte) (state bool, err error) {
 			r.state, state = &f, true
 			r.over = f.Over
 		case "ack":
-			r.acks[h.ID] = ackInfo{ok: true}
+			if h.ID == r.want {
+				r.acks[h.ID] = ackInfo{ok: true}
+			}
 		case "error":
-			if h.ID != 0 {
+			if h.ID != 0 && h.ID == r.want {
 				r.acks[h.ID] = ackInfo{code: h.Code, msg: h.Message}
 			}
 		}
