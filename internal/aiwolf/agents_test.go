@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"log/slog"
 	"net/http"
 	"net/http/httptest"
 	"path/filepath"
@@ -155,6 +156,37 @@ type gateway struct {
 	st   store.Store
 	path string
 	ws   string
+	logs *roomLog
+}
+
+// roomLog keeps the rooms of the games the gateway started, from its log.
+type roomLog struct {
+	mu    sync.Mutex
+	rooms []string
+}
+
+func (l *roomLog) Enabled(context.Context, slog.Level) bool { return true }
+func (l *roomLog) Handle(_ context.Context, r slog.Record) error {
+	if r.Message != "aiwolf: game started" {
+		return nil
+	}
+	r.Attrs(func(a slog.Attr) bool {
+		if a.Key == "room" {
+			l.mu.Lock()
+			l.rooms = append(l.rooms, a.Value.String())
+			l.mu.Unlock()
+		}
+		return true
+	})
+	return nil
+}
+func (l *roomLog) WithAttrs([]slog.Attr) slog.Handler { return l }
+func (l *roomLog) WithGroup(string) slog.Handler      { return l }
+
+func (l *roomLog) list() []string {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return append([]string(nil), l.rooms...)
 }
 
 func newGateway(t *testing.T, path string, opts aiwolf.Options) *gateway {
@@ -172,12 +204,14 @@ func newGateway(t *testing.T, path string, opts aiwolf.Options) *gateway {
 	if opts.ResponseTimeout == 0 {
 		opts.ResponseTimeout = 5 * time.Second
 	}
+	logs := &roomLog{}
+	opts.Log = slog.New(logs)
 	srv := server.New(st, server.Options{AIWolf: &opts, RoomsPerMinute: 0, JoinsPerMinute: 0})
 	if _, err := srv.Restore(context.Background()); err != nil {
 		t.Fatal(err)
 	}
 	hs := httptest.NewServer(srv)
-	g := &gateway{srv: srv, http: hs, st: st, path: path, ws: "ws" + strings.TrimPrefix(hs.URL, "http") + "/aiwolf/ws"}
+	g := &gateway{srv: srv, http: hs, st: st, path: path, ws: "ws" + strings.TrimPrefix(hs.URL, "http") + "/aiwolf/ws", logs: logs}
 	t.Cleanup(g.close)
 	return g
 }
@@ -217,13 +251,14 @@ func get(t *testing.T, url string, v any) int {
 	}
 	defer res.Body.Close()
 	b, _ := io.ReadAll(res.Body)
+	if s, ok := v.(*string); ok {
+		*s = string(b)
+		return res.StatusCode
+	}
 	if v != nil && res.StatusCode == 200 {
 		if err := json.Unmarshal(b, v); err != nil {
 			t.Fatalf("%s: %v: %s", url, err, b)
 		}
-	}
-	if s, ok := v.(*string); ok {
-		*s = string(b)
 	}
 	return res.StatusCode
 }

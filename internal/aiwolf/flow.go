@@ -37,7 +37,9 @@ func (t *table) flow(s *seat) {
 	}
 	if st.Over {
 		if !s.done {
+			s.mu.Lock()
 			s.done = true
+			s.mu.Unlock()
 			t.over = true
 			s.enqueue(t.packet(s, ReqFinish, false))
 			s.enqueue(&outgoing{close: true})
@@ -144,7 +146,7 @@ func (t *table) act(s *seat, c rules.Command) {
 func (t *table) reported(s *seat, r *report) {
 	o := r.out
 	n := logNote{Seat: s.no, Agent: AgentName(s.no), Name: s.name, Request: o.req, Day: o.day,
-		Sent: r.sent.UnixMilli(), Micros: r.latency.Microseconds(), Reply: r.reply}
+		Sent: r.sent.UnixMilli(), Micros: r.latency.Microseconds(), Reply: truncate(r.reply, 2*game.MaxChat)}
 	defer func() { t.note(&n) }()
 	if r.err != nil {
 		n.Error = r.err.Error()

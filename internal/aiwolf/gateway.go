@@ -250,7 +250,7 @@ func (g *Gateway) reconnect(c *conn) bool {
 	var best *seat
 	for _, t := range g.tables {
 		for _, s := range t.seats {
-			if s != nil && s.name == c.name && s.currentConn() == nil && !s.done {
+			if s != nil && s.free(c.name) {
 				if best == nil || t.room < best.t.room {
 					best = s
 				}

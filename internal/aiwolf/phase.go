@@ -123,6 +123,12 @@ func (t *table) advance(p *phase) {
 		if p.budget[x].count <= 0 || s.currentConn() == nil || s.probing || s.done || !has(s.st.Alive, x) {
 			continue
 		}
+		if (p.req == ReqTalk && s.told < p.day) || (p.req == ReqWhisper && s.finished < p.day) {
+			// Its frames of the new day are not read yet: it is asked once
+			// it has been told the day (its own flow comes back here).
+			p.pos--
+			return
+		}
 		p.waiting = x
 		o := t.packet(s, p.req, false)
 		o.key = p.key
@@ -185,6 +191,7 @@ func (t *table) spoke(s *seat, o *outgoing, reply string, failed bool) *Talk {
 		u = utterance{text: wordOver, over: true}
 	} else {
 		u = b.take(&p.setting, reply)
+		u.text = truncate1(u.text, game.MaxChat) // what the table hears of it
 	}
 	if !u.over {
 		p.anyone = true
@@ -201,7 +208,7 @@ func (t *table) spoke(s *seat, o *outgoing, reply string, failed bool) *Talk {
 	}
 	if !u.skip && !u.over {
 		t.nextID++
-		_ = t.a.Chat(s.sub, t.nextID, ch, truncate1(u.text, game.MaxChat))
+		_ = t.a.Chat(s.sub, t.nextID, ch, u.text)
 	}
 	p.waiting = 0
 	t.advance(p)

@@ -6,6 +6,8 @@ import (
 	"sync"
 	"time"
 
+	"github.com/coder/websocket"
+
 	"github.com/wolfden/wolfden/internal/game"
 	"github.com/wolfden/wolfden/rules"
 )
@@ -50,6 +52,8 @@ type mail struct {
 	conn  *conn      // an agent (re)connected to the seat
 	kick  bool       // the seat's connection to the game was dropped
 	probe *probeNote // a probe ended
+	gone  *conn      // an agent's connection ended
+	grace bool       // the time an absent agent had to come back is over
 }
 
 // mailbox is a table's inbox: unbounded, so that nothing that feeds it
@@ -137,6 +141,7 @@ type seat struct {
 	whisSeen int
 	readyFor string // the talk phase this seat said ready after
 
+	waitFor   bool // its agent has not come yet: the bot waits for it a while
 	away      bool // the actor was told the bot plays the seat
 	probing   bool // a request timed out: the NAME probe runs
 	defaulted bool // a reply was refused: the bot plays this step
@@ -195,19 +200,23 @@ func (t *table) start(conns map[rules.Seat]*conn) error {
 			continue
 		}
 		if c := conns[s.no]; c != nil {
+			s.mu.Lock()
 			s.c = c
 			if s.name == "" || s.name == "agent" {
 				s.name = c.name
 			}
+			s.mu.Unlock()
 		}
 		if err := t.join(s); err != nil {
 			return err
 		}
-		if s.c == nil { // until its agent connects, the bot plays the seat
-			s.away = true
-			if err := t.a.SetAway(s.no, true); err != nil {
-				return err
-			}
+		if s.c == nil {
+			// Until its agent connects, the bot plays the seat, once the
+			// agent has had the time to come (or, after a restart, back).
+			s.waitFor = true
+			time.AfterFunc(t.g.opts.ResponseTimeout, func() { t.box.put(mail{seat: s, grace: true}) })
+		} else {
+			t.watch(s, s.c)
 		}
 		go s.send()
 	}
@@ -284,10 +293,11 @@ func (t *table) stop() {
 		close(s.fwd)
 		s.fwd = make(chan struct{})
 		t.a.Leave(s.sub)
-		s.mu.Lock()
-		s.queue = append(s.queue, &outgoing{close: true})
-		s.mu.Unlock()
-		s.poke()
+		if c := s.currentConn(); c != nil && !s.done {
+			// the server stops: the game resumes with it, and the agent
+			// may come back by name
+			c.closeWith(websocket.StatusGoingAway, "the server is shutting down; reconnect with the same name")
+		}
 	}
 	t.g.forget(t)
 }
@@ -321,6 +331,15 @@ func (t *table) handle(m *mail) {
 		if t.join(s) != nil {
 			return
 		}
+	case m.gone != nil:
+		if m.gone == s.currentConn() {
+			t.g.log.Info("aiwolf: an agent's connection ended; the bot plays its seat until it reconnects", "room", t.room, "agent", AgentName(s.no), "name", s.name)
+			s.dropConn(m.gone)
+			s.probing = false
+			t.purge(s)
+		}
+	case m.grace:
+		s.waitFor = false
 	}
 	t.reconcile(s)
 }
@@ -480,6 +499,14 @@ func has(list []rules.Seat, x rules.Seat) bool {
 	return false
 }
 
+// free reports whether the seat is its agent's, named name, and waits
+// for it (no connection, or a dead one). The gateway asks it.
+func (s *seat) free(name string) bool {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.name == name && (s.c == nil || s.c.gone()) && !s.done
+}
+
 func (s *seat) currentConn() *conn {
 	s.mu.Lock()
 	defer s.mu.Unlock()
@@ -505,7 +532,7 @@ func (t *table) reconcile(s *seat) {
 	if s.defaulted && !s.st.Pending {
 		s.defaulted = false
 	}
-	want := c == nil || s.probing || s.defaulted
+	want := (c == nil && !s.waitFor) || s.probing || s.defaulted
 	if s.done || t.over {
 		return
 	}
@@ -538,13 +565,26 @@ func (t *table) attach(s *seat, c *conn) {
 	if old != nil && old != c {
 		old.close("replaced")
 	}
-	s.probing, s.asked = false, ""
+	t.watch(s, c)
+	s.probing, s.asked, s.waitFor = false, "", false
 	s.inited, s.told, s.finished, s.talkSeen, s.whisSeen = false, -1, -1, 0, 0
 	if s.st.Role != "" && !s.st.Night {
 		s.dayDue = s.st.Day
 	}
 	s.poke()
 	t.flow(s)
+}
+
+// watch tells the table when the connection ends (a close, a ping not
+// answered): the bot takes the seat at once.
+func (t *table) watch(s *seat, c *conn) {
+	go func() {
+		select {
+		case <-c.done:
+			t.box.put(mail{seat: s, gone: c})
+		case <-t.ended:
+		}
+	}()
 }
 
 // enqueue hands a packet to the seat's sender.
@@ -572,7 +612,7 @@ func (s *seat) send() {
 	for {
 		select {
 		case <-s.wake:
-		case <-t.g.quit:
+		case <-t.ended:
 			return
 		}
 		for {
@@ -587,10 +627,7 @@ func (s *seat) send() {
 			s.mu.Unlock()
 			if o.close {
 				if c != nil {
-					c.closeWith(1000, "the game is over")
-				}
-				if t.over || t.stopped() {
-					return
+					c.closeWith(websocket.StatusNormalClosure, "the game is over")
 				}
 				continue
 			}
