@@ -108,7 +108,7 @@ type table struct {
 	talk     *phase // today's talk rounds
 	whisper  *phase // tonight's whisper rounds
 	over     bool
-	inFlow   bool    // flow is running: seats to run it for wait in again
+	inFlow   bool // flow is running: seats to run it for wait in again
 	again    []*seat
 }
 
