@@ -1,0 +1,164 @@
+package agent_test
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"net/http"
+	"net/http/httptest"
+	"path/filepath"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/wolfden/wolfden/internal/aiwolf"
+	"github.com/wolfden/wolfden/internal/aiwolf/agent"
+	"github.com/wolfden/wolfden/internal/server"
+	"github.com/wolfden/wolfden/internal/store"
+	"github.com/wolfden/wolfden/internal/store/sqlite"
+)
+
+// serve starts wolfden's server with the gateway on a fresh SQLite file.
+func serve(t *testing.T, players int) (ws, api string, st store.Store) {
+	t.Helper()
+	st, err := sqlite.Open(filepath.Join(t.TempDir(), "wolfden.db"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	srv := server.New(st, server.Options{AIWolf: &aiwolf.Options{Players: players,
+		ActionTimeout: 10 * time.Second, ResponseTimeout: 10 * time.Second}})
+	hs := httptest.NewServer(srv)
+	t.Cleanup(func() {
+		hs.CloseClientConnections()
+		ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+		defer cancel()
+		_ = srv.Close(ctx)
+		hs.Close()
+		_ = st.Close()
+	})
+	return "ws" + strings.TrimPrefix(hs.URL, "http") + "/aiwolf/ws", hs.URL, st
+}
+
+// playTeam plays one game of n agents of a team and returns their results.
+func playTeam(t *testing.T, ws, team string, n int, seed uint64) []agent.Result {
+	t.Helper()
+	res := make([]agent.Result, n)
+	errs := make([]error, n)
+	var wg sync.WaitGroup
+	for i := range n {
+		wg.Go(func() {
+			res[i], errs[i] = agent.Play(t.Context(), ws, agent.Options{Name: fmt.Sprintf("%s%d", team, i+1), Seed: seed + uint64(i)})
+		})
+	}
+	wg.Wait()
+	for i, err := range errs {
+		if err != nil {
+			t.Fatalf("%s%d: %v", team, i+1, err)
+		}
+	}
+	return res
+}
+
+// csvWinner is the winner the server's contest log gives a finished
+// game (its "result" line, from the engine's game-over event).
+func csvWinner(t *testing.T, api string, st store.Store, games int) map[string]string {
+	t.Helper()
+	// The agents are told FINISH before the room is stored as over.
+	var rooms []store.Room
+	for len(rooms) < games {
+		var err error
+		if rooms, err = st.Rooms(t.Context(), store.StatusOver); err != nil {
+			t.Fatal(err)
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+	out := map[string]string{}
+	for _, r := range rooms {
+		body := getText(t, api+"/api/rooms/"+r.ID+"/replay?format=aiwolf-csv")
+		var winner, gameID string
+		for _, l := range strings.Split(strings.TrimSpace(body), "\n") {
+			f := strings.Split(l, ",")
+			if len(f) == 5 && f[1] == "result" {
+				winner = f[4]
+			}
+		}
+		var log struct {
+			GameID string `json:"game_id"`
+		}
+		if err := json.Unmarshal([]byte(getText(t, api+"/api/rooms/"+r.ID+"/replay?format=aiwolf-json")), &log); err != nil {
+			t.Fatal(err)
+		}
+		gameID = log.GameID
+		out[gameID] = winner
+	}
+	return out
+}
+
+func getText(t *testing.T, url string) string {
+	t.Helper()
+	res, err := http.Get(url)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer res.Body.Close()
+	b, _ := io.ReadAll(res.Body)
+	if res.StatusCode != http.StatusOK {
+		t.Fatalf("GET %s: %d %s", url, res.StatusCode, b)
+	}
+	return string(b)
+}
+
+// TestPlaysWholeGamesOnTheGateway plays 5- and 13-player games: every
+// agent reaches FINISH, all agree on the winner, which is the server's,
+// the roles dealt are the regulation's, and what the agents said (the
+// seer's results, the wolves' whispered attack) went through.
+func TestPlaysWholeGamesOnTheGateway(t *testing.T) {
+	for _, tc := range []struct {
+		players int
+		roles   map[string]int
+	}{
+		{5, map[string]int{agent.Werewolf: 1, agent.Possessed: 1, agent.Seer: 1, agent.Villager: 2}},
+		{13, map[string]int{agent.Werewolf: 3, agent.Possessed: 1, agent.Seer: 1, agent.Bodyguard: 1, agent.Medium: 1, agent.Villager: 6}},
+	} {
+		t.Run(fmt.Sprint(tc.players), func(t *testing.T) {
+			ws, api, st := serve(t, tc.players)
+			winners := map[string]string{}
+			said := map[string]bool{}
+			for g := range 3 {
+				res := playTeam(t, ws, "kanolab", tc.players, uint64(100*g))
+				roles := map[string]int{}
+				for _, r := range res {
+					if !r.Finished || r.Winner == "" || r.GameID != res[0].GameID || r.Winner != res[0].Winner || len(r.Errors) != 0 {
+						t.Errorf("%s: %+v", r.Name, r)
+					}
+					roles[r.Role]++
+					for _, p := range r.Packets {
+						for _, tk := range append(p.TalkHistory, p.WhisperHistory...) {
+							if f := strings.Fields(tk.Text); len(f) > 0 {
+								said[f[0]] = true
+							}
+						}
+					}
+				}
+				if fmt.Sprint(roles) != fmt.Sprint(tc.roles) {
+					t.Errorf("game %d: roles %v, want %v", g, roles, tc.roles)
+				}
+				winners[res[0].GameID] = res[0].Winner
+			}
+			if server := csvWinner(t, api, st, len(winners)); fmt.Sprint(server) != fmt.Sprint(winners) {
+				t.Errorf("the agents' winners %v, the server's %v", winners, server)
+			}
+			want := []string{"COMINGOUT", "DIVINED", "VOTE"}
+			if tc.players == 13 {
+				want = append(want, "ATTACK", "IDENTIFIED")
+			}
+			for _, w := range want {
+				if !said[w] {
+					t.Errorf("no %s was said in three games (said: %v)", w, said)
+				}
+			}
+		})
+	}
+}
