@@ -58,7 +58,7 @@ function slotOfCall(c, slots) {
 }
 
 const FIRST = 2500; // the first call follows nightfall's line by this much
-const QUANTUM = 250; // instants are rounded to this: a few ms of network do not move them
+const QUANTUM = 250; // offsets from nightfall are rounded to this: every night of a board is paced alike
 
 // callWho is what a call names: a group (wolves, lovers, charmed) or a role.
 export const callWho = (c) => c.group || c.role;
@@ -83,8 +83,8 @@ export function nightPlan(room, st, night) {
     const share = mine.length ? (s.dur - lead) / mine.length : 0;
     const rest = Math.min(2500, share / 4); // eyes closed this long before the next call
     for (const [j, c] of mine.entries()) {
-      const open = round(at + lead + j * share);
-      const close = round(at + lead + (j + 1) * share - rest);
+      const open = start + round(at - start + lead + j * share);
+      const close = start + round(at - start + lead + (j + 1) * share - rest);
       const who = callWho(c);
       lines.push({ id: `n${night}:${who}:open`, at: open, key: 'role.open', kind: 'open', who, slot: s.step, until: close });
       lines.push({ id: `n${night}:${who}:close`, at: close, key: 'role.close', kind: 'close', who, slot: s.step });

@@ -67,9 +67,13 @@ describe('nightPlan', () => {
     expect(opens.map((l) => `${l.who}@${l.slot}`)).toEqual(['seer@night', 'wolves@night', 'piper@night', 'witch@witch', 'gravekeeper@witch', 'charmed@witch']);
   });
 
-  it('does not move with a few milliseconds of network: the instants are rounded', () => {
-    const a = nightPlan(std12, night(), 1).lines.map((l) => l.at % 250);
-    expect(new Set(a)).toEqual(new Set([0]));
+  it('paces every night of a board alike, whatever instant it falls at: the offsets from nightfall are rounded', () => {
+    const offsets = (end) => {
+      const p = nightPlan(std12, night({ night_end: end }), 2);
+      return p.lines.map((l) => l.at - p.start);
+    };
+    expect(offsets(END + 137)).toEqual(offsets(END));
+    expect(new Set(offsets(END).map((x) => x % 250))).toEqual(new Set([0]));
   });
 
   it('has nothing to plan by day, or without night_end', () => {
