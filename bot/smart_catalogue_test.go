@@ -198,15 +198,30 @@ func TestSmartMagicianSwapsTheClaimedSeer(t *testing.T) {
 // claimed god; holding the kill, he attacks a god he found (or a checker
 // claimant) when he knows one; faking the checker, the players he calls
 // wolves are mostly the gods he found (the wolves then vote with a table
-// that suspects them), far above the gods' share of the table.
+// that suspects them), far above the gods' share of the table; and the
+// pack, once the real checker has called one of them a wolf, reads the
+// other non-mate claimant as the gargoyle and does not attack him.
 func TestSmartGargoyleHuntsGods(t *testing.T) {
 	deal := []rules.Role{rules.Seer, rules.Witch, rules.Hunter, rules.Gravekeeper, rules.Villager, rules.Villager,
 		rules.Villager, rules.Villager, rules.Werewolf, rules.Werewolf, rules.Werewolf, rules.Gargoyle}
 	const gargoyle = rules.Seat(12)
-	checks, kills, calls, godCalls := 0, 0, 0, 0
+	checks, kills, calls, godCalls, read, misread := 0, 0, 0, 0, 0, 0
 	for seed := uint64(1); seed <= 40; seed++ {
 		g := newGame(t, "std-12-gargoyle", seed, deal)
 		playAsking(t, g, seed, func(a asked) {
+			if a.seat != gargoyle && a.cmd.Kind == rules.CmdAttack {
+				// The pack, having told the gargoyle's fake claim from the
+				// real checker's, spares him.
+				if garg := a.bot.likelyGargoyle(a.view); garg != 0 {
+					read++
+					if garg&^bit(gargoyle) != 0 {
+						misread++
+					}
+					if has(garg, a.cmd.Target) {
+						t.Errorf("seed %d: the pack attacked %d, whom it reads as the gargoyle", seed, a.cmd.Target)
+					}
+				}
+			}
 			if a.seat != gargoyle {
 				return
 			}
@@ -257,7 +272,10 @@ func TestSmartGargoyleHuntsGods(t *testing.T) {
 			}
 		})
 	}
-	t.Logf("%d checks; %d attacks knowing a god; as a fake checker %d calls, %d of gods", checks, kills, calls, godCalls)
+	t.Logf("%d checks; %d attacks knowing a god; as a fake checker %d calls, %d of gods; the pack read him in %d attacks (%d wrongly)", checks, kills, calls, godCalls, read, misread)
+	if read < 20 || misread*10 > read {
+		t.Errorf("the pack read the gargoyle in %d attacks, %d of them wrongly", read, misread)
+	}
 	if checks < 40 || calls < 10 || godCalls*10 < calls*6 {
 		t.Errorf("%d checks; as a fake checker %d calls, %d of gods (want 60%%: the gods are 4 of 11)", checks, calls, godCalls)
 	}

@@ -117,3 +117,41 @@ func (b *smartBot) notFoundPlain(v *rules.View, mask uint32) uint32 {
 	}
 	return m
 }
+
+// likelyGargoyle is, for a wolf of the pack on a board with a gargoyle, the
+// checker claimants who are likely the gargoyle faking. The pack knows the
+// wolf camp but for him: a real checker calls wolves only mates or another
+// claimant (the gargoyle reads as a wolf); a claimant not of the pack who
+// called a wolf someone else (a god he found, to have him exiled) lies, so
+// he is the gargoyle, when another claimant not of the pack did not lie.
+// The pack reads what he learns from his word: it spares him and attacks
+// the gods he calls wolves (gargoyleFound).
+func (b *smartBot) likelyGargoyle(v *rules.View) uint32 {
+	if b.boardRoles&(1<<rules.Gargoyle) == 0 || b.role == rules.Gargoyle || v.Wolves&b.me == 0 || b.camp(v) != campWolf {
+		return 0
+	}
+	var real, other uint32
+	claimants := b.seerClaim &^ v.Wolves
+	for cm := claimants; cm != 0; {
+		c := next(&cm)
+		if b.accWolf[c]&^v.Wolves&^claimants != 0 {
+			other |= bit(c)
+		} else {
+			real |= bit(c)
+		}
+	}
+	if real == 0 {
+		return 0
+	}
+	return other
+}
+
+// gargoyleFound: the players the likely gargoyle called wolves, but the
+// pack and the checker claimants.
+func (b *smartBot) gargoyleFound(v *rules.View, garg uint32) uint32 {
+	var m uint32
+	for cm := garg; cm != 0; {
+		m |= b.accWolf[next(&cm)]
+	}
+	return m &^ v.Wolves &^ b.seerClaim
+}

@@ -188,6 +188,13 @@ func (b *smartBot) killScore(v *rules.View, t rules.Seat) float32 {
 			x += 10
 		}
 	}
+	garg := b.likelyGargoyle(v)
+	if has(garg, t) {
+		return x - 10 // the gargoyle's fake claim: an ally, whom the pack spares
+	}
+	if has(b.gargoyleFound(v, garg), t) {
+		x += 3 // a god the gargoyle found, by his word
+	}
 	if has(b.seerClaim, t) && !checker(b.knownCard(v, t)) {
 		// The real seer, unless a mate's counter-claim keeps the village in
 		// doubt: killing him would prove him.
