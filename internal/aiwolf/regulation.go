@@ -90,3 +90,5 @@ func regulation(b *rules.Board, action time.Duration) Regulation {
 		AttackVote: VoteSetting{MaxCount: 1, AllowSelfVote: true, AllowNoTarget: boolp(false)},
 		Timeout:    Timeout{Action: ms, Response: 2 * ms}}}
 }
+
+func seatNo(s int) rules.Seat { return rules.Seat(s) }
