@@ -18,6 +18,7 @@ export function newGame(room = '') {
     caughtUp: false, // a state came after the last welcome: what follows is live
     step: '', // the last step announced to this seat
     ballots: [], // public ballots of the vote under way
+    curse: 0, // the seat the crow's curse weighs on in the vote being closed (cursed_vote)
     lastVote: null, // the last vote_result, with its ballots
     deaths: {}, // seat → {cause, day} of the deaths this seat was told of
     revealed: {}, // seat → role turned face up for everyone
@@ -157,8 +158,13 @@ function note(g, e) {
       e.open = publicBallot(g, e);
       if (e.open) g.ballots.push({ seat: e.seat || 0, target: e.target || 0 });
       break;
+    case 'cursed_vote':
+      g.curse = e.target || 0;
+      break;
     case 'vote_result':
       e.ballots = g.ballots;
+      e.curse = g.curse || 0; // announced just before, without the crow: counted in this vote's totals
+      g.curse = 0;
       // the sheriff's ballot counts more in an exile vote: this vote's sheriff and weight
       if (EXILE_VOTES.has(e.step || g.step) && g.sheriff) {
         e.sheriff = g.sheriff;
@@ -192,19 +198,29 @@ function note(g, e) {
 
 // tally groups a vote's ballots by target: [{target, voters, total}], the
 // most votes first, abstentions (target 0) last. total counts the sheriff's
-// ballot as weight (sheriff 0: nobody's counts more).
-export function tally(ballots, sheriff = 0, weight = 1) {
+// ballot as weight (sheriff 0: nobody's counts more), and the crow's curse
+// as one vote more for the seat it weighs on (curse: true on its row, which
+// it makes if nobody voted for him; the crow is not among the voters).
+export function tally(ballots, sheriff = 0, weight = 1, curse = 0) {
   const by = new Map();
   for (const b of ballots || []) {
     if (!by.has(b.target)) by.set(b.target, []);
     by.get(b.target).push(b.seat);
   }
+  if (curse && !by.has(curse)) by.set(curse, []);
   return [...by.entries()]
-    .map(([target, voters]) => ({
-      target,
-      voters: voters.sort((a, b) => a - b),
-      total: voters.reduce((n, v) => n + (sheriff && v === sheriff ? weight : 1), 0),
-    }))
+    .map(([target, voters]) => {
+      const row = {
+        target,
+        voters: voters.sort((a, b) => a - b),
+        total: voters.reduce((n, v) => n + (sheriff && v === sheriff ? weight : 1), 0),
+      };
+      if (curse && target === curse) {
+        row.curse = true;
+        row.total += 1;
+      }
+      return row;
+    })
     .sort((a, b) => (a.target === 0) - (b.target === 0) || b.total - a.total || a.target - b.target);
 }
 

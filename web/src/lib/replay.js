@@ -20,10 +20,12 @@ export function knew(e, seat) {
 }
 
 // phases splits the log at each night and day. Ballots are folded into the
-// vote's result (e.ballots, the public ones). Each phase lists its deaths.
+// vote's result (e.ballots, the public ones; e.curse, the seat the crow's
+// curse weighs on). Each phase lists its deaths.
 export function phases(events, { notes = false, seat = 0 } = {}) {
   const out = [{ kind: 'setup', n: 0, items: [], deaths: [] }];
   let ballots = [];
+  let curse = 0; // the crow's curse announced for the vote being closed
   let step = '';
   for (const raw of events || []) {
     const e = { ...raw };
@@ -41,9 +43,14 @@ export function phases(events, { notes = false, seat = 0 } = {}) {
       case 'ballot':
         if (e.public && (e.value === 1 || OPEN_VOTES.has(step))) ballots.push({ seat: e.seat || 0, target: e.target || 0 });
         break;
+      case 'cursed_vote':
+        curse = e.target || 0;
+        break;
       case 'vote_result':
         e.ballots = ballots;
+        e.curse = curse;
         ballots = [];
+        curse = 0;
         break;
       case 'death':
         out[out.length - 1].deaths.push({ seat: e.seat, cause: CAUSES[e.value] || 'none' });
