@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"strings"
 	"testing"
 	"time"
 
@@ -171,5 +172,47 @@ func TestTheHostEndsTheWaitAndOnlineRoomsDoNotWait(t *testing.T) {
 			}
 		}
 		conn.Close()
+	}
+}
+
+// TestADecoyFrameIsAnsweredLikeACommand: over the wire a seat's decoy
+// frame, padded as a phone pads it, gets the ack a command gets; a
+// spectator's is refused as his command would be.
+func TestADecoyFrameIsAnsweredLikeACommand(t *testing.T) {
+	ts := newTestServer(t)
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	var c client.Created
+	if err := ts.api.Do(ctx, "POST", "/api/rooms", "", map[string]any{"preset": "std-9", "nickname": "Ann", "timers": quick}, &c); err != nil {
+		t.Fatal(err)
+	}
+	if err := ts.api.Do(ctx, "POST", "/api/rooms/"+c.Room.ID+"/start", c.HostToken, nil, nil); err != nil {
+		t.Fatal(err)
+	}
+	ann, err := client.Dial(ctx, ts.http.URL, c.Room.ID, c.Token, 0, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ann.Close()
+	watcher, err := client.Dial(ctx, ts.http.URL, c.Room.ID, "", 0, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer watcher.Close()
+	framesUntil(t, ann, "", func(f client.Frame) bool { return f.Type == "event" && f.Kind == "night" })
+	pad := `{"type":"decoy","id":9,"target":4,"pad":"` + strings.Repeat(" ", 60) + `"}`
+	if err := ann.SendRaw(ctx, []byte(pad)); err != nil {
+		t.Fatal(err)
+	}
+	got := framesUntil(t, ann, "ack", func(f client.Frame) bool { return (f.Type == "ack" || f.Type == "error") && f.ID == 9 })
+	if len(got) == 0 || got[len(got)-1] != `{"type":"ack","id":9}` {
+		t.Fatalf("the decoy's answer: %q", got)
+	}
+	if err := watcher.Send(ctx, map[string]any{"type": "decoy", "id": 3}); err != nil {
+		t.Fatal(err)
+	}
+	refusal := framesUntil(t, watcher, "error", func(f client.Frame) bool { return f.Type == "error" && f.ID == 3 })
+	if f, _ := client.Split([]byte(refusal[0])); f[0].Code != "spectator" {
+		t.Errorf("a spectator's decoy: %s", refusal[0])
 	}
 }

@@ -16,7 +16,7 @@ const MaxFrame = 4096
 
 // inFrame is a frame from a client (docs/api.md).
 type inFrame struct {
-	Type string `json:"type"` // hello, act, chat, ping, cover
+	Type string `json:"type"` // hello, act, chat, ping, cover, seen, decoy
 	ID   int64  `json:"id"`   // echoed in the ack or error
 	// Pad is ignored: a client at night sends frames of one size, whatever
 	// they say (docs/server.md, night traffic).
@@ -77,6 +77,10 @@ func decodeFrame(data []byte) (inFrame, error) {
 		}
 	case "cover": // the night's filler: nothing to do, nothing answered
 	case "seen": // the seat has seen its card (seen.go)
+	case "decoy": // a phone's decoy task at a table (game/decoy.go): answered like a command, nothing else
+		if f.Target < 0 || f.Target > rules.MaxSeats {
+			return f, fmt.Errorf("decoy: target %d is not a seat", f.Target)
+		}
 	case "":
 		return f, errors.New("the frame has no type")
 	default:

@@ -30,6 +30,10 @@ func FuzzDecodeFrame(f *testing.F) {
 		`{"type":"hello","since":9223372036854775807}`,
 		`{"type":"hello","since":9223372036854775808}`,
 		`{"type":"ping","id":7}`,
+		// a table's frames (issue 16)
+		`{"type":"seen","id":2}`,
+		`{"type":"decoy","id":3,"target":5,"pad":"    "}`,
+		`{"type":"decoy","id":3,"target":21}`,
 		`{"type":"ping","id":-1}`,
 		`{"type":"ping","id":1e3}`,
 		`{"type":"ping","id":1.5}`,
@@ -148,6 +152,11 @@ func FuzzDecodeFrame(f *testing.F) {
 			if n := utf8.RuneCountInString(fr.Text); n < 1 || n > game.MaxChat {
 				t.Fatalf("accepted a chat of %d characters", n)
 			}
+		case "cover", "seen":
+		case "decoy":
+			if fr.Target < 0 || fr.Target > rules.MaxSeats {
+				t.Fatalf("accepted a decoy on target %d", fr.Target)
+			}
 		default:
 			t.Fatalf("accepted a frame of type %q", fr.Type)
 		}
@@ -199,6 +208,10 @@ func TestDecodeFrameSeeds(t *testing.T) {
 		{`{"type":"chat","channel":"day","text":""}`, false, "1 to 500"},
 		{`{"type":"ping"} {"type":"ping"}`, false, "data after"},
 		{`{"type":"hello","since":-1}`, false, "negative"},
+		{`{"type":"seen","id":4}`, true, ""},
+		{`{"type":"decoy","id":5,"target":3,"pad":"` + strings.Repeat(" ", 40) + `"}`, true, ""},
+		{`{"type":"decoy","id":5,"target":21}`, false, "not a seat"},
+		{`{"type":"wink"}`, false, "(hello, act, chat, ping, cover, seen, decoy)"},
 		{`{"type":"chat","channel":"day","text":"` + strings.Repeat("狼", game.MaxChat) + `"}`, true, ""},
 	} {
 		_, err := decodeFrame([]byte(tc.in))

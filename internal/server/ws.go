@@ -195,6 +195,8 @@ func (s *Server) session(ctx context.Context, cancel context.CancelFunc, conn *w
 			err = a.Act(sub, f.ID, c)
 		case "seen":
 			err = a.Seen(sub, f.ID)
+		case "decoy":
+			err = a.Decoy(sub, f.ID)
 		case "chat":
 			if !s.chatAllowed(rm, seat, f.Channel) {
 				refuse(game.ErrorFrame{ID: f.ID, Code: "rate", Message: fmt.Sprintf(
