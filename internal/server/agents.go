@@ -198,3 +198,12 @@ func (s *Server) AIWolf() http.Handler {
 	}
 	return m
 }
+
+// AIWolfLive reports how many games the gateway conducts and how many
+// agents wait for one (0, 0 without the gateway).
+func (s *Server) AIWolfLive() (games, waiting int) {
+	if s.agents == nil {
+		return 0, 0
+	}
+	return s.agents.Live()
+}

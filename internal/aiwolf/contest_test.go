@@ -1,0 +1,108 @@
+package aiwolf_test
+
+import (
+	"context"
+	"fmt"
+	"net/http"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/coder/websocket"
+
+	"github.com/wolfden/wolfden/internal/aiwolf"
+)
+
+func TestAContestMatchesOneAgentOfEachOfFiveTeams(t *testing.T) {
+	g := newGateway(t, "", aiwolf.Options{Players: 5, Contest: true})
+	// Two of team a: only one plays; the other waits for the next game.
+	var agents []*testAgent
+	for _, name := range []string{"a1", "a2", "b1", "c1", "d1", "e1"} {
+		a := &testAgent{name: name}
+		a.run(t, g.ws)
+		agents = append(agents, a)
+		time.Sleep(10 * time.Millisecond) // arrival order decides who of team a plays
+	}
+	for _, a := range append(agents[:1:1], agents[2:]...) {
+		a.wait(t, 60*time.Second)
+		checkPackets(t, a, 5)
+	}
+	if ps := agents[1].got(); len(ps) != 1 || ps[0].Request != "NAME" {
+		t.Errorf("a2, the second of its team, was given a seat: %v", lastRequests(ps, 5))
+	}
+	teams := map[string]bool{}
+	for _, a := range append(agents[:1:1], agents[2:]...) {
+		teams[a.name[:1]] = true
+	}
+	if len(teams) != 5 {
+		t.Errorf("teams %v", teams)
+	}
+}
+
+func TestWithASecretOnlyATokenOfTheAgentsTeamIsLetIn(t *testing.T) {
+	secret := []byte("contest-secret")
+	g := newGateway(t, "", aiwolf.Options{Players: 5, Secret: secret})
+	ctx := context.Background()
+	dial := func(token string) (*websocket.Conn, int) {
+		h := http.Header{}
+		if token != "" {
+			h.Set("Authorization", "Bearer "+token)
+		}
+		c, res, err := websocket.Dial(ctx, g.ws, &websocket.DialOptions{HTTPHeader: h})
+		if err != nil {
+			if res == nil {
+				t.Fatal(err)
+			}
+			return nil, res.StatusCode
+		}
+		return c, 101
+	}
+	if _, code := dial(""); code != 401 {
+		t.Errorf("no token: %d, want 401", code)
+	}
+	if _, code := dial(aiwolf.Sign([]byte("guess"), "kanolab")); code != 401 {
+		t.Errorf("a token of another secret: %d, want 401", code)
+	}
+	// A good token of another team: the name is refused after NAME.
+	c, code := dial(aiwolf.Sign(secret, "other"))
+	if code != 101 {
+		t.Fatalf("a good token: %d", code)
+	}
+	_, _, _ = c.Read(ctx) // NAME
+	_ = c.Write(ctx, websocket.MessageText, []byte("kanolab1"))
+	_, _, err := c.Read(ctx)
+	if websocket.CloseStatus(err) != websocket.StatusPolicyViolation || !strings.Contains(err.Error(), "token's team") {
+		t.Errorf("a name of another team than the token's: %v", err)
+	}
+	// The team's own tokens, as ?token=: a whole game.
+	var agents []*testAgent
+	for i := 1; i <= 5; i++ {
+		a := &testAgent{name: fmt.Sprintf("kanolab%d", i)}
+		a.run(t, g.ws+"?token="+aiwolf.Sign(secret, "kanolab"))
+		agents = append(agents, a)
+	}
+	waitAll(t, agents)
+	for _, a := range agents {
+		checkPackets(t, a, 5)
+	}
+}
+
+// Games one after another leave nothing behind in the gateway: its
+// tables go once their agents are told the end.
+func TestFinishedGamesLeaveNoTable(t *testing.T) {
+	g := newGateway(t, "", aiwolf.Options{Players: 5})
+	for i := range 10 {
+		playMatch(t, g, fmt.Sprintf("round%d-", i), 5)
+	}
+	deadline := time.Now().Add(10 * time.Second)
+	for {
+		games, waiting := g.srv.AIWolfLive()
+		if games == 0 && waiting == 0 {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("after 10 games: %d tables, %d waiting", games, waiting)
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+}
