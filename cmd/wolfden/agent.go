@@ -7,9 +7,11 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"time"
 
 	"github.com/spf13/cobra"
 
+	benchaiwolf "github.com/wolfden/wolfden/bench/aiwolf"
 	"github.com/wolfden/wolfden/internal/aiwolf/agent"
 )
 
@@ -134,4 +136,49 @@ func checkAgentURL(raw string) error {
 		return fmt.Errorf("agent: --url %q has no host", raw)
 	}
 	return nil
+}
+
+func benchAIWolfCmd() *cobra.Command {
+	var agents []int
+	var games int
+	var dir string
+	var seed uint64
+	var linger time.Duration
+	var asJSON bool
+	cmd := &cobra.Command{
+		Use:   "aiwolf [--agents 5,50,250] [--games N] [--dir DIR] [--seed S] [--linger D] [--json]",
+		Short: "Play 5-player AIWolf games of instant agents against an in-process gateway and report its speed and memory",
+		Long: `Start a server with the AIWolf gateway in this process, on an SQLite file in
+--dir (a temporary directory by default), and play --games 5-player games at
+each count of concurrent agents of --agents, every request and reply stored.
+Report games/s, the requests' latency as the gateway logged it (p50, p99,
+max) and the heap once the server is up, after half the games and after all
+of them. The agents share the process: pin it (taskset -c 0, GOMAXPROCS=1)
+to measure one core (docs/benchmarks.md).`,
+		Args: cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			if len(agents) == 0 {
+				return errors.New("bench aiwolf: --agents lists no count")
+			}
+			var reps []benchaiwolf.Report
+			for _, k := range agents {
+				rep, err := benchaiwolf.Run(cmd.Context(), benchaiwolf.Config{Agents: k, Games: games, Dir: dir, Seed: seed, Linger: linger})
+				if err != nil {
+					return err
+				}
+				reps = append(reps, rep)
+			}
+			if asJSON {
+				return writeJSONLine(cmd.OutOrStdout(), reps)
+			}
+			return benchaiwolf.Print(cmd.OutOrStdout(), reps)
+		},
+	}
+	cmd.Flags().IntSliceVar(&agents, "agents", []int{5, 50, 250}, "the counts of concurrent agents (K), multiples of 5, one run each")
+	cmd.Flags().IntVar(&games, "games", 1000, "games played at each count")
+	cmd.Flags().StringVar(&dir, "dir", "", "the directory of the SQLite file (default: a temporary one, removed)")
+	cmd.Flags().Uint64Var(&seed, "seed", 1, "the seed of the agents' choices")
+	cmd.Flags().DurationVar(&linger, "linger", 0, "how long a finished game stays live on the server (0: 1s)")
+	cmd.Flags().BoolVar(&asJSON, "json", false, "print the reports as JSON")
+	return cmd
 }

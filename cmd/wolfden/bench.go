@@ -44,10 +44,10 @@ func benchCmd() *cobra.Command {
 			if len(args) == 0 {
 				return cmd.Help()
 			}
-			return fmt.Errorf("unknown command %q for \"wolfden bench\" (known: load)", args[0])
+			return fmt.Errorf("unknown command %q for \"wolfden bench\" (known: load, aiwolf)", args[0])
 		},
 	}
-	cmd.AddCommand(benchLoadCmd())
+	cmd.AddCommand(benchLoadCmd(), benchAIWolfCmd())
 	return cmd
 }
 
