@@ -289,4 +289,3 @@ func Print(w io.Writer, reps []Report) error {
 }
 
 func mib(b uint64) string { return fmt.Sprintf("%.1f MiB", float64(b)/(1<<20)) }
-
