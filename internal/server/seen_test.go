@@ -216,3 +216,49 @@ func TestADecoyFrameIsAnsweredLikeACommand(t *testing.T) {
 		t.Errorf("a spectator's decoy: %s", refusal[0])
 	}
 }
+
+// TestTheWaitForCardsSurvivesAServerRestart: a confirmation stored before
+// the server stopped still counts after it restarts on the same file.
+func TestTheWaitForCardsSurvivesAServerRestart(t *testing.T) {
+	ts := newTestServer(t)
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	var c client.Created
+	if err := ts.api.Do(ctx, "POST", "/api/rooms", "", map[string]any{"preset": "std-9", "nickname": "Ann", "card_seen": true,
+		"timers": quick}, &c); err != nil {
+		t.Fatal(err)
+	}
+	var bob seated
+	if err := ts.api.Do(ctx, "POST", "/api/rooms/"+c.Room.ID+"/join", "", map[string]any{"nickname": "Bob"}, &bob); err != nil {
+		t.Fatal(err)
+	}
+	if err := ts.api.Do(ctx, "POST", "/api/rooms/"+c.Room.ID+"/start", c.HostToken, nil, nil); err != nil {
+		t.Fatal(err)
+	}
+	ann, err := client.Dial(ctx, ts.http.URL, c.Room.ID, c.Token, 0, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := ann.Send(ctx, map[string]any{"type": "seen", "id": 1}); err != nil {
+		t.Fatal(err)
+	}
+	framesUntil(t, ann, "", func(f client.Frame) bool { return f.Type == "ack" && f.ID == 1 })
+	ann.Close()
+	ts = ts.restart(t, Options{})
+	var info roomInfo
+	if err := ts.api.Do(ctx, "GET", "/api/rooms/"+c.Room.ID, "", nil, &info); err != nil {
+		t.Fatal(err)
+	}
+	if info.Game == nil || info.Game.Night || info.Game.CardsSeen == nil || *info.Game.CardsSeen != (cardsInfo{1, 2}) {
+		t.Fatalf("after the restart: %+v", info.Game)
+	}
+	conn, err := client.Dial(ctx, ts.http.URL, c.Room.ID, bob.Token, 0, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer conn.Close()
+	if err := conn.Send(ctx, map[string]any{"type": "seen", "id": 1}); err != nil {
+		t.Fatal(err)
+	}
+	framesUntil(t, conn, "", func(f client.Frame) bool { return f.Type == "event" && f.Kind == "night" })
+}
