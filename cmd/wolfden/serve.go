@@ -29,6 +29,7 @@ func serveCmd() *cobra.Command {
 	var origins, proxies []string
 	var drain, linger time.Duration
 	var roomRate, joinRate int
+	var af aiwolfFlags
 	cmd := &cobra.Command{
 		Use:   "serve [--addr HOST:PORT] [--db FILE|postgres://…] [--metrics-addr HOST:PORT] [--tls-cert FILE --tls-key FILE]",
 		Short: "Run the game server: rooms, real-time play over WebSockets, stored games",
@@ -87,6 +88,10 @@ out; games still running then are stored and resume at the next start.`,
 			}
 			opts := server.Options{Origins: origins, Linger: linger, Log: slog.New(h), Web: web.Dist(),
 				RoomsPerMinute: roomRate, JoinsPerMinute: joinRate, TrustedProxies: trusted, PublicURL: publicURL}
+			if opts.AIWolf, err = af.config(); err != nil {
+				return fmt.Errorf("serve: %v", err)
+			}
+			l.aiwolf = af.addr
 			return serve(cmd.Context(), l, db, opts, drain, cmd.OutOrStdout())
 		},
 	}
@@ -102,6 +107,7 @@ out; games still running then are stored and resume at the next start.`,
 	cmd.Flags().StringVar(&l.certFile, "tls-cert", "", "serve HTTPS with this certificate (PEM; with --tls-key)")
 	cmd.Flags().StringVar(&l.keyFile, "tls-key", "", "the certificate's private key (PEM; with --tls-cert)")
 	cmd.Flags().StringVar(&publicURL, "public-url", "", "where players reach the server (https://wolf.example.com), for the room QR codes' links behind a proxy")
+	af.add(cmd)
 	cmd.Flags().StringSliceVar(&proxies, "trusted-proxy", nil, "reverse proxies (address or CIDR) whose X-Forwarded-For names the client")
 	return cmd
 }
@@ -110,6 +116,7 @@ out; games still running then are stored and resume at the next start.`,
 // tls is set) and the operator's, if any.
 type listeners struct {
 	addr, metrics     string
+	aiwolf            string // the AIWolf gateway's own listener (/ws), if any
 	certFile, keyFile string
 	tls               *tls.Config
 }
@@ -207,7 +214,7 @@ func serve(ctx context.Context, l listeners, dbPath string, opts server.Options,
 		ln, scheme = tls.NewListener(ln, l.tls), "https"
 	}
 	hs := server.HTTPServer(srv)
-	errc := make(chan error, 2)
+	errc := make(chan error, 3)
 	var op *http.Server
 	opAt := ""
 	if l.metrics != "" {
@@ -220,6 +227,18 @@ func serve(ctx context.Context, l listeners, dbPath string, opts server.Options,
 		op = &http.Server{Handler: srv.Operator(), ReadHeaderTimeout: server.ReadHeaderTimeout}
 		opAt = fmt.Sprintf("; operator listener on http://%s", oln.Addr())
 		go func() { errc <- op.Serve(oln) }()
+	}
+	var aw *http.Server
+	if l.aiwolf != "" {
+		aln, err := net.Listen("tcp", l.aiwolf)
+		if err != nil {
+			ln.Close()
+			srv.Stop()
+			return fmt.Errorf("serve: --aiwolf-addr: %v", err)
+		}
+		aw = &http.Server{Handler: srv.AIWolf(), ReadHeaderTimeout: server.ReadHeaderTimeout}
+		opAt += fmt.Sprintf("; AIWolf agents on ws://%s/ws", aln.Addr())
+		go func() { errc <- aw.Serve(aln) }()
 	}
 	fmt.Fprintf(out, "wolfden serving on %s://%s (database %s)%s\n", scheme, ln.Addr(), dbPath, opAt)
 	go func() { errc <- hs.Serve(ln) }()
@@ -242,6 +261,9 @@ func serve(ctx context.Context, l listeners, dbPath string, opts server.Options,
 	_ = hs.Shutdown(sctx)
 	if op != nil {
 		_ = op.Shutdown(sctx)
+	}
+	if aw != nil {
+		_ = aw.Shutdown(sctx)
 	}
 	opts.Log.Info("stopped")
 	return nil
