@@ -30,6 +30,7 @@ func serveCmd() *cobra.Command {
 	var drain, linger time.Duration
 	var roomRate, joinRate int
 	var af aiwolfFlags
+	var lf llmFlags
 	cmd := &cobra.Command{
 		Use:   "serve [--addr HOST:PORT] [--db FILE|postgres://…] [--metrics-addr HOST:PORT] [--tls-cert FILE --tls-key FILE]",
 		Short: "Run the game server: rooms, real-time play over WebSockets, stored games",
@@ -88,6 +89,12 @@ out; games still running then are stored and resume at the next start.`,
 			}
 			opts := server.Options{Origins: origins, Linger: linger, Log: slog.New(h), Web: web.Dist(),
 				RoomsPerMinute: roomRate, JoinsPerMinute: joinRate, TrustedProxies: trusted, PublicURL: publicURL}
+			if opts.LLM, err = lf.config(cmd.Flags().Changed); err != nil {
+				return fmt.Errorf("serve: %v", err)
+			}
+			if opts.LLM != nil { // the key is never logged
+				opts.Log.Info("llm bots", "endpoint", opts.LLM.Endpoint(), "model", opts.LLM.Model)
+			}
 			if opts.AIWolf, err = af.config(); err != nil {
 				return fmt.Errorf("serve: %v", err)
 			}
@@ -107,6 +114,7 @@ out; games still running then are stored and resume at the next start.`,
 	cmd.Flags().StringVar(&l.certFile, "tls-cert", "", "serve HTTPS with this certificate (PEM; with --tls-key)")
 	cmd.Flags().StringVar(&l.keyFile, "tls-key", "", "the certificate's private key (PEM; with --tls-cert)")
 	cmd.Flags().StringVar(&publicURL, "public-url", "", "where players reach the server (https://wolf.example.com), for the room QR codes' links behind a proxy")
+	lf.add(cmd)
 	af.add(cmd)
 	cmd.Flags().StringSliceVar(&proxies, "trusted-proxy", nil, "reverse proxies (address or CIDR) whose X-Forwarded-For names the client")
 	return cmd

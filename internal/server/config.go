@@ -11,6 +11,7 @@ import (
 	"github.com/wolfden/wolfden/bot"
 	"github.com/wolfden/wolfden/internal/boardfile"
 	"github.com/wolfden/wolfden/internal/game"
+	"github.com/wolfden/wolfden/internal/llm"
 	"github.com/wolfden/wolfden/rules"
 )
 
@@ -128,8 +129,8 @@ func (req *createRequest) config() (roomConfig, error) {
 	if c.Bots == "" {
 		c.Bots = string(bot.Smart)
 	}
-	if _, err := bot.ParseLevel(c.Bots); err != nil {
-		return c, fmt.Errorf("bots: unknown level %q (smart or random)", c.Bots)
+	if _, err := bot.ParseLevel(c.Bots); err != nil && c.Bots != llm.Level {
+		return c, fmt.Errorf("bots: unknown level %q (smart, random or llm)", c.Bots)
 	}
 	switch {
 	case req.Seed != nil:
@@ -217,6 +218,7 @@ func (c *roomConfig) timers() (game.Timers, error) {
 type seatRec struct {
 	Nick string `json:"nick,omitempty"`
 	Hash string `json:"hash,omitempty"`
+	LLM  bool   `json:"llm,omitempty"` // a bot seat played by the model (llm.go)
 	Bot  bool   `json:"bot,omitempty"`
 	// Closed: the host emptied the seat, and nobody may join it until he
 	// reopens it. Bots may still take it.

@@ -10,6 +10,7 @@ import (
 
 	"github.com/wolfden/wolfden/bot"
 	"github.com/wolfden/wolfden/internal/game"
+	"github.com/wolfden/wolfden/internal/llm"
 	"github.com/wolfden/wolfden/internal/store"
 	"github.com/wolfden/wolfden/rules"
 )
@@ -36,6 +37,11 @@ func (s *Server) start(w http.ResponseWriter, r *http.Request) {
 		if rm.seats[i].empty() {
 			rm.seats[i] = seatRec{Bot: true}
 		}
+	}
+	if err := s.llmReady(rm); err != nil {
+		undo()
+		writeErr(w, err)
+		return
 	}
 	if !rm.cfg.Practice {
 		rm.cfg.Seed = s.dealSeed(rm.rec.ID)
@@ -89,8 +95,11 @@ func (s *Server) gameConfig(rm *room) (game.Config, error) {
 			return game.Config{}, err
 		}
 	}
+	if rm.cfg.Bots == llm.Level {
+		cfg.Level = bot.Smart // for a model's seat left empty (llm.go)
+	}
 	for i, st := range rm.seats {
-		if st.Bot {
+		if st.Bot && !rm.llmSeat(i) { // a model's seat is a connection's, not the actor's bot
 			cfg.Bots |= 1 << uint(i+1)
 		}
 	}
@@ -118,6 +127,7 @@ func (s *Server) hooks(rm *room) game.Hooks {
 // run tracks a live game until its actor stops.
 func (s *Server) run(rm *room, a *game.Actor) {
 	rm.actor = a
+	s.seatLLMs(rm, a)
 	s.games.Add(1)
 	s.m.games.Inc()
 	go func() {

@@ -21,6 +21,7 @@ import (
 	"golang.org/x/time/rate"
 
 	"github.com/wolfden/wolfden/internal/game"
+	"github.com/wolfden/wolfden/internal/llm"
 	"github.com/wolfden/wolfden/internal/store"
 	"github.com/wolfden/wolfden/rules"
 )
@@ -199,6 +200,10 @@ func (s *Server) createRoom(w http.ResponseWriter, r *http.Request) {
 		writeErr(w, err)
 		return
 	}
+	if cfg.Bots == llm.Level && s.opts.LLM == nil {
+		writeErr(w, errNoLLM)
+		return
+	}
 	if err := checkName("nickname", req.Nickname, true); err != nil {
 		writeErr(w, fail(http.StatusBadRequest, "bad_name", "%v", err))
 		return
@@ -275,6 +280,7 @@ type seatInfo struct {
 	Seat   rules.Seat `json:"seat"`
 	Nick   string     `json:"nick,omitempty"`
 	Bot    bool       `json:"bot,omitempty"`
+	LLM    bool       `json:"llm,omitempty"`    // a bot seat played by a language model
 	Closed bool       `json:"closed,omitempty"` // emptied by the host: nobody may join it until he reopens it
 }
 
@@ -306,7 +312,7 @@ func (s *Server) describe(rm *room) roomInfo {
 		if !st.empty() {
 			in.Taken++
 		}
-		in.Seats = append(in.Seats, seatInfo{Seat: rules.Seat(i + 1), Nick: st.Nick, Bot: st.Bot, Closed: st.Closed})
+		in.Seats = append(in.Seats, seatInfo{Seat: rules.Seat(i + 1), Nick: st.Nick, Bot: st.Bot, LLM: rm.llmSeat(i), Closed: st.Closed})
 	}
 	if rm.actor != nil {
 		if g, err := rm.actor.Status(); err == nil {
@@ -508,13 +514,23 @@ func (s *Server) leave(w http.ResponseWriter, r *http.Request) {
 
 func (s *Server) addBots(w http.ResponseWriter, r *http.Request) {
 	var req struct {
-		Count int `json:"count"` // fill this many empty seats (0: all)
-		Seat  int `json:"seat"`  // or this one
+		Count int    `json:"count"` // fill this many empty seats (0: all)
+		Seat  int    `json:"seat"`  // or this one
+		Level string `json:"level"` // "llm": played by the model (llm.go); "": the room's level
 	}
 	if err := readBody(w, r, &req); err != nil {
 		writeErr(w, err)
 		return
 	}
+	switch {
+	case req.Level != "" && req.Level != llm.Level:
+		writeErr(w, fail(http.StatusBadRequest, "bad_level", "level %q: a seat's level is llm, or left out for the room's level", req.Level))
+		return
+	case req.Level == llm.Level && s.opts.LLM == nil:
+		writeErr(w, errNoLLM)
+		return
+	}
+	model := req.Level == llm.Level
 	s.openRoom(w, r, true, func(rm *room) (any, error) {
 		if req.Seat != 0 {
 			if req.Seat < 1 || req.Seat > len(rm.seats) {
@@ -523,7 +539,7 @@ func (s *Server) addBots(w http.ResponseWriter, r *http.Request) {
 			if !rm.seats[req.Seat-1].empty() {
 				return nil, fail(http.StatusConflict, "taken", "seat %d is taken", req.Seat)
 			}
-			rm.seats[req.Seat-1] = seatRec{Bot: true}
+			rm.seats[req.Seat-1] = seatRec{Bot: true, LLM: model}
 			return nil, nil
 		}
 		if req.Count < 0 {
@@ -532,7 +548,7 @@ func (s *Server) addBots(w http.ResponseWriter, r *http.Request) {
 		added := 0
 		for i := range rm.seats {
 			if rm.seats[i].empty() && (req.Count == 0 || added < req.Count) {
-				rm.seats[i] = seatRec{Bot: true}
+				rm.seats[i] = seatRec{Bot: true, LLM: model}
 				added++
 			}
 		}

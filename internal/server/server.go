@@ -25,12 +25,17 @@ import (
 
 	"github.com/wolfden/wolfden/internal/aiwolf"
 	"github.com/wolfden/wolfden/internal/game"
+	"github.com/wolfden/wolfden/internal/llm"
 	"github.com/wolfden/wolfden/internal/store"
 	"github.com/wolfden/wolfden/rules"
 )
 
 // Options configure a server.
 type Options struct {
+	// LLM, if set, is the endpoint of the seats played by a language
+	// model (bot level llm, internal/llm); without it such seats are
+	// refused.
+	LLM *llm.Config
 	// Origins are the extra hosts (patterns of path.Match, such as
 	// "example.com" or "*.example.com") whose pages may open WebSockets;
 	// the server's own host is always allowed.
