@@ -6,6 +6,7 @@ import (
 	"errors"
 	"net/http"
 	"net/http/httptest"
+	"path/filepath"
 	"regexp"
 	"strconv"
 	"strings"
@@ -16,6 +17,7 @@ import (
 	"github.com/wolfden/wolfden/internal/client"
 	"github.com/wolfden/wolfden/internal/game"
 	"github.com/wolfden/wolfden/internal/llm"
+	"github.com/wolfden/wolfden/internal/store/sqlite"
 )
 
 // TestLLMSeatsNeedAnEndpoint: a room of llm bots, or a seat played by the
@@ -153,4 +155,68 @@ func TestLLMSeatsPlayAGameOnTheServer(t *testing.T) {
 		}
 	}
 	t.Logf("calls by seat: %v", got)
+}
+
+// TestLLMSeatsResumeAfterARestart: a game of model seats stopped mid-game
+// resumes on the next server, its players joined again from the start of
+// their streams, and ends.
+func TestLLMSeatsResumeAfterARestart(t *testing.T) {
+	srv, calls := modelEndpoint(t)
+	opts := Options{LLM: &llm.Config{URL: srv.URL + "/v1", Model: "m", Key: "k"}}
+	path := filepath.Join(t.TempDir(), "w.db")
+	open := func() (*Server, *client.API, func()) {
+		st, err := sqlite.Open(path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		s := New(st, opts)
+		if _, err := s.Restore(context.Background()); err != nil {
+			t.Fatal(err)
+		}
+		hs := httptest.NewServer(s)
+		return s, &client.API{Base: hs.URL}, func() { hs.Close(); s.Stop(); st.Close() }
+	}
+	ctx := context.Background()
+	_, api, stop := open()
+	timers := map[string]string{"setup": "400ms", "night": "400ms", "witch": "400ms", "tick": "10ms",
+		"speech": "2s", "vote": "2s", "other": "2s", "bot": "0s"}
+	var c client.Created
+	if err := api.Do(ctx, "POST", "/api/rooms", "", map[string]any{"preset": "std-9", "bots": "llm", "timers": timers}, &c); err != nil {
+		t.Fatal(err)
+	}
+	if err := api.Do(ctx, "POST", "/api/rooms/"+c.Room.ID+"/start", c.HostToken, nil, nil); err != nil {
+		t.Fatal(err)
+	}
+	total := func() int {
+		n := 0
+		for _, v := range calls() {
+			n += v
+		}
+		return n
+	}
+	for total() < 12 {
+		time.Sleep(20 * time.Millisecond)
+	}
+	stop()
+	before := total()
+	_, api, stop = open()
+	defer stop()
+	var info roomInfo
+	deadline := time.Now().Add(2 * time.Minute)
+	for {
+		if err := api.Do(ctx, "GET", "/api/rooms/"+c.Room.ID, "", nil, &info); err != nil {
+			t.Fatal(err)
+		}
+		if info.Status == "over" {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("the resumed game did not end: %+v", info.Game)
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+	if total() <= before {
+		t.Fatalf("the model was not asked after the restart (%d calls before, %d after)", before, total())
+	}
+	t.Logf("%d calls before the restart, %d after", before, total()-before)
 }
