@@ -245,3 +245,53 @@ func TestNoWaitUnlessAsked(t *testing.T) {
 		})
 	}
 }
+
+// TestTheWaitHoldsWhateverComesFirst: whatever follows the deal — night 1,
+// a thief's extra cards, a first day, a sheriff's election before the
+// first night — the table is told the deal only, until the card is seen.
+func TestTheWaitHoldsWhateverComesFirst(t *testing.T) {
+	thief := rules.Board{Cards: []rules.Role{rules.Thief, rules.Werewolf, rules.Werewolf, rules.Seer, rules.Witch, rules.Villager,
+		rules.Villager, rules.Villager, rules.Villager}}
+	day, elect := std12(t), std12(t)
+	if err := day.Options.Set("first_phase", "day"); err != nil {
+		t.Fatal(err)
+	}
+	if err := elect.Options.Set("sheriff", "before_first_night"); err != nil {
+		t.Fatal(err)
+	}
+	for name, b := range map[string]rules.Board{"night first": std12(t), "thief": thief, "day first": day, "election first": elect} {
+		t.Run(name, func(t *testing.T) {
+			bots := uint32(1)<<uint(b.Players()+1) - 4 // everyone but seat 1
+			cfg := Config{Board: b, Seed: 9, Timers: nightTimers(), Bots: bots, CardSeen: true}
+			a, err := Start(context.Background(), "r", cfg, memory.New(), Hooks{}, nil)
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer a.Stop()
+			sub := joinSeats(t, a, 1)[1]
+			until(t, sub, "seen", isType("seen"))
+			beyond := func() int {
+				n, _ := ask(a, func() int {
+					k := 0
+					for _, e := range a.shown.Events() {
+						if e.Kind != rules.EvGameStart && e.Kind != rules.EvRole {
+							k++
+						}
+					}
+					return k
+				})
+				return n
+			}
+			if n := beyond(); n != 0 {
+				t.Fatalf("the table was told %d events beyond the deal before the card was seen", n)
+			}
+			if err := a.Seen(sub, 1); err != nil {
+				t.Fatal(err)
+			}
+			until(t, sub, "seen", func(f map[string]any) bool { return f["type"] == "seen" && f["waiting"] == false })
+			if n := beyond(); n == 0 {
+				t.Fatal("nothing beyond the deal was told once the card was seen")
+			}
+		})
+	}
+}
