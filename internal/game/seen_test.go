@@ -87,10 +87,18 @@ func TestTheNightWaitsUntilEveryCardIsSeen(t *testing.T) {
 	for s, sub := range subs {
 		counts[s] = append(counts[s], until(t, sub, "seen", isType("seen"))...)
 	}
+	var views []string
 	for _, s := range []rules.Seat{1, 2, 3} {
 		st := stateUntil(t, subs[s], func(st StateFrame) bool { return st.Role != "" })
 		if st.Role != seenDeal[s-1].String() || !st.SeeCard || st.Night || len(st.Wolves) != 0 {
 			t.Errorf("seat %d while the cards are looked at: %+v", s, st)
+		}
+		st.Seat, st.Role = 0, "" // the seat's own: all else is the same for every card
+		views = append(views, string(encode(st)))
+	}
+	for i, v := range views {
+		if v != views[0] {
+			t.Errorf("while the cards are looked at, seat %d's state, its seat and card aside, is %s; seat 1's %s", i+1, v, views[0])
 		}
 	}
 	id := int64(1)
