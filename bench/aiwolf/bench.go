@@ -19,9 +19,11 @@ import (
 	"os"
 	"path/filepath"
 	"runtime"
+	"runtime/pprof"
 	"slices"
 	"sync"
 	"sync/atomic"
+	"syscall"
 	"time"
 
 	gw "github.com/wolfden/wolfden/internal/aiwolf"
@@ -74,6 +76,13 @@ type Report struct {
 	HeapAfter  uint64 `json:"heap_after"`
 	// StoreBytes is the SQLite file's size with its WAL at the end.
 	StoreBytes int64 `json:"store_bytes"`
+	// CPU is the process's user and system time over the games (server and
+	// agents together); GamesPerCPUS is the games a second of one core
+	// plays, a figure that other load on the machine does not change as it
+	// changes GamesPerS. The agents' goroutines carry the pprof label
+	// side=agent, so a CPU profile of the run splits the two.
+	CPU          time.Duration `json:"cpu_ns"`
+	GamesPerCPUS float64       `json:"games_per_cpu_s"`
 }
 
 func (c *Config) check() error {
@@ -136,10 +145,12 @@ func Run(ctx context.Context, cfg Config) (Report, error) {
 	half := int64(cfg.Games / 2)
 	var errMu sync.Mutex
 	var firstErr error
-	start := time.Now()
+	start, cpu0 := time.Now(), cpuTime()
 	var teams sync.WaitGroup
+	actx := pprof.WithLabels(ctx, pprof.Labels("side", "agent"))
 	for team := range cfg.Agents / Players {
 		teams.Go(func() {
+			pprof.SetGoroutineLabels(actx)
 			for g := 0; ; g++ {
 				if claimed.Add(1) > int64(cfg.Games) || ctx.Err() != nil {
 					return
@@ -170,7 +181,8 @@ func Run(ctx context.Context, cfg Config) (Report, error) {
 		})
 	}
 	teams.Wait()
-	rep.Elapsed = time.Since(start)
+	rep.Elapsed, rep.CPU = time.Since(start), cpuTime()-cpu0
+	rep.GamesPerCPUS = float64(cfg.Games) / rep.CPU.Seconds()
 	rep.GamesPerS = float64(cfg.Games) / rep.Elapsed.Seconds()
 	rep.Failed = int(failed.Load())
 	if ctx.Err() != nil {
@@ -254,6 +266,15 @@ func pct(sorted []time.Duration, p float64) time.Duration {
 	return sorted[min(max(i, 0), len(sorted)-1)]
 }
 
+// cpuTime is the process's user and system time.
+func cpuTime() time.Duration {
+	var ru syscall.Rusage
+	if syscall.Getrusage(syscall.RUSAGE_SELF, &ru) != nil {
+		return 0
+	}
+	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
+}
+
 // heap is the live heap after a full collection.
 func heap() uint64 {
 	runtime.GC()
@@ -275,14 +296,14 @@ func sleep(ctx context.Context, d time.Duration) error {
 
 // Print writes reports as a table.
 func Print(w io.Writer, reps []Report) error {
-	_, err := fmt.Fprintf(w, "%6s %7s %6s %10s %9s %9s %9s %9s %11s %11s %11s %6s\n",
-		"agents", "games", "procs", "games/s", "requests", "p50", "p99", "max", "heap before", "heap middle", "heap after", "failed")
+	_, err := fmt.Fprintf(w, "%6s %7s %6s %10s %12s %9s %9s %9s %9s %11s %11s %11s %6s\n",
+		"agents", "games", "procs", "games/s", "games/cpu-s", "requests", "p50", "p99", "max", "heap before", "heap middle", "heap after", "failed")
 	for _, r := range reps {
 		if err != nil {
 			break
 		}
-		_, err = fmt.Fprintf(w, "%6d %7d %6d %10.1f %9d %9s %9s %9s %11s %11s %11s %6d\n",
-			r.Agents, r.Games, r.GOMAXPROCS, r.GamesPerS, r.Requests, r.P50.Round(time.Microsecond),
+		_, err = fmt.Fprintf(w, "%6d %7d %6d %10.1f %12.1f %9d %9s %9s %9s %11s %11s %11s %6d\n",
+			r.Agents, r.Games, r.GOMAXPROCS, r.GamesPerS, r.GamesPerCPUS, r.Requests, r.P50.Round(time.Microsecond),
 			r.P99.Round(time.Microsecond), r.Max.Round(time.Microsecond), mib(r.HeapBefore), mib(r.HeapMiddle), mib(r.HeapAfter), r.Failed)
 	}
 	return err

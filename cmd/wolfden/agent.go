@@ -4,6 +4,8 @@ import (
 	"errors"
 	"fmt"
 	"net/url"
+	"os"
+	"runtime/pprof"
 	"strconv"
 	"strings"
 	"sync"
@@ -145,20 +147,34 @@ func benchAIWolfCmd() *cobra.Command {
 	var seed uint64
 	var linger time.Duration
 	var asJSON bool
+	var cpuProfile string
 	cmd := &cobra.Command{
-		Use:   "aiwolf [--agents 5,50,250] [--games N] [--dir DIR] [--seed S] [--linger D] [--json]",
+		Use:   "aiwolf [--agents 5,50,250] [--games N] [--dir DIR] [--seed S] [--linger D] [--cpuprofile FILE] [--json]",
 		Short: "Play 5-player AIWolf games of instant agents against an in-process gateway and report its speed and memory",
 		Long: `Start a server with the AIWolf gateway in this process, on an SQLite file in
 --dir (a temporary directory by default), and play --games 5-player games at
 each count of concurrent agents of --agents, every request and reply stored.
 Report games/s, the requests' latency as the gateway logged it (p50, p99,
 max) and the heap once the server is up, after half the games and after all
-of them. The agents share the process: pin it (taskset -c 0, GOMAXPROCS=1)
-to measure one core (docs/benchmarks.md).`,
+of them, and games per CPU-second of the process, which the machine's other
+load does not change. The agents share the process: pin it (taskset -c 0,
+GOMAXPROCS=1) to measure one core, and split the server's CPU from the
+agents' with --cpuprofile and go tool pprof -tags (docs/benchmarks.md).`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			if len(agents) == 0 {
 				return errors.New("bench aiwolf: --agents lists no count")
+			}
+			if cpuProfile != "" {
+				f, err := os.Create(cpuProfile)
+				if err != nil {
+					return fmt.Errorf("bench aiwolf: --cpuprofile: %w", err)
+				}
+				defer f.Close()
+				if err := pprof.StartCPUProfile(f); err != nil {
+					return fmt.Errorf("bench aiwolf: --cpuprofile: %w", err)
+				}
+				defer pprof.StopCPUProfile()
 			}
 			var reps []benchaiwolf.Report
 			for _, k := range agents {
@@ -180,5 +196,6 @@ to measure one core (docs/benchmarks.md).`,
 	cmd.Flags().Uint64Var(&seed, "seed", 1, "the seed of the agents' choices")
 	cmd.Flags().DurationVar(&linger, "linger", 0, "how long a finished game stays live on the server (0: 1s)")
 	cmd.Flags().BoolVar(&asJSON, "json", false, "print the reports as JSON")
+	cmd.Flags().StringVar(&cpuProfile, "cpuprofile", "", "write a CPU profile of the runs to FILE (the agents' samples are tagged side=agent)")
 	return cmd
 }
