@@ -37,8 +37,9 @@ type Player struct {
 
 	handled string // the question last answered (or given up)
 	q       *question
-	todo    []step // the requests of the answer still to send
-	todoKey string // … for this question
+	todo    []step        // the requests of the answer still to send
+	todoKey string        // … for this question
+	stopped chan struct{} // closed when Run returns
 
 	// onAsk, if set (tests), is told of every conversation sent.
 	onAsk func(seat rules.Seat, msgs []Message)
@@ -88,8 +89,10 @@ func NewPlayer(cfg *Config, seat rules.Seat, players int, seed int64, frames <-c
 // to the model run on goroutines of their own: the frames are read all the
 // while, so the game never waits for the model.
 func (p *Player) Run(ctx context.Context) error {
-	answers := make(chan answer, 4)
+	answers := make(chan answer)
+	p.stopped = make(chan struct{})
 	defer func() {
+		close(p.stopped) // calls still running give up their answer
 		if p.q != nil {
 			p.q.cancel()
 		}
@@ -196,7 +199,10 @@ func (p *Player) ask(ctx context.Context, answers chan<- answer) {
 	}
 	go func() {
 		content, err := p.cfg.complete(cctx, msgs, p.seed)
-		answers <- answer{key: q.key, content: content, err: err}
+		select {
+		case answers <- answer{key: q.key, content: content, err: err}:
+		case <-p.stopped:
+		}
 	}()
 }
 
