@@ -124,3 +124,16 @@ func TestTheQRCodeRefusesWhatItCannotDraw(t *testing.T) {
 		}
 	}
 }
+
+// BenchmarkQRSVG draws the QR code of a typical join link.
+func BenchmarkQRSVG(b *testing.B) {
+	var n int
+	for b.Loop() {
+		svg, err := qrSVG("http://192.168.1.20:8080/j/K7QX")
+		if err != nil {
+			b.Fatal(err)
+		}
+		n = len(svg)
+	}
+	b.ReportMetric(float64(n), "bytes")
+}
