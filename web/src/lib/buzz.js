@@ -43,7 +43,9 @@ export function vibrate(nav = globalThis.navigator) {
 // instant, and an instant already past is not buzzed late. now() is the
 // server's clock; timers are injected for tests.
 export class Buzzer {
-  constructor({ now, buzz = () => vibrate(), set = setTimeout, clear = clearTimeout } = {}) {
+  // (the timers are wrapped: a browser's setTimeout called as a method of
+  // another object throws "Illegal invocation")
+  constructor({ now, buzz = () => vibrate(), set = (f, ms) => setTimeout(f, ms), clear = (id) => clearTimeout(id) } = {}) {
     this.nowFn = now || (() => Date.now());
     this.buzz = buzz;
     this.set = set;

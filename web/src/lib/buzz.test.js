@@ -75,6 +75,22 @@ describe('Buzzer', () => {
     b.now('day:2');
     expect(n).toBe(1);
   });
+  it('runs on the real timers when given none (a browser throws on setTimeout called as a method)', async () => {
+    let n = 0;
+    const b = new Buzzer({ buzz: () => n++ });
+    const strict = globalThis.setTimeout;
+    globalThis.setTimeout = function (f, ms) {
+      if (this !== undefined && this !== globalThis) throw new TypeError('Illegal invocation');
+      return strict(f, ms);
+    };
+    try {
+      b.plan([Date.now() + 5]);
+    } finally {
+      globalThis.setTimeout = strict;
+    }
+    await new Promise((r) => setTimeout(r, 30));
+    expect(n).toBe(1);
+  });
   it('stops every planned buzz', () => {
     const c = fakeClock();
     let n = 0;

@@ -1,0 +1,457 @@
+// Phones at a table (issue 16), in Chromium against the real server: three
+// pages are three phones of one game, the other seats bots.
+//
+//   - the installable shell: the service worker registers, takes the page,
+//     and the lobby opens with the network cut (the API is never kept);
+//   - joining across the table: the host's phone shows the room's code and
+//     its QR code (the server's SVG); one phone types the code in the
+//     lobby's box (lower case, with a dash), one opens the QR code's link
+//     (/j/CODE, the X-Join-Link of the SVG); a code no room has comes back
+//     to the lobby, which says so;
+//   - the card-seen step, when the server has it (the room info's
+//     card_seen): every phone confirms, the count is shown, then night falls;
+//   - night 1: every phone gets a task in each slot of the night at the same
+//     instants (the public schedule, the same list on every phone): the seer
+//     his check, the villagers a decoy "tap any seat", and in the witch's
+//     slot all three a decoy; each phone buzzes at the same instants (and at
+//     daybreak); the screen is kept on (a screen wake lock asked for);
+//   - the decoys change nothing: a second room with the same seed and deal,
+//     whose people make the same real choice over plain WebSockets and tap
+//     no decoy, tells every seat the same events up to day 1's first step.
+//
+// Deterministic: practice rooms with a fixed seed and deal (the seer at the
+// host's seat 1, villagers at 2 and 3, every other card a bot's), waits on
+// states, never on time. Screenshots of a phone's decoy task and of the
+// join QR into docs/screenshots/ with SCREENSHOTS=1 (else a temporary dir).
+//
+//   node tests/phones.mjs            builds the client and the server first
+//   WOLFDEN_BIN=/path/wolfden ...    uses that binary (its embedded client)
+//   CHROMIUM=/path/chromium ...      another Chromium than /usr/bin/chromium
+import { execFileSync, spawn } from 'node:child_process';
+import fs from 'node:fs';
+import net from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { chromium } from 'playwright-core';
+
+const web = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+const repo = path.resolve(web, '..');
+const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'wolfden-phones-'));
+const shots = process.env.SCREENSHOTS ? path.join(repo, 'docs', 'screenshots') : path.join(tmp, 'screenshots');
+const started = Date.now();
+const log = (...a) => console.log(`[phones ${((Date.now() - started) / 1000).toFixed(1)}s]`, ...a);
+const problems = [];
+
+let server = null;
+process.on('exit', () => {
+  if (server && server.exitCode === null) server.kill('SIGKILL');
+  fs.rmSync(tmp, { recursive: true, force: true });
+});
+setTimeout(() => {
+  console.error('phones: over 300s, giving up');
+  process.exit(1);
+}, Number(process.env.PHONES_LIMIT_S || 300) * 1000).unref();
+
+function fail(msg) {
+  throw new Error(msg);
+}
+
+function freePort() {
+  return new Promise((resolve, reject) => {
+    const s = net.createServer();
+    s.unref();
+    s.on('error', reject);
+    s.listen(0, '127.0.0.1', () => {
+      const { port } = s.address();
+      s.close(() => resolve(port));
+    });
+  });
+}
+
+async function startServer() {
+  let bin = process.env.WOLFDEN_BIN;
+  if (!bin) {
+    log('building the client (vite build) and the server (go build)');
+    execFileSync(process.execPath, [path.join(web, 'node_modules', 'vite', 'bin', 'vite.js'), 'build', '--logLevel', 'warn'], { cwd: web, stdio: 'inherit' });
+    bin = path.join(tmp, 'wolfden');
+    execFileSync('go', ['build', '-o', bin, './cmd/wolfden'], { cwd: repo, stdio: 'inherit' });
+  }
+  const port = await freePort();
+  const base = `http://127.0.0.1:${port}`;
+  server = spawn(bin, ['serve', '--addr', `127.0.0.1:${port}`, '--db', path.join(tmp, 'phones.db')], { stdio: ['ignore', 'ignore', 'pipe'] });
+  let stderr = '';
+  server.stderr.on('data', (d) => (stderr = (stderr + d).slice(-20000)));
+  for (let i = 0; i < 150; i++) {
+    try {
+      if ((await fetch(base + '/healthz')).ok) return base;
+    } catch {
+      // not yet
+    }
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  fail('the server did not start: ' + stderr.slice(-2000));
+}
+
+async function api(base, method, p, body, token) {
+  const headers = { 'content-type': 'application/json' };
+  if (token) headers.authorization = 'Bearer ' + token;
+  const r = await fetch(base + p, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) });
+  const out = await r.json().catch(() => ({}));
+  if (!r.ok) fail(`${method} ${p}: ${r.status} ${JSON.stringify(out)}`);
+  return out;
+}
+
+async function shot(page, name) {
+  fs.mkdirSync(shots, { recursive: true });
+  await page.screenshot({ path: path.join(shots, name + '.png') });
+  log('screenshot', name + '.png');
+}
+
+function watch(page, who) {
+  page.on('pageerror', (e) => problems.push(`${who}: page error: ${e.message}`));
+  page.on('console', (m) => {
+    // a phone offline, or the network cut on purpose, logs failed loads
+    if (m.type() === 'error' && !/Failed to load resource|ERR_INTERNET_DISCONNECTED/.test(m.text())) problems.push(`${who}: console error: ${m.text()}`);
+  });
+}
+
+// The deal, seat by seat: the host (seat 1) the seer, the two who join
+// (seats 2 and 3) villagers; the wolves, the witch and the hunter bots.
+const DEAL = ['seer', 'villager', 'villager', 'werewolf', 'witch', 'werewolf', 'hunter', 'werewolf', 'villager'];
+const SEED = 16;
+const CHECK = 4; // the seer checks seat 4, a wolf
+// Night slots long enough to tap on a loaded machine; the day is not played.
+const TIMERS = { setup: '2s', night: '12s', witch: '8s', speech: '60s', vote: '30s', other: '15s', bot: '0s' };
+const PHONE = { viewport: { width: 390, height: 844 }, deviceScaleFactor: 2, isMobile: true, hasTouch: true, reducedMotion: 'reduce' };
+
+// Each phone records its vibrations and its screen wake lock requests (the
+// headless browser has neither).
+function fakeDevice() {
+  window.__buzz = [];
+  window.__locks = [];
+  Object.defineProperty(Navigator.prototype, 'vibrate', {
+    configurable: true,
+    value: (p) => {
+      window.__buzz.push(JSON.stringify(p));
+      return true;
+    },
+  });
+  Object.defineProperty(Navigator.prototype, 'wakeLock', {
+    configurable: true,
+    get: () => ({
+      request: async (type) => {
+        const l = new EventTarget();
+        l.type = type;
+        l.release = async () => l.dispatchEvent(new Event('release'));
+        window.__locks.push(type);
+        return l;
+      },
+    }),
+  });
+}
+
+async function phone(browser, who, locale, auth) {
+  const ctx = await browser.newContext({ ...PHONE, locale });
+  await ctx.addInitScript(fakeDevice);
+  if (auth) {
+    await ctx.addInitScript(([key, value]) => {
+      if (!localStorage.getItem(key)) localStorage.setItem(key, JSON.stringify({ ...value, at: Date.now() }));
+    }, auth);
+  }
+  const page = await ctx.newPage();
+  watch(page, who);
+  return { who, ctx, page };
+}
+
+async function joinHere(p, nick) {
+  await p.page.locator('#join-nick').fill(nick);
+  await p.page.getByTestId('join').click();
+  await p.page.locator('[data-testid^="room-seat-"].me').waitFor();
+  const seat = Number((await p.page.locator('[data-testid^="room-seat-"].me').getAttribute('data-testid')).split('-').pop());
+  log(`${p.who} joined as ${nick} at seat ${seat}`);
+  return seat;
+}
+
+// 1. The shell: the worker registers and takes the page; with the network
+// cut the lobby still opens, and the API is not answered from a cache.
+async function shell(browser, base) {
+  const ctx = await browser.newContext({ ...PHONE, locale: 'en-US' });
+  const page = await ctx.newPage();
+  watch(page, 'shell');
+  await page.goto(base + '/');
+  await page.getByTestId('lobby').waitFor();
+  const scope = await page.evaluate(async () => (await navigator.serviceWorker.ready).scope);
+  if (scope !== base + '/') fail(`the service worker's scope is ${scope}`);
+  await page.reload();
+  await page.waitForFunction(() => !!navigator.serviceWorker.controller);
+  const manifest = await page.evaluate(async () => {
+    const r = await fetch(document.querySelector('link[rel="manifest"]').href);
+    return { type: r.headers.get('content-type'), body: await r.json() };
+  });
+  if (manifest.type !== 'application/manifest+json' || manifest.body.start_url !== '/' || !manifest.body.icons.some((i) => i.sizes === '512x512')) {
+    fail('manifest: ' + JSON.stringify(manifest));
+  }
+  await ctx.setOffline(true);
+  await page.goto(base + '/new');
+  await page.getByTestId('create').waitFor();
+  await page.goto(base + '/');
+  await page.getByTestId('lobby').waitFor();
+  const api = await page.evaluate(() => fetch('/api/presets').then((r) => 'answered ' + r.status, () => 'refused'));
+  if (api !== 'refused') fail('offline, the API was ' + api + ' (from a cache?)');
+  await ctx.setOffline(false);
+  log('shell: the service worker took the page; offline the lobby and the create page open, the API does not answer');
+  await ctx.close();
+}
+
+// A page that holds plain WebSockets for seats: it records each seat's
+// events, and makes each seat's real choices (cmd → target) once offered.
+async function wsRecorder(browser, base) {
+  const ctx = await browser.newContext();
+  const page = await ctx.newPage();
+  watch(page, 'recorder');
+  await page.goto(base + '/healthz');
+  await page.evaluate(() => {
+    window.streams = {};
+    window.record = (name, room, token, acts) => {
+      const out = (window.streams[name] = { events: [], state: null, acted: {} });
+      const ws = new WebSocket(`ws://${location.host}/ws/${room}`);
+      let id = 1;
+      ws.onopen = () => ws.send(JSON.stringify({ type: 'hello', token, since: 0, chat_since: 0 }));
+      ws.onmessage = (m) => {
+        for (const line of String(m.data).split('\n')) {
+          if (!line || line.startsWith('{"type":"pad"') || line.startsWith('{"type":"tick"')) continue;
+          const f = JSON.parse(line);
+          if (f.type === 'event') {
+            const e = { ...f };
+            delete e.type;
+            out.events.push(e);
+          } else if (f.type === 'state') {
+            out.state = f;
+            for (const c of f.choices || []) {
+              const target = acts[c.cmd];
+              if (target && !out.acted[c.cmd] && c.targets.includes(target)) {
+                out.acted[c.cmd] = true;
+                ws.send(JSON.stringify({ type: 'act', id: id++, cmd: c.cmd, target }));
+              }
+            }
+          }
+        }
+      };
+    };
+  });
+  return { ctx, page };
+}
+
+// The events of a stream up to day 1's first step after the dawn.
+function throughDawn(events) {
+  const day = events.findIndex((e) => e.kind === 'day');
+  if (day < 0) return null;
+  const next = events.findIndex((e, i) => i > day && e.kind === 'step');
+  return next < 0 ? null : events.slice(0, next + 1);
+}
+
+// Waits until the phone shows the task of slot `slot` (real or decoy), and
+// reads what it shows.
+async function taskOf(p, slot) {
+  const el = p.page.getByTestId('phone-task');
+  await p.page.waitForFunction((s) => {
+    const t = document.querySelector('[data-testid="phone-task"]');
+    if (!t || t.dataset.slot !== String(s) || !t.dataset.kind) return false;
+    // a real task is the action panel's, on the screen
+    return t.dataset.kind === 'decoy' || !!document.querySelector('[data-testid="action-panel"][data-pending="1"]');
+  }, slot, { timeout: 60000 }).catch(async (err) => {
+    const seen = await p.page.evaluate(() => {
+      const t = document.querySelector('[data-testid="phone-task"]');
+      const table = document.querySelector('[data-testid="table"]');
+      return { task: t ? { ...t.dataset } : null, night: table && table.dataset.night, now: Date.now() };
+    });
+    if (problems.length) console.error(problems.join('\n'));
+    fail(`${p.who}: no task of slot ${slot}: ${JSON.stringify(seen)} (${err.message.split('\n')[0]})`);
+  });
+  return { kind: await el.getAttribute('data-kind'), at: await el.getAttribute('data-at'), instants: await el.getAttribute('data-instants') };
+}
+
+async function tapDecoy(p, seat, screenshot) {
+  await p.page.getByTestId('decoy-seat-' + seat).click();
+  if (screenshot) {
+    // the task whole at the bottom of the screen, the night's ring above it
+    await p.page.getByTestId('decoy-task').evaluate((el) => el.scrollIntoView({ block: 'end', behavior: 'instant' }));
+    await shot(p.page, screenshot);
+  }
+  await p.page.getByTestId('decoy-confirm').click();
+  await p.page.getByTestId('decoy-done').waitFor();
+}
+
+const base = await startServer();
+const browser = await chromium.launch({
+  executablePath: process.env.CHROMIUM || '/usr/bin/chromium',
+  args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking'],
+});
+try {
+  await shell(browser, base);
+
+  // 2. The room, and the same one again for the comparison.
+  const create = (name) => api(base, 'POST', '/api/rooms', { name, preset: 'std-9', practice: true, seed: SEED, deal: DEAL, timers: TIMERS, nickname: 'Ann' });
+  const made = await create('Phones');
+  const twin = await create('Phones without decoys');
+  const id = made.room.id;
+  const code = made.room.code;
+  if (!/^[2-9A-HJKMNP-Z]{4,6}$/.test(code || '')) fail('the room has no code: ' + JSON.stringify(made.room.code));
+  log(`room ${id} code ${code}; its twin ${twin.room.id}`);
+
+  const A = await phone(browser, 'phone A (host, seer)', 'en-US', ['wolfden.room.' + id, { token: made.token, seat: made.seat, host: made.host_token, nick: 'Ann', name: 'Phones', preset: 'std-9' }]);
+  await A.page.goto(`${base}/room/${id}`);
+  await A.page.getByTestId('room').waitFor();
+  const shown = await A.page.getByTestId('room-code').getAttribute('data-code');
+  if (shown !== code) fail(`the room screen shows the code ${shown}, not ${code}`);
+  const qr = A.page.getByTestId('join-qr');
+  await A.page.waitForFunction(() => {
+    const img = document.querySelector('[data-testid="join-qr"]');
+    return img && img.complete && img.naturalWidth > 0;
+  });
+  const qrRes = await fetch(`${base}/api/rooms/${id}/qr.svg`);
+  const link = qrRes.headers.get('x-join-link');
+  if (!/image\/svg\+xml/.test(qrRes.headers.get('content-type')) || link !== `${base}/j/${code}`) fail(`the QR code: ${qrRes.headers.get('content-type')}, link ${link}`);
+  if ((await A.page.getByTestId('join-link').getAttribute('href')) !== link) fail('the room screen links another URL than its QR code');
+  log('the room shows its code and its QR code of', link, `(${(await qr.boundingBox()).width}px)`);
+
+  // B types the code in the lobby's box, as read across the table
+  const B = await phone(browser, 'phone B (villager, code)', 'zh-CN');
+  await B.page.goto(base + '/');
+  await B.page.locator('#code').fill(code.slice(0, 2).toLowerCase() + '-' + code.slice(2).toLowerCase());
+  await B.page.getByTestId('code-go').click();
+  await B.page.waitForURL(`${base}/room/${id}`);
+  const seatB = await joinHere(B, 'Bea');
+
+  // C scans the QR code: its link, then the room
+  const C = await phone(browser, 'phone C (villager, QR)', 'en-US');
+  await C.page.goto(link);
+  await C.page.waitForURL(`${base}/room/${id}`);
+  const seatC = await joinHere(C, 'Cai');
+  if (seatB !== 2 || seatC !== 3) fail(`seats ${seatB} and ${seatC}, the deal wants 2 and 3`);
+
+  // a code no room has: the link comes back to the lobby, which says so
+  await C.page.goto(base + '/j/ZZZZ');
+  await C.page.waitForURL(/\/\?code=ZZZZ$/);
+  const said = await C.page.getByTestId('code-error').innerText();
+  if (!said.includes('ZZZZ')) fail('the lobby does not say that no room has the code: ' + said);
+  await C.page.goto(`${base}/room/${id}`);
+  await C.page.getByTestId('room').waitFor();
+
+  await A.page.getByTestId('room-seat-3').locator('text=Cai').waitFor();
+  await A.page.getByTestId('room-code').scrollIntoViewIfNeeded();
+  await shot(A.page, 'join-qr');
+
+  // the twin's people join over the API
+  const twinB = await api(base, 'POST', `/api/rooms/${twin.room.id}/join`, { nickname: 'Bea' });
+  const twinC = await api(base, 'POST', `/api/rooms/${twin.room.id}/join`, { nickname: 'Cai' });
+
+  const tokens = { 1: made.token, [seatB]: await B.page.evaluate((k) => JSON.parse(localStorage.getItem(k)).token, 'wolfden.room.' + id),
+    [seatC]: await C.page.evaluate((k) => JSON.parse(localStorage.getItem(k)).token, 'wolfden.room.' + id) };
+  const twinTokens = { 1: twin.token, [twinB.seat]: twinB.token, [twinC.seat]: twinC.token };
+
+  // 3. The start: the host fills the seats with bots and starts; the twin too.
+  await A.page.getByTestId('fill-bots').click();
+  await A.page.locator('[data-testid="room-seat-9"]:not([data-state="empty"])').waitFor();
+  await api(base, 'POST', `/api/rooms/${twin.room.id}/bots`, {}, twin.host_token);
+  await A.page.getByTestId('start').click();
+  await api(base, 'POST', `/api/rooms/${twin.room.id}/start`, undefined, twin.host_token);
+  const rec = await wsRecorder(browser, base);
+  for (const s of [1, 2, 3]) {
+    await rec.page.evaluate(([n, r, tk]) => window.record(n, r, tk, {}), ['A' + s, id, tokens[s]]);
+    await rec.page.evaluate(([n, r, tk, acts]) => window.record(n, r, tk, acts), ['B' + s, twin.room.id, twinTokens[s], s === 1 ? { check: CHECK } : {}]);
+  }
+  const phones = [A, B, C];
+  for (const p of phones) await p.page.getByTestId('table').waitFor();
+  log('the game started on the three phones');
+
+  // 4. The card-seen step, where the server has it.
+  const info = await api(base, 'GET', `/api/rooms/${id}`);
+  if (info.card_seen || (info.options && info.options.card_seen === 'on')) {
+    for (const p of phones) {
+      await p.page.getByTestId('card-seen').waitFor();
+      await p.page.getByTestId('card-seen-button').click();
+    }
+    for (const p of phones) await p.page.getByTestId('table').and(p.page.locator('[data-night="1"]')).waitFor();
+    log('card seen: every phone confirmed, then night fell');
+  } else {
+    log('card seen: the server has no card-seen step for this room (not checked)');
+  }
+
+  // 5. Night 1, the wolves' slot (everyone at once): the seer's real check,
+  // the villagers' decoys, at the same instants on every phone.
+  const first = await Promise.all(phones.map((p) => taskOf(p, 0)));
+  log('slot 0:', first.map((t, i) => `${phones[i].who}: ${t.kind} at ${t.at}`).join('; '));
+  if (first.map((t) => t.kind).join() !== 'real,decoy,decoy') fail('slot 0 kinds: ' + first.map((t) => t.kind).join());
+  if (new Set(first.map((t) => t.at)).size !== 1 || new Set(first.map((t) => t.instants)).size !== 1) {
+    fail('the phones do not share the night\'s task instants: ' + JSON.stringify(first));
+  }
+  if (first[0].instants.split(',').length !== 2) fail('std-9 night 1 should have two slots (everyone, the witch): ' + first[0].instants);
+  await A.page.getByTestId('target-check-' + CHECK).click();
+  await A.page.getByTestId('confirm-check').click();
+  await tapDecoy(B, 6);
+  await tapDecoy(C, 5, 'phone-decoy');
+
+  // the witch's slot: nobody of the three has a task there, each a decoy
+  const second = await Promise.all(phones.map((p) => taskOf(p, 1)));
+  log('slot 1:', second.map((t) => t.kind).join(', '));
+  if (second.some((t) => t.kind !== 'decoy') || new Set(second.map((t) => t.at)).size !== 1) fail('slot 1: ' + JSON.stringify(second));
+  await tapDecoy(A, 2);
+  await tapDecoy(B, 3);
+  await tapDecoy(C, 1);
+
+  // 6. The dawn: every phone buzzed the same, and kept its screen on.
+  for (const p of phones) await p.page.locator('[data-testid="table"][data-night="0"]').waitFor({ timeout: 60000 });
+  const after = await rec.page.waitForFunction(() => {
+    const s = window.streams.A1 && window.streams.A1.state;
+    return s && !s.night && s.alive ? s.alive : null;
+  });
+  const alive = await after.jsonValue();
+  const buzzes = [];
+  for (const p of phones) buzzes.push(await p.page.evaluate(() => window.__buzz.slice()));
+  log('buzzes:', buzzes.map((b, i) => `${phones[i].who}: ${b.length}`).join('; '), '· alive after the dawn:', alive.join(','));
+  for (const [i, b] of buzzes.entries()) {
+    const seat = [1, seatB, seatC][i];
+    // two slots, then the daybreak for those who saw it alive
+    if (b.length < 2 || b.some((x) => x !== buzzes[0][0])) fail(`${phones[i].who} buzzed ${JSON.stringify(b)}`);
+    if (alive.includes(seat) && b.length !== 3) fail(`${phones[i].who} (alive) buzzed ${b.length} times, not 3`);
+  }
+  for (const p of phones) {
+    const locks = await p.page.evaluate(() => window.__locks);
+    if (!locks.includes('screen') || (await p.page.getByTestId('room-foot').getAttribute('data-awake')) !== '1') fail(p.who + ' did not keep its screen on');
+  }
+
+  // 7. The decoys changed nothing: every seat of the twin room, whose
+  // people made the same check and tapped no decoy, was told the same.
+  const compare = await rec.page.waitForFunction(
+    () => {
+      const out = {};
+      for (const [k, v] of Object.entries(window.streams)) {
+        const day = v.events.findIndex((e) => e.kind === 'day');
+        if (day < 0 || !v.events.some((e, i) => i > day && e.kind === 'step')) return null;
+        out[k] = v.events;
+      }
+      return out;
+    },
+    undefined,
+    { timeout: 60000 },
+  );
+  const streams = await compare.jsonValue();
+  for (const s of [1, 2, 3]) {
+    const a = JSON.stringify(throughDawn(streams['A' + s]));
+    const b = JSON.stringify(throughDawn(streams['B' + s]));
+    if (a !== b) fail(`seat ${s} was told other things with the decoys:\n  ${a}\n  ${b}`);
+  }
+  const checked = throughDawn(streams.A1).find((e) => e.kind === 'check');
+  if (!checked || checked.target !== CHECK) fail('the seer\'s check is not in his stream: ' + JSON.stringify(streams.A1));
+  log(`the decoys changed nothing: seats 1-3 were told the same ${throughDawn(streams.A1).length}, ${throughDawn(streams.A2).length} and ${throughDawn(streams.A3).length} events in both rooms through the dawn`);
+
+  await api(base, 'POST', `/api/rooms/${id}/abort`, undefined, made.host_token);
+  await api(base, 'POST', `/api/rooms/${twin.room.id}/abort`, undefined, twin.host_token);
+  if (problems.length) fail('problems:\n  ' + problems.join('\n  '));
+  log('ok');
+} finally {
+  await browser.close();
+}
+process.exit(0);
