@@ -30,6 +30,7 @@
 //
 // Exits non-zero on any failure.
 import { createHash } from 'node:crypto';
+import fs from 'node:fs';
 import { chromium } from 'playwright-core';
 import { CAUSES } from '../src/lib/enums.js';
 import { api, startServer } from './server.mjs';
@@ -98,6 +99,12 @@ async function openSeat(browser, base, id, { seat, token, nick }, who) {
   await page.goto(`${base}/room/${id}`);
   await page.getByTestId('room').waitFor({ timeout: 15000 });
   return p;
+}
+
+// nightOf: the night the page's banner shows (0 by day), the page's own truth.
+async function nightOf(page) {
+  const m = /Night (\d+)/.exec(await page.getByTestId('phase').innerText().catch(() => ''));
+  return m ? Number(m[1]) : 0;
 }
 
 const panel = (page) => page.locator('[data-testid="action-panel"][data-pending="1"]');
@@ -236,8 +243,13 @@ async function over(base, name, id, p) {
   const cards = await p.page.locator('[data-testid="end"] .roles li').count();
   if (cards !== 12) fail(`${name}: ${cards} cards at the end, not 12`);
   const replay = await api(base, 'GET', `/api/rooms/${id}/replay`);
-  const digest = createHash('sha256').update(JSON.stringify(replay.events.map((e) => [e.kind, e.seat, e.target, e.value, e.mask]))).digest('hex').slice(0, 12);
+  // A ballot is stored as it is cast, so two people's come in the order they
+  // voted; the vote's close tells them all again in seat order (value 1),
+  // which the fingerprint keeps.
+  const digest = createHash('sha256').update(JSON.stringify(replay.events.filter((e) => e.kind !== 'ballot' || e.value)
+    .map((e) => [e.kind, e.seat, e.target, e.value, e.mask, e.to]))).digest('hex').slice(0, 12);
   log(`${name}: over: "${winner}"${why ? ' (' + why + ')' : ''}; ${replay.events.length} events, game ${digest}`);
+  if (process.env.REPLAYS) fs.writeFileSync(`${process.env.REPLAYS}/${name}.json`, JSON.stringify(replay, null, 1));
   if (process.env.DUMP) {
     // the night's moves and the deaths, night by night (to choose a plan's seats)
     const keep = new Set(['night', 'day', 'attack', 'heal', 'poison', 'check', 'magic', 'dream', 'curse', 'dawn', 'death', 'exile', 'duel']);
@@ -266,8 +278,9 @@ async function secrecy(name, role, villager, kinds, re) {
     if (!role.kinds.has(k)) fail(`${name}: the ${k} event never reached ${role.who}`);
     if (villager.kinds.has(k)) fail(`${name}: ${villager.who} (a villager) received a ${k} event`);
   }
-  const leaked = villager.raw.filter((f) => f.type === 'state' && (f.swapped || f.dreamed || f.cursed));
-  if (leaked.length) fail(`${name}: ${villager.who}'s state frames tell a secret: ${JSON.stringify(leaked[0])}`);
+  // nor any frame of another type (a state's choices, a reply) naming them
+  const leaked = villager.raw.find((f) => kinds.some((k) => JSON.stringify(f).includes(`"${k}"`)));
+  if (leaked) fail(`${name}: a frame to ${villager.who} names the secret: ${JSON.stringify(leaked)}`);
   const text = await villager.page.getByTestId('log').innerText();
   if (re.test(text)) fail(`${name}: ${villager.who}'s log shows the secret: ${re.exec(text)[0]}`);
   // every public event the role's seat was told, the villager was told too
@@ -330,14 +343,16 @@ async function magician(browser, base) {
   let swapped = '';
   const plan = async (p) => {
     if (!(await panel(p.page).locator('[data-testid="action-swap"]').count())) return false;
-    if (p.night !== SWAP_NIGHT || swapped) {
+    const night = await nightOf(p.page);
+    if (night !== SWAP_NIGHT || swapped) {
+      if (process.env.TRACE) log(`magician: night ${night}: passes`);
       await pass(p.page);
       release();
       return true;
     }
     await pick(p.page, 'swap', SWAP);
     swapped = await logLine(p, /You swap seats/, { secret: true });
-    log(`magician: night ${p.night}: the log says: ${swapped}`);
+    log(`magician: night ${night}: the log says: ${swapped}`);
     return true;
   };
   const [, , watched] = await Promise.all([play(me, plan), play(vic), SWAP_NIGHT < 99 ? watchDawn(me, vic, SWAP_NIGHT) : []]).finally(release);
@@ -385,7 +400,7 @@ async function crow(browser, base) {
   let cursed = '';
   const plan = async (p) => {
     if (!(await panel(p.page).locator('[data-testid="action-curse"]').count())) return false;
-    if (p.night !== 1 || cursed) {
+    if ((await nightOf(p.page)) !== 1 || cursed) {
       await pass(p.page);
       return true;
     }
@@ -450,7 +465,8 @@ async function dreamcatcher(browser, base) {
     const group = panel(p.page).locator('[data-testid="action-dream"]');
     if (!(await group.count())) return false;
     let t = DREAM_FIRST;
-    if (p.night !== 1) {
+    const night = await nightOf(p.page);
+    if (night !== 1) {
       const offered = await group.locator('button[data-testid^="target-dream-"]:not([disabled])').evaluateAll((bs) => bs.map((b) => Number(b.dataset.testid.split('-').pop())));
       t = offered.find((s) => s !== last);
     }
@@ -459,7 +475,7 @@ async function dreamcatcher(browser, base) {
     dreams.push(t);
     last = t;
     release();
-    if (dreams.length === 1) log(`dreamcatcher: night ${p.night}: the log says: ${line}`);
+    if (dreams.length === 1) log(`dreamcatcher: night ${night}: the log says: ${line}`);
     return true;
   };
   await Promise.all([play(me, plan), play(vic)]).finally(release);
