@@ -271,7 +271,7 @@ func (p *Player) advance() {
 		var err error
 		if s.chat != "" {
 			p.rec.want = p.nextID
-			err = p.table.Chat(p.nextID, game.ChanDay, s.chat)
+			err = p.table.Chat(p.nextID, s.channel, s.chat)
 		} else {
 			err = p.table.Act(p.nextID, s.cmd)
 		}
@@ -283,10 +283,24 @@ func (p *Player) advance() {
 	}
 }
 
+// whisper is a message for the wolves' channel, when the seat may write to
+// it now: checked as a speech is, left out when nothing is left of it.
+func (p *Player) whisper(text string) string {
+	if strings.TrimSpace(text) == "" || !slices.Contains(p.rec.state.Channels, game.ChanWolves) {
+		return ""
+	}
+	ck := p.rec.checkSpeech(text, p.cfg.lang())
+	if ck.Neutral {
+		return ""
+	}
+	return ck.Text
+}
+
 // step is one request of a plan: a message or a command.
 type step struct {
-	chat string
-	cmd  rules.Command
+	chat    string
+	channel string
+	cmd     rules.Command
 }
 
 // plan reads a reply into the requests it makes: at the floor the checked
@@ -308,7 +322,11 @@ func (p *Player) plan(q *question, content string) ([]step, error) {
 		return nil, errors.New(`the reply has no "action"`)
 	}
 	if !q.floor {
-		return []step{{cmd: *act}}, nil
+		var out []step
+		if w := p.whisper(r.Whisper); w != "" {
+			out = append(out, step{chat: w, channel: game.ChanWolves})
+		}
+		return append(out, step{cmd: *act}), nil
 	}
 	var out []step
 	said := ""
@@ -318,7 +336,7 @@ func (p *Player) plan(q *question, content string) ([]step, error) {
 			p.log.Info("the speech was corrected before it was said", "left_out", strings.Join(ck.Dropped, "; "), "neutral", ck.Neutral)
 		}
 		if slices.Contains(p.rec.state.Channels, game.ChanDay) {
-			out = append(out, step{chat: ck.Text})
+			out = append(out, step{chat: ck.Text, channel: game.ChanDay})
 		}
 		if !ck.Neutral {
 			said = ck.Text

@@ -27,7 +27,8 @@ func systemPrompt(seat rules.Seat, players int, lang string) string {
 	b.WriteString("Answer with ONE JSON object and nothing else:\n")
 	b.WriteString(`{"action": {"cmd": "<a command of the legal choices>", "target": <seat or 0>, "seats": [<seats>], "value": <number>}, ` +
 		`"speech": "<what you say, only when you have the floor>", ` +
-		`"claims": [{"claim": "role", "role": "<card id>"}, {"claim": "wolf", "seat": <seat>}, {"claim": "good", "seat": <seat>}]}` + "\n")
+		`"claims": [{"claim": "role", "role": "<card id>"}, {"claim": "wolf", "seat": <seat>}, {"claim": "good", "seat": <seat>}], ` +
+		`"whisper": "<a message to your team, only when you are offered one>"}` + "\n")
 	b.WriteString("- \"action\" must be one of the legal choices listed, with a target among the targets listed for it.\n")
 	fmt.Fprintf(&b, "- \"speech\" and \"claims\" only when you have the floor: at most %d claims, each about a living player other than you. "+
 		"Speak in %s, at most 80 words, about the public facts.\n", rules.MaxClaims, speechLangs[lang])
@@ -115,6 +116,9 @@ func (r *record) now(floor bool) string {
 			fmt.Fprintf(&b, "Players you may call a wolf or good: seats %s.\n", seatList(wc.Targets))
 		}
 		b.WriteString("Your \"action\" ends your speech: skip, unless you choose another legal choice.\n")
+	}
+	if !floor && slices.Contains(st.Channels, game.ChanWolves) {
+		b.WriteString("You may also whisper to the wolf team (\"whisper\"): only the wolves read it.\n")
 	}
 	b.WriteString("Legal choices:\n")
 	for _, c := range acts {

@@ -17,10 +17,11 @@ import (
 // at the top level ({"cmd": "vote", "target": 3}); seats may be numbers or
 // strings ("3", "seat 3").
 type reply struct {
-	Action *action `json:"action"`
-	Speech string  `json:"speech"`
-	Claims []claim `json:"claims"`
-	action         // the action at the top level
+	Action  *action `json:"action"`
+	Speech  string  `json:"speech"`
+	Whisper string  `json:"whisper"` // to the wolves' channel, at night
+	Claims  []claim `json:"claims"`
+	action          // the action at the top level
 }
 
 type action struct {

@@ -87,7 +87,18 @@ func split(prompt string) (state, history string) {
 	return prompt[:i] + "|" + prompt[j:], prompt[i:j]
 }
 
-const marker = "MARKER-the-wolves-whisper"
+const (
+	marker      = "MARKER-the-wolves-whisper"
+	modelMarker = "MARKER-the-model-whispers"
+)
+
+func bytesJoin(msgs [][]byte) []byte {
+	var out []byte
+	for _, m := range msgs {
+		out = append(out, m...)
+	}
+	return out
+}
 
 // TestThePromptHoldsOnlyWhatAPersonOnTheSeatIsSent: a wolf, a villager and
 // the seer are played through the model; a person's connection on each of
@@ -98,11 +109,17 @@ const marker = "MARKER-the-wolves-whisper"
 // wolf's prompts only, checks the seer's only, and no prompt of the
 // villager names a card of another seat.
 func TestThePromptHoldsOnlyWhatAPersonOnTheSeatIsSent(t *testing.T) {
-	f := newFake(t, plain)
+	f := newFake(t, func(seat int, msgs []Message) (string, time.Duration) {
+		if strings.Contains(msgs[1].Content, "You may also whisper") {
+			return js(map[string]any{"action": pick(msgs), "whisper": modelMarker + " let us take the seer"}), 0
+		}
+		return plain(seat, msgs)
+	})
 	people := map[rules.Seat]*person{}
+	var mate *person
 	m := startMatchWith(t, f.config(), 21, func(a *game.Actor) {
 		people[1], people[2], people[3] = watch(t, a, 1, ""), watch(t, a, 2, ""), watch(t, a, 3, "")
-		watch(t, a, 4, marker) // the wolf who whispers: not seated by a bot, not by the model
+		mate = watch(t, a, 4, marker) // the wolf who whispers: not seated by a bot, not by the model
 	}, 1, 2, 3)
 	m.wait(t, 120*time.Second)
 	time.Sleep(100 * time.Millisecond) // the people's last messages
@@ -130,6 +147,8 @@ func TestThePromptHoldsOnlyWhatAPersonOnTheSeatIsSent(t *testing.T) {
 		seat map[rules.Seat]bool // the seats whose prompts hold it
 	}{
 		{"the wolves' whisper", marker, map[rules.Seat]bool{1: true}},
+		{"the model wolf's whisper", modelMarker, map[rules.Seat]bool{1: true}},
+		{"the offer to whisper", "You may also whisper", map[rules.Seat]bool{1: true}},
 		{"the wolf team", "The wolves you know of: seats 1, 4, 8, 11", map[rules.Seat]bool{1: true}},
 		{"a wolf's pick", "picks seat", map[rules.Seat]bool{1: true}},
 		{"a seer's check", "Your check:", map[rules.Seat]bool{3: true}},
@@ -139,6 +158,12 @@ func TestThePromptHoldsOnlyWhatAPersonOnTheSeatIsSent(t *testing.T) {
 				t.Errorf("%s (%q) in the prompts of seat %d: %v", tc.what, tc.in, s, got)
 			}
 		}
+	}
+	mate.mu.Lock()
+	heard := strings.Contains(string(bytesJoin(mate.msgs)), modelMarker)
+	mate.mu.Unlock()
+	if !heard {
+		t.Error("the model wolf's whisper did not reach its mate")
 	}
 	// The villager reads a card only where the table did: a claim, a card
 	// shown; he knows a card only once its holder showed it (a shot, a
