@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"math/rand/v2"
 	"strings"
 	"testing"
 	"time"
@@ -261,4 +262,33 @@ func TestTheWaitForCardsSurvivesAServerRestart(t *testing.T) {
 		t.Fatal(err)
 	}
 	framesUntil(t, conn, "", func(f client.Frame) bool { return f.Type == "event" && f.Kind == "night" })
+}
+
+// TestATableRoomPlaysToTheEnd: once the cards are seen a table's room is a
+// game like any other, played to its end.
+func TestATableRoomPlaysToTheEnd(t *testing.T) {
+	ts := newTestServer(t)
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	var c client.Created
+	if err := ts.api.Do(ctx, "POST", "/api/rooms", "", map[string]any{"preset": "std-9", "nickname": "Ann", "card_seen": true,
+		"timers": quick}, &c); err != nil {
+		t.Fatal(err)
+	}
+	if err := ts.api.Do(ctx, "POST", "/api/rooms/"+c.Room.ID+"/start", c.HostToken, nil, nil); err != nil {
+		t.Fatal(err)
+	}
+	conn, err := client.Dial(ctx, ts.http.URL, c.Room.ID, c.Token, 0, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer conn.Close()
+	framesUntil(t, conn, "", func(f client.Frame) bool { return f.Type == "seen" })
+	if err := conn.Send(ctx, map[string]any{"type": "seen", "id": 1}); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := conn.PlayRandom(ctx, rand.New(rand.NewPCG(2, 2)), nil); err != nil {
+		t.Fatal(err)
+	}
+	ts.waitOver(t, c.Room.ID)
 }
