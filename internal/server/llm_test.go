@@ -44,6 +44,28 @@ func TestLLMSeatsNeedAnEndpoint(t *testing.T) {
 	}
 }
 
+// TestALLMRoomDoesNotStartWithoutAnEndpoint: a room of llm bots made while
+// the server had an endpoint is refused at its start once it has none (a
+// restart without --llm-url), and stays open.
+func TestALLMRoomDoesNotStartWithoutAnEndpoint(t *testing.T) {
+	ts := newTestServerWith(t, Options{LLM: &llm.Config{URL: "http://127.0.0.1:9/v1", Model: "m"}})
+	ctx := context.Background()
+	var c client.Created
+	if err := ts.api.Do(ctx, "POST", "/api/rooms", "", map[string]any{"preset": "std-9", "bots": "llm"}, &c); err != nil {
+		t.Fatal(err)
+	}
+	ts.opts.LLM = nil
+	var ce *client.Error
+	err := ts.api.Do(ctx, "POST", "/api/rooms/"+c.Room.ID+"/start", c.HostToken, nil, nil)
+	if !errors.As(err, &ce) || ce.Code != "no_llm" {
+		t.Fatalf("start: %v", err)
+	}
+	var info roomInfo
+	if err := ts.api.Do(ctx, "GET", "/api/rooms/"+c.Room.ID, "", nil, &info); err != nil || info.Status != "open" || info.Taken != 0 {
+		t.Fatalf("the room after the refusal: %v %+v", err, info)
+	}
+}
+
 var legalJSON = regexp.MustCompile(`Legal choices \(JSON\): (.*)\n`)
 var promptSeat = regexp.MustCompile(`at seat (\d+) of`)
 
