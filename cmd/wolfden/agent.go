@@ -72,8 +72,15 @@ The agents play as a decent simple player does (docs/aiwolf.md, "Agents").`,
 					}
 					fmt.Fprintln(w, line)
 				}
-				if err := errors.Join(errs...); err != nil {
-					return fmt.Errorf("agent: game %d: %w", g, err)
+				failed := 0
+				for _, err := range errs {
+					if err != nil {
+						failed++
+					}
+				}
+				if failed > 0 {
+					// Each agent's error is on its line above.
+					return fmt.Errorf("agent: game %d: %d of %d agents failed", g, failed, len(names))
 				}
 			}
 			return nil

@@ -162,3 +162,67 @@ func TestPlaysWholeGamesOnTheGateway(t *testing.T) {
 		})
 	}
 }
+
+// TestMisbehavioursAgainstTheGateway: one agent of five misbehaves in each
+// game (silent votes past a short timeout, garbage targets, a connection
+// dropped mid-game and rejoined by name, slow replies); the others, and
+// the misbehaving one, still reach FINISH of the same game.
+func TestMisbehavioursAgainstTheGateway(t *testing.T) {
+	for _, tc := range []struct {
+		name string
+		opts agent.Options
+	}{
+		{"silent", agent.Options{Silent: map[string]bool{agent.ReqVote: true, agent.ReqTalk: true}}},
+		{"garbage", agent.Options{Garbage: map[string]bool{agent.ReqVote: true, agent.ReqDivine: true, agent.ReqTalk: true}}},
+		{"drop and rejoin", agent.Options{DropAfter: 2, Rejoin: true, RejoinDelay: 50 * time.Millisecond}},
+		{"slow", agent.Options{Delay: 20 * time.Millisecond}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			st, err := sqlite.Open(filepath.Join(t.TempDir(), "wolfden.db"))
+			if err != nil {
+				t.Fatal(err)
+			}
+			srv := server.New(st, server.Options{AIWolf: &aiwolf.Options{Players: 5,
+				ActionTimeout: 300 * time.Millisecond, ResponseTimeout: 300 * time.Millisecond}})
+			hs := httptest.NewServer(srv)
+			defer func() {
+				hs.CloseClientConnections()
+				ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+				defer cancel()
+				_ = srv.Close(ctx)
+				hs.Close()
+				_ = st.Close()
+			}()
+			ws := "ws" + strings.TrimPrefix(hs.URL, "http") + "/aiwolf/ws"
+			res := make([]agent.Result, 5)
+			errs := make([]error, 5)
+			var wg sync.WaitGroup
+			for i := range 5 {
+				wg.Go(func() {
+					o := agent.Options{Name: fmt.Sprintf("mis%d", i+1), Seed: uint64(i)}
+					if i == 0 {
+						tc.opts.Name, tc.opts.Seed = o.Name, o.Seed
+						o = tc.opts
+					}
+					res[i], errs[i] = agent.Play(t.Context(), ws, o)
+				})
+			}
+			wg.Wait()
+			for i, r := range res {
+				if errs[i] != nil || !r.Finished || r.GameID != res[1].GameID || r.Winner != res[1].Winner {
+					t.Errorf("%s: %v %+v", r.Name, errs[i], r)
+				}
+			}
+			names := 0
+			for _, p := range res[0].Packets {
+				if p.Request == agent.ReqName {
+					names++
+				}
+			}
+			// A silent agent is also probed with NAME after each timeout.
+			if tc.opts.Rejoin && names != 2 {
+				t.Errorf("the rejoining agent was asked its name %d times, want 2 (one a connection)", names)
+			}
+		})
+	}
+}
