@@ -156,16 +156,17 @@ func WriteCSV(w io.Writer, names map[rules.Seat]string, recs []store.Record) err
 			}
 			whisperLines(day)
 		case rules.EvDay:
+			if attackTarget != 0 { // the night's deaths are in by now
+				cw.line(day, "attack", int(attackTarget), !alive[attackTarget])
+				attackTarget = 0
+			}
 			day = int(e.Value)
 			status(day)
 			talkLines(day)
-		case rules.EvDawn:
-			if attackTarget != 0 {
-				cw.line(day-1, "attack", int(attackTarget), e.Mask&(1<<uint(attackTarget)) != 0)
-				attackTarget = 0
-			}
 		case rules.EvBallot:
-			if e.Target != 0 {
+			// Each ballot is stored twice: the voter's own at once, and
+			// everyone's when the vote closes. The public copy is the log's.
+			if e.Target != 0 && e.Public {
 				cw.line(day, "vote", int(e.Seat), int(e.Target))
 			}
 		case rules.EvExile:

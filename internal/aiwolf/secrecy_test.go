@@ -2,6 +2,7 @@ package aiwolf_test
 
 import (
 	"fmt"
+	"strings"
 	"testing"
 	"time"
 
@@ -56,6 +57,13 @@ func checkPackets(t *testing.T, a *testAgent, players int) {
 			}
 		} else if len(in.RoleMap) != players {
 			t.Errorf("%s: FINISH shows %d roles", a.name, len(in.RoleMap))
+		}
+		voters := map[string]bool{}
+		for _, v := range in.VoteList {
+			if voters[v.Agent] {
+				t.Errorf("%s: %s lists %s's vote twice: %+v", a.name, p.Request, v.Agent, in.VoteList)
+			}
+			voters[v.Agent] = true
 		}
 		if in.DivineResult != nil && role != "SEER" {
 			t.Errorf("%s (%s) is told a divination: %+v", a.name, role, in.DivineResult)
@@ -136,6 +144,7 @@ func TestAgentsAreToldOnlyWhatTheirRoleMayKnow(t *testing.T) {
 			if fmt.Sprint(roles) != fmt.Sprint(want) {
 				t.Errorf("roles dealt %v, want %v", roles, want)
 			}
+			checkCSV(t, download(t, g, g.logs.list()[0], "aiwolf-csv"), n)
 			// Two seats of different roles: what the seer is told that a
 			// villager is not, and the other way round, is only the seer's.
 			var seer, villager *testAgent
@@ -162,6 +171,48 @@ func TestAgentsAreToldOnlyWhatTheirRoleMayKnow(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+// checkCSV holds the contest's game log to its shape: every day's status
+// lines for every agent, a vote per voter a day, an execution a day at
+// most, one result line, last.
+func checkCSV(t *testing.T, csv string, n int) {
+	t.Helper()
+	lines := strings.Split(strings.TrimSpace(csv), "\n")
+	status := map[string]int{}
+	votes := map[string]bool{}
+	results := 0
+	for i, l := range lines {
+		f := strings.Split(l, ",")
+		if len(f) < 3 {
+			t.Fatalf("line %d %q", i+1, l)
+		}
+		switch f[1] {
+		case "status":
+			status[f[0]]++
+			if len(f) != 7 || !strings.HasPrefix(f[6], "Agent[") {
+				t.Errorf("status line %q", l)
+			}
+		case "vote":
+			if votes[f[0]+","+f[2]] {
+				t.Errorf("day %s: %s votes twice", f[0], f[2])
+			}
+			votes[f[0]+","+f[2]] = true
+		case "result":
+			results++
+			if i != len(lines)-1 || (f[4] != "VILLAGER" && f[4] != "WEREWOLF") {
+				t.Errorf("result line %q at %d of %d", l, i+1, len(lines))
+			}
+		}
+	}
+	for d, k := range status {
+		if k != n {
+			t.Errorf("day %s has %d status lines, want %d", d, k, n)
+		}
+	}
+	if results != 1 {
+		t.Errorf("%d result lines", results)
 	}
 }
 

@@ -406,14 +406,27 @@ func (t *table) event(s *seat, f *frame) {
 			s.res.medium = &Judge{Day: s.st.Day, Agent: AgentName(s.no), Target: AgentName(f.Target), Result: species(f)}
 		}
 	case "ballot":
+		// A voter sees his ballot at once and again when the vote closes;
+		// a later vote of the day (a second round) replaces it.
 		if f.Target != 0 {
-			s.res.votes = append(s.res.votes, Vote{Day: s.st.Day, Agent: AgentName(f.Seat), Target: AgentName(f.Target)})
+			s.res.votes = putVote(s.res.votes, Vote{Day: s.st.Day, Agent: AgentName(f.Seat), Target: AgentName(f.Target)})
 		}
 	case "attack_pick":
 		if f.Target != 0 {
-			s.res.attackVotes = append(s.res.attackVotes, Vote{Day: s.st.Day, Agent: AgentName(f.Seat), Target: AgentName(f.Target)})
+			s.res.attackVotes = putVote(s.res.attackVotes, Vote{Day: s.st.Day, Agent: AgentName(f.Seat), Target: AgentName(f.Target)})
 		}
 	}
+}
+
+// putVote sets a voter's vote in the list.
+func putVote(list []Vote, v Vote) []Vote {
+	for i := range list {
+		if list[i].Agent == v.Agent && list[i].Day == v.Day {
+			list[i] = v
+			return list
+		}
+	}
+	return append(list, v)
 }
 
 // species reads a check: a role (seer_sees=role) or a result.

@@ -123,7 +123,11 @@ func New(st store.Store, opts Options) *Server {
 		panic(err)
 	}
 	if opts.AIWolf != nil {
-		g, err := aiwolf.New(agentHost{s}, *opts.AIWolf)
+		ao := *opts.AIWolf
+		if ao.Log == nil {
+			ao.Log = opts.Log
+		}
+		g, err := aiwolf.New(agentHost{s}, ao)
 		if err != nil {
 			panic(err) // the caller checks the options (cmd/wolfden: --aiwolf-players)
 		}
