@@ -105,4 +105,12 @@ func TestFinishedGamesLeaveNoTable(t *testing.T) {
 		}
 		time.Sleep(10 * time.Millisecond)
 	}
+	// Their actors stopped (a matched game does not linger): nothing
+	// runs, and every game's logs are still read from the store.
+	if running := g.rooms(t, "running"); len(running) != 0 {
+		t.Errorf("rooms still running: %v", running)
+	}
+	for _, room := range g.logs.list() {
+		checkCSV(t, download(t, g, room, "aiwolf-csv"), 5)
+	}
 }

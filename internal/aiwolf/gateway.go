@@ -96,6 +96,8 @@ type Game struct {
 	Actor *game.Actor
 	Board rules.Board
 	Seed  uint64
+	// Matched: the gateway matched its agents (a restored game says so).
+	Matched bool
 }
 
 // Host is what the gateway needs of the server: rooms for matched agents,
@@ -107,6 +109,10 @@ type Host interface {
 	StartAgents(ctx context.Context, preset string, options map[string]string, names []string, timers game.Timers) (Game, error)
 	// AgentSeat is the agent seat a room's join token holds.
 	AgentSeat(room, token string) (rules.Seat, error)
+	// Finished says that a matched game's agents were told its end: its
+	// live game need not linger (nobody reads an end screen), so memory
+	// stays flat over thousands of games.
+	Finished(room string)
 }
 
 // Gateway serves agents.
@@ -381,7 +387,7 @@ func (g *Gateway) startMatch(group []*conn) {
 	for i, c := range group {
 		conns[rules.Seat(i+1)] = c
 	}
-	t, err := g.conduct(gm, agents, nil, conns)
+	t, err := g.conduct(gm, agents, nil, conns, true)
 	if err != nil {
 		g.log.Error("aiwolf: a matched game could not be conducted", "room", gm.Room, "err", err)
 		for _, c := range group {
@@ -410,17 +416,19 @@ func (g *Gateway) Resume(gm Game, agents map[rules.Seat]string, recs []store.Rec
 		delete(g.parked, k)
 	}
 	g.mu.Unlock()
-	_, err := g.conduct(gm, agents, recs, conns)
+	_, err := g.conduct(gm, agents, recs, conns, false)
 	return err
 }
 
 // conduct makes and starts a game's table.
-func (g *Gateway) conduct(gm Game, agents map[rules.Seat]string, recs []store.Record, conns map[rules.Seat]*conn) (*table, error) {
+func (g *Gateway) conduct(gm Game, agents map[rules.Seat]string, recs []store.Record, conns map[rules.Seat]*conn, matched bool) (*table, error) {
 	id := gameIDOf(recs)
 	if id == "" {
 		id = newGameID(gm.Room)
 	}
 	t := newTable(g, gm, id, agents)
+	// A restored game of matched agents is one too: its room says so.
+	t.matched = matched || gm.Matched
 	t.restoreTalk(recs)
 	g.mu.Lock()
 	if g.closed {

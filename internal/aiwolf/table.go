@@ -108,6 +108,7 @@ type table struct {
 	talk     *phase // today's talk rounds
 	whisper  *phase // tonight's whisper rounds
 	over     bool
+	matched  bool // a game the gateway matched: its actor may stop at the end
 	inFlow   bool // flow is running: seats to run it for wait in again
 	again    []*seat
 }
@@ -267,6 +268,9 @@ func (t *table) run() {
 		}
 		if t.finished() {
 			t.stop()
+			if t.matched {
+				t.g.host.Finished(t.room)
+			}
 			return
 		}
 	}
@@ -626,8 +630,18 @@ func (s *seat) send() {
 		select {
 		case <-s.wake:
 		case <-t.ended:
+			// What was queued before the end still goes out (FINISH).
+			s.sendQueued()
 			return
 		}
+		s.sendQueued()
+	}
+}
+
+// sendQueued sends what is queued.
+func (s *seat) sendQueued() {
+	t := s.t
+	{
 		for {
 			s.mu.Lock()
 			if len(s.queue) == 0 {

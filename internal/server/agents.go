@@ -124,7 +124,7 @@ func (s *Server) conductAgents(rm *room, recs []store.Record) {
 		return
 	}
 	b, _ := rm.cfg.board()
-	gm := aiwolf.Game{Room: rm.rec.ID, Actor: rm.actor, Board: b, Seed: rm.cfg.Seed}
+	gm := aiwolf.Game{Room: rm.rec.ID, Actor: rm.actor, Board: b, Seed: rm.cfg.Seed, Matched: rm.cfg.AIWolf}
 	if err := s.agents.Resume(gm, agents, recs); err != nil {
 		s.log.Error("aiwolf: the game's agent seats could not be conducted", "room", rm.rec.ID, "err", err)
 	}
@@ -206,4 +206,21 @@ func (s *Server) AIWolfLive() (games, waiting int) {
 		return 0, 0
 	}
 	return s.agents.Live()
+}
+
+// Finished stops a matched game's actor once its agents were told the end
+// (its end is stored already); a web room's lingers as any other.
+func (h agentHost) Finished(id string) {
+	h.s.mu.Lock()
+	rm := h.s.rooms[id]
+	h.s.mu.Unlock()
+	if rm == nil {
+		return
+	}
+	rm.mu.Lock()
+	a, matched := rm.actor, rm.cfg.AIWolf
+	rm.mu.Unlock()
+	if matched && a != nil {
+		go a.Stop()
+	}
 }
