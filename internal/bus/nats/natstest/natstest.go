@@ -1,0 +1,69 @@
+// Package natstest runs a NATS server inside a test process
+// (github.com/nats-io/nats-server/v2, which DESIGN.md keeps out of the
+// binary: only tests import this package), on a free port of 127.0.0.1,
+// shut down when the test ends.
+package natstest
+
+import (
+	"fmt"
+	"net"
+	"testing"
+	"time"
+
+	"github.com/nats-io/nats-server/v2/server"
+)
+
+// Server is a NATS server for a test.
+type Server struct {
+	URL  string
+	port int
+	srv  *server.Server
+}
+
+// Start starts a server on a free port, shut down when t ends.
+func Start(t testing.TB) *Server {
+	t.Helper()
+	s := &Server{port: server.RANDOM_PORT}
+	s.start(t)
+	t.Cleanup(s.Shutdown)
+	return s
+}
+
+func (s *Server) start(t testing.TB) {
+	t.Helper()
+	srv, err := server.NewServer(&server.Options{
+		Host:   "127.0.0.1",
+		Port:   s.port,
+		NoLog:  true,
+		NoSigs: true,
+	})
+	if err != nil {
+		t.Fatalf("natstest: %v", err)
+	}
+	go srv.Start()
+	if !srv.ReadyForConnections(30 * time.Second) {
+		srv.Shutdown()
+		t.Fatalf("natstest: the server on port %d is not accepting connections", s.port)
+	}
+	s.srv = srv
+	s.port = srv.Addr().(*net.TCPAddr).Port
+	s.URL = fmt.Sprintf("nats://127.0.0.1:%d", s.port)
+}
+
+// Shutdown stops the server (the clients are cut off); a second call does
+// nothing.
+func (s *Server) Shutdown() {
+	if s.srv != nil {
+		s.srv.Shutdown()
+		s.srv.WaitForShutdown()
+		s.srv = nil
+	}
+}
+
+// Restart starts the server again on the same port, after Shutdown, so
+// that its clients reconnect.
+func (s *Server) Restart(t testing.TB) {
+	t.Helper()
+	s.Shutdown()
+	s.start(t)
+}
