@@ -8,8 +8,9 @@
 //     lobby's box (lower case, with a dash), one opens the QR code's link
 //     (/j/CODE, the X-Join-Link of the SVG); a code no room has comes back
 //     to the lobby, which says so;
-//   - the card-seen step, when the server has it (the room info's
-//     card_seen): every phone confirms, the count is shown, then night falls;
+//   - the card-seen step (a room made with card_seen): each phone confirms
+//     ("I have seen my card"), every phone shows the same count (how many,
+//     not who), and night falls after the last;
 //   - night 1: every phone gets a task in each slot of the night at the same
 //     instants (the public schedule, the same list on every phone): the seer
 //     his check, the villagers a decoy "tap any seat", and in the witch's
@@ -134,6 +135,7 @@ function fakeDevice() {
     configurable: true,
     value: (p) => {
       window.__buzz.push(JSON.stringify(p));
+      (window.__buzzAt ||= []).push(Date.now());
       return true;
     },
   });
@@ -161,7 +163,22 @@ async function phone(browser, who, locale, auth) {
   }
   const page = await ctx.newPage();
   watch(page, who);
-  return { who, ctx, page };
+  // what the phone sends on its game's WebSocket: the frames' types and sizes
+  const sent = [];
+  page.on('websocket', (ws) => {
+    if (!/\/ws\//.test(ws.url())) return;
+    ws.on('framesent', (f) => {
+      const text = String(f.payload);
+      let type = '?';
+      try {
+        type = JSON.parse(text).type;
+      } catch {
+        // not JSON: kept as '?'
+      }
+      sent.push({ type, bytes: Buffer.byteLength(text) });
+    });
+  });
+  return { who, ctx, page, sent };
 }
 
 async function joinHere(p, nick) {
@@ -213,7 +230,7 @@ async function wsRecorder(browser, base) {
   await page.goto(base + '/healthz');
   await page.evaluate(() => {
     window.streams = {};
-    window.record = (name, room, token, acts) => {
+    window.record = (name, room, token, acts, seen) => {
       const out = (window.streams[name] = { events: [], state: null, acted: {} });
       const ws = new WebSocket(`ws://${location.host}/ws/${room}`);
       let id = 1;
@@ -228,6 +245,10 @@ async function wsRecorder(browser, base) {
             out.events.push(e);
           } else if (f.type === 'state') {
             out.state = f;
+            if (seen && f.see_card && !out.seen) {
+              out.seen = true;
+              ws.send(JSON.stringify({ type: 'seen', id: id++ }));
+            }
             for (const c of f.choices || []) {
               const target = acts[c.cmd];
               if (target && !out.acted[c.cmd] && c.targets.includes(target)) {
@@ -292,7 +313,7 @@ try {
   await shell(browser, base);
 
   // 2. The room, and the same one again for the comparison.
-  const create = (name) => api(base, 'POST', '/api/rooms', { name, preset: 'std-9', practice: true, seed: SEED, deal: DEAL, timers: TIMERS, nickname: 'Ann' });
+  const create = (name) => api(base, 'POST', '/api/rooms', { name, preset: 'std-9', practice: true, seed: SEED, deal: DEAL, timers: TIMERS, nickname: 'Ann', card_seen: true });
   const made = await create('Phones');
   const twin = await create('Phones without decoys');
   const id = made.room.id;
@@ -359,25 +380,30 @@ try {
   await api(base, 'POST', `/api/rooms/${twin.room.id}/start`, undefined, twin.host_token);
   const rec = await wsRecorder(browser, base);
   for (const s of [1, 2, 3]) {
-    await rec.page.evaluate(([n, r, tk]) => window.record(n, r, tk, {}), ['A' + s, id, tokens[s]]);
-    await rec.page.evaluate(([n, r, tk, acts]) => window.record(n, r, tk, acts), ['B' + s, twin.room.id, twinTokens[s], s === 1 ? { check: CHECK } : {}]);
+    // the phones' room watched (it confirms nothing); the twin's people confirm their cards and make the check
+    await rec.page.evaluate(([n, r, tk]) => window.record(n, r, tk, {}, false), ['A' + s, id, tokens[s]]);
+    await rec.page.evaluate(([n, r, tk, acts]) => window.record(n, r, tk, acts, true), ['B' + s, twin.room.id, twinTokens[s], s === 1 ? { check: CHECK } : {}]);
   }
   const phones = [A, B, C];
   for (const p of phones) await p.page.getByTestId('table').waitFor();
   log('the game started on the three phones');
 
-  // 4. The card-seen step, where the server has it.
+  // 4. The card-seen step: each phone confirms; every phone shows the same
+  // count (how many, not who); night falls after the last.
   const info = await api(base, 'GET', `/api/rooms/${id}`);
-  if (info.card_seen || (info.options && info.options.card_seen === 'on')) {
-    for (const p of phones) {
-      await p.page.getByTestId('card-seen').waitFor();
-      await p.page.getByTestId('card-seen-button').click();
+  if (!info.card_seen) fail('the room for a table does not wait for the cards: ' + JSON.stringify(info));
+  const counts = async () => Promise.all(phones.map((p) => p.page.getByTestId('card-seen-count').getAttribute('data-count')));
+  for (const [i, p] of phones.entries()) {
+    await p.page.getByTestId('card-seen-button').click();
+    if (i < 2) {
+      await p.page.getByTestId('card-seen-done').waitFor(); // the last one's is gone with the night
+      for (const q of phones) await q.page.locator(`[data-testid="card-seen-count"][data-count="${i + 1}"][data-of="3"]`).waitFor();
+      log(`card seen: ${i + 1} confirmed, every phone shows`, (await counts()).join(', '), 'of 3');
     }
-    for (const p of phones) await p.page.getByTestId('table').and(p.page.locator('[data-night="1"]')).waitFor();
-    log('card seen: every phone confirmed, then night fell');
-  } else {
-    log('card seen: the server has no card-seen step for this room (not checked)');
   }
+  for (const p of phones) await p.page.locator('[data-testid="table"][data-night="1"]').waitFor();
+  if (await A.page.getByTestId('card-seen').count()) fail('the card-seen step is still shown at night');
+  log('card seen: the third confirmed, night fell on every phone');
 
   // 5. Night 1, the wolves' slot (everyone at once): the seer's real check,
   // the villagers' decoys, at the same instants on every phone.
@@ -403,6 +429,18 @@ try {
 
   // 6. The dawn: every phone buzzed the same, and kept its screen on.
   for (const p of phones) await p.page.locator('[data-testid="table"][data-night="0"]').waitFor({ timeout: 60000 });
+
+  // On the wire each phone sent the same at night, whether it checked or
+  // tapped decoys: frames of 4096 bytes, one a tick, its check or decoys
+  // among the covers (the last tap went at a tick before the dawn).
+  const wire = phones.map((p) => {
+    const night = p.sent.filter((f) => f.bytes === 4096);
+    return { types: night.map((f) => f.type).filter((t) => t !== 'cover'), sizes: new Set(p.sent.filter((f) => f.type === 'decoy' || f.type === 'act').map((f) => f.bytes)) };
+  });
+  log('night frames sent, besides covers:', wire.map((w, i) => `${phones[i].who}: ${w.types.join(' ') || 'none'}`).join('; '));
+  if (wire[0].types.join() !== 'act,decoy' || wire[1].types.join() !== 'decoy,decoy' || wire[2].types.join() !== 'decoy,decoy') fail('the night frames: ' + JSON.stringify(wire.map((w) => w.types)));
+  for (const w of wire) if ([...w.sizes].some((b) => b !== 4096)) fail('a command or decoy went out unpadded at night: ' + [...w.sizes]);
+
   const after = await rec.page.waitForFunction(() => {
     const s = window.streams.A1 && window.streams.A1.state;
     return s && !s.night && s.alive ? s.alive : null;
@@ -415,7 +453,10 @@ try {
     const seat = [1, seatB, seatC][i];
     // two slots, then the daybreak for those who saw it alive
     if (b.length < 2 || b.some((x) => x !== buzzes[0][0])) fail(`${phones[i].who} buzzed ${JSON.stringify(b)}`);
-    if (alive.includes(seat) && b.length !== 3) fail(`${phones[i].who} (alive) buzzed ${b.length} times, not 3`);
+    if (alive.includes(seat) && b.length !== 3) {
+      const at = await phones[i].page.evaluate(() => window.__buzzAt);
+      fail(`${phones[i].who} (alive) buzzed ${b.length} times, not 3: at ${at} (the night's instants ${first[0].instants})`);
+    }
   }
   for (const p of phones) {
     const locks = await p.page.evaluate(() => window.__locks);

@@ -22,9 +22,9 @@ export function dayBuzz(e, night) {
 }
 
 // nightInstants are the instants of tonight's tasks (lib/decoy.js
-// nightTasks), the same list on every living seat.
+// nightTasks), the same list on every living seat: {at, until}.
 export function nightInstants(tasks) {
-  return (tasks || []).map((t) => t.at);
+  return (tasks || []).map((t) => ({ at: t.at, until: t.until }));
 }
 
 // vibrate buzzes once, where the device can (navigator.vibrate is missing
@@ -55,9 +55,11 @@ export class Buzzer {
   }
 
   // plan schedules the instants not yet planned or fired; instants no
-  // longer listed are dropped.
+  // longer listed are dropped. An instant is a time, or {at, until}: one
+  // already past but not its until (a phone that joined the night late)
+  // buzzes at once, never one whose window is over.
   plan(instants) {
-    const want = new Set(instants);
+    const want = new Map(instants.map((x) => (typeof x === 'number' ? [x, x] : [x.at, x.until])));
     for (const [at, id] of this.timers) {
       if (!want.has(at)) {
         this.clear(id);
@@ -65,15 +67,15 @@ export class Buzzer {
       }
     }
     const now = this.nowFn();
-    for (const at of want) {
-      if (this.fired.has(at) || this.timers.has(at) || at < now) continue;
+    for (const [at, until] of want) {
+      if (this.fired.has(at) || this.timers.has(at) || (at < now && until <= now)) continue;
       this.timers.set(
         at,
         this.set(() => {
           this.timers.delete(at);
           this.fired.add(at);
           this.buzz();
-        }, at - now),
+        }, Math.max(0, at - now)),
       );
     }
   }

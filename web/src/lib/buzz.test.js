@@ -28,7 +28,7 @@ describe('the same vibration on every phone', () => {
   const alive = [1, 2, 3, 4, 5, 6];
   const nightEnd = 1764489660000;
   it('buzzes a wolf, the seer, the witch and a villager at the same instants of the night', () => {
-    const at = (seat) => nightInstants(nightTasks({ room, night: 2, nightEnd, seat, alive }));
+    const at = (seat) => nightInstants(nightTasks({ room, night: 2, nightEnd, seat, alive })).map((x) => x.at);
     const all = [1, 2, 3, 4].map(at);
     for (const a of all) expect(a).toEqual(all[0]);
     expect(all[0]).toHaveLength(2); // the wolves' slot (everyone at once) and the witch's
@@ -66,6 +66,17 @@ describe('Buzzer', () => {
     b.plan([4000, 6000, 7000]);
     b.plan([6000]);
     c.advance(5000);
+    expect(n).toBe(1);
+  });
+  it('buzzes at once a task a late phone finds open, never one whose window is over', () => {
+    const c = fakeClock(5000);
+    let n = 0;
+    const b = new Buzzer({ now: c.now, set: c.set, clear: c.clear, buzz: () => n++ });
+    b.plan([{ at: 4000, until: 6000 }, { at: 1000, until: 3000 }]);
+    c.advance(0);
+    expect(n).toBe(1);
+    b.plan([{ at: 4000, until: 6000 }]);
+    c.advance(10);
     expect(n).toBe(1);
   });
   it('buzzes a public event once by its key', () => {

@@ -28,8 +28,9 @@ const FINAL = new Set(['token', 'not_started', 'not_running', 'hello', 'aborted'
 export const FRAME = 4096;
 
 // Frames held at night; anything else (a ping, every client's alike) goes
-// at once.
-const HELD = new Set(['act', 'chat']);
+// at once. A phone's decoy tap (lib/decoy.js) is held and padded as a
+// command is, so that on the wire it is one.
+const HELD = new Set(['act', 'chat', 'decoy']);
 
 // After dawn the server ticks on only until its queues are empty; frames
 // still held then go when no tick has come for this long (or three ticks).

@@ -236,6 +236,23 @@ test('a command held at night goes at the next tick, padded, the same command wi
   c.stop();
 });
 
+test('a phone\'s decoy tap at night is held and goes at a tick padded as the seer\'s check does', () => {
+  const seer = seated(3);
+  const villager = seated(5);
+  tick(seer.ws, 1);
+  tick(villager.ws, 1);
+  seer.c.send({ type: 'act', cmd: 'check', target: 6 });
+  villager.c.send({ type: 'decoy', target: 6 });
+  expect([seer.ws.raw.length, villager.ws.raw.length]).toEqual([2, 2]); // nothing between ticks
+  tick(seer.ws, 2);
+  tick(villager.ws, 2);
+  const [a, b] = [seer.ws.raw.at(-1), villager.ws.raw.at(-1)];
+  expect([byteLength(a), byteLength(b)]).toEqual([FRAME, FRAME]);
+  expect(unpad(JSON.parse(b))).toEqual({ type: 'decoy', target: 6, id: 1 });
+  seer.c.stop();
+  villager.c.stop();
+});
+
 test('by day frames go at once, unpadded', () => {
   const { c } = connect();
   const ws = FakeSocket.all[0];

@@ -120,13 +120,11 @@ export class Decoys {
   }
 }
 
-// decoyFrame is what a decoy sends: a frame the server accepts and drops
-// (docs/server.md), which at night the connection pads to the size of any
-// other (lib/conn.js), so that a decoy and a real command look alike on
-// the wire. target: the seat tapped. null while the server takes none: a
-// decoy then sends nothing (the phone's traffic is the night's beat alone,
-// a cover frame a tick whether its player taps or not).
+// decoyFrame is what a decoy sends: {"type":"decoy","target":T}, a frame
+// the server answers with an ack like a command's and otherwise drops
+// (docs/server.md, "Decoy tasks"); at night the connection holds it and
+// pads it to the size of any other frame (lib/conn.js), so that a decoy
+// and a real command look alike on the wire. target: the seat tapped.
 export function decoyFrame(target) {
-  void target;
-  return null;
+  return { type: 'decoy', target };
 }

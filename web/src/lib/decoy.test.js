@@ -1,6 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { FRAME, byteLength, padded } from './conn.js';
 import { Decoys, decoyFrame, nightSlots, nightTasks, realNow, slotTimes, taskAt, timerMs } from './decoy.js';
 
 // A std-12 room (预女猎白: the wolves, seer, witch, hunter, idiot) with the
@@ -125,7 +126,10 @@ describe('decoy tasks are the same for every card', () => {
 });
 
 describe('decoyFrame', () => {
-  it('sends nothing while the server takes no decoy frame', () => {
-    expect(decoyFrame(5)).toBe(null);
+  it('is the server\'s decoy frame, which pads at night to the size of a real command', () => {
+    expect(decoyFrame(5)).toEqual({ type: 'decoy', target: 5 });
+    const real = padded({ type: 'act', id: 7, cmd: 'check', target: 5 });
+    const decoy = padded({ ...decoyFrame(5), id: 7 });
+    expect([byteLength(real), byteLength(decoy)]).toEqual([FRAME, FRAME]);
   });
 });

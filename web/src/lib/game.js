@@ -33,6 +33,7 @@ export function newGame(room = '') {
     sheriffWeight: 2, // what the sheriff's ballot counts in an exile vote (the room's sheriff_vote_weight)
     dawn: null, // {night, dead: [seats]}: the last dawn's announcement (public)
     exiled: null, // {day, seat}: the last exile vote's outcome (public; seat 0: nobody)
+    seen: null, // {count, of, waiting}: a table's wait for the cards to be seen (docs/server.md)
     victim: 0, // the witch's: whom the wolves attacked tonight (witch_told)
     stamps: {}, // event seq → when it came (the server's clock), for the events that start or end a speech turn (turns.js)
     now: () => Date.now(),
@@ -88,6 +89,11 @@ export function applyFrame(g, f) {
     case 'error':
     case 'pong':
       return { reply: f };
+    case 'seen':
+      // a table's wait for the cards to be seen: how many of how many
+      // (never who), the same frame to every connection
+      g.seen = { count: f.count || 0, of: f.of || 0, waiting: !!f.waiting };
+      return { seen: g.seen };
     case 'tick':
     case 'pad':
       return { filler: true };

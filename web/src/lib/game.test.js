@@ -266,3 +266,11 @@ test('a shot inside the night and its wake-up are the shooter\'s secret; a shot 
   ]);
   expect(g.events.map((e) => !!e.secret)).toEqual([false, true, true, false, false]);
 });
+
+test('a table\'s card-seen count is kept as told, the same frame for every seat', () => {
+  const g = newGame('r');
+  expect(applyFrame(g, { type: 'seen', count: 2, of: 3, waiting: true })).toEqual({ seen: { count: 2, of: 3, waiting: true } });
+  expect(g.seen).toEqual({ count: 2, of: 3, waiting: true });
+  applyFrame(g, { type: 'seen', count: 3, of: 3, waiting: false });
+  expect(g.seen.waiting).toBe(false);
+});
