@@ -206,6 +206,9 @@ async function tableDevices(base) {
 
   // day 1: the dawn, the speakers, the time left in seat 1's speech, the vote
   await waitLine(zh.page, () => [...document.querySelectorAll('[data-testid="narration-log"] li')].some((l) => /还有10秒/.test(l.textContent)), 'seat 1 told 10 seconds are left', 90000);
+  // seat 1 still speaks: the day's picture, the claims of those who spoke before him on the board
+  await waitLine(en.page, () => [...document.querySelectorAll('[data-testid="narration-log"] li')].some((l) => /10 seconds left/.test(l.textContent)), 'en: 10 seconds left', 30000);
+  await shot(en.page, 'table-day');
   await waitLine(zh.page, () => document.querySelector('[data-testid="narration-log"] li[data-key="ui.table.say.vote"]'), 'the vote call', 60000);
   let lines = await transcript(zh.page);
   const keys = lines.map((l) => l.key);
@@ -226,7 +229,7 @@ async function tableDevices(base) {
   lines = await transcript(zh.page);
   const n2 = lines.filter((l) => l.id.startsWith('n2:')).map((l) => l.id);
   if (n2.join() !== calls(2, roles).join()) fail('night 2 called ' + n2.join());
-  log(`night 2: every role called (${n2.join(' ')}), with dead at nightfall or since: ${dead.map(([r, s]) => `${s} ${r}`).join(', ') || 'none'}`);
+  log(`night 2: every role called (${n2.join(' ')}), with dead at nightfall or since: ${dead.map(([r, s]) => `${s} (dealt ${r})`).join(', ') || 'none'}`);
   log('night 2 called the guard and the psychic, one of them at least lying in the middle (the thief took at most one)');
   // the witch has her own slot at the end of every night: the same call, as long, whoever lives
   const at = (id) => (lines.find((l) => l.id === id) || {}).at;
@@ -235,17 +238,176 @@ async function tableDevices(base) {
   if (!(w1 > 0) || w1 !== w2) fail(`the witch's call lasted ${w1} ms on night 1, ${w2} on night 2`);
   log(`the witch called for ${w1} ms each night, whoever died`);
 
-  // day 2's third speech: the claims board has filled; the day's screenshot
-  await waitLine(en.page, () => {
-    const ls = [...document.querySelectorAll('[data-testid="narration-log"] li')];
-    const i = ls.findIndex((l) => l.dataset.id === 'n2:witch:close');
-    return i >= 0 && ls.slice(i).filter((l) => l.dataset.key === 'ui.table.say.speech').length >= 3;
-  }, 'day 2 speeches', 90000);
+  // by night 2's end the claims board has filled
   const filled = await en.page.$$eval('[data-testid^="claims-"][data-count]', (r) => r.filter((x) => Number(x.dataset.count) > 0).length);
-  if (filled < 3) fail(`the claims board shows only ${filled} seats with entries by day 2`);
-  await shot(en.page, 'table-day');
+  if (filled < 3) fail(`the claims board shows only ${filled} seats with entries after day 1`);
   log(`claims board: ${filled} seats with entries`);
   for (const d of pages) await d.page.context().close();
+}
+
+// A whole std-12 game on one page, no phones: the device seats twelve
+// people, deals (each taps to see his card, taps to hide), calls each role at
+// night and lets the called player act on it alone (the seer's result shown
+// on his screen), and takes every speech and vote by day (one day's vote by
+// counting raised hands). The test plays every seat: the first legal target
+// and its confirmation, else a pass.
+const DEAL12 = ['seer', 'werewolf', 'villager', 'witch', 'werewolf', 'hunter', 'villager', 'werewolf', 'idiot', 'villager', 'werewolf', 'villager'];
+const GODS = [1, 4, 6, 9];
+const PASS_TIMERS = { setup: '5s', night: '16s', witch: '7s', speech: '40s', vote: '60s', other: '15s', bot: '0s' };
+
+async function act(scope) {
+  const panel = scope.locator('[data-testid="action-panel"][data-pending="1"]');
+  if ((await panel.count()) === 0) return false;
+  try {
+    // the gods first (seer 1, witch 4, hunter 6, idiot 9): the wolves win in two nights, the game stays short
+    let target = panel.locator('button[data-testid^="target-"]:not([disabled])').first();
+    for (const g of GODS) {
+      const t = panel.locator(`button[data-testid^="target-"][data-testid$="-${g}"]:not([disabled])`).first();
+      if (await t.count()) {
+        target = t;
+        break;
+      }
+    }
+    if (await target.count()) {
+      if ((await target.getAttribute('aria-pressed')) !== 'true') await target.click({ timeout: 3000 });
+      const confirm = panel.locator('button[data-testid^="confirm-"]:not([disabled])').first();
+      await confirm.click({ timeout: 3000 });
+    } else {
+      let pass = null;
+      for (const sel of ['[data-testid="act-skip"]', '[data-testid="act-abstain"]', '[data-testid^="act-"]:not([data-testid="act-explode"])']) {
+        const b = panel.locator(sel).first();
+        if (await b.count()) {
+          pass = b;
+          break;
+        }
+      }
+      if (!pass) return false;
+      await pass.click({ timeout: 3000 });
+    }
+  } catch {
+    return false;
+  }
+  return true;
+}
+
+async function passAndPlay(base) {
+  const made = await api(base, 'POST', '/api/rooms', {
+    preset: 'std-12', practice: true, seed: 12, deal: DEAL12, card_seen: true, timers: PASS_TIMERS, options: { sheriff: 'none' },
+  });
+  const id = made.room.id;
+  const ctx = await browser.newContext({ viewport: { width: 1280, height: 800 }, locale: 'en-US', reducedMotion: 'reduce' });
+  await ctx.addInitScript(([room, host]) => localStorage.setItem('wolfden.room.' + room, JSON.stringify({ host })), [id, made.host_token]);
+  const page = await ctx.newPage();
+  watch(page, 'pass');
+  await page.goto(`${base}/room/${id}?pass=1`);
+  await page.getByTestId('pass-setup').waitFor();
+  await page.getByTestId('pass-name-1').fill('Mei');
+  await page.getByTestId('pass-start').click();
+  await page.getByTestId('pass-panel').waitFor({ timeout: 20000 });
+  log(`pass-and-play room ${id}: twelve seats on one page`);
+  const room = await api(base, 'GET', `/api/rooms/${id}`);
+  if (room.seats.some((s) => s.bot || !s.nick)) fail('pass-and-play: a seat is not a person of the device: ' + JSON.stringify(room.seats));
+  if (room.seats[0].nick !== 'Mei' || room.seats[1].nick !== 'Player 2') fail('pass-and-play: the names typed are not the seats\' names');
+
+  const dealt = [];
+  const calls = [];
+  const handled = new Set();
+  let checks = 0;
+  let deadSeer = 0; // the night the seer, dead, was called as when alive
+  let hands = false;
+  let days = 0;
+  const until = Date.now() + 300000;
+  for (;;) {
+    if (Date.now() > until) fail(`pass-and-play: no end after 300 s (dealt ${dealt.length}, calls ${calls.join(' ')})`);
+    const what = await page.waitForFunction(() => {
+      const q = (s) => document.querySelector(s);
+      if (q('[data-testid="pass-over"]')) return { over: true };
+      if (q('[data-testid="pass-private"]')) return { private: true };
+      const see = q('[data-testid="pass-deal"]');
+      if (see && q('[data-testid="pass-see"]')) return { deal: Number(see.dataset.seat) };
+      const call = q('[data-testid="pass-call"]');
+      if (call) return { call: call.dataset.who, night: Number(call.dataset.night) };
+      if (q('[data-testid="pass-hands"]')) return { hands: true };
+      const seat = q('[data-testid^="pass-seat-"]');
+      if (seat) return { seat: Number(seat.dataset.testid.slice(10)) };
+      return null;
+    }, null, { timeout: 120000, polling: 100 }).then((h) => h.jsonValue());
+    if (process.env.DEBUG) log('pass:', JSON.stringify(what));
+    if (what.over) break;
+    if (what.private) {
+      // a screen left open (the step moved on under it): close it
+      await page.locator('[data-testid="pass-close"], [data-testid="pass-seen"]').first().click({ timeout: 2000 }).catch(() => {});
+      continue;
+    }
+    if (what.deal) {
+      await page.getByTestId('pass-see').click();
+      const role = await page.getByTestId('pass-role').innerText({ timeout: 5000 });
+      const shownSeat = Number(await page.getByTestId('pass-private').getAttribute('data-seat'));
+      if (shownSeat !== what.deal) fail(`pass-and-play: the deal called seat ${what.deal} and showed seat ${shownSeat}'s card`);
+      if (DEAL12[what.deal - 1] && !new RegExp(DEAL12[what.deal - 1].replace('_', ' '), 'i').test(role)) fail(`pass-and-play: seat ${what.deal} was shown "${role}", dealt ${DEAL12[what.deal - 1]}: ${await page.getByTestId('pass-private').innerText()}`);
+      await page.getByTestId('pass-seen').click();
+      dealt.push(what.deal);
+      continue;
+    }
+    if (what.call) {
+      const key = `${what.night}:${what.call}`;
+      if (handled.has(key)) {
+        await page.waitForFunction((k) => {
+          const c = document.querySelector('[data-testid="pass-call"]');
+          return !c || `${c.dataset.night}:${c.dataset.who}` !== k;
+        }, key, { timeout: 60000, polling: 100 });
+        continue;
+      }
+      handled.add(key);
+      calls.push(key);
+      if (what.call === 'seer' && what.night > 1 && !deadSeer) {
+        deadSeer = await page.locator('.seat.dead [data-testid="seat-1"]').count() > 0 ? what.night : 0;
+      }
+      await page.getByTestId('pass-open').click();
+      const priv = page.getByTestId('pass-private');
+      await priv.waitFor({ timeout: 5000 });
+      if (await act(priv)) {
+        if (what.call === 'seer') {
+          await priv.getByTestId('pass-told').waitFor({ timeout: 10000 }).then(() => checks++).catch(() => fail('pass-and-play: the seer was not shown his result'));
+        }
+      }
+      await page.getByTestId('pass-close').click({ timeout: 3000 }).catch(() => {});
+      continue;
+    }
+    if (what.hands && !hands) {
+      hands = true;
+      await page.getByTestId('pass-hands').click();
+      const cands = [...new Set((await page.locator('[data-testid^="hand-"]').evaluateAll((bs) => bs.map((b) => Number(b.dataset.testid.split('-')[1])))))];
+      const cand = cands.find((c) => GODS.includes(c)) || cands[0];
+      for (const b of await page.locator(`[data-testid^="hand-${cand}-"]`).all()) await b.click();
+      await page.getByTestId('pass-hands-send').click();
+      log(`pass-and-play: a vote by raised hands, every hand for seat ${cand}`);
+      days++;
+      continue;
+    }
+    if (what.seat || what.hands) {
+      const s = what.seat || Number((await page.locator('[data-testid^="pass-seat-"]').first().getAttribute('data-testid')).slice(10));
+      await page.getByTestId('pass-seat-' + s).click({ timeout: 3000 }).catch(() => {});
+      const priv = page.getByTestId('pass-private');
+      if (await priv.isVisible().catch(() => false)) {
+        if (process.env.DEBUG) log('private:', (await priv.innerText()).replace(/\n/g, ' | ').slice(0, 400));
+        await act(priv);
+        await page.getByTestId('pass-close').click({ timeout: 3000 }).catch(() => {});
+      }
+    }
+  }
+  if (dealt.join() !== [1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12].join()) fail('pass-and-play: dealt to ' + dealt.join());
+  const byNight = {};
+  for (const k of calls) {
+    const [n, who] = k.split(':');
+    (byNight[n] = byNight[n] || []).push(who);
+  }
+  for (const [n, who] of Object.entries(byNight)) if (who.join() !== 'seer,wolves,witch') fail(`pass-and-play: night ${n} called ${who.join()}`);
+  if (!checks) fail('pass-and-play: the seer never saw a result');
+  if (!deadSeer) fail('pass-and-play: the seer (seat 1, the wolves\' first victim) was not called dead');
+  const winner = await page.evaluate(() => document.querySelector('[data-testid="device-phase"]')?.textContent);
+  log(`pass-and-play: dealt to 1..12 in turn, ${Object.keys(byNight).length} nights each calling seer, wolves, witch (the seer dead on night ${deadSeer}), ${checks} checks shown to the seer, to the end (${winner})`);
+  await ctx.close();
 }
 
 async function main() {
@@ -254,7 +416,8 @@ async function main() {
     executablePath: process.env.CHROMIUM || '/usr/bin/chromium',
     args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--autoplay-policy=no-user-gesture-required'],
   });
-  await tableDevices(base);
+  if (!process.env.PASSONLY) await tableDevices(base);
+  if (process.env.PASSPLAY !== '0') await passAndPlay(base);
   if (problems.length) fail('errors in the pages:\n' + problems.join('\n'));
   log('ok');
 }

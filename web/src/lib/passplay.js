@@ -1,0 +1,97 @@
+// Pass-and-play (one device, no phones): the device holds the tokens of
+// every seat it took, deals the cards one player after the other, and by
+// night is the judge who calls each role (lib/narrate.js) and lets the
+// called player act on it in private; by day it takes each seat's turn and
+// vote. Pure helpers; PassPlay*.svelte wires them.
+//
+// What the whole table sees of the device (the public screen, its sounds,
+// its timing) comes from the public stream and the night's plan only: the
+// same call windows whether the called role is alive, dead, absent or a
+// bot. Only the private screen, opened by the called player, reads a seat.
+
+import { WOLF_ROLES } from './enums.js';
+import { load, save } from './storage.js';
+
+// The wolves who wake together (the pack): the wolf camp less those who
+// neither wake with it nor are named to it (rules/outsiders.go).
+const LONE = new Set(['gargoyle', 'hidden_wolf', 'possessed']);
+export const PACK = new Set([...WOLF_ROLES].filter((r) => !LONE.has(r)));
+
+// The seats this device holds in a room: {seat: {token, nick}}.
+export function passSeats(room) {
+  return load('pass.' + room, {});
+}
+export function savePassSeats(room, seats) {
+  save('pass.' + room, seats);
+}
+
+// calledSeats lists the device's seats a call names: the pack for the
+// wolves, the lovers, or the card's holder. seats: [{seat, st}] with each
+// seat's own state. The dead are not left out: the device still shows the
+// called player his screen (with nothing to do).
+export function calledSeats(who, seats) {
+  const out = [];
+  for (const { seat, st } of seats || []) {
+    if (!st) continue;
+    let hit = false;
+    if (who === 'wolves') hit = PACK.has(st.role) || (st.wolves || []).includes(seat);
+    else if (who === 'lovers') hit = (st.lovers || []).includes(seat);
+    else hit = st.role === who;
+    if (hit) out.push(seat);
+  }
+  return out;
+}
+
+// windowAt is the call under way at instant now (the server's clock): the
+// last opening whose eyes are not yet closed, {who, open, until, slot}, or
+// null between calls. plan is narrate.js nightPlan.
+export function windowAt(plan, now) {
+  if (!plan) return null;
+  let cur = null;
+  for (const l of plan.lines) {
+    if (l.kind !== 'open' || l.at > now) continue;
+    if (now < l.until) cur = { who: l.who, open: l.at, until: l.until, slot: l.slot };
+  }
+  return cur;
+}
+
+// waiting lists the device's seats the moderator waits for by day (a
+// state's pending), the one with the floor first, then by seat.
+export function waiting(seats, turn = 0) {
+  return (seats || [])
+    .filter(({ st }) => st && st.pending && !st.night && !st.over)
+    .map(({ seat }) => seat)
+    .sort((a, b) => (b === turn) - (a === turn) || a - b);
+}
+
+// dealQueue is who still has to see his card, in seat order: the device's
+// seats not yet shown their card here whose state says the table waits for
+// them (see_card; on a server without the wait, every seat once).
+export function dealQueue(seats, shown) {
+  return (seats || [])
+    .filter(({ seat, st }) => st && !shown.includes(seat) && (st.see_card || !('see_card' in st)))
+    .map(({ seat }) => seat)
+    .sort((a, b) => a - b);
+}
+
+// handsVotes turns the judge's count of raised hands into each voter's
+// ballot: hands is {candidate: [seats who raised a hand]}; a voter who
+// raised his hand for no one abstains; one who raised it twice counts for
+// the first candidate he is listed under. voters: the seats that may vote.
+export function handsVotes(hands, voters) {
+  const out = new Map();
+  for (const [target, seats] of Object.entries(hands || {})) {
+    for (const s of seats) if (voters.includes(s) && !out.has(s)) out.set(s, Number(target));
+  }
+  return voters.map((s) => ({ seat: s, target: out.get(s) || 0 }));
+}
+
+// The frame of a ballot: a vote for target, or an abstention.
+export function ballotFrame(target) {
+  return target ? { type: 'act', cmd: 'vote', target } : { type: 'act', cmd: 'abstain' };
+}
+
+// nicknames for the seats the device takes: the names typed, else "Player n".
+export function nicknames(seats, typed, tr) {
+  return seats.map((s) => ({ seat: s, nick: ((typed || {})[s] || '').trim() || tr('ui.pass.player', { n: s }) }));
+}

@@ -1,0 +1,70 @@
+import { describe, expect, it } from 'vitest';
+import { ballotFrame, calledSeats, dealQueue, handsVotes, nicknames, windowAt, waiting } from './passplay.js';
+import { nightPlan } from './narrate.js';
+
+const seats = [
+  { seat: 1, st: { role: 'werewolf', wolves: [1, 4], alive: [1, 2, 3, 4, 5] } },
+  { seat: 2, st: { role: 'seer', alive: [1, 2, 3, 4, 5] } },
+  { seat: 3, st: { role: 'gargoyle', alive: [1, 2, 3, 4, 5] } },
+  { seat: 4, st: { role: 'wolf_king', wolves: [1, 4], alive: [1, 2, 3, 4, 5] } },
+  { seat: 5, st: { role: 'villager', lovers: [5, 2], alive: [1, 2, 3, 4, 5] } },
+];
+
+describe('calledSeats', () => {
+  it('wakes the pack for the wolves (not the gargoyle, who wakes alone), the lovers together, a card\'s holder', () => {
+    expect(calledSeats('wolves', seats)).toEqual([1, 4]);
+    expect(calledSeats('gargoyle', seats)).toEqual([3]);
+    expect(calledSeats('seer', seats)).toEqual([2]);
+    expect(calledSeats('lovers', seats)).toEqual([5]);
+    expect(calledSeats('witch', seats)).toEqual([]);
+  });
+});
+
+const room = { cards: ['werewolf', 'seer', 'witch', 'villager'], options: {}, timers: { night: '40s', witch: '20s' } };
+const END = 1764489660000;
+const st = (alive) => ({ night: true, night_end: END, alive, calls: [{ key: 'role.open', role: 'seer' }, { key: 'role.open', group: 'wolves' }, { key: 'role.open', role: 'witch' }] });
+
+describe('windowAt', () => {
+  it('is the call under way by the night\'s plan, the same whoever lives', () => {
+    const a = nightPlan(room, st([1, 2, 3, 4]), 2);
+    const b = nightPlan(room, st([1, 4]), 2);
+    for (let t = a.start; t < END; t += 500) expect(windowAt(a, t)).toEqual(windowAt(b, t));
+    expect(windowAt(a, a.start + 3000).who).toBe('seer');
+    expect(windowAt(a, END - 10000).who).toBe('witch');
+    expect(windowAt(a, a.start + 100)).toBeNull(); // nightfall: eyes closed
+  });
+});
+
+describe('waiting', () => {
+  it('lists the seats awaited by day, the one with the floor first', () => {
+    const w = [{ seat: 2, st: { pending: true } }, { seat: 5, st: { pending: true } }, { seat: 3, st: { pending: false } }, { seat: 7, st: { pending: true } }];
+    expect(waiting(w, 5)).toEqual([5, 2, 7]);
+    expect(waiting([{ seat: 1, st: { pending: true, night: true } }])).toEqual([]);
+  });
+});
+
+describe('dealQueue', () => {
+  it('deals in seat order to those the table waits for, or those not yet shown here on a server without the wait', () => {
+    expect(dealQueue([{ seat: 3, st: { see_card: true } }, { seat: 1, st: { see_card: true } }, { seat: 2, st: { see_card: false } }], [])).toEqual([1, 3]);
+    expect(dealQueue([{ seat: 1, st: {} }, { seat: 2, st: {} }], [1])).toEqual([2]);
+    // shown here, its confirmation not yet back: not dealt twice
+    expect(dealQueue([{ seat: 1, st: { see_card: true } }, { seat: 2, st: { see_card: true } }], [1])).toEqual([2]);
+  });
+});
+
+describe('handsVotes', () => {
+  it('gives each voter the candidate he raised his hand for, abstention for none, the first for two', () => {
+    expect(handsVotes({ 3: [1, 2], 5: [2, 4] }, [1, 2, 4, 6])).toEqual([
+      { seat: 1, target: 3 }, { seat: 2, target: 3 }, { seat: 4, target: 5 }, { seat: 6, target: 0 },
+    ]);
+    expect(ballotFrame(3)).toEqual({ type: 'act', cmd: 'vote', target: 3 });
+    expect(ballotFrame(0)).toEqual({ type: 'act', cmd: 'abstain' });
+  });
+});
+
+describe('nicknames', () => {
+  it('names each seat as typed, else Player n', () => {
+    const tr = (k, p) => `P${p.n}`;
+    expect(nicknames([2, 3], { 2: ' Mei ' }, tr)).toEqual([{ seat: 2, nick: 'Mei' }, { seat: 3, nick: 'P3' }]);
+  });
+});
