@@ -209,13 +209,22 @@ async function shell(browser, base) {
   if (manifest.type !== 'application/manifest+json' || manifest.body.start_url !== '/' || !manifest.body.icons.some((i) => i.sizes === '512x512')) {
     fail('manifest: ' + JSON.stringify(manifest));
   }
+  // a room made for a table from the create page waits for the cards
+  await page.goto(base + '/new');
+  await page.getByTestId('preset-std-9').click();
+  await page.getByTestId('card-seen-option').check();
+  await page.locator('#cnick').fill('Ann');
+  await page.getByTestId('create-submit').click();
+  await page.waitForURL(/\/room\//);
+  const made = await api(base, 'GET', '/api/rooms/' + page.url().split('/room/')[1]);
+  if (made.card_seen !== true) fail('the create page\'s "we play at one table" made a room without card_seen');
   await ctx.setOffline(true);
   await page.goto(base + '/new');
   await page.getByTestId('create').waitFor();
   await page.goto(base + '/');
   await page.getByTestId('lobby').waitFor();
-  const api = await page.evaluate(() => fetch('/api/presets').then((r) => 'answered ' + r.status, () => 'refused'));
-  if (api !== 'refused') fail('offline, the API was ' + api + ' (from a cache?)');
+  const offlineApi = await page.evaluate(() => fetch('/api/presets').then((r) => 'answered ' + r.status, () => 'refused'));
+  if (offlineApi !== 'refused') fail('offline, the API was ' + offlineApi + ' (from a cache?)');
   await ctx.setOffline(false);
   log('shell: the service worker took the page; offline the lobby and the create page open, the API does not answer');
   await ctx.close();
