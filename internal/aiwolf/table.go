@@ -336,7 +336,7 @@ func (t *table) handle(m *mail) {
 			return
 		}
 	case m.gone != nil:
-		if m.gone == s.currentConn() {
+		if m.gone == s.currentConn() && !s.done {
 			t.g.log.Info("aiwolf: an agent's connection ended; the bot plays its seat until it reconnects", "room", t.room, "agent", AgentName(s.no), "name", s.name)
 			s.dropConn(m.gone)
 			s.probing = false
