@@ -606,6 +606,9 @@ func (t *table) watch(s *seat, c *conn) {
 
 // enqueue hands a packet to the seat's sender.
 func (s *seat) enqueue(o *outgoing) {
+	if o.req != "" && !needsReply(o.req) { // the request log has every packet
+		s.t.note(&logNote{Seat: s.no, Agent: AgentName(s.no), Name: s.name, Request: o.req, Day: o.day, Sent: time.Now().UnixMilli()})
+	}
 	s.mu.Lock()
 	s.queue = append(s.queue, o)
 	s.mu.Unlock()
