@@ -427,6 +427,10 @@ type op struct {
 	room   store.Room     // opCreate, opUpdate, opStart, opReset
 	recs   []store.Record // opAppend, opStart
 	events [][]byte       // opAppend, opStart: recs' events, encoded
+	// fence, if set, is the lease the write is made under: it is refused
+	// (ErrFenced) unless that lease is the room's current one when the
+	// transaction reads it (lease.go).
+	fence *Lease
 	// state lets the caller withdraw the op on cancellation only while it
 	// is queued, so that a cancelled write is never committed.
 	state atomic.Int32
@@ -534,7 +538,7 @@ func (d *DB) commit(batch []*op) (refusals []error, err error) {
 		return nil, err
 	}
 	defer tx.Rollback(ctx) // after a commit, nothing
-	rooms, err := lockRooms(ctx, tx, batch)
+	rooms, leases, err := lockRooms(ctx, tx, batch)
 	if err != nil {
 		return nil, err
 	}
@@ -567,6 +571,12 @@ func (d *DB) commit(batch []*op) (refusals []error, err error) {
 	for i, o := range batch {
 		s := rooms[o.roomID]
 		r := o.room
+		if o.fence != nil {
+			if cur, ok := leases[o.roomID]; !ok || cur.Node != o.fence.Node || cur.Epoch != o.fence.Epoch {
+				refusals[i] = fenced(o, cur, ok)
+				continue
+			}
+		}
 		switch o.kind {
 		case opCreate:
 			if s.exists {
@@ -649,54 +659,83 @@ const updateRoom = `UPDATE rooms SET status = $1, config = $2, seats = $3, updat
 
 // lockRooms locks the rows of the rooms batch writes, in the order of
 // their IDs so that two stores' transactions cannot deadlock, and reads
-// their last record numbers. Two statements, sent together: the second
-// starts once the first has its locks, so it sees what the transactions
-// that held them committed.
-func lockRooms(ctx context.Context, tx pgx.Tx, batch []*op) (map[string]*roomState, error) {
+// their last record numbers; for the rooms of fenced writes it reads their
+// leases too, FOR SHARE, so that no Acquire can commit a newer epoch
+// between this read and the commit (it waits for this transaction, and the
+// records it committed are there for the new owner to read). The
+// statements are sent together: each starts once the one before has its
+// locks, so it sees what the transactions that held them committed.
+func lockRooms(ctx context.Context, tx pgx.Tx, batch []*op) (map[string]*roomState, map[string]Lease, error) {
 	rooms := make(map[string]*roomState, len(batch))
 	ids := make([]string, 0, len(batch))
+	var fencedIDs []string
 	for _, o := range batch {
 		if rooms[o.roomID] == nil {
 			rooms[o.roomID] = &roomState{}
 			ids = append(ids, o.roomID)
 		}
+		if o.fence != nil && !slices.Contains(fencedIDs, o.roomID) {
+			fencedIDs = append(fencedIDs, o.roomID)
+		}
 	}
 	slices.Sort(ids)
+	slices.Sort(fencedIDs)
 	reads := &pgx.Batch{}
 	reads.Queue(`SELECT id FROM rooms WHERE id = ANY ($1) ORDER BY id FOR UPDATE`, ids)
+	if len(fencedIDs) > 0 {
+		reads.Queue(`SELECT room_id, node, epoch, expires FROM leases WHERE room_id = ANY ($1) ORDER BY room_id FOR SHARE`, fencedIDs)
+	}
 	reads.Queue(`SELECT r.id, (SELECT max(n) FROM records WHERE room_id = r.id) FROM unnest($1::text[]) AS r (id)`, ids)
 	results := tx.SendBatch(ctx, reads)
 	defer results.Close()
 	rows, err := results.Query()
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	for rows.Next() {
 		var id string
 		if err := rows.Scan(&id); err != nil {
-			return nil, err
+			return nil, nil, err
 		}
 		rooms[id].exists = true
 	}
 	if err := rows.Err(); err != nil {
-		return nil, err
+		return nil, nil, err
+	}
+	var leases map[string]Lease
+	if len(fencedIDs) > 0 {
+		leases = make(map[string]Lease, len(fencedIDs))
+		rows, err = results.Query()
+		if err != nil {
+			return nil, nil, err
+		}
+		for rows.Next() {
+			var l Lease
+			if err := rows.Scan(&l.Room, &l.Node, &l.Epoch, &l.Expires); err != nil {
+				return nil, nil, err
+			}
+			leases[l.Room] = l
+		}
+		if err := rows.Err(); err != nil {
+			return nil, nil, err
+		}
 	}
 	rows, err = results.Query()
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	for rows.Next() {
 		var id string
 		var last *int64
 		if err := rows.Scan(&id, &last); err != nil {
-			return nil, err
+			return nil, nil, err
 		}
 		if last != nil {
 			rooms[id].last = *last
 		}
 	}
 	if err := rows.Err(); err != nil {
-		return nil, err
+		return nil, nil, err
 	}
-	return rooms, results.Close()
+	return rooms, leases, results.Close()
 }
