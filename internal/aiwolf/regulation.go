@@ -70,7 +70,7 @@ func boolp(v bool) *bool { return &v }
 // regulation is the AIWolf regulation of a board: the reference's 5- and
 // 13-player configs for the presets aiwolf-5 and aiwolf-13, and for any
 // other board (a mixed room) the 13-player limits with the board's cards.
-func regulation(b *rules.Board, action time.Duration) Regulation {
+func regulation(b *rules.Board, action, response time.Duration) Regulation {
 	n := b.Players()
 	roles := map[string]int{"WEREWOLF": 0, "POSSESSED": 0, "SEER": 0, "BODYGUARD": 0, "VILLAGER": 0, "MEDIUM": 0}
 	for _, c := range b.Cards {
@@ -88,7 +88,7 @@ func regulation(b *rules.Board, action time.Duration) Regulation {
 		Talk: talk, Whisper: whisper,
 		Vote:       VoteSetting{MaxCount: 1, AllowSelfVote: true},
 		AttackVote: VoteSetting{MaxCount: 1, AllowSelfVote: true, AllowNoTarget: boolp(false)},
-		Timeout:    Timeout{Action: ms, Response: 2 * ms}}}
+		Timeout:    Timeout{Action: ms, Response: int(response / time.Millisecond)}}}
 }
 
 func seatNo(s int) rules.Seat { return rules.Seat(s) }

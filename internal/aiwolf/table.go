@@ -184,7 +184,7 @@ func newTable(g *Gateway, gm Game, gameID string, agents map[rules.Seat]string) 
 		quit: make(chan struct{}), ended: make(chan struct{}), acts: map[int64]*seat{},
 		rng: rand.New(rand.NewPCG(gm.Seed, 0xa1)), talkDay: -1, whispDay: -1}
 	t.box.ready = make(chan struct{}, 1)
-	t.reg = regulation(&t.board, g.opts.ActionTimeout)
+	t.reg = regulation(&t.board, g.opts.ActionTimeout, g.opts.ResponseTimeout)
 	t.seats = make([]*seat, t.n+1)
 	for s, name := range agents {
 		t.seats[s] = &seat{t: t, no: s, name: name, wake: make(chan struct{}, 1), fwd: make(chan struct{}),
