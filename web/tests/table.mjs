@@ -108,16 +108,16 @@ async function shot(page, name) {
 // A twelve-player board with a thief (盗贼): two cards lie in the middle,
 // the guard and the psychic, so one of them at least is absent all game and
 // is called all the same. The fixed deal, seat 1 first, then the two extra
-// cards: seat 1 is a villager of a person who never connects (his day 1
-// speech runs its whole timer, so the device tells him the time left); the
-// rest are bots.
+// cards: seat 12 is a villager of a person who never connects (his day 1
+// speech runs its whole timer, so the device tells him the time left; he
+// speaks late, so the board shows the others' claims); the rest are bots.
 const BOARD = `name: table test
 players: 12
 cards: [thief, werewolf, werewolf, werewolf, werewolf, seer, witch, hunter, idiot, guard, psychic, villager, villager, villager]
 options:
   sheriff: none
 `;
-const DEAL = ['villager', 'werewolf', 'seer', 'werewolf', 'witch', 'villager', 'thief', 'werewolf', 'idiot', 'villager', 'werewolf', 'hunter', 'guard', 'psychic'];
+const DEAL = ['hunter', 'werewolf', 'seer', 'werewolf', 'witch', 'villager', 'thief', 'werewolf', 'idiot', 'villager', 'werewolf', 'villager', 'guard', 'psychic'];
 const TIMERS = { setup: '2s', night: '9s', witch: '4s', speech: '14s', vote: '4s', other: '4s', bot: '0s' };
 
 // What the devices hold: the transcript, line by line.
@@ -144,10 +144,11 @@ async function noScroll(page, who) {
 
 async function tableDevices(base) {
   const made = await api(base, 'POST', '/api/rooms', {
-    board: BOARD, practice: true, seed: 2026, deal: DEAL, timers: TIMERS, nickname: 'Ann',
+    board: BOARD, practice: true, seed: 2026, deal: DEAL, timers: TIMERS,
   });
   const id = made.room.id;
-  await api(base, 'POST', `/api/rooms/${id}/bots`, {}, made.host_token);
+  for (let n = 1; n <= 11; n++) await api(base, 'POST', `/api/rooms/${id}/bots`, { seat: n }, made.host_token);
+  await api(base, 'POST', `/api/rooms/${id}/join`, { nickname: 'Ann' });
   const langs = [
     { lang: 'en', locale: 'en-US', viewport: { width: 1280, height: 800 } },
     { lang: 'zh-Hans', locale: 'zh-CN', viewport: { width: 800, height: 1280 } },
@@ -204,9 +205,9 @@ async function tableDevices(base) {
     if (v === 'chime' && !(await d.page.getByTestId('device-novoice').isVisible())) fail(`${d.lang}: chimes without saying it has no voice`);
   }
 
-  // day 1: the dawn, the speakers, the time left in seat 1's speech, the vote
-  await waitLine(zh.page, () => [...document.querySelectorAll('[data-testid="narration-log"] li')].some((l) => /还有10秒/.test(l.textContent)), 'seat 1 told 10 seconds are left', 90000);
-  // seat 1 still speaks: the day's picture, the claims of those who spoke before him on the board
+  // day 1: the dawn, the speakers, the time left in seat 12's speech, the vote
+  await waitLine(zh.page, () => [...document.querySelectorAll('[data-testid="narration-log"] li')].some((l) => /还有10秒/.test(l.textContent)), 'seat 12 told 10 seconds are left', 90000);
+  // seat 12 still speaks: the day's picture, the claims of those who spoke before him on the board
   await waitLine(en.page, () => [...document.querySelectorAll('[data-testid="narration-log"] li')].some((l) => /10 seconds left/.test(l.textContent)), 'en: 10 seconds left', 30000);
   await shot(en.page, 'table-day');
   await waitLine(zh.page, () => document.querySelector('[data-testid="narration-log"] li[data-key="ui.table.say.vote"]'), 'the vote call', 60000);
