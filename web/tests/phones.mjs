@@ -281,23 +281,24 @@ function throughDawn(events) {
   return next < 0 ? null : events.slice(0, next + 1);
 }
 
-// Waits until the phone shows the task of slot `slot` (real or decoy), and
-// reads what it shows.
-async function taskOf(p, slot) {
+// Waits until the phone shows the task of slot `slot` of the kind it
+// should have (a woken phone may show the decoy for the moment its state
+// takes to come, then its real task), and reads what it shows.
+async function taskOf(p, slot, want) {
   const el = p.page.getByTestId('phone-task');
-  await p.page.waitForFunction((s) => {
+  await p.page.waitForFunction(([s, want]) => {
     const t = document.querySelector('[data-testid="phone-task"]');
-    if (!t || t.dataset.slot !== String(s) || !t.dataset.kind) return false;
+    if (!t || t.dataset.slot !== String(s) || t.dataset.kind !== want) return false;
     // a real task is the action panel's, on the screen
-    return t.dataset.kind === 'decoy' || !!document.querySelector('[data-testid="action-panel"][data-pending="1"]');
-  }, slot, { timeout: 60000 }).catch(async (err) => {
+    return want === 'decoy' || !!document.querySelector('[data-testid="action-panel"][data-pending="1"]');
+  }, [slot, want], { timeout: 60000 }).catch(async (err) => {
     const seen = await p.page.evaluate(() => {
       const t = document.querySelector('[data-testid="phone-task"]');
       const table = document.querySelector('[data-testid="table"]');
       return { task: t ? { ...t.dataset } : null, night: table && table.dataset.night, now: Date.now() };
     });
     if (problems.length) console.error(problems.join('\n'));
-    fail(`${p.who}: no task of slot ${slot}: ${JSON.stringify(seen)} (${err.message.split('\n')[0]})`);
+    fail(`${p.who}: no ${want} task in slot ${slot}: ${JSON.stringify(seen)} (${err.message.split('\n')[0]})`);
   });
   return { kind: await el.getAttribute('data-kind'), at: await el.getAttribute('data-at'), instants: await el.getAttribute('data-instants') };
 }
@@ -416,7 +417,7 @@ try {
 
   // 5. Night 1, the wolves' slot (everyone at once): the seer's real check,
   // the villagers' decoys, at the same instants on every phone.
-  const first = await Promise.all(phones.map((p) => taskOf(p, 0)));
+  const first = await Promise.all(phones.map((p, i) => taskOf(p, 0, i === 0 ? 'real' : 'decoy')));
   log('slot 0:', first.map((t, i) => `${phones[i].who}: ${t.kind} at ${t.at}`).join('; '));
   if (first.map((t) => t.kind).join() !== 'real,decoy,decoy') fail('slot 0 kinds: ' + first.map((t) => t.kind).join());
   if (new Set(first.map((t) => t.at)).size !== 1 || new Set(first.map((t) => t.instants)).size !== 1) {
@@ -427,9 +428,11 @@ try {
   await A.page.getByTestId('confirm-check').click();
   await tapDecoy(B, 6);
   await tapDecoy(C, 5, 'phone-decoy');
+  // a villager's decoy never turns into a task of his
+  for (const p of [B, C]) if ((await p.page.getByTestId('phone-task').getAttribute('data-kind')) !== 'decoy') fail(p.who + ': the decoy turned real');
 
   // the witch's slot: nobody of the three has a task there, each a decoy
-  const second = await Promise.all(phones.map((p) => taskOf(p, 1)));
+  const second = await Promise.all(phones.map((p) => taskOf(p, 1, 'decoy')));
   log('slot 1:', second.map((t) => t.kind).join(', '));
   if (second.some((t) => t.kind !== 'decoy') || new Set(second.map((t) => t.at)).size !== 1) fail('slot 1: ' + JSON.stringify(second));
   await tapDecoy(A, 2);

@@ -22,10 +22,13 @@ export function timerMs(room, name) {
   return v > 0 ? Math.round(v * 1000) : DEFAULTS[name];
 }
 
-// A task appears this many ticks after its slot opens: a woken seat's
-// wake-up is told at the slot's first tick, so by then the real tasks are
-// on their screens too, and every phone shows its task at one instant.
-const SHOW_TICKS = 2;
+// A task appears this many ticks after its slot opens. A woken seat's
+// wake-up is told at the slot's first tick, which the server sends as the
+// slot opens: its action panel lights up then. So the decoys appear then
+// too (0), and every screen at the table lights up at one instant; a woken
+// phone whose state comes a moment later shows the decoy that long, then
+// its real task (Decoys turns the slot real).
+const SHOW_TICKS = 0;
 
 // nightSlots is tonight's schedule: [{step, dur}] in order, as the server
 // lays it out (internal/game/clock.go nightSlots): the nightmare and the

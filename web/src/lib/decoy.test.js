@@ -74,8 +74,8 @@ describe('decoy tasks are the same for every card', () => {
     expect(w).toEqual(s);
     expect(s).toEqual(v);
     expect(w.map((t) => [t.step, t.at - (nightEnd - 10000), t.until - (nightEnd - 10000), t.pick])).toEqual([
-      ['night', 1000, 6000, 1],
-      ['witch', 7000, 10000, 1],
+      ['night', 0, 6000, 1],
+      ['witch', 6000, 10000, 1],
     ]);
     expect(w[0].targets).toEqual(alive);
   });
