@@ -8,6 +8,7 @@ import (
 	"io"
 	"net/http"
 	"net/http/httptest"
+	"regexp"
 	"strings"
 	"testing"
 	"testing/fstest"
@@ -144,6 +145,9 @@ func TestStaticAllowsOnlyItsInlineScript(t *testing.T) {
 	}
 }
 
+// text names the files the build precompresses (web/build/plugins.js).
+var text = regexp.MustCompile(`\.(html|js|css|svg|json|txt)$`)
+
 // TestStaticServesTheBuild: the committed build (web/dist) has every asset
 // precompressed, and the page's preload script is allowed by the policy.
 func TestStaticServesTheBuild(t *testing.T) {
@@ -156,9 +160,14 @@ func TestStaticServesTheBuild(t *testing.T) {
 	if !strings.Contains(csp, "script-src 'self' 'sha256-") {
 		t.Errorf("the built page's inline script is not allowed: %q", csp)
 	}
-	for _, f := range loadFiles(web.Dist()) {
+	for name, f := range loadFiles(web.Dist()) {
+		// the build compresses its text (web/build/plugins.js); an image
+		// (the installable app's PNG icons) is compressed already
+		if !text.MatchString(name) {
+			continue
+		}
 		if len(f.variants[0].data) > 1024 && len(f.variants) != 3 {
-			t.Errorf("a file of %d bytes (%s) is not stored as .br and .gz", len(f.variants[0].data), f.ctype)
+			t.Errorf("%s, %d bytes (%s), is not stored as .br and .gz", name, len(f.variants[0].data), f.ctype)
 		}
 	}
 }
