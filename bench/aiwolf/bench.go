@@ -58,6 +58,7 @@ type Report struct {
 	Agents     int           `json:"agents"`
 	Games      int           `json:"games"`
 	Failed     int           `json:"failed"` // agents whose game ended in an error
+	FirstError string        `json:"first_error,omitempty"`
 	GOMAXPROCS int           `json:"gomaxprocs"`
 	Elapsed    time.Duration `json:"elapsed_ns"`
 	GamesPerS  float64       `json:"games_per_s"`
@@ -101,7 +102,9 @@ func (c *Config) check() error {
 	return nil
 }
 
-// Run plays cfg.Games games and measures them.
+// Run plays cfg.Games games and measures them. An agent's failure (a
+// connection the gateway closed, say) is counted in the report, not
+// returned: the error is for a run that could not be measured.
 func Run(ctx context.Context, cfg Config) (Report, error) {
 	if err := cfg.check(); err != nil {
 		return Report{}, err
@@ -158,9 +161,12 @@ func Run(ctx context.Context, cfg Config) (Report, error) {
 				var seats sync.WaitGroup
 				for i := range Players {
 					seats.Go(func() {
-						// Team names end in a letter so that the seat's digit
-						// alone is stripped: b0007x1 … b0007x5 are team b0007x.
-						name := fmt.Sprintf("b%04dx%d", team, i+1)
+						// A team a game (b0007g000012x1 … x5, team b0007g000012x:
+						// the name ends in the seat's digit alone): an agent that
+						// lost its connection in a game still running would
+						// otherwise be taken back into it by name, and its team
+						// would wait for its fifth forever.
+						name := fmt.Sprintf("b%04dg%06dx%d", team, g, i+1)
 						seed := cfg.Seed + uint64(team)<<32 + uint64(g)<<8 + uint64(i)
 						_, err := agent.Play(ctx, url, agent.Options{Name: name, Seed: seed, Discard: true})
 						if err != nil {
@@ -211,7 +217,7 @@ func Run(ctx context.Context, cfg Config) (Report, error) {
 		}
 	}
 	if firstErr != nil {
-		return rep, fmt.Errorf("bench aiwolf: %d agents failed, the first: %w", rep.Failed, firstErr)
+		rep.FirstError = firstErr.Error()
 	}
 	return rep, nil
 }

@@ -191,10 +191,21 @@ agents' with --cpuprofile and go tool pprof -tags (docs/benchmarks.md).`,
 				}
 				reps = append(reps, rep)
 			}
+			var err error
 			if asJSON {
-				return writeJSONLine(cmd.OutOrStdout(), reps)
+				err = writeJSONLine(cmd.OutOrStdout(), reps)
+			} else {
+				err = benchaiwolf.Print(cmd.OutOrStdout(), reps)
 			}
-			return benchaiwolf.Print(cmd.OutOrStdout(), reps)
+			if err != nil {
+				return err
+			}
+			for _, r := range reps {
+				if r.Failed > 0 {
+					return fmt.Errorf("bench aiwolf: at %d agents, %d agents' games ended in an error; the first: %s", r.Agents, r.Failed, r.FirstError)
+				}
+			}
+			return nil
 		},
 	}
 	cmd.Flags().IntSliceVar(&agents, "agents", []int{5, 50, 250}, "the counts of concurrent agents (K), multiples of 5, one run each")
