@@ -198,7 +198,12 @@ export function createNarrator({ say, text, clock }) {
         for (const l of plan ? plan.lines : []) at(l, l.at);
         return;
       }
-      if (st.night) return;
+      if (st.night) {
+        // paused (no night_end): nothing is said until the night resumes, planned anew
+        stop();
+        planned = '';
+        return;
+      }
       if (planned) {
         stop();
         planned = '';

@@ -191,6 +191,8 @@ describe('createNarrator', () => {
     n.state(night(), std12, 1);
     clock.run(END - 50000);
     n.state(night({ paused: true, night_end: 0 }), std12, 1);
+    clock.run(END - 30000); // twenty seconds of pause: nothing said
+    expect(out).toEqual(['n1:falls', 'n1:seer:open']);
     n.state(night({ night_end: END + 20000 }), std12, 1);
     clock.run(END + 20000);
     expect(out).toEqual(['n1:falls', 'n1:seer:open', 'n1:seer:close', 'n1:wolves:open', 'n1:wolves:close', 'n1:witch:open', 'n1:witch:close']);
