@@ -28,11 +28,9 @@ func (t *table) flow(s *seat) {
 	if !s.inited {
 		s.inited = true
 		s.enqueue(t.packet(s, ReqInitialize, true))
-		if st.Night && st.Day == 0 { // the first night: day 0 is told whole first
+		if st.Night && st.Day == 0 { // the first night: day 0 is told first
 			s.enqueue(t.packet(s, ReqDailyInitialize, true))
 			s.told, s.res = 0, results{}
-			s.enqueue(t.packet(s, ReqDailyFinish, false))
-			s.finished = 0
 		}
 	}
 	if st.Over {
@@ -58,7 +56,12 @@ func (t *table) flow(s *seat) {
 		}
 		s.enqueue(t.packet(s, ReqDailyFinish, false))
 	}
-	if st.Night && st.Day > s.finished { // a night without a vote (no exile vote today)
+	if st.Night && st.Day == 0 && t.day0Talk() && !t.day0Done {
+		// Day 0's talk, before anything of the night is asked.
+		t.startDay0(s)
+		return
+	}
+	if st.Night && st.Day > s.finished { // a night without a vote (day 0's)
 		s.finished = st.Day
 		s.enqueue(t.packet(s, ReqDailyFinish, false))
 	}
@@ -105,6 +108,29 @@ func (t *table) flow(s *seat) {
 	o.key = key
 	s.enqueue(o)
 }
+
+// day0Talk: a matched game has day 0's talk rounds, in the first night.
+// Everyone at its table is an agent and hears all of it; the talk is in
+// the request log (and the CSV), not in the game's day channel, which is
+// closed at night. A web room has none: its people could not hear it.
+func (t *table) day0Talk() bool { return t.matched }
+
+// startDay0 begins (or goes on with) day 0's talk rounds.
+func (t *table) startDay0(s *seat) {
+	t.ensureDay(0)
+	if t.talk == nil {
+		var seats []rules.Seat
+		for _, x := range t.seats {
+			if x != nil && has(s.st.Alive, x.no) {
+				seats = append(seats, x.no)
+			}
+		}
+		t.talk = t.newPhase(ReqTalk, day0Key, 0, t.reg.Setting.Talk, seats)
+	}
+	t.advance(t.talk)
+}
+
+const day0Key = "talk/day0"
 
 // choose is the AIWolf request for the seat's choices, and the choice.
 func choose(st *frame) (*game.ChoiceJSON, string) {

@@ -150,8 +150,11 @@ func New(host Host, opts Options) (*Gateway, error) {
 func (g *Gateway) Timers() game.Timers {
 	t := game.DefaultTimers
 	back := g.opts.ActionTimeout + g.opts.ResponseTimeout + 5*time.Second
-	t.Night, t.Vote, t.Witch, t.Setup, t.Other = back, back, back, back, back
+	t.Vote, t.Witch, t.Setup, t.Other = back, back, back, back
+	// The day's talk rounds, and the first night's (day 0's talk), ask
+	// many requests in turn.
 	t.Speech = min(game.MaxTimer, 40*back)
+	t.Night = t.Speech
 	t.Bot = 0
 	return t
 }

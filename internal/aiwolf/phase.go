@@ -143,6 +143,15 @@ func (t *table) advance(p *phase) {
 // phaseDone lets the seats go on: the agents say they are ready (the
 // discussion), end their speech, or the wolves are asked their attack.
 func (t *table) phaseDone(p *phase) {
+	if p.key == day0Key { // day 0 is over: DAILY_FINISH, then the night
+		t.day0Done = true
+		for _, s := range t.seats {
+			if s != nil {
+				t.flowOnce(s)
+			}
+		}
+		return
+	}
 	if p.speech {
 		if s := t.seats[p.order[0]]; s.readyFor != p.key {
 			s.readyFor = p.key
@@ -206,7 +215,7 @@ func (t *table) spoke(s *seat, o *outgoing, reply string, failed bool) *Talk {
 		tk.Idx = len(t.talks)
 		t.talks = append(t.talks, tk)
 	}
-	if !u.skip && !u.over {
+	if !u.skip && !u.over && p.key != day0Key {
 		t.nextID++
 		_ = t.a.Chat(s.sub, t.nextID, ch, u.text)
 	}

@@ -109,6 +109,7 @@ type table struct {
 	whisper  *phase // tonight's whisper rounds
 	over     bool
 	matched  bool // a game the gateway matched: its actor may stop at the end
+	day0Done bool // day 0's talk is over
 	inFlow   bool // flow is running: seats to run it for wait in again
 	again    []*seat
 }
