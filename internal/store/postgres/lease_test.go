@@ -1,6 +1,7 @@
 package postgres
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"strings"
@@ -371,4 +372,34 @@ func TestFencingHoldsUnderTakeovers(t *testing.T) {
 		last = epoch
 	}
 	t.Logf("%d records stored, up to epoch %d; %d appends fenced", len(recs), last, fencedCount.Load())
+}
+
+// leasing is a node's fenced store that takes the lease of each room it
+// creates, for the benchmark of appends made under leases.
+type leasing struct{ *Fenced }
+
+func (l leasing) CreateRoom(c context.Context, r store.Room) error {
+	if err := l.Fenced.CreateRoom(c, r); err != nil {
+		return err
+	}
+	_, err := l.Acquire(c, r.ID, time.Hour)
+	return err
+}
+
+// BenchmarkFencedAppend is BenchmarkAppend under leases: what reading the
+// lease FOR SHARE in each transaction costs.
+func BenchmarkFencedAppend(b *testing.B) {
+	srv := pgtest.Start(b)
+	storetest.BenchmarkAppend(b, storetest.Adapter{
+		NewDB: func(t testing.TB) func(t testing.TB) store.Store {
+			url := srv.NewDB(t)
+			return func(t testing.TB) store.Store {
+				f, err := open(t, url).Fenced("bench")
+				if err != nil {
+					t.Fatal(err)
+				}
+				return leasing{f}
+			}
+		},
+	})
 }
