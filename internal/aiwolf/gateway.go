@@ -109,6 +109,9 @@ type Host interface {
 	StartAgents(ctx context.Context, preset string, options map[string]string, names []string, timers game.Timers) (Game, error)
 	// AgentSeat is the agent seat a room's join token holds.
 	AgentSeat(room, token string) (rules.Seat, error)
+	// NameAgent gives a room's agent seat its agent's name, once it
+	// answered NAME (the room's seats, the logs show it).
+	NameAgent(room string, seat rules.Seat, name string)
 	// Finished says that a matched game's agents were told its end: its
 	// live game need not linger (nobody reads an end screen), so memory
 	// stays flat over thousands of games.
@@ -229,6 +232,7 @@ func (g *Gateway) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	}
 	c.name, c.team = name, teamOf(name)
 	if room != "" {
+		g.host.NameAgent(room, seat, name)
 		g.takeSeat(c, room, seat)
 	} else if !g.reconnect(c) {
 		g.wait(c)

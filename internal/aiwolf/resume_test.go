@@ -135,7 +135,7 @@ func TestAgentsBotsAndAPersonShareOneRoom(t *testing.T) {
 		t.Errorf("the person heard no agent talk")
 	}
 	csv := download(t, g, room, "aiwolf-csv")
-	for _, want := range []string{"0,status,1,", ",ALIVE,Alice,Agent[01]", ",status,2,", ",vote,", ",result,"} {
+	for _, want := range []string{"0,status,1,", ",ALIVE,Alice,Agent[01]", ",mixed2,Agent[02]", ",mixed3,Agent[03]", ",vote,", ",result,"} {
 		if !strings.Contains(csv, want) {
 			t.Errorf("the CSV log has no %q:\n%s", want, csv)
 		}

@@ -224,3 +224,24 @@ func (h agentHost) Finished(id string) {
 		go a.Stop()
 	}
 }
+
+// NameAgent names an agent seat after its agent. A seat of an open room is
+// saved at once; a running room's with its next change.
+func (h agentHost) NameAgent(id string, seat rules.Seat, name string) {
+	rm, err := h.s.roomFor(context.Background(), id)
+	if err != nil {
+		return
+	}
+	rm.mu.Lock()
+	defer rm.mu.Unlock()
+	if int(seat) < 1 || int(seat) > len(rm.seats) || !rm.seats[seat-1].Agent || rm.seats[seat-1].Nick == name {
+		return
+	}
+	if checkName("nickname", name, false) != nil {
+		return // a name the room's nicknames may not hold keeps "agent"
+	}
+	rm.seats[seat-1].Nick = name
+	if err := h.s.save(context.Background(), rm); err != nil {
+		h.s.log.Error("save room", "room", id, "err", err)
+	}
+}
