@@ -53,7 +53,7 @@ func waitReady(t *testing.T, b *Bus, up bool) {
 // and once the server is back the node reconnects and carries messages
 // again.
 func TestCutOffClientGetsErrorsNotHangs(t *testing.T) {
-	srv := natstest.Start(t)
+	srv := natstest.Embedded(t)
 	owner, node := connect(t, srv.URL), connect(t, srv.URL)
 	cmd, _ := bus.Commands("r1")
 	all, _ := bus.Room("r1")

@@ -1,12 +1,16 @@
 // Package natstest runs a NATS server inside a test process
 // (github.com/nats-io/nats-server/v2, which DESIGN.md keeps out of the
 // binary: only tests import this package), on a free port of 127.0.0.1,
-// shut down when the test ends.
+// shut down when the test ends. WOLFDEN_TEST_NATS, a URL, points Start at
+// a server of one's own instead (a nats-server binary, docs/cluster.md);
+// Embedded always runs one in the process, for the tests that shut it
+// down under their clients.
 package natstest
 
 import (
 	"fmt"
 	"net"
+	"os"
 	"testing"
 	"time"
 
@@ -20,8 +24,22 @@ type Server struct {
 	srv  *server.Server
 }
 
-// Start starts a server on a free port, shut down when t ends.
+// EnvURL names the variable that points Start at a running server.
+const EnvURL = "WOLFDEN_TEST_NATS"
+
+// Start is the server WOLFDEN_TEST_NATS names if it is set (Shutdown and
+// Restart must not be called on it), else Embedded.
 func Start(t testing.TB) *Server {
+	t.Helper()
+	if u := os.Getenv(EnvURL); u != "" {
+		return &Server{URL: u}
+	}
+	return Embedded(t)
+}
+
+// Embedded starts a server in the process on a free port, shut down when
+// t ends.
+func Embedded(t testing.TB) *Server {
 	t.Helper()
 	s := &Server{port: server.RANDOM_PORT}
 	s.start(t)
@@ -64,6 +82,9 @@ func (s *Server) Shutdown() {
 // that its clients reconnect.
 func (s *Server) Restart(t testing.TB) {
 	t.Helper()
+	if s.port == 0 {
+		t.Fatalf("natstest: %s's server cannot be restarted by the test", EnvURL)
+	}
 	s.Shutdown()
 	s.start(t)
 }
