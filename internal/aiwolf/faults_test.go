@@ -162,3 +162,18 @@ func TestAnAgentThatDisconnectsIsPlayedByTheBotUntilItReconnectsByName(t *testin
 		checkPackets(t, a, 5)
 	}
 }
+
+// Thirteen agents, two of which leave at once for good: the bot plays
+// their seats (whatever their roles, wolves included) and the game ends.
+func TestAGameGoesOnWithoutAgentsThatNeverComeBack(t *testing.T) {
+	g := newGateway(t, "", aiwolf.Options{Players: 13, PingEvery: 200 * time.Millisecond, PingWait: time.Second})
+	agents := startAgents(t, g, "gone", 13, func(i int, a *testAgent) {
+		if i < 2 {
+			a.drop = func(a *testAgent, p *packet) bool { return p.Request == "INITIALIZE" }
+		}
+	})
+	waitAll(t, agents[2:])
+	for _, a := range agents[2:] {
+		checkPackets(t, a, 13)
+	}
+}
