@@ -7,10 +7,11 @@
 //   std-12-magician       the magician (魔术师) swaps two seats (the two-seat
 //                         pick) on night 2: the wolves' attack lands on the
 //                         other seat of the pair, as the dawn says
-//   std-12-hidden-wolf    the crow (乌鸦) curses a wolf on night 1: day 1's
+//   std-12-hidden-wolf    the crow (乌鸦) curses a wolf on night 2: day 2's
 //                         exile vote shows the curse's extra vote, without
 //                         the crow's seat
-//   std-12-dreamcatcher   the dreamcatcher (摄梦人) picks his dreamer each night
+//   std-12-dreamcatcher   the dreamcatcher (摄梦人) picks his dreamer each
+//                         night from night 2 (night 1's is the clock's)
 //
 // In the magician's, the crow's and the dreamcatcher's games a second page
 // plays seat 2, a villager, through the UI too; what it receives (frames and
@@ -53,7 +54,7 @@ setTimeout(() => {
 // The bots act at once; a human's night action must land inside its slot
 // (a night is a fixed schedule: every slot lasts its timer, the magician's
 // is `setup`), the rest he ends himself.
-const TIMERS = { setup: '8s', night: '8s', witch: '3s', speech: '30s', vote: '20s', other: '15s', bot: '0s' };
+const TIMERS = { setup: '8s', night: '10s', witch: '3s', speech: '30s', vote: '20s', other: '15s', bot: '0s' };
 const VIEW = { viewport: { width: 1280, height: 900 }, locale: 'en-US', reducedMotion: 'reduce' };
 
 // A page playing one seat: its WebSocket frames are read as they come, so
@@ -118,9 +119,11 @@ async function click(loc) {
 // else a pass. Never a duel (anytime, in every speech: the knight's own
 // plan) nor a self-explosion; a two-seat pick (the magician's) is passed.
 // Returns whether it acted.
-async function act(page, who) {
+async function act(page, who, owned = []) {
   const p = panel(page);
   if ((await p.count()) === 0) return false;
+  // a command of the seat's plan is offered: the plan's to answer, pass included
+  for (const cmd of owned) if (await p.locator(`[data-testid="action-${cmd}"]`).count()) return false;
   try {
     const group = p.locator('.group:not([data-testid="action-duel"]):not([data-testid="action-swap"])').first();
     if ((await group.count()) && (await group.locator('button[data-testid^="target-"]:not([disabled])').count())) {
@@ -153,19 +156,35 @@ async function answered(page) {
 }
 
 // play runs a seat to the end of its game: plan(p) first (the seat's own
-// moves; true when it did something), else act. A refusal shown in the
+// moves; true when it did something), else act, which leaves the commands
+// the plan owns to it (a panel seen between the two looks). A refusal shown in the
 // panel (a move sent too late, one the server refused) fails the test:
 // the game would no longer be the one the test plays.
-async function play(p, plan) {
+async function play(p, plan, owned = []) {
   let acts = 0;
-  while (!(await p.page.getByTestId('end').count())) {
+  for (;;) {
+    // one look at the page a round: seven pages polled on a loaded machine
+    // must leave it time to play
+    const look = await p.page.evaluate(() => ({
+      end: !!document.querySelector('[data-testid="end"]'),
+      refused: document.querySelector('[data-testid="action-panel"] [role="alert"]')?.textContent || '',
+      pending: !!document.querySelector('[data-testid="action-panel"][data-pending="1"]'),
+    }));
+    if (look.end) return acts;
     if (Date.now() - started > LIMIT - 20000) fail(`${p.who}: the game did not end in time`);
-    const refused = p.page.locator('[data-testid="action-panel"] [role="alert"]');
-    if (await refused.count()) fail(`${p.who}: the server refused a move: ${await refused.first().innerText()}`);
-    if ((plan && (await plan(p))) || (await act(p.page, p))) acts++;
-    else await p.page.waitForTimeout(150);
+    if (look.refused) fail(`${p.who}: the server refused a move: ${look.refused}`);
+    if (look.pending && ((plan && (await plan(p))) || (await act(p.page, p, owned)))) {
+      acts++;
+      continue;
+    }
+    // nothing to do: wait in the page for its panel to ask (or a moment, when
+    // it asks what the plan leaves to the clock)
+    if (look.pending) await p.page.waitForTimeout(250);
+    else {
+      await p.page.waitForFunction(() => document.querySelector('[data-testid="action-panel"][data-pending="1"], [data-testid="end"]'),
+        null, { polling: 100, timeout: 5000 }).catch(() => {});
+    }
   }
-  return acts;
 }
 
 // pick taps seats in a pending panel's group and confirms: the UI's way.
@@ -174,11 +193,6 @@ async function pick(page, cmd, seats) {
   await group.waitFor({ timeout: 5000 });
   for (const s of seats) await click(group.locator(`[data-testid="target-${cmd}-${s}"]:not([disabled])`));
   await click(group.locator(`[data-testid="confirm-${cmd}"]:not([disabled])`));
-  await answered(page);
-}
-
-async function pass(page) {
-  await click(panel(page).locator('[data-testid="act-skip"]'));
   await answered(page);
 }
 
@@ -192,10 +206,9 @@ async function logLine(p, re, { secret } = {}) {
   return (await line.innerText()).replace(/\s+/g, ' ').trim();
 }
 
-// The games start one after another: each once the one before has had its
-// human's first night move (a page that acts in its first slot while three
-// others load their tables could miss it on a loaded machine). A game's
-// turn is taken when its pages are open and released by the game.
+// The games start one after another, each once the one before is on its
+// pages' tables (the start, when a page leaves the waiting room for the
+// table, is the heaviest moment of a page).
 let gate = Promise.resolve();
 function turn() {
   let release;
@@ -207,30 +220,42 @@ function turn() {
 // room makes a practice room through the API with the human at seat 1
 // (and a second human at seat 2 when asked), opens their pages in the
 // waiting room, and starts when its turn comes: bots take the other seats.
-// The caller releases the turn (release()).
+// It returns at the start: the seats play at once (cards: their tables and
+// cards checked meanwhile, as the deal says).
+//
+// Nobody acts in the first night's slots: a page may still be on its way
+// to the table (seconds, on a loaded machine), so a move there could be
+// too late one run in ten, and the game another. The clock plays night 1
+// for the humans (the dreamcatcher's pick when his time runs out: the first
+// living player to his left); their plans start on night 2.
 async function room(browser, base, { name, preset, seed, deal, second }) {
   const { wait, release } = turn();
-  const made = await api(base, 'POST', '/api/rooms', { name, preset, practice: true, seed, deal, timers: TIMERS, nickname: 'Alice' });
-  const id = made.room.id;
-  const seats = [await openSeat(browser, base, id, { seat: made.seat, token: made.token, nick: 'Alice' }, `${name} seat ${made.seat}`)];
-  if (second) {
-    const joined = await api(base, 'POST', `/api/rooms/${id}/join`, { nickname: 'Vic' });
-    seats.push(await openSeat(browser, base, id, { seat: joined.seat, token: joined.token, nick: 'Vic' }, `${name} seat ${joined.seat}`));
-  }
-  await api(base, 'POST', `/api/rooms/${id}/bots`, {}, made.host_token);
-  for (const p of seats) await p.page.waitForFunction(() => document.querySelectorAll('.seat.empty').length === 0, null, { timeout: 10000 });
-  await wait;
-  await api(base, 'POST', `/api/rooms/${id}/start`, undefined, made.host_token).catch((err) => {
+  try {
+    const made = await api(base, 'POST', '/api/rooms', { name, preset, practice: true, seed, deal, timers: TIMERS, nickname: 'Alice' });
+    const id = made.room.id;
+    const seats = [await openSeat(browser, base, id, { seat: made.seat, token: made.token, nick: 'Alice' }, `${name} seat ${made.seat}`)];
+    if (second) {
+      const joined = await api(base, 'POST', `/api/rooms/${id}/join`, { nickname: 'Vic' });
+      seats.push(await openSeat(browser, base, id, { seat: joined.seat, token: joined.token, nick: 'Vic' }, `${name} seat ${joined.seat}`));
+    }
+    await api(base, 'POST', `/api/rooms/${id}/bots`, {}, made.host_token);
+    for (const p of seats) await p.page.waitForFunction(() => document.querySelectorAll('.seat.empty').length === 0, null, { timeout: 10000 });
+    if (process.env.TRACE) log(`${name}: room ${id} waits for its turn`);
+    await wait;
+    await api(base, 'POST', `/api/rooms/${id}/start`, undefined, made.host_token);
+    log(`${name}: room ${id} (${preset}, seed ${seed}) started; seat 1 is the ${deal[0]}` + (second ? `, seat 2 a ${deal[1]}` : ''));
+    const cards = Promise.all(seats.map(async (p, i) => {
+      const role = (await p.page.getByTestId('my-role').innerText({ timeout: 30000 })).trim();
+      if (!new RegExp(deal[i].replace(/_/g, ' '), 'i').test(role)) fail(`${p.who}: the card shown is "${role}", the deal says ${deal[i]}`);
+    })).finally(() => {
+      if (process.env.TRACE) log(`${name}: its tables are up: the next game's turn`);
+      release();
+    });
+    return { id, seats, cards };
+  } catch (err) {
     release();
     throw err;
-  });
-  for (const [i, p] of seats.entries()) {
-    await p.page.getByTestId('table').waitFor({ timeout: 15000 });
-    const role = (await p.page.getByTestId('my-role').innerText({ timeout: 10000 })).trim();
-    if (!new RegExp(i === 0 ? deal[0].replace(/_/g, ' ') : deal[1], 'i').test(role)) fail(`${p.who}: the card shown is "${role}", the deal says ${deal[i]}`);
   }
-  log(`${name}: room ${id} (${preset}, seed ${seed}) started; seat 1 is the ${deal[0]}` + (second ? `, seat 2 a ${deal[1]}` : ''));
-  return { id, seats, release };
 }
 
 // over checks the end screen and fetches the replay: the winner shown, every
@@ -301,8 +326,7 @@ const KNIGHT = {
 const DUELED = 5; // a werewolf
 
 async function knight(browser, base) {
-  const { id, seats: [me], release } = await room(browser, base, KNIGHT);
-  release(); // no move of his by night
+  const { id, seats: [me], cards } = await room(browser, base, KNIGHT);
   let dueled = false;
   // his own day speech (the box to speak in is his): the duel on seat 5
   const plan = async (p) => {
@@ -317,7 +341,7 @@ async function knight(browser, base) {
     log('knight: the log says: ' + line);
     return true;
   };
-  await play(me, plan);
+  await Promise.all([play(me, plan), cards]); // act never duels: his speeches end as any
   if (!dueled) fail('knight: the game ended before his day speech');
   const replay = await over(base, 'knight', id, me);
   const duel = replay.events.find((e) => e.kind === 'duel');
@@ -339,23 +363,20 @@ const SWAP_NIGHT = Number(process.env.MAGICIAN_NIGHT || 2);
 const SWAP = (process.env.MAGICIAN_SWAP || '4,6').split(',').map(Number);
 
 async function magician(browser, base) {
-  const { id, seats: [me, vic], release } = await room(browser, base, MAGICIAN);
+  const { id, seats: [me, vic], cards } = await room(browser, base, MAGICIAN);
   let swapped = '';
   const plan = async (p) => {
     if (!(await panel(p.page).locator('[data-testid="action-swap"]').count())) return false;
     const night = await nightOf(p.page);
     if (night !== SWAP_NIGHT || swapped) {
-      if (process.env.TRACE) log(`magician: night ${night}: passes`);
-      await pass(p.page);
-      release();
-      return true;
+      return false; // no swap tonight: his stage's clock passes for him
     }
     await pick(p.page, 'swap', SWAP);
     swapped = await logLine(p, /You swap seats/, { secret: true });
     log(`magician: night ${night}: the log says: ${swapped}`);
     return true;
   };
-  const [, , watched] = await Promise.all([play(me, plan), play(vic), SWAP_NIGHT < 99 ? watchDawn(me, vic, SWAP_NIGHT) : []]).finally(release);
+  const [, , watched] = await Promise.all([play(me, plan, ['swap']), play(vic), SWAP_NIGHT < 99 ? watchDawn(me, vic, SWAP_NIGHT) : [], cards]);
   const replay = await over(base, 'magician', id, me);
   if (!swapped) fail('magician: no swap was made');
   const night = byNight(replay.events)[SWAP_NIGHT] || [];
@@ -394,37 +415,36 @@ const CROW = {
   deal: ['crow', 'villager', 'seer', 'witch', 'hunter', 'werewolf', 'villager', 'hidden_wolf', 'villager', 'werewolf', 'villager', 'werewolf'],
 };
 const CURSED = 6; // a werewolf
+const CURSE_NIGHT = 2; // night 1 is the clock's (room)
 
 async function crow(browser, base) {
-  const { id, seats: [me, vic], release } = await room(browser, base, CROW);
+  const { id, seats: [me, vic], cards } = await room(browser, base, CROW);
   let cursed = '';
   const plan = async (p) => {
     if (!(await panel(p.page).locator('[data-testid="action-curse"]').count())) return false;
-    if ((await nightOf(p.page)) !== 1 || cursed) {
-      await pass(p.page);
-      return true;
-    }
+    const night = await nightOf(p.page);
+    if (night !== CURSE_NIGHT || cursed) return false; // no curse tonight: the clock passes for him
     await pick(p.page, 'curse', [CURSED]);
     cursed = await logLine(p, new RegExp(`You curse seat ${CURSED}`), { secret: true });
-    log('crow: night 1: the log says: ' + cursed);
-    release();
+    log(`crow: night ${night}: the log says: ${cursed}`);
     return true;
   };
-  const [, , votes] = await Promise.all([play(me, plan), play(vic), cursedVote(me, vic)]).finally(release);
+  const [, , votes] = await Promise.all([play(me, plan, ['curse']), play(vic), cursedVote(me, vic), cards]);
   if (!cursed) fail('crow: no curse was made');
   for (const v of votes) {
     if (v.rowTotal !== v.ballots + 1) fail(`crow: ${v.who}: seat ${CURSED}'s total is ${v.rowTotal} for ${v.ballots} ballots and the curse`);
     if (/\d/.test(v.chip)) fail(`crow: ${v.who}: the curse's vote names a seat: "${v.chip}"`);
   }
-  if (JSON.stringify(votes[0].rows) !== JSON.stringify(votes[1].rows)) fail(`crow: the vote result differs between the seats:\n${votes[0].rows}\n${votes[1].rows}`);
-  log(`crow: day 1's exile vote on both screens: seat ${CURSED} has ${votes[0].rowTotal} votes (${votes[0].ballots} ballots and "${votes[0].chip}"), the line: ${votes[0].line}`);
+  if (votes[0].rows !== votes[1].rows) fail(`crow: the vote result differs between the seats:\n${votes[0].rows}\n${votes[1].rows}`);
+  log(`crow: day ${CURSE_NIGHT}'s exile vote on both screens: seat ${CURSED} has ${votes[0].rowTotal} (${votes[0].ballots} ballots and "${votes[0].chip}"), the line: ${votes[0].line}`);
   const replay = await over(base, 'crow', id, me);
-  const cv = replay.events.find((e) => e.kind === 'cursed_vote');
-  if (!cv || cv.target !== CURSED || cv.seat) fail('crow: the replay\'s cursed vote is ' + JSON.stringify(cv));
+  const day = byNight(replay.events)[CURSE_NIGHT] || [];
+  const cv = day.find((e) => e.kind === 'cursed_vote');
+  if (!cv || cv.target !== CURSED || cv.seat) fail(`crow: the replay's cursed vote after night ${CURSE_NIGHT} is ${JSON.stringify(cv)}`);
   await secrecy('crow', me, vic, ['curse'], /You curse/i);
 }
 
-// cursedVote: day 1's first exile vote, on each page, as its log keeps it:
+// cursedVote: the first exile vote after the curse, on each page, as its log keeps it:
 // the row of the cursed seat, with the curse's vote beside the ballots.
 async function cursedVote(...ps) {
   return Promise.all(ps.map(async (p) => {
@@ -453,37 +473,40 @@ const DREAMCATCHER = {
   name: 'dreamcatcher', preset: 'std-12-dreamcatcher', seed: 7, second: true,
   deal: ['dreamcatcher', 'villager', 'seer', 'witch', 'hunter', 'werewolf', 'villager', 'werewolf', 'villager', 'wolf_king', 'villager', 'werewolf'],
 };
-const DREAM_FIRST = 3; // the seer, on night 1
 
 async function dreamcatcher(browser, base) {
-  const { id, seats: [me, vic], release } = await room(browser, base, DREAMCATCHER);
-  const dreams = [];
-  let last = 0;
-  // night 1 the seer; then the first seat offered that he did not dream
-  // last night (a player dreamed twice in a row dies)
+  const { id, seats: [me, vic], cards } = await room(browser, base, DREAMCATCHER);
+  const dreams = {}; // night → the seat the page picked
+  // From night 2 (night 1 is the clock's, room): the highest seat offered
+  // that he did not dream last night (a player dreamed twice in a row dies);
+  // the clock would pick the lowest to his left, so the pick is the page's.
   const plan = async (p) => {
     const group = panel(p.page).locator('[data-testid="action-dream"]');
     if (!(await group.count())) return false;
-    let t = DREAM_FIRST;
     const night = await nightOf(p.page);
-    if (night !== 1) {
-      const offered = await group.locator('button[data-testid^="target-dream-"]:not([disabled])').evaluateAll((bs) => bs.map((b) => Number(b.dataset.testid.split('-').pop())));
-      t = offered.find((s) => s !== last);
-    }
+    if (night < 2 || dreams[night]) return false;
+    const enabled = group.locator('button[data-testid^="target-dream-"]:not([disabled])');
+    await enabled.first().waitFor({ timeout: 5000 }); // not while the last move is unanswered
+    const offered = await enabled.evaluateAll((bs) => bs.map((b) => Number(b.dataset.testid.split('-').pop())));
+    const last = p.events.filter((e) => e.kind === 'dream').pop()?.target; // what he was told he dreamed
+    const t = offered.filter((s) => s !== last).pop();
     await pick(p.page, 'dream', [t]);
     const line = await logLine(p, new RegExp(`You dream seat ${t} tonight`), { secret: true });
-    dreams.push(t);
-    last = t;
-    release();
-    if (dreams.length === 1) log(`dreamcatcher: night ${night}: the log says: ${line}`);
+    dreams[night] = t;
+    if (night === 2) log(`dreamcatcher: night ${night}: the log says: ${line}`);
     return true;
   };
-  await Promise.all([play(me, plan), play(vic)]).finally(release);
-  if (!dreams.length) fail('dreamcatcher: no dream was picked');
+  await Promise.all([play(me, plan, ['dream']), play(vic), cards]);
+  if (!Object.keys(dreams).length) fail('dreamcatcher: no dream was picked');
   const replay = await over(base, 'dreamcatcher', id, me);
-  const got = replay.events.filter((e) => e.kind === 'dream').map((e) => e.target);
-  if (got.join() !== dreams.join()) fail(`dreamcatcher: the replay's dreams are ${got}, the page picked ${dreams}`);
-  log(`dreamcatcher: dreamed ${dreams.join(', ')} (night by night), as the replay says`);
+  const nights = byNight(replay.events);
+  const got = {};
+  for (const [n, evs] of Object.entries(nights)) for (const e of evs) if (e.kind === 'dream') got[n] = e.target;
+  // night 1: the clock's pick, the first living player to his left (seat 2)
+  if (got[1] !== 2) fail(`dreamcatcher: night 1's dream (the clock's) is ${got[1]}, not seat 2`);
+  delete got[1];
+  if (JSON.stringify(got) !== JSON.stringify(dreams)) fail(`dreamcatcher: the replay's dreams are ${JSON.stringify(got)}, the page picked ${JSON.stringify(dreams)}`);
+  log(`dreamcatcher: the page picked ${JSON.stringify(dreams)} (night: seat), as the replay says; night 1's was the clock's, seat 2`);
   await secrecy('dreamcatcher', me, vic, ['dream'], /You dream|dreams seat/i);
 }
 
