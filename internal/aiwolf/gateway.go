@@ -264,7 +264,7 @@ func (g *Gateway) reconnect(c *conn) bool {
 	for _, t := range g.tables {
 		for _, s := range t.seats {
 			if s != nil && s.free(c.name) {
-				if best == nil || t.room < best.t.room {
+				if best == nil || t.born.Before(best.t.born) {
 					best = s
 				}
 			}

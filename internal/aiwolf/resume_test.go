@@ -2,6 +2,7 @@ package aiwolf_test
 
 import (
 	"context"
+	"fmt"
 	"math/rand/v2"
 	"strings"
 	"sync/atomic"
@@ -107,8 +108,21 @@ func TestAgentsBotsAndAPersonShareOneRoom(t *testing.T) {
 		t.Errorf("a wrong agent token: %d, want 403", code)
 	}
 	time.Sleep(50 * time.Millisecond) // the agents answer NAME and wait for the start
-	if err := api.Do(ctx, "POST", "/api/rooms/"+room+"/start", created.Host, nil, nil); err != nil {
+	var started struct {
+		Seats []struct {
+			Seat  int    `json:"seat"`
+			Nick  string `json:"nick"`
+			Bot   bool   `json:"bot"`
+			Agent bool   `json:"agent"`
+		} `json:"seats"`
+	}
+	if err := api.Do(ctx, "POST", "/api/rooms/"+room+"/start", created.Host, nil, &started); err != nil {
 		t.Fatal(err)
+	}
+	for _, s := range started.Seats {
+		if agent := s.Seat == 2 || s.Seat == 3; s.Agent != agent || (agent && s.Nick != fmt.Sprintf("mixed%d", s.Seat)) {
+			t.Errorf("seat %+v in the room's seats", s)
+		}
 	}
 	person, err := client.Dial(ctx, g.http.URL, room, created.Token, 0, 0)
 	if err != nil {

@@ -88,6 +88,7 @@ func (m *mailbox) take(buf []mail) []mail {
 type table struct {
 	g      *Gateway
 	room   string
+	born   time.Time // when the gateway took the game on
 	gameID string
 	a      *game.Actor
 	board  rules.Board
@@ -181,7 +182,7 @@ type probeNote struct {
 }
 
 func newTable(g *Gateway, gm Game, gameID string, agents map[rules.Seat]string) *table {
-	t := &table{g: g, room: gm.Room, gameID: gameID, a: gm.Actor, board: gm.Board, n: gm.Board.Players(),
+	t := &table{g: g, room: gm.Room, born: time.Now(), gameID: gameID, a: gm.Actor, board: gm.Board, n: gm.Board.Players(),
 		quit: make(chan struct{}), ended: make(chan struct{}), acts: map[int64]*seat{},
 		rng: rand.New(rand.NewPCG(gm.Seed, 0xa1)), talkDay: -1, whispDay: -1}
 	t.box.ready = make(chan struct{}, 1)

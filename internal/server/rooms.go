@@ -282,6 +282,7 @@ type seatInfo struct {
 	Bot    bool       `json:"bot,omitempty"`
 	LLM    bool       `json:"llm,omitempty"`    // a bot seat played by a language model
 	Closed bool       `json:"closed,omitempty"` // emptied by the host: nobody may join it until he reopens it
+	Agent  bool       `json:"agent,omitempty"`  // an AIWolf agent's seat (docs/aiwolf.md)
 }
 
 type gameInfo struct {
@@ -312,7 +313,7 @@ func (s *Server) describe(rm *room) roomInfo {
 		if !st.empty() {
 			in.Taken++
 		}
-		in.Seats = append(in.Seats, seatInfo{Seat: rules.Seat(i + 1), Nick: st.Nick, Bot: st.Bot, LLM: rm.llmSeat(i), Closed: st.Closed})
+		in.Seats = append(in.Seats, seatInfo{Seat: rules.Seat(i + 1), Nick: st.Nick, Bot: st.Bot, LLM: rm.llmSeat(i), Closed: st.Closed, Agent: st.Agent})
 	}
 	if rm.actor != nil {
 		if g, err := rm.actor.Status(); err == nil {
