@@ -41,6 +41,7 @@ func Run(t *testing.T, a Adapter) {
 		{"RespondToAPublishIsRefused", testRespondToPublish},
 		{"UnsubscribeStopsDeliveries", testUnsubscribe},
 		{"ClosedBusRefusesCalls", testClosed},
+		{"CloseFailsTheRequestsWaiting", testCloseFailsWaitingRequests},
 		{"ConcurrentRequestsFromManyNodes", testConcurrentRequests},
 	}
 	for _, c := range tests {
@@ -398,6 +399,32 @@ func testClosed(connect func(testing.TB) bus.Bus, t *testing.T) {
 		if time.Now().After(deadline) {
 			t.Fatalf("the closed node's subscription is still heard: %v", err)
 		}
+	}
+}
+
+// testCloseFailsWaitingRequests: a node that closes its bus (it stops)
+// does not leave its requests waiting for their deadlines.
+func testCloseFailsWaitingRequests(connect func(testing.TB) bus.Bus, t *testing.T) {
+	owner, node := connect(t), connect(t)
+	cmd, _, _ := subjects(t, "r1")
+	heard := newRecorder()
+	subscribe(t, owner, cmd, heard.handle) // never answers
+	ctx, cancel := context.WithTimeout(context.Background(), time.Hour)
+	defer cancel()
+	waiting := make(chan error, 1)
+	go func() {
+		_, err := node.Request(ctx, cmd, []byte("x"))
+		waiting <- err
+	}()
+	heard.waitFor(t, 1)
+	node.Close()
+	select {
+	case err := <-waiting:
+		if !errors.Is(err, bus.ErrClosed) {
+			t.Fatalf("got %v, want bus.ErrClosed", err)
+		}
+	case <-time.After(waitTimeout):
+		t.Fatal("the request is still waiting after Close")
 	}
 }
 

@@ -26,7 +26,9 @@ type Hub struct {
 func New() *Hub { return &Hub{subs: map[string][]*sub{}} }
 
 // Connect returns a new connection to h, a bus.Bus of its own.
-func (h *Hub) Connect() *Conn { return &Conn{hub: h, subs: map[*sub]bool{}} }
+func (h *Hub) Connect() *Conn {
+	return &Conn{hub: h, subs: map[*sub]bool{}, done: make(chan struct{})}
+}
 
 // Conn is one node's connection to a Hub.
 type Conn struct {
@@ -34,6 +36,7 @@ type Conn struct {
 	mu     sync.Mutex
 	closed bool
 	subs   map[*sub]bool
+	done   chan struct{} // closed by Close, failing the requests waiting
 }
 
 var _ bus.Bus = (*Conn)(nil)
@@ -101,6 +104,8 @@ func (c *Conn) Request(ctx context.Context, subject string, data []byte) ([]byte
 		return b, nil
 	case <-ctx.Done():
 		return nil, fmt.Errorf("inmem: request %q: %w (%w)", subject, bus.ErrTimeout, ctx.Err())
+	case <-c.done:
+		return nil, fmt.Errorf("inmem: request %q: %w", subject, bus.ErrClosed)
 	}
 }
 
@@ -147,6 +152,7 @@ func (c *Conn) Close() error {
 		return fmt.Errorf("inmem: %w", bus.ErrClosed)
 	}
 	c.closed = true
+	close(c.done)
 	subs := c.subs
 	c.subs = nil
 	c.mu.Unlock()

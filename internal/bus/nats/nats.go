@@ -96,8 +96,12 @@ func redact(rawURL string) string {
 
 func (b *Bus) lost(_ *natsgo.Conn, err error) {
 	b.mu.Lock()
-	b.down(bus.ErrDisconnected)
 	closed := b.closed
+	if closed {
+		b.down(bus.ErrClosed) // Close, not the network
+	} else {
+		b.down(bus.ErrDisconnected)
+	}
 	b.mu.Unlock()
 	if !closed {
 		b.log.Warn("bus: cut off from NATS; reconnecting", "err", err)
@@ -187,11 +191,11 @@ func (b *Bus) Request(ctx context.Context, subject string, data []byte) ([]byte,
 	}
 	rctx, cancel := context.WithCancelCause(ctx)
 	defer cancel(nil)
-	stop := context.AfterFunc(up, func() { cancel(bus.ErrDisconnected) })
+	stop := context.AfterFunc(up, func() { cancel(context.Cause(up)) })
 	defer stop()
 	m, err := b.nc.RequestWithContext(rctx, subject, data)
 	if err != nil {
-		if cause := context.Cause(rctx); errors.Is(cause, bus.ErrDisconnected) {
+		if cause := context.Cause(rctx); errors.Is(cause, bus.ErrDisconnected) || errors.Is(cause, bus.ErrClosed) {
 			err = cause
 		}
 		return nil, wrap("request", subject, err)
