@@ -59,6 +59,7 @@ export const api = {
   bots: (id, host, req) => call('POST', room(id) + '/bots', req || {}, host),
   clearSeat: (id, host, seat) => call('DELETE', room(id) + '/seats/' + seat, undefined, host), // the seat is closed then
   openSeat: (id, host, seat) => call('POST', room(id) + '/seats/' + seat + '/open', undefined, host),
+  agentSeat: (id, host, seat) => call('POST', room(id) + '/seats/' + seat + '/agent', undefined, host), // { seat, token, url } for an AIWolf agent (docs/aiwolf.md)
   order: (id, host, order) => call('POST', room(id) + '/order', { order }, host),
   start: (id, host) => call('POST', room(id) + '/start', undefined, host),
   redCard: (id, host, seat) => call('POST', room(id) + '/red-card', { seat }, host),
