@@ -31,6 +31,7 @@ func serveCmd() *cobra.Command {
 	var roomRate, joinRate int
 	var af aiwolfFlags
 	var lf llmFlags
+	var bf busFlag
 	cmd := &cobra.Command{
 		Use:   "serve [--addr HOST:PORT] [--db FILE|postgres://…] [--metrics-addr HOST:PORT] [--tls-cert FILE --tls-key FILE]",
 		Short: "Run the game server: rooms, real-time play over WebSockets, stored games",
@@ -99,6 +100,15 @@ out; games still running then are stored and resume at the next start.`,
 				return fmt.Errorf("serve: %v", err)
 			}
 			l.aiwolf = af.addr
+			b, err := bf.open(cmd.Context(), cmd.Flags().Changed, opts.Log)
+			if err != nil {
+				return err
+			}
+			if b != nil {
+				defer b.Close()
+				opts.Ready = append(opts.Ready, b.Ready)
+				opts.Log.Info("bus connected (reported on /readyz; nothing is routed through it yet)")
+			}
 			return serve(cmd.Context(), l, db, opts, drain, cmd.OutOrStdout())
 		},
 	}
@@ -116,6 +126,7 @@ out; games still running then are stored and resume at the next start.`,
 	cmd.Flags().StringVar(&publicURL, "public-url", "", "where players reach the server (https://wolf.example.com), for the room QR codes' links behind a proxy")
 	lf.add(cmd)
 	af.add(cmd)
+	bf.add(cmd)
 	cmd.Flags().StringSliceVar(&proxies, "trusted-proxy", nil, "reverse proxies (address or CIDR) whose X-Forwarded-For names the client")
 	return cmd
 }

@@ -75,6 +75,9 @@ type Options struct {
 	// AIWolf, if set, runs the AIWolf gateway: /aiwolf/ws here, /ws on
 	// its own listener (AIWolf), agent seats in rooms (docs/aiwolf.md).
 	AIWolf *aiwolf.Options
+	// Ready are more checks of /readyz (a cluster's bus connection,
+	// docs/cluster.md): the first error makes it answer 503 with it.
+	Ready []func() error
 }
 
 // Server holds the rooms.
@@ -286,6 +289,12 @@ func (s *Server) readyz(w http.ResponseWriter, r *http.Request) {
 	if why := s.storeTrouble(); why != "" {
 		http.Error(w, why, http.StatusServiceUnavailable)
 		return
+	}
+	for _, ready := range s.opts.Ready {
+		if err := ready(); err != nil {
+			http.Error(w, err.Error(), http.StatusServiceUnavailable)
+			return
+		}
 	}
 	fmt.Fprintln(w, "ready")
 }

@@ -1,0 +1,84 @@
+package main
+
+import (
+	"context"
+	"io"
+	"net/http"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/wolfden/wolfden/internal/bus/nats/natstest"
+)
+
+// readyz is the operator listener's /readyz: its status and body.
+func readyz(t *testing.T, ops string) (int, string) {
+	t.Helper()
+	resp, err := http.Get("http://" + ops + "/readyz")
+	if err != nil {
+		return 0, err.Error()
+	}
+	defer resp.Body.Close()
+	b, _ := io.ReadAll(resp.Body)
+	return resp.StatusCode, string(b)
+}
+
+// waitReadyz waits until /readyz answers status, and returns its body.
+func waitReadyz(t *testing.T, ops string, status int) string {
+	t.Helper()
+	deadline := time.Now().Add(30 * time.Second)
+	for {
+		got, body := readyz(t, ops)
+		if got == status {
+			return body
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("/readyz: %d %q, want %d", got, body, status)
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+}
+
+// TestServeReportsTheBusOnReadyz: `serve --bus nats://…` connects to NATS
+// and /readyz follows the connection: ready, 503 naming the bus while the
+// NATS server is down, ready again once it is back.
+func TestServeReportsTheBusOnReadyz(t *testing.T) {
+	ns := natstest.Embedded(t)
+	addr, ops := freeAddr(t), freeAddr(t)
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan error, 1)
+	go func() {
+		done <- run(ctx, []string{"serve", "--addr", addr, "--metrics-addr", ops, "--db", t.TempDir() + "/bus.db", "--drain", "0s", "--bus", ns.URL},
+			strings.NewReader(""), io.Discard, io.Discard)
+	}()
+	defer func() {
+		cancel()
+		if err := <-done; err != nil {
+			t.Errorf("serve: %v", err)
+		}
+	}()
+	if body := waitReadyz(t, ops, http.StatusOK); body != "ready\n" {
+		t.Fatalf("/readyz: %q", body)
+	}
+	ns.Shutdown()
+	if body := waitReadyz(t, ops, http.StatusServiceUnavailable); !strings.Contains(body, "bus: not connected") {
+		t.Fatalf("/readyz with NATS down: %q", body)
+	}
+	ns.Restart(t)
+	waitReadyz(t, ops, http.StatusOK)
+}
+
+// TestServeRefusesABadBus: a --bus that is not a NATS URL, or reaches no
+// server, stops serve at start-up, naming the flag and not the password.
+func TestServeRefusesABadBus(t *testing.T) {
+	for _, c := range []struct{ url, want string }{
+		{"http://user:secret@127.0.0.1:4222", "--bus takes a NATS URL"},
+		{"nats://user:secret@127.0.0.1:1", "--bus: nats: connect to nats://user:xxxxx@127.0.0.1:1"},
+	} {
+		err := run(context.Background(), []string{"serve", "--addr", freeAddr(t), "--db", t.TempDir() + "/bus.db", "--bus", c.url},
+			strings.NewReader(""), io.Discard, io.Discard)
+		if err == nil || !strings.Contains(err.Error(), c.want) || strings.Contains(err.Error(), "secret") {
+			t.Errorf("--bus %s: %v", c.url, err)
+		}
+	}
+}
