@@ -41,7 +41,9 @@ func TestRunRefusesBadConfigsByName(t *testing.T) {
 }
 
 // BenchmarkGames plays b.N games at each K, with the figures of Run as
-// metrics: go test -bench Games -benchtime 2000x ./bench/aiwolf
+// metrics (ns/op also counts the linger and the reading back of the logs;
+// with b.N below K/5 only b.N teams play): go test -run XXX -bench Games
+// -benchtime 1000x ./bench/aiwolf
 func BenchmarkGames(b *testing.B) {
 	for _, k := range []int{5, 50, 250} {
 		b.Run(fmt.Sprintf("K=%d", k), func(b *testing.B) {
@@ -50,6 +52,7 @@ func BenchmarkGames(b *testing.B) {
 				b.Fatal(err)
 			}
 			b.ReportMetric(rep.GamesPerS, "games/s")
+			b.ReportMetric(rep.GamesPerCPUS, "games/cpu-s")
 			b.ReportMetric(float64(rep.P50.Microseconds()), "p50-µs")
 			b.ReportMetric(float64(rep.P99.Microseconds()), "p99-µs")
 			b.ReportMetric(float64(rep.HeapAfter)/(1<<20), "heap-after-MiB")
