@@ -166,7 +166,7 @@ max) and the heap once the server is up, after half the games and after all
 of them, and games per CPU-second of the process, which the machine's other
 load does not change. The agents share the process: pin it (taskset -c 0,
 GOMAXPROCS=1) to measure one core, and split the server's CPU from the
-agents' with --cpuprofile and go tool pprof -tags (docs/benchmarks.md).`,
+agents' with --cpuprofile and go tool pprof -tags (docs/aiwolf-agent.md).`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			if len(agents) == 0 {
