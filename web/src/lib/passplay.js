@@ -95,3 +95,23 @@ export function ballotFrame(target) {
 export function nicknames(seats, typed, tr) {
   return seats.map((s) => ({ seat: s, nick: ((typed || {})[s] || '').trim() || tr('ui.pass.player', { n: s }) }));
 }
+
+// publicPrompt is what the device's public screen asks now, for the whole
+// table to see: {kind: 'over' | 'deal' | 'call' | 'sleep' | 'turns' | 'wait',
+// seat (deal), who (call), seats and voting (turns)}. st is the public
+// (spectator's) state, plan the night's, seats the device's own seats with
+// their states (only for what every seat is told: whose card is still to
+// be seen, who is awaited by day), now the server's clock, seen the
+// server's card-seen count, shown the seats shown their card here.
+export function publicPrompt({ st, plan, seats, now, seen, shown = [], voteSteps }) {
+  if (st && st.over) return { kind: 'over' };
+  const deal = dealQueue(seats, shown);
+  if (deal.length && (!seen || seen.waiting !== false) && !(st && st.day > 0)) return { kind: 'deal', seat: deal[0] };
+  if (st && st.night) {
+    const w = windowAt(plan, now);
+    return w ? { kind: 'call', who: w.who } : { kind: 'sleep' };
+  }
+  const q = st ? waiting(seats, st.turn) : [];
+  if (q.length) return { kind: 'turns', seats: q, voting: !!(voteSteps && voteSteps.has(st.step)) && q.length > 1 };
+  return { kind: 'wait' };
+}

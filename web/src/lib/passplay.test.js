@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { ballotFrame, calledSeats, dealQueue, handsVotes, nicknames, windowAt, waiting } from './passplay.js';
+import { ballotFrame, calledSeats, dealQueue, handsVotes, nicknames, publicPrompt, windowAt, waiting } from './passplay.js';
 import { nightPlan } from './narrate.js';
 
 const seats = [
@@ -66,5 +66,39 @@ describe('nicknames', () => {
   it('names each seat as typed, else Player n', () => {
     const tr = (k, p) => `P${p.n}`;
     expect(nicknames([2, 3], { 2: ' Mei ' }, tr)).toEqual([{ seat: 2, nick: 'Mei' }, { seat: 3, nick: 'P3' }]);
+  });
+});
+
+describe('publicPrompt: what the whole table sees of the device', () => {
+  // one table, two deals: the seer at seat 2 alive, or the seer at seat 4 dead and the wolves elsewhere
+  const pub = (over) => ({ night: true, night_end: END, day: 1, alive: [1, 2, 3], calls: st([]).calls, ...over });
+  const dealA = [{ seat: 1, st: { role: 'werewolf', wolves: [1], night: true, pending: true, choices: [{ cmd: 'attack', targets: [2, 3] }] } },
+    { seat: 2, st: { role: 'seer', night: true, pending: true, choices: [{ cmd: 'check', targets: [1, 3] }] } },
+    { seat: 3, st: { role: 'villager', night: true } }, { seat: 4, st: { role: 'witch', night: true } }];
+  const dealB = [{ seat: 1, st: { role: 'villager', night: true } }, { seat: 2, st: { role: 'witch', night: true } },
+    { seat: 3, st: { role: 'werewolf', wolves: [3], night: true, pending: true, choices: [{ cmd: 'attack', targets: [1, 2] }] } },
+    { seat: 4, st: { role: 'seer', night: true } }];
+
+  it('is the same at every instant of a night whoever holds which card and whoever is dead', () => {
+    const p = nightPlan(room, pub(), 2);
+    const seen = [];
+    for (let t = p.start; t < END; t += 250) {
+      const a = publicPrompt({ st: pub(), plan: p, seats: dealA, now: t });
+      expect(publicPrompt({ st: pub(), plan: p, seats: dealB, now: t })).toEqual(a);
+      seen.push(a.kind === 'call' ? a.who : a.kind);
+    }
+    expect([...new Set(seen)]).toEqual(['sleep', 'seer', 'wolves', 'witch']);
+  });
+
+  it('deals in seat order to every seat of the device alike, then by day names those awaited (public by day)', () => {
+    const waitingCards = (deal) => deal.map(({ seat, st: s }) => ({ seat, st: { ...s, night: false, pending: false, see_card: true } }));
+    const day = { night: false, day: 0, step: '' };
+    expect(publicPrompt({ st: day, seats: waitingCards(dealA), shown: [1] })).toEqual(publicPrompt({ st: day, seats: waitingCards(dealB), shown: [1] }));
+    expect(publicPrompt({ st: day, seats: waitingCards(dealA), shown: [1] })).toEqual({ kind: 'deal', seat: 2 });
+    const vote = { night: false, day: 1, step: 'vote' };
+    const voters = (deal) => deal.map(({ seat, st: s }) => ({ seat, st: { ...s, night: false, pending: seat !== 4 } }));
+    const a = publicPrompt({ st: vote, seats: voters(dealA), voteSteps: new Set(['vote']) });
+    expect(a).toEqual({ kind: 'turns', seats: [1, 2, 3], voting: true });
+    expect(publicPrompt({ st: vote, seats: voters(dealB), voteSteps: new Set(['vote']) })).toEqual(a);
   });
 });
