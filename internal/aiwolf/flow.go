@@ -2,6 +2,7 @@ package aiwolf
 
 import (
 	"encoding/json"
+	"errors"
 	"fmt"
 	"strings"
 	"time"
@@ -162,7 +163,8 @@ var reqCmd = map[string]rules.CmdKind{ReqVote: rules.CmdVote, ReqDivine: rules.C
 func (t *table) act(s *seat, c rules.Command) {
 	t.nextID++
 	t.acts[t.nextID] = s
-	if err := t.a.Act(s.sub, t.nextID, c); err != nil {
+	id := t.nextID
+	if err := busyRetry(func() error { return t.a.Act(s.sub, id, c) }); err != nil {
 		delete(t.acts, t.nextID)
 		s.defaulted = true
 	}
@@ -356,9 +358,43 @@ type logNote struct {
 // NoteKind is the kind of the records that hold the request log.
 const NoteKind = "aiwolf"
 
+// note adds a line to the request log. Lines are stored in batches, one
+// record per turn of the conductor (flushNotes): a broadcast to thirteen
+// agents is one message to the game, not thirteen.
 func (t *table) note(n *logNote) {
-	b, _ := json.Marshal(n)
-	_ = t.a.Note(NoteKind, b)
+	t.notes = append(t.notes, *n)
+}
+
+func (t *table) flushNotes() {
+	if len(t.notes) == 0 {
+		return
+	}
+	b, _ := json.Marshal(t.notes)
+	t.notes = t.notes[:0]
+	_ = busyRetry(func() error { return t.a.Note(NoteKind, b) })
+}
+
+// flushNotesWait stores the last lines before the game may stop.
+func (t *table) flushNotesWait() {
+	if len(t.notes) == 0 {
+		return
+	}
+	b, _ := json.Marshal(t.notes)
+	t.notes = t.notes[:0]
+	_ = busyRetry(func() error { return t.a.NoteWait(NoteKind, b) })
+}
+
+// busyRetry sends to the game again while its queue is full: a reply, a
+// talk or a log line must not be lost to a burst. The game drains its
+// queue in microseconds; a game that stays full for a second is stuck,
+// and the error stands.
+func busyRetry(f func() error) error {
+	err := f()
+	for i := 0; errors.Is(err, game.ErrBusy) && i < 1000; i++ {
+		time.Sleep(time.Millisecond)
+		err = f()
+	}
+	return err
 }
 
 func (t *table) noteRefusal(s *seat, why string) {

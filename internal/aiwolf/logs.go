@@ -26,6 +26,11 @@ func notes(recs []store.Record) []logNote {
 		if r.Kind != NoteKind {
 			continue
 		}
+		var batch []logNote // a batch of lines, or one
+		if json.Unmarshal(r.Body, &batch) == nil {
+			out = append(out, batch...)
+			continue
+		}
 		var n logNote
 		if json.Unmarshal(r.Body, &n) == nil {
 			out = append(out, n)

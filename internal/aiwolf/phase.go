@@ -217,7 +217,8 @@ func (t *table) spoke(s *seat, o *outgoing, reply string, failed bool) *Talk {
 	}
 	if !u.skip && !u.over && p.key != day0Key {
 		t.nextID++
-		_ = t.a.Chat(s.sub, t.nextID, ch, u.text)
+		id := t.nextID
+		_ = busyRetry(func() error { return t.a.Chat(s.sub, id, ch, u.text) })
 	}
 	p.waiting = 0
 	t.advance(p)

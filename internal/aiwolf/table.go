@@ -109,9 +109,10 @@ type table struct {
 	talk     *phase // today's talk rounds
 	whisper  *phase // tonight's whisper rounds
 	over     bool
-	matched  bool // a game the gateway matched: its actor may stop at the end
-	day0Done bool // day 0's talk is over
-	inFlow   bool // flow is running: seats to run it for wait in again
+	notes    []logNote // request log lines not yet stored
+	matched  bool      // a game the gateway matched: its actor may stop at the end
+	day0Done bool      // day 0's talk is over
+	inFlow   bool      // flow is running: seats to run it for wait in again
 	again    []*seat
 }
 
@@ -275,6 +276,7 @@ func (t *table) run() {
 			}
 			return
 		}
+		t.flushNotes()
 	}
 }
 
@@ -292,6 +294,7 @@ func (t *table) finished() bool {
 }
 
 func (t *table) stop() {
+	t.flushNotesWait()
 	for _, s := range t.seats {
 		if s == nil {
 			continue

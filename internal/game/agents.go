@@ -52,3 +52,12 @@ func (errNoSeat) Error() string { return "no such seat in this game" }
 func (a *Actor) Note(kind string, body []byte) error {
 	return a.send(func() { a.record(kind, json.RawMessage(body)) })
 }
+
+// NoteWait is Note, returning once the record is taken: it is stored
+// even if the game stops right after (the gateway's last lines).
+func (a *Actor) NoteWait(kind string, body []byte) error {
+	return a.do(func() error {
+		a.record(kind, json.RawMessage(body))
+		return nil
+	})
+}
