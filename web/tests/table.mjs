@@ -300,8 +300,11 @@ async function passAndPlay(base) {
   await ctx.addInitScript(([room, host]) => localStorage.setItem('wolfden.room.' + room, JSON.stringify({ host })), [id, made.host_token]);
   const page = await ctx.newPage();
   watch(page, 'pass');
-  await page.goto(`${base}/room/${id}?pass=1`);
+  // the host's waiting room links the mode
+  await page.goto(`${base}/room/${id}`);
+  await page.getByTestId('use-pass').click();
   await page.getByTestId('pass-setup').waitFor();
+  if (!page.url().endsWith('?pass=1')) fail('pass-and-play: the waiting room\'s link went to ' + page.url());
   await page.getByTestId('pass-name-1').fill('Mei');
   await page.getByTestId('pass-start').click();
   await page.getByTestId('pass-panel').waitFor({ timeout: 20000 });
