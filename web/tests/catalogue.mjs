@@ -70,7 +70,7 @@ async function openSeat(browser, base, id, { seat, token, nick }, who) {
     if (m.type() === 'error') problems.push(`${who}: console error: ${m.text()}`);
   });
   page.on('dialog', (d) => d.accept());
-  const p = { who, seat, page, ctx, events: [], state: null, night: 0, kinds: new Set(), raw: [] };
+  const p = { who, seat, page, ctx, events: [], state: null, night: 0, mark: [0, 0], kinds: new Set(), raw: [] };
   pages.push(p);
   page.on('websocket', (ws) => {
     ws.on('framereceived', ({ payload }) => {
@@ -88,6 +88,9 @@ async function openSeat(browser, base, id, { seat, token, nick }, who) {
           p.events.push(f);
           p.kinds.add(f.kind);
           if (f.kind === 'night') p.night = f.value;
+          // where the day is, in public steps: the same on every seat's stream
+          if (f.kind === 'day') p.mark = [p.mark[0] + 1, 0];
+          else if (f.kind === 'step' && p.mark[0] === p.night) p.mark = [p.mark[0], p.mark[1] + 1];
         } else if (f.type === 'state') {
           if (process.env.TRACE && (!p.state || p.state.step !== f.step || p.state.turn !== f.turn || p.state.pending !== f.pending)) {
             log(`${who}: ${f.night ? 'night' : 'day'} ${f.day} ${f.step} turn ${f.turn || '-'}${f.pending ? ' pending ' + (f.choices || []).map((c) => c.cmd).join('/') : ''}`);
@@ -160,8 +163,15 @@ async function answered(page) {
 // the plan owns to it (a panel seen between the two looks). A refusal shown in the
 // panel (a move sent too late, one the server refused) fails the test:
 // the game would no longer be the one the test plays.
-async function play(p, plan, owned = []) {
+//
+// after: another seat of the game whose moves come first in a step where
+// both are asked (a sign-up, a vote): two people acting at once would
+// reach the log in either order, and the game would not be the same byte
+// for byte.
+async function play(p, plan, owned = [], after = null) {
   let acts = 0;
+  const behind = () => after.mark[0] < p.mark[0] || (after.mark[0] === p.mark[0] && after.mark[1] < p.mark[1]);
+  const waits = () => after && p.state && !p.state.night && (behind() || (after.state && after.state.pending && after.state.step === p.state.step));
   for (;;) {
     // one look at the page a round: seven pages polled on a loaded machine
     // must leave it time to play
@@ -173,7 +183,7 @@ async function play(p, plan, owned = []) {
     if (look.end) return acts;
     if (Date.now() - started > LIMIT - 20000) fail(`${p.who}: the game did not end in time`);
     if (look.refused) fail(`${p.who}: the server refused a move: ${look.refused}`);
-    if (look.pending && ((plan && (await plan(p))) || (await act(p.page, p, owned)))) {
+    if (look.pending && !waits() && ((plan && (await plan(p))) || (await act(p.page, p, owned)))) {
       acts++;
       continue;
     }
@@ -268,11 +278,7 @@ async function over(base, name, id, p) {
   const cards = await p.page.locator('[data-testid="end"] .roles li').count();
   if (cards !== 12) fail(`${name}: ${cards} cards at the end, not 12`);
   const replay = await api(base, 'GET', `/api/rooms/${id}/replay`);
-  // A ballot is stored as it is cast, so two people's come in the order they
-  // voted; the vote's close tells them all again in seat order (value 1),
-  // which the fingerprint keeps.
-  const digest = createHash('sha256').update(JSON.stringify(replay.events.filter((e) => e.kind !== 'ballot' || e.value)
-    .map((e) => [e.kind, e.seat, e.target, e.value, e.mask, e.to]))).digest('hex').slice(0, 12);
+  const digest = createHash('sha256').update(JSON.stringify(replay.events.map((e) => [e.kind, e.seat, e.target, e.value, e.mask, e.to]))).digest('hex').slice(0, 12);
   log(`${name}: over: "${winner}"${why ? ' (' + why + ')' : ''}; ${replay.events.length} events, game ${digest}`);
   if (process.env.REPLAYS) fs.writeFileSync(`${process.env.REPLAYS}/${name}.json`, JSON.stringify(replay, null, 1));
   if (process.env.DUMP) {
@@ -376,7 +382,7 @@ async function magician(browser, base) {
     log(`magician: night ${night}: the log says: ${swapped}`);
     return true;
   };
-  const [, , watched] = await Promise.all([play(me, plan, ['swap']), play(vic), SWAP_NIGHT < 99 ? watchDawn(me, vic, SWAP_NIGHT) : [], cards]);
+  const [, , watched] = await Promise.all([play(me, plan, ['swap']), play(vic, null, [], me), SWAP_NIGHT < 99 ? watchDawn(me, vic, SWAP_NIGHT) : [], cards]);
   const replay = await over(base, 'magician', id, me);
   if (!swapped) fail('magician: no swap was made');
   const night = byNight(replay.events)[SWAP_NIGHT] || [];
@@ -429,7 +435,7 @@ async function crow(browser, base) {
     log(`crow: night ${night}: the log says: ${cursed}`);
     return true;
   };
-  const [, , votes] = await Promise.all([play(me, plan, ['curse']), play(vic), cursedVote(me, vic), cards]);
+  const [, , votes] = await Promise.all([play(me, plan, ['curse']), play(vic, null, [], me), cursedVote(me, vic), cards]);
   if (!cursed) fail('crow: no curse was made');
   for (const v of votes) {
     if (v.rowTotal !== v.ballots + 1) fail(`crow: ${v.who}: seat ${CURSED}'s total is ${v.rowTotal} for ${v.ballots} ballots and the curse`);
@@ -496,7 +502,7 @@ async function dreamcatcher(browser, base) {
     if (night === 2) log(`dreamcatcher: night ${night}: the log says: ${line}`);
     return true;
   };
-  await Promise.all([play(me, plan, ['dream']), play(vic), cards]);
+  await Promise.all([play(me, plan, ['dream']), play(vic, null, [], me), cards]);
   if (!Object.keys(dreams).length) fail('dreamcatcher: no dream was picked');
   const replay = await over(base, 'dreamcatcher', id, me);
   const nights = byNight(replay.events);
