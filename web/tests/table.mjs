@@ -291,7 +291,27 @@ async function act(scope) {
   return true;
 }
 
+// A room made for phones is remade for the table: the same board, the
+// wait for the cards, clocks long enough to hand the device round.
+async function remade(base) {
+  const made = await api(base, 'POST', '/api/rooms', { preset: 'std-9', timers: { night: '20s' } });
+  const ctx = await browser.newContext({ locale: 'en-US' });
+  await ctx.addInitScript(([room, host]) => localStorage.setItem('wolfden.room.' + room, JSON.stringify({ host })), [made.room.id, made.host_token]);
+  const page = await ctx.newPage();
+  watch(page, 'remake');
+  await page.goto(`${base}/room/${made.room.id}?pass=1`);
+  await page.getByTestId('pass-remake').click();
+  await page.waitForURL((u) => !u.pathname.endsWith(made.room.id) && u.search === '?pass=1', { timeout: 10000 });
+  await page.getByTestId('pass-name-1').waitFor();
+  const id = new URL(page.url()).pathname.split('/room/')[1];
+  const room = await api(base, 'GET', `/api/rooms/${id}`);
+  if (!room.card_seen || room.preset !== 'std-9' || room.timers.night !== '1m15s') fail('pass-and-play: the remade room is ' + JSON.stringify({ card_seen: room.card_seen, preset: room.preset, timers: room.timers }));
+  log(`pass-and-play: a phones' room remade for the table (${id}: std-9, card_seen, night ${room.timers.night})`);
+  await ctx.close();
+}
+
 async function passAndPlay(base) {
+  await remade(base);
   const made = await api(base, 'POST', '/api/rooms', {
     preset: 'std-12', practice: true, seed: 12, deal: DEAL12, card_seen: true, timers: PASS_TIMERS, options: { sheriff: 'none' },
   });
