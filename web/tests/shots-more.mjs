@@ -3,7 +3,7 @@
 // and the create page's balance panel ("Balance my board") for a custom
 // board. en-US locale, 1280x800.
 //
-//   node tests/shots-more.mjs        builds the server into /tmp/wolfden-shots
+//   node tests/shots-more.mjs        builds the server (tests/server.mjs) with web/dist as it is
 //   WOLFDEN_BIN=/path/wolfden ...    uses that binary (its embedded client)
 //   CHROMIUM=/path/chromium ...      another Chromium than /usr/bin/chromium
 //
@@ -16,74 +16,19 @@
 // duel picked (seat 5, a wolf) with its button; DUEL_SHOT=result takes it
 // instead once the duel's result is in the log. Either way the result line
 // is checked.
-import { execFileSync, spawn } from 'node:child_process';
 import fs from 'node:fs';
-import net from 'node:net';
-import os from 'node:os';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { chromium } from 'playwright-core';
+import { api, repo, startServer } from './server.mjs';
 
-const web = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
-const repo = path.resolve(web, '..');
 const shots = path.join(repo, 'docs', 'screenshots');
-const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'wolfden-shots-'));
 const started = Date.now();
 const log = (...a) => console.log(`[shots ${((Date.now() - started) / 1000).toFixed(1)}s]`, ...a);
 
-let server = null;
-process.on('exit', () => {
-  if (server && server.exitCode === null) server.kill('SIGKILL');
-  fs.rmSync(tmp, { recursive: true, force: true });
-});
 setTimeout(() => {
   console.error('shots: over 240s, giving up');
   process.exit(1);
 }, 240000).unref();
-
-function freePort() {
-  return new Promise((resolve, reject) => {
-    const s = net.createServer();
-    s.unref();
-    s.on('error', reject);
-    s.listen(0, '127.0.0.1', () => {
-      const { port } = s.address();
-      s.close(() => resolve(port));
-    });
-  });
-}
-
-async function startServer() {
-  let bin = process.env.WOLFDEN_BIN;
-  if (!bin) {
-    bin = '/tmp/wolfden-shots';
-    log('go build -o', bin);
-    execFileSync('go', ['build', '-o', bin, './cmd/wolfden'], { cwd: repo, stdio: 'inherit' });
-  }
-  const port = await freePort();
-  const base = `http://127.0.0.1:${port}`;
-  server = spawn(bin, ['serve', '--addr', `127.0.0.1:${port}`, '--db', path.join(tmp, 'shots.db')], { stdio: ['ignore', 'ignore', 'pipe'] });
-  let stderr = '';
-  server.stderr.on('data', (d) => (stderr += d));
-  for (let i = 0; i < 100; i++) {
-    try {
-      if ((await fetch(base + '/healthz')).ok) return base;
-    } catch {
-      // not yet
-    }
-    await new Promise((r) => setTimeout(r, 100));
-  }
-  throw new Error('the server did not start: ' + stderr.slice(-2000));
-}
-
-async function api(base, method, p, body, token) {
-  const headers = { 'content-type': 'application/json' };
-  if (token) headers.authorization = 'Bearer ' + token;
-  const r = await fetch(base + p, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) });
-  const out = await r.json().catch(() => ({}));
-  if (!r.ok) throw new Error(`${method} ${p}: ${r.status} ${JSON.stringify(out)}`);
-  return out;
-}
 
 async function shot(page, name) {
   fs.mkdirSync(shots, { recursive: true });
@@ -180,7 +125,9 @@ async function balance(browser, base) {
   await ctx.close();
 }
 
-const base = await startServer();
+// the binary with the client as it is in web/dist (WOLFDEN_BIN: that one)
+const srv = await startServer({ name: 'shots', client: false, log });
+const base = srv.base;
 const browser = await chromium.launch({
   executablePath: process.env.CHROMIUM || '/usr/bin/chromium',
   args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking'],
@@ -191,6 +138,7 @@ try {
   if (!only || only === 'duel') await knightDuel(browser, base);
 } finally {
   await browser.close();
+  await srv.stop();
 }
 log('done');
 process.exit(0);
