@@ -28,6 +28,9 @@
 //   WOLFDEN_BIN=/path/wolfden ...     uses that binary (its embedded client)
 //   CHROMIUM=/path/chromium ...       another Chromium than /usr/bin/chromium
 //   ONLY=knight,crow ...              some of the games (knight, magician, crow, dreamcatcher)
+//   MAGICIAN_SWAP=4,6 MAGICIAN_NIGHT=2  the magician's pair and night (the wolves'
+//                                     target first: DUMP=1 shows it, MAGICIAN_NIGHT=99 swaps never)
+//   DUMP=1 TRACE=1 REPLAYS=dir FAILSHOTS=dir   the nights, every step and press, the replays, failure pictures
 //
 // Exits non-zero on any failure.
 import { createHash } from 'node:crypto';
