@@ -147,6 +147,13 @@ func TestAnAgentThatDisconnectsIsPlayedByTheBotUntilItReconnectsByName(t *testin
 	back.run(t, g.ws)
 	rest := append([]*testAgent{back}, agents[:2]...)
 	rest = append(rest, agents[3:]...)
+	select {
+	case <-back.done:
+	case <-time.After(30 * time.Second):
+		for _, a := range rest {
+			t.Logf("%s: %v", a.name, lastRequests(a.got(), 12))
+		}
+	}
 	waitAll(t, rest)
 	ps := back.got()
 	if len(ps) < 3 || ps[1].Request != "INITIALIZE" || ps[len(ps)-1].Request != "FINISH" {

@@ -176,6 +176,10 @@ func (t *table) reported(s *seat, r *report) {
 	n := logNote{Seat: s.no, Agent: AgentName(s.no), Name: s.name, Request: o.req, Day: o.day,
 		Sent: r.sent.UnixMilli(), Micros: r.latency.Microseconds(), Reply: truncate(r.reply, 2*game.MaxChat)}
 	defer func() { t.note(&n) }()
+	if o.gen != s.gen { // asked on a connection the agent has left
+		n.Error = "stale: the agent reconnected (" + errString(r.err) + ")"
+		return
+	}
 	if r.err != nil {
 		n.Error = r.err.Error()
 		if r.err == errTimeout {
@@ -228,6 +232,13 @@ func (t *table) target(s *seat, req, reply string) string {
 	}
 	t.act(s, rules.Command{Kind: reqCmd[req], Target: x})
 	return ""
+}
+
+func errString(err error) string {
+	if err == nil {
+		return "answered"
+	}
+	return err.Error()
 }
 
 func truncate(s string, n int) string {

@@ -234,7 +234,7 @@ func (g *Gateway) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	if room != "" {
 		g.host.NameAgent(room, seat, name)
 		g.takeSeat(c, room, seat)
-	} else if !g.reconnect(c) {
+	} else if !g.reconnect(c) && !g.reconnectSoon(c) {
 		g.wait(c)
 	}
 	<-c.done
@@ -277,6 +277,36 @@ func (g *Gateway) reconnect(c *conn) bool {
 	g.log.Info("aiwolf: an agent reconnected", "room", best.t.room, "agent", AgentName(best.no), "name", c.name)
 	best.t.box.put(mail{seat: best, conn: c})
 	return true
+}
+
+// reconnectSoon waits, while a running seat of the agent's name still has
+// a connection, for that connection to be found dead (an agent that
+// restarts comes back before its old connection's end is noticed): up to
+// one ping's wait. A healthy connection stays, and the newcomer goes to
+// the waiting room.
+func (g *Gateway) reconnectSoon(c *conn) bool {
+	end := time.Now().Add(g.opts.PingEvery + g.opts.PingWait)
+	for g.claimed(c.name) && time.Now().Before(end) && !c.gone() {
+		time.Sleep(10 * time.Millisecond)
+		if g.reconnect(c) {
+			return true
+		}
+	}
+	return false
+}
+
+// claimed reports whether a running seat of that name has a connection.
+func (g *Gateway) claimed(name string) bool {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	for _, t := range g.tables {
+		for _, s := range t.seats {
+			if s != nil && s.taken(name) {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // wait puts a connection in the waiting room and starts any game it

@@ -145,6 +145,7 @@ type seat struct {
 	whisSeen int
 	readyFor string // the talk phase this seat said ready after
 
+	gen       int  // counts the agent's connections: a report of an older one is stale
 	waitFor   bool // its agent has not come yet: the bot waits for it a while
 	away      bool // the actor was told the bot plays the seat
 	probing   bool // a request timed out: the NAME probe runs
@@ -164,6 +165,7 @@ type outgoing struct {
 	req   string
 	day   int
 	key   string // a request's instance
+	gen   int    // the seat's connection it was made for (seat.gen)
 	body  []byte
 	close bool // after FINISH: end the connection
 }
@@ -346,6 +348,8 @@ func (t *table) handle(m *mail) {
 			s.dropConn(m.gone)
 			s.probing = false
 			t.purge(s)
+			s.gen++ // what the dead connection still reports is stale
+			t.unwait(s)
 		}
 	case m.grace:
 		s.waitFor = false
@@ -529,6 +533,14 @@ func (s *seat) free(name string) bool {
 	return s.name == name && (s.c == nil || s.c.gone()) && !s.done
 }
 
+// taken reports whether the seat is its agent's, named name, with a
+// connection that seems alive.
+func (s *seat) taken(name string) bool {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.name == name && s.c != nil && !s.c.gone() && !s.done
+}
+
 func (s *seat) currentConn() *conn {
 	s.mu.Lock()
 	defer s.mu.Unlock()
@@ -581,9 +593,14 @@ func (t *table) attach(s *seat, c *conn) {
 	if s.name == "" || s.name == "agent" {
 		s.name = c.name
 	}
-	// Packets queued for the old connection are not for this one.
+	// Packets queued for the old connection are not for this one, and
+	// what the old one answers, or fails, no longer counts (gen): a talk
+	// round that waited for this agent asks it again, and so do its
+	// actions (asked, below).
 	s.queue = s.queue[:0]
 	s.mu.Unlock()
+	s.gen++
+	defer t.unwait(s)
 	if old != nil && old != c {
 		old.close("replaced")
 	}
@@ -595,6 +612,19 @@ func (t *table) attach(s *seat, c *conn) {
 	}
 	s.poke()
 	t.flow(s)
+}
+
+// unwait takes back a talk or whisper turn the seat's agent will not
+// answer on its connection (it is gone, or replaced): the round asks it
+// again if it can be asked, else goes on without it.
+func (t *table) unwait(s *seat) {
+	for _, p := range []*phase{t.talk, t.whisper} {
+		if p != nil && !p.done && p.waiting == s.no {
+			p.waiting = 0
+			p.pos--
+			t.advance(p)
+		}
+	}
 }
 
 // watch tells the table when the connection ends (a close, a ping not
@@ -611,6 +641,7 @@ func (t *table) watch(s *seat, c *conn) {
 
 // enqueue hands a packet to the seat's sender.
 func (s *seat) enqueue(o *outgoing) {
+	o.gen = s.gen
 	if o.req != "" && !needsReply(o.req) { // the request log has every packet
 		s.t.note(&logNote{Seat: s.no, Agent: AgentName(s.no), Name: s.name, Request: o.req, Day: o.day, Sent: time.Now().UnixMilli()})
 	}
