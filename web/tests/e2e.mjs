@@ -9,23 +9,18 @@
 //   CHROMIUM=/path/chromium ...      another Chromium than /usr/bin/chromium
 //
 // Exits non-zero on any failure.
-import { execFileSync, spawn } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import fs from 'node:fs';
-import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { chromium } from 'playwright-core';
+import { repo, startServer } from './server.mjs';
 
-const web = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
-const repo = path.resolve(web, '..');
 const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'wolfden-e2e-'));
 const shots = process.env.SCREENSHOTS ? path.join(repo, 'docs', 'screenshots') : path.join(tmp, 'screenshots');
 const LIMIT = Number(process.env.E2E_LIMIT_S || 300) * 1000;
 const started = Date.now();
 
-let server = null;
 let browser = null;
 const problems = [];
 
@@ -36,7 +31,6 @@ function fail(msg) {
 }
 
 function cleanup() {
-  if (server && server.exitCode === null) server.kill('SIGKILL');
   fs.rmSync(tmp, { recursive: true, force: true });
 }
 process.on('exit', cleanup);
@@ -46,57 +40,13 @@ const watchdog = setTimeout(() => {
 }, LIMIT);
 watchdog.unref();
 
-function freePort() {
-  return new Promise((resolve, reject) => {
-    const s = net.createServer();
-    s.unref();
-    s.on('error', reject);
-    s.listen(0, '127.0.0.1', () => {
-      const { port } = s.address();
-      s.close(() => resolve(port));
-    });
-  });
-}
-
-let bin = process.env.WOLFDEN_BIN;
-let port = 0;
-
-async function startServer() {
-  if (!bin) {
-    log('building the client (vite build) and the server (go build)');
-    execFileSync(process.execPath, [path.join(web, 'node_modules', 'vite', 'bin', 'vite.js'), 'build', '--logLevel', 'warn'], { cwd: web, stdio: 'inherit' });
-    bin = path.join(tmp, 'wolfden');
-    execFileSync('go', ['build', '-o', bin, '../cmd/wolfden'], { cwd: web, stdio: 'inherit' });
-  }
-  port = port || (await freePort());
-  const base = `http://127.0.0.1:${port}`;
-  server = spawn(bin, ['serve', '--addr', `127.0.0.1:${port}`, '--db', path.join(tmp, 'e2e.db')], { stdio: ['ignore', 'ignore', 'pipe'] });
-  let stderr = '';
-  server.stderr.on('data', (d) => (stderr += d));
-  const me = server;
-  server.on('exit', (code) => {
-    if (me === server && code !== null && code !== 0) console.error('server exited', code, stderr.slice(-2000));
-  });
-  for (let i = 0; i < 100; i++) {
-    try {
-      const r = await fetch(base + '/healthz');
-      if (r.ok) return base;
-    } catch {
-      // not yet
-    }
-    await new Promise((r) => setTimeout(r, 100));
-  }
-  fail('the server did not start: ' + stderr.slice(-2000));
-}
+let srv = null;
 
 // restartServer kills the server as a crash would (SIGKILL) and starts it
 // again on the same port and database: the games resume from the store.
 async function restartServer() {
-  const old = server;
-  const gone = new Promise((r) => old.once('exit', r));
-  old.kill('SIGKILL');
-  await gone;
-  return startServer();
+  await srv.restart();
+  return srv.base;
 }
 
 async function shot(page, name, full = false) {
@@ -218,8 +168,11 @@ async function act(page, tap) {
   } catch {
     return false; // the step moved on meanwhile: look again
   }
-  // the answer: the panel's buttons are enabled again (the ack came) or it goes
-  await page.waitForFunction(() => !document.querySelector('[data-testid="action-panel"][data-pending="1"] button[disabled]:not([data-testid^="confirm-"])'), null, { timeout: 10000 }).catch(() => {});
+  // the answer: the buttons only an unanswered move disables (a target, a
+  // pass, a choice) are enabled again (the ack came) or the panel goes.
+  // Not Send nor the claims: a speech's panel keeps them disabled until
+  // something is typed or chosen, and waiting on them took the full timeout.
+  await page.waitForFunction(() => !document.querySelector('[data-testid="action-panel"][data-pending="1"] button[disabled]:is([data-testid^="target-"], [data-testid^="act-"], [data-testid^="none-"])'), null, { timeout: 10000 }).catch(() => {});
   return true;
 }
 
@@ -817,8 +770,8 @@ async function playPhone(browser, base) {
 }
 
 try {
-  const base = await startServer();
-  log('server at', base);
+  srv = await startServer({ name: 'e2e', log });
+  const base = srv.base;
   browser = await chromium.launch({
     executablePath: process.env.CHROMIUM || '/usr/bin/chromium',
     args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking'],
@@ -836,6 +789,7 @@ try {
   process.exitCode = 1;
 } finally {
   if (browser) await browser.close().catch(() => {});
+  if (srv) await srv.stop();
   cleanup();
 }
 process.exit(process.exitCode || 0);

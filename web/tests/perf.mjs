@@ -9,45 +9,14 @@
 //
 // The profile: 150 ms round trip, 1.6 Mbit/s down, 750 kbit/s up, the CPU 4
 // times slower (a mid-range phone on a fair mobile network).
-import { execFileSync, spawn } from 'node:child_process';
-import fs from 'node:fs';
-import net from 'node:net';
-import os from 'node:os';
-import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { chromium } from 'playwright-core';
+import { startServer } from './server.mjs';
 
-const web = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
-const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'wolfden-perf-'));
 const RUNS = Number(process.env.RUNS || 3);
 const PROFILE = { latency: 150, downloadThroughput: (1.6e6 / 8) | 0, uploadThroughput: (750e3 / 8) | 0, cpu: 4 };
 
-function freePort() {
-  return new Promise((resolve) => {
-    const s = net.createServer();
-    s.listen(0, '127.0.0.1', () => {
-      const { port } = s.address();
-      s.close(() => resolve(port));
-    });
-  });
-}
-
-let bin = process.env.WOLFDEN_BIN;
-if (!bin) {
-  bin = path.join(tmp, 'wolfden');
-  execFileSync('go', ['build', '-o', bin, '../cmd/wolfden'], { cwd: web, stdio: 'inherit' });
-}
-const port = await freePort();
-const base = `http://127.0.0.1:${port}`;
-const server = spawn(bin, ['serve', '--addr', `127.0.0.1:${port}`, '--db', path.join(tmp, 'perf.db')], { stdio: 'ignore' });
-for (let i = 0; i < 100; i++) {
-  try {
-    if ((await fetch(base + '/healthz')).ok) break;
-  } catch {
-    // not yet
-  }
-  await new Promise((r) => setTimeout(r, 100));
-}
+const srv = await startServer({ name: 'perf', client: false });
+const base = srv.base;
 
 const browser = await chromium.launch({
   executablePath: process.env.CHROMIUM || '/usr/bin/chromium',
@@ -98,6 +67,5 @@ try {
   }
 } finally {
   await browser.close();
-  server.kill('SIGKILL');
-  fs.rmSync(tmp, { recursive: true, force: true });
+  await srv.stop();
 }

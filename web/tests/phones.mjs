@@ -28,27 +28,19 @@
 //   node tests/phones.mjs            builds the client and the server first
 //   WOLFDEN_BIN=/path/wolfden ...    uses that binary (its embedded client)
 //   CHROMIUM=/path/chromium ...      another Chromium than /usr/bin/chromium
-import { execFileSync, spawn } from 'node:child_process';
 import fs from 'node:fs';
-import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { chromium } from 'playwright-core';
+import { api, repo, startServer } from './server.mjs';
 
-const web = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
-const repo = path.resolve(web, '..');
 const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'wolfden-phones-'));
 const shots = process.env.SCREENSHOTS ? path.join(repo, 'docs', 'screenshots') : path.join(tmp, 'screenshots');
 const started = Date.now();
 const log = (...a) => console.log(`[phones ${((Date.now() - started) / 1000).toFixed(1)}s]`, ...a);
 const problems = [];
 
-let server = null;
-process.on('exit', () => {
-  if (server && server.exitCode === null) server.kill('SIGKILL');
-  fs.rmSync(tmp, { recursive: true, force: true });
-});
+process.on('exit', () => fs.rmSync(tmp, { recursive: true, force: true }));
 setTimeout(() => {
   console.error('phones: over 300s, giving up');
   process.exit(1);
@@ -56,51 +48,6 @@ setTimeout(() => {
 
 function fail(msg) {
   throw new Error(msg);
-}
-
-function freePort() {
-  return new Promise((resolve, reject) => {
-    const s = net.createServer();
-    s.unref();
-    s.on('error', reject);
-    s.listen(0, '127.0.0.1', () => {
-      const { port } = s.address();
-      s.close(() => resolve(port));
-    });
-  });
-}
-
-async function startServer() {
-  let bin = process.env.WOLFDEN_BIN;
-  if (!bin) {
-    log('building the client (vite build) and the server (go build)');
-    execFileSync(process.execPath, [path.join(web, 'node_modules', 'vite', 'bin', 'vite.js'), 'build', '--logLevel', 'warn'], { cwd: web, stdio: 'inherit' });
-    bin = path.join(tmp, 'wolfden');
-    execFileSync('go', ['build', '-o', bin, './cmd/wolfden'], { cwd: repo, stdio: 'inherit' });
-  }
-  const port = await freePort();
-  const base = `http://127.0.0.1:${port}`;
-  server = spawn(bin, ['serve', '--addr', `127.0.0.1:${port}`, '--db', path.join(tmp, 'phones.db')], { stdio: ['ignore', 'ignore', 'pipe'] });
-  let stderr = '';
-  server.stderr.on('data', (d) => (stderr = (stderr + d).slice(-20000)));
-  for (let i = 0; i < 150; i++) {
-    try {
-      if ((await fetch(base + '/healthz')).ok) return base;
-    } catch {
-      // not yet
-    }
-    await new Promise((r) => setTimeout(r, 100));
-  }
-  fail('the server did not start: ' + stderr.slice(-2000));
-}
-
-async function api(base, method, p, body, token) {
-  const headers = { 'content-type': 'application/json' };
-  if (token) headers.authorization = 'Bearer ' + token;
-  const r = await fetch(base + p, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) });
-  const out = await r.json().catch(() => ({}));
-  if (!r.ok) fail(`${method} ${p}: ${r.status} ${JSON.stringify(out)}`);
-  return out;
 }
 
 async function shot(page, name) {
@@ -314,7 +261,8 @@ async function tapDecoy(p, seat, screenshot) {
   await p.page.getByTestId('decoy-done').waitFor();
 }
 
-const base = await startServer();
+const srv = await startServer({ name: 'phones', log });
+const base = srv.base;
 const browser = await chromium.launch({
   executablePath: process.env.CHROMIUM || '/usr/bin/chromium',
   args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking'],
@@ -506,5 +454,6 @@ try {
   log('ok');
 } finally {
   await browser.close();
+  await srv.stop();
 }
 process.exit(0);

@@ -2,7 +2,7 @@
 // once the host starts (the room info is pushed: GET ?after=version). Not
 // part of npm test: a measurement, run by hand.
 //
-//   node tests/push.mjs                      builds the server (go build) with the dist/ it embeds
+//   node tests/push.mjs                      builds the server (tests/server.mjs: go build) with the dist/ it embeds
 //   WOLFDEN_BIN=/path/wolfden node tests/push.mjs
 //   RUNS=20 node tests/push.mjs              (default 10)
 //
@@ -17,44 +17,13 @@
 // the task after the next frame (the feed, drawn a frame later, included);
 // the WebSocket dialled, open, its welcome and first state; "long", the
 // page's long tasks [start, ms].
-import { execFileSync, spawn } from 'node:child_process';
-import fs from 'node:fs';
-import net from 'node:net';
-import os from 'node:os';
-import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { chromium } from 'playwright-core';
+import { startServer } from './server.mjs';
 
-const web = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
-const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'wolfden-push-'));
 const RUNS = Number(process.env.RUNS || 10);
 
-function freePort() {
-  return new Promise((resolve) => {
-    const s = net.createServer();
-    s.listen(0, '127.0.0.1', () => {
-      const { port } = s.address();
-      s.close(() => resolve(port));
-    });
-  });
-}
-
-let bin = process.env.WOLFDEN_BIN;
-if (!bin) {
-  bin = path.join(tmp, 'wolfden');
-  execFileSync('go', ['build', '-o', bin, '../cmd/wolfden'], { cwd: web, stdio: 'inherit' });
-}
-const port = await freePort();
-const base = `http://127.0.0.1:${port}`;
-const server = spawn(bin, ['serve', '--addr', `127.0.0.1:${port}`, '--db', path.join(tmp, 'push.db'), '--room-rate', '0', '--join-rate', '0'], { stdio: 'ignore' });
-for (let i = 0; i < 100; i++) {
-  try {
-    if ((await fetch(base + '/healthz')).ok) break;
-  } catch {
-    // not yet
-  }
-  await new Promise((r) => setTimeout(r, 100));
-}
+const srv = await startServer({ name: 'push', client: false, args: ['--room-rate', '0', '--join-rate', '0'] });
+const base = srv.base;
 
 const browser = await chromium.launch({
   executablePath: process.env.CHROMIUM || '/usr/bin/chromium',
@@ -156,6 +125,5 @@ try {
   }
 } finally {
   await browser.close();
-  server.kill('SIGKILL');
-  fs.rmSync(tmp, { recursive: true, force: true });
+  await srv.stop();
 }

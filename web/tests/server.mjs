@@ -7,6 +7,7 @@
 //   const srv = await startServer({ name: 'catalogue', log });
 //   srv.base                         http://127.0.0.1:PORT
 //   await api(srv.base, 'POST', '/api/rooms', body, token)
+//   await srv.restart()              killed (SIGKILL) and started again, same port and database
 //   await srv.stop()
 import { execFileSync, spawn } from 'node:child_process';
 import fs from 'node:fs';
@@ -46,10 +47,12 @@ export function build(dir, { client = true, log = () => {} } = {}) {
 }
 
 // startServer starts wolfden serve and waits for /healthz. bin defaults to
-// WOLFDEN_BIN, else a fresh build. args are more flags for serve.
+// WOLFDEN_BIN, else a fresh build (client: false builds only the binary,
+// embedding web/dist as it is). args are more flags for serve.
 export async function startServer({ name = 'test', bin = process.env.WOLFDEN_BIN, client = true, args = [], log = () => {} } = {}) {
   const tmp = fs.mkdtempSync(path.join(os.tmpdir(), `wolfden-${name}-`));
   let proc = null;
+  let stderr = '';
   const cleanup = () => {
     if (proc && proc.exitCode === null && proc.signalCode === null) proc.kill('SIGKILL');
     fs.rmSync(tmp, { recursive: true, force: true });
@@ -58,22 +61,43 @@ export async function startServer({ name = 'test', bin = process.env.WOLFDEN_BIN
   if (!bin) bin = build(tmp, { client, log });
   const port = await freePort();
   const base = `http://127.0.0.1:${port}`;
-  let stderr = '';
-  proc = spawn(bin, ['serve', '--addr', `127.0.0.1:${port}`, '--db', path.join(tmp, name + '.db'), ...args], { stdio: ['ignore', 'ignore', 'pipe'] });
-  proc.stderr.on('data', (d) => {
-    stderr = (stderr + d).slice(-20000);
-  });
-  const exited = new Promise((resolve) => proc.once('exit', resolve));
-  for (let i = 0; ; i++) {
-    if (proc.exitCode !== null) throw new Error(`wolfden serve exited (${proc.exitCode}): ${stderr.slice(-2000)}`);
-    try {
-      if ((await fetch(base + '/healthz')).ok) break;
-    } catch {
-      // not listening yet
+  const db = path.join(tmp, name + '.db');
+
+  // launch starts serve on the same port and database every time, so a
+  // restart resumes the games the store holds under the same address.
+  const launch = async () => {
+    const me = spawn(bin, ['serve', '--addr', `127.0.0.1:${port}`, '--db', db, ...args], { stdio: ['ignore', 'ignore', 'pipe'] });
+    proc = me;
+    me.stderr.on('data', (d) => {
+      stderr = (stderr + d).slice(-20000);
+    });
+    me.exited = new Promise((resolve) => me.once('exit', resolve));
+    // a crash is said at once: the test would otherwise only time out
+    me.once('exit', (code) => {
+      if (me === proc && !me.stopping && code !== null && code !== 0) console.error(`wolfden serve exited (${code}):`, stderr.slice(-2000));
+    });
+    for (let i = 0; ; i++) {
+      if (me.exitCode !== null) throw new Error(`wolfden serve exited (${me.exitCode}): ${stderr.slice(-2000)}`);
+      try {
+        if ((await fetch(base + '/healthz')).ok) break;
+      } catch {
+        // not listening yet
+      }
+      if (i >= 150) throw new Error('wolfden serve did not answer /healthz: ' + stderr.slice(-2000));
+      await new Promise((r) => setTimeout(r, 100));
     }
-    if (i >= 150) throw new Error('wolfden serve did not answer /healthz: ' + stderr.slice(-2000));
-    await new Promise((r) => setTimeout(r, 100));
-  }
+  };
+  // kill stops the current process as a crash would (SIGKILL: no drain,
+  // which would let its games run on for --drain)
+  const kill = async () => {
+    const me = proc;
+    if (me.exitCode === null && me.signalCode === null) {
+      me.stopping = true;
+      me.kill('SIGKILL');
+      await me.exited;
+    }
+  };
+  await launch();
   log('server at', base);
   return {
     base,
@@ -81,12 +105,14 @@ export async function startServer({ name = 'test', bin = process.env.WOLFDEN_BIN
     bin,
     // the server's log so far (its last 20 KB), for a failure's message
     stderr: () => stderr,
-    // stop kills it (a drain would let its games run on for --drain)
+    // restart kills the server (SIGKILL) and starts it again on the same
+    // port and database: what a crash and a restart do to the clients.
+    async restart() {
+      await kill();
+      await launch();
+    },
     async stop() {
-      if (proc.exitCode === null && proc.signalCode === null) {
-        proc.kill('SIGKILL');
-        await exited;
-      }
+      await kill();
       cleanup();
     },
   };

@@ -14,21 +14,17 @@
 // moves every run). It waits on states, never on time: what it checks of
 // the instants is the plan (each line's data-at, from night_end), not when
 // the page happened to run.
-import { execFileSync, spawn } from 'node:child_process';
 import fs from 'node:fs';
-import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { chromium } from 'playwright-core';
+import { api, repo, startServer } from './server.mjs';
 
-const web = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
-const repo = path.resolve(web, '..');
 const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'wolfden-table-'));
 const shots = process.env.SCREENSHOTS ? path.join(repo, 'docs', 'screenshots') : path.join(tmp, 'screenshots');
 const LIMIT = Number(process.env.TABLE_LIMIT_S || 420) * 1000;
 const started = Date.now();
-let server = null;
+let srv = null;
 let browser = null;
 const problems = [];
 
@@ -36,61 +32,11 @@ const log = (...a) => console.log(`[table ${((Date.now() - started) / 1000).toFi
 function fail(msg) {
   throw new Error(msg);
 }
-process.on('exit', () => {
-  if (server && server.exitCode === null) server.kill('SIGKILL');
-  fs.rmSync(tmp, { recursive: true, force: true });
-});
+process.on('exit', () => fs.rmSync(tmp, { recursive: true, force: true }));
 setTimeout(() => {
   console.error(`table: over ${LIMIT / 1000}s, giving up`);
   process.exit(1);
 }, LIMIT).unref();
-
-function freePort() {
-  return new Promise((resolve, reject) => {
-    const s = net.createServer();
-    s.unref();
-    s.on('error', reject);
-    s.listen(0, '127.0.0.1', () => {
-      const { port } = s.address();
-      s.close(() => resolve(port));
-    });
-  });
-}
-
-async function startServer() {
-  let bin = process.env.WOLFDEN_BIN;
-  if (!bin) {
-    log('building the client (vite build) and the server (go build)');
-    execFileSync(process.execPath, [path.join(web, 'node_modules', 'vite', 'bin', 'vite.js'), 'build', '--logLevel', 'warn'], { cwd: web, stdio: 'inherit' });
-    bin = path.join(tmp, 'wolfden');
-    execFileSync('go', ['build', '-o', bin, '../cmd/wolfden'], { cwd: web, stdio: 'inherit' });
-  }
-  const port = await freePort();
-  const base = `http://127.0.0.1:${port}`;
-  server = spawn(bin, ['serve', '--addr', `127.0.0.1:${port}`, '--db', path.join(tmp, 'table.db')], { stdio: ['ignore', 'ignore', 'pipe'] });
-  let stderr = '';
-  server.stderr.on('data', (d) => (stderr += d));
-  for (let i = 0; i < 100; i++) {
-    try {
-      if ((await fetch(base + '/healthz')).ok) return base;
-    } catch {
-      // not yet
-    }
-    await new Promise((r) => setTimeout(r, 100));
-  }
-  fail('the server did not start: ' + stderr.slice(-2000));
-}
-
-async function api(base, method, p, body, token) {
-  const r = await fetch(base + p, {
-    method,
-    headers: token ? { Authorization: 'Bearer ' + token } : {},
-    body: body ? JSON.stringify(body) : undefined,
-  });
-  const j = await r.json().catch(() => ({}));
-  if (!r.ok) fail(`${method} ${p}: ${r.status} ${JSON.stringify(j)}`);
-  return j;
-}
 
 function watch(page, who) {
   page.on('pageerror', (e) => problems.push(`${who}: page error: ${e.message}`));
@@ -163,7 +109,7 @@ async function tableDevices(base) {
     await page.getByTestId('room').waitFor();
     pages.push({ ...l, page });
   }
-  await api(base, 'POST', `/api/rooms/${id}/start`, null, made.host_token);
+  await api(base, 'POST', `/api/rooms/${id}/start`, undefined, made.host_token);
   log(`room ${id}: started with three table devices watching`);
   for (const d of pages) await d.page.getByTestId('table-device').waitFor({ timeout: 15000 });
 
@@ -435,7 +381,8 @@ async function passAndPlay(base) {
 }
 
 async function main() {
-  const base = await startServer();
+  srv = await startServer({ name: 'table', log });
+  const base = srv.base;
   browser = await chromium.launch({
     executablePath: process.env.CHROMIUM || '/usr/bin/chromium',
     args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--autoplay-policy=no-user-gesture-required'],
@@ -449,6 +396,7 @@ async function main() {
 main()
   .then(async () => {
     if (browser) await browser.close();
+    await srv.stop();
     process.exit(0);
   })
   .catch(async (e) => {
