@@ -6,21 +6,12 @@
 // decoy changes nothing in the game.
 //
 // Pure, for tests. The instants come from the public schedule alone (the
-// board's slots, as internal/game/clock.go nightSlots lays them out, counted
+// board's slots, slots.js, as internal/game/clock.go lays them out, counted
 // back from the state's night_end, the same instant on every seat), never
 // from when this seat's own state arrived: a woken seat's state comes at a
 // tick of its own choosing of the server, a sleeper's never.
 
-import { secs } from './turns.js';
-
-// The server's defaults (internal/game/clock.go DefaultTimers), in ms.
-const DEFAULTS = { setup: 20000, night: 40000, witch: 20000, other: 20000, tick: 500 };
-
-// timerMs reads a room's timer ("20s", "1m30s", "500ms") in ms, else its default.
-export function timerMs(room, name) {
-  const v = room && room.timers ? secs(room.timers[name]) : 0;
-  return v > 0 ? Math.round(v * 1000) : DEFAULTS[name];
-}
+import { nightSlots, slotTimes, timerMs } from './slots.js';
 
 // A task appears this many ticks after its slot opens. A woken seat's
 // wake-up is told at the slot's first tick, which the server sends as the
@@ -29,41 +20,6 @@ export function timerMs(room, name) {
 // phone whose state comes a moment later shows the decoy that long, then
 // its real task (Decoys turns the slot real).
 const SHOW_TICKS = 0;
-
-// nightSlots is tonight's schedule: [{step, dur}] in order, as the server
-// lays it out (internal/game/clock.go nightSlots): the nightmare and the
-// magician each real night, the thief and cupid on the first night (night 0
-// with first_phase=day), everyone at once, the witch, the in-night shot.
-export function nightSlots(room, night) {
-  const cards = new Set((room && room.cards) || []);
-  const opt = (room && room.options) || {};
-  const first = night === 0 || (night === 1 && (opt.first_phase || 'night') === 'night');
-  const setup = timerMs(room, 'setup');
-  const out = [];
-  if (night > 0 && cards.has('nightmare')) out.push({ step: 'nightmare', dur: setup });
-  if (night > 0 && cards.has('magician')) out.push({ step: 'magician', dur: setup });
-  if (first && cards.has('thief')) out.push({ step: 'thief', dur: setup });
-  if (first && cards.has('cupid')) out.push({ step: 'cupid', dur: setup });
-  if (night === 0) return out;
-  out.push({ step: 'night', dur: timerMs(room, 'night') });
-  if (cards.has('witch')) out.push({ step: 'witch', dur: timerMs(room, 'witch') });
-  if (opt.night_shot === 'in_night' && (cards.has('hunter') || cards.has('wolf_king'))) {
-    out.push({ step: 'night_shot', dur: timerMs(room, 'other') });
-  }
-  return out;
-}
-
-// slotTimes places the slots on the clock, counted back from the night's
-// end (the server's clock, unix ms): [{step, start, end}].
-export function slotTimes(slots, nightEnd) {
-  let end = nightEnd;
-  const out = [];
-  for (let i = slots.length - 1; i >= 0; i--) {
-    out.unshift({ step: slots[i].step, start: end - slots[i].dur, end });
-    end -= slots[i].dur;
-  }
-  return out;
-}
 
 // nightTasks are a seat's tasks tonight: one a slot, [{slot, step, at,
 // until, pick, targets}], at when it appears and until when it closes, pick

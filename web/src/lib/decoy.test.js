@@ -1,8 +1,6 @@
-import fs from 'node:fs';
-import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { FRAME, byteLength, padded } from './conn.js';
-import { Decoys, decoyFrame, nightSlots, nightTasks, realNow, slotTimes, taskAt, timerMs } from './decoy.js';
+import { Decoys, decoyFrame, nightTasks, realNow, taskAt } from './decoy.js';
 
 // A std-12 room (预女猎白: the wolves, seer, witch, hunter, idiot) with the
 // e2e test's fast timers.
@@ -24,48 +22,6 @@ const seer = { seat: 5, role: 'seer', choices: [{ cmd: 'check', targets: [1, 2, 
 const villager = { seat: 9, role: 'villager', choices: undefined };
 const stateOf = (s, awake) => ({ type: 'state', seat: s.seat, role: s.role, night: true, alive, night_end: nightEnd,
   pending: awake, choices: awake ? s.choices : undefined, deadline: awake ? nightEnd - 4000 : nightEnd });
-
-describe('nightSlots', () => {
-  it('lays out a std-12 night as the server does: everyone at once, then the witch', () => {
-    expect(nightSlots(room, 1)).toEqual([{ step: 'night', dur: 6000 }, { step: 'witch', dur: 4000 }]);
-  });
-  it('puts the thief and cupid first on the first night only, and the in-night shot last', () => {
-    const r = { cards: ['thief', 'cupid', 'werewolf', 'hunter', 'villager'], options: { night_shot: 'in_night' }, timers: {} };
-    expect(nightSlots(r, 1).map((s) => s.step)).toEqual(['thief', 'cupid', 'night', 'night_shot']);
-    expect(nightSlots(r, 2).map((s) => s.step)).toEqual(['night', 'night_shot']);
-    expect(nightSlots(r, 1)[0].dur).toBe(20000); // the server's default setup timer
-  });
-  it('holds only the setup stages on night 0 (first_phase=day), and the thief on night 1 not', () => {
-    const r = { cards: ['thief', 'werewolf', 'seer', 'villager'], options: { first_phase: 'day' }, timers: {} };
-    expect(nightSlots(r, 0).map((s) => s.step)).toEqual(['thief']);
-    expect(nightSlots(r, 1).map((s) => s.step)).toEqual(['night']);
-  });
-  it('has the nightmare and the magician before everyone each night', () => {
-    const r = { cards: ['nightmare', 'magician', 'werewolf', 'villager'], options: {}, timers: {} };
-    expect(nightSlots(r, 3).map((s) => s.step)).toEqual(['nightmare', 'magician', 'night']);
-  });
-  // The layout is the server's (internal/game/clock.go nightSlots): a slot
-  // added there and not here would put the phones' tasks out of step.
-  it('names the slots in the order of the server', () => {
-    const src = fs.readFileSync(path.resolve(import.meta.dirname, '../../../internal/game/clock.go'), 'utf8');
-    const body = src.slice(src.indexOf('func nightSlots('), src.indexOf('\n}\n', src.indexOf('func nightSlots(')));
-    const steps = [...body.matchAll(/slot\{rules\.Step(\w+),/g)].map((m) => m[1].replace(/([a-z])([A-Z])/g, '$1_$2').toLowerCase());
-    expect(steps).toEqual(['nightmare', 'magician', 'thief', 'cupid', 'night', 'witch', 'night_shot']);
-  });
-  it('reads the timers as Go durations', () => {
-    expect(timerMs({ timers: { night: '1m30s' } }, 'night')).toBe(90000);
-    expect(timerMs({ timers: {} }, 'tick')).toBe(500);
-  });
-});
-
-describe('slotTimes', () => {
-  it('counts the slots back from the night end', () => {
-    expect(slotTimes([{ step: 'night', dur: 6000 }, { step: 'witch', dur: 4000 }], 10000)).toEqual([
-      { step: 'night', start: 0, end: 6000 },
-      { step: 'witch', start: 6000, end: 10000 },
-    ]);
-  });
-});
 
 describe('decoy tasks are the same for every card', () => {
   const tasks = (s) => nightTasks({ room, night: 1, nightEnd, seat: s.seat, alive });

@@ -11,35 +11,10 @@
 
 import { SPEECH_STEPS } from './enums.js';
 import { repeats, voiced } from './calls.js';
-
-// The night's schedule (internal/game/clock.go nightSlots): one slot per
-// stage the board can have tonight, each as long as its timer, whatever
-// happens in it. room is the room's info (cards, options, timers).
-export function nightSlots(room, night) {
-  const cards = (room && room.cards) || [];
-  const opt = (room && room.options) || {};
-  const ms = (k, dflt) => Math.round(secsOf((room && room.timers && room.timers[k]) || dflt) * 1000);
-  const setup = ms('setup', '20s');
-  const first = night === 0 || (night === 1 && (opt.first_phase || 'night') === 'night');
-  const out = [];
-  if (night > 0 && cards.includes('nightmare')) out.push({ step: 'nightmare', dur: setup });
-  if (night > 0 && cards.includes('magician')) out.push({ step: 'magician', dur: setup });
-  if (first && cards.includes('thief')) out.push({ step: 'thief', dur: setup });
-  if (first && cards.includes('cupid')) out.push({ step: 'cupid', dur: setup });
-  if (night === 0) return out;
-  out.push({ step: 'night', dur: ms('night', '40s') });
-  if (cards.includes('witch')) out.push({ step: 'witch', dur: ms('witch', '20s') });
-  if (opt.night_shot === 'in_night' && (cards.includes('hunter') || cards.includes('wolf_king'))) out.push({ step: 'night_shot', dur: ms('other', '20s') });
-  return out;
-}
+import { nightSlots } from './slots.js';
 
 // secsOf reads a Go duration ("1m30s", "500ms") or a number of seconds.
-export function secsOf(d) {
-  if (typeof d === 'number') return d;
-  let n = 0;
-  for (const [, v, u] of String(d || '').matchAll(/([\d.]+)(h|ms|m|s)/g)) n += Number(v) * { h: 3600, m: 60, s: 1, ms: 0.001 }[u];
-  return n;
-}
+export { secs as secsOf } from './turns.js';
 
 // The slot a call is made in: where its role acts (rules: the role's step),
 // so that on one device with no phones the called player can act while he

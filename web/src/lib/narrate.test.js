@@ -1,5 +1,5 @@
 import { describe, expect, it, vi } from 'vitest';
-import { callText, countdown, createNarrator, dayLine, nightPlan, nightSlots } from './narrate.js';
+import { callText, countdown, createNarrator, dayLine, nightPlan } from './narrate.js';
 
 const std12 = {
   cards: ['werewolf', 'werewolf', 'werewolf', 'werewolf', 'seer', 'witch', 'hunter', 'idiot', 'villager', 'villager', 'villager', 'villager'],
@@ -17,19 +17,6 @@ const calls = (...who) => [
 const END = 1764489660000;
 const night = (over) => ({ type: 'state', seat: 0, night: true, day: 1, step: '', alive: [1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12],
   night_end: END, deadline: END, calls: calls('seer', 'wolves', 'witch'), ...over });
-
-describe('nightSlots (internal/game/clock.go)', () => {
-  it('gives std-12 the night and the witch, each its timer', () => {
-    expect(nightSlots(std12, 1)).toEqual([{ step: 'night', dur: 40000 }, { step: 'witch', dur: 20000 }]);
-  });
-  it('adds the thief and cupid on the first night only, the nightmare every night, the night shot with in_night', () => {
-    const b = { cards: ['thief', 'cupid', 'nightmare', 'hunter', 'villager'], options: { night_shot: 'in_night' }, timers: { setup: '5s', night: '10s', other: '3s' } };
-    expect(nightSlots(b, 1).map((s) => s.step)).toEqual(['nightmare', 'thief', 'cupid', 'night', 'night_shot']);
-    expect(nightSlots(b, 2).map((s) => s.step)).toEqual(['nightmare', 'night', 'night_shot']);
-    expect(nightSlots({ ...b, options: { first_phase: 'day' } }, 0).map((s) => s.step)).toEqual(['thief', 'cupid']);
-    expect(nightSlots({ ...b, options: { first_phase: 'day' } }, 1).map((s) => s.step)).toEqual(['nightmare', 'night']);
-  });
-});
 
 describe('nightPlan', () => {
   it('calls every role of the night in order, each in the slot where it acts, from nightfall', () => {
