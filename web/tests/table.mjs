@@ -202,6 +202,14 @@ const DEAL12 = ['seer', 'werewolf', 'villager', 'witch', 'werewolf', 'hunter', '
 const GODS = [1, 4, 6, 9];
 const PASS_TIMERS = { setup: '5s', night: '16s', witch: '7s', speech: '40s', vote: '60s', other: '15s', bot: '0s' };
 
+// closePrivate closes a seat's screen if it is still open: a night call's
+// closes by itself when the call ends, and a click on a button gone waited
+// its whole timeout.
+async function closePrivate(page) {
+  const close = page.locator('[data-testid="pass-private"] [data-testid="pass-close"]');
+  if (await close.count()) await close.click({ timeout: 3000 }).catch(() => {});
+}
+
 async function act(scope) {
   const panel = scope.locator('[data-testid="action-panel"][data-pending="1"]');
   if ((await panel.count()) === 0) return false;
@@ -341,7 +349,7 @@ async function passAndPlay(base) {
           await priv.getByTestId('pass-told').waitFor({ timeout: 10000 }).then(() => checks++).catch(() => fail('pass-and-play: the seer was not shown his result'));
         }
       }
-      await page.getByTestId('pass-close').click({ timeout: 3000 }).catch(() => {});
+      await closePrivate(page);
       continue;
     }
     if (what.hands && !hands) {
@@ -362,7 +370,7 @@ async function passAndPlay(base) {
       if (await priv.isVisible().catch(() => false)) {
         if (process.env.DEBUG) log('private:', (await priv.innerText()).replace(/\n/g, ' | ').slice(0, 400));
         await act(priv);
-        await page.getByTestId('pass-close').click({ timeout: 3000 }).catch(() => {});
+        await closePrivate(page);
       }
     }
   }
