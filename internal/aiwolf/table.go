@@ -1,7 +1,6 @@
 package aiwolf
 
 import (
-	"encoding/json"
 	"math/rand/v2"
 	"sync"
 	"time"
@@ -319,7 +318,7 @@ func (t *table) handle(m *mail) {
 	case m.msg != nil:
 		for _, line := range splitLines(m.msg) {
 			var f frame
-			if json.Unmarshal(line, &f) != nil {
+			if decodeFrame(line, &f) != nil {
 				continue
 			}
 			t.frame(s, &f)
