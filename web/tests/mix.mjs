@@ -1,0 +1,326 @@
+// A mix at one table, in Chromium against the real server: one player joins
+// a std-9 room made for a table (card_seen) on his phone and takes seat 1;
+// the pass-and-play device (?pass=1, the host's) seats the eight others
+// and plays them. The README promises (Play at a table, 2c) that the phone
+// keeps its seat and plays it while the device plays only its own:
+//
+//   - the device's setup offers the eight empty seats, not the phone's;
+//   - the phone confirms its card on the phone; the device deals 2..9 only;
+//   - night 1: the phone is the seer and checks on the phone (its result
+//     shown there, never on the device's public screen); the device's
+//     seer call opens nothing to do; its wolves and witch act on it;
+//   - day 1: the device's queue never names seat 1 (turns, ballots, the
+//     count of hands); the phone's ballot comes from the phone, the
+//     device's seats' from the device, and the vote's result holds both.
+//
+//   node tests/mix.mjs               builds the client and the server first
+//   WOLFDEN_BIN=/path/wolfden ...    uses that binary (its embedded client)
+//   DEBUG=1 ...                      logs every prompt the device shows
+//
+// Deterministic: a practice room with a fixed deal and seed. It waits on
+// states (what the pages show), never on time.
+import { chromium } from 'playwright-core';
+import { api, startServer } from './server.mjs';
+
+const LIMIT = Number(process.env.MIX_LIMIT_S || 240) * 1000;
+const started = Date.now();
+const problems = [];
+const log = (...a) => console.log(`[mix ${((Date.now() - started) / 1000).toFixed(1)}s]`, ...a);
+function fail(msg) {
+  throw new Error(msg);
+}
+setTimeout(() => {
+  console.error(`mix: over ${LIMIT / 1000}s, giving up`);
+  process.exit(1);
+}, LIMIT).unref();
+
+function watch(page, who) {
+  page.on('pageerror', (e) => problems.push(`${who}: page error: ${e.message}`));
+  page.on('console', (m) => {
+    if (m.type() === 'error') problems.push(`${who}: console error: ${m.text()}`);
+  });
+}
+
+// seat 1 (the phone) the seer; the wolves 2, 5, 8 (the device's) kill the
+// villager at 3; the seer checks wolf 2; day 1 exiles 2.
+const DEAL = ['seer', 'werewolf', 'villager', 'witch', 'werewolf', 'hunter', 'villager', 'werewolf', 'villager'];
+const PHONE = 1;
+const CHECK = 2;
+const VICTIM = 3;
+const EXILE = 2;
+// long enough for the device to be handed round its eight seats on a busy machine
+const TIMERS = { setup: '5s', night: '16s', witch: '8s', speech: '20s', vote: '40s', other: '10s', bot: '0s' };
+
+// act plays the pending action panel inside scope: the first target of
+// `prefer` that is offered and its confirmation, else a pass (skip,
+// abstain, the end of a speech). Returns what it did, or '' if nothing was
+// pending.
+async function act(scope, prefer) {
+  // the step may move on under a click (the panel is redrawn): nothing done, the loop looks again
+  return actOnce(scope, prefer).catch(() => '');
+}
+
+async function actOnce(scope, prefer) {
+  const panel = scope.locator('[data-testid="action-panel"][data-pending="1"]');
+  if ((await panel.count()) === 0) return '';
+  for (const n of prefer) {
+    const t = panel.locator(`button[data-testid^="target-"][data-testid$="-${n}"]:not([disabled])`).first();
+    if (await t.count()) {
+      const id = await t.getAttribute('data-testid');
+      if ((await t.getAttribute('aria-pressed')) !== 'true') await t.click({ timeout: 3000 });
+      await panel.locator('button[data-testid^="confirm-"]:not([disabled])').first().click({ timeout: 3000 });
+      return id;
+    }
+  }
+  for (const sel of ['[data-testid="act-skip"]', '[data-testid="act-abstain"]', '[data-testid^="act-"]:not([data-testid="act-explode"])']) {
+    const b = panel.locator(sel).first();
+    if (await b.count()) {
+      const id = await b.getAttribute('data-testid');
+      await b.click({ timeout: 3000 });
+      return id;
+    }
+  }
+  return '';
+}
+
+// the device's public screen: everything but a player's private screen
+const publicText = (page) =>
+  page.evaluate(() => {
+    const root = document.body.cloneNode(true);
+    root.querySelectorAll('[data-testid="pass-private"]').forEach((x) => x.remove());
+    return root.innerText;
+  });
+
+async function main(base, browser) {
+  const made = await api(base, 'POST', '/api/rooms', {
+    preset: 'std-9', practice: true, seed: 9, deal: DEAL, card_seen: true, timers: TIMERS,
+  });
+  const id = made.room.id;
+  if (!made.room.card_seen) fail('the room for a table does not wait for the cards');
+
+  // 1. The phone joins on its own screen and takes the first empty seat.
+  const phoneCtx = await browser.newContext({ viewport: { width: 390, height: 844 }, locale: 'en-US', reducedMotion: 'reduce', isMobile: true, hasTouch: true });
+  const phone = await phoneCtx.newPage();
+  watch(phone, 'phone');
+  await phone.goto(`${base}/room/${id}`);
+  await phone.locator('#join-nick').fill('Pia');
+  await phone.getByTestId('join').click();
+  await phone.locator(`[data-testid="room-seat-${PHONE}"].me`).waitFor();
+  log(`room ${id}: the phone joined as Pia at seat ${PHONE}`);
+
+  // 2. The device (the host's) opens pass-and-play: seat 1 is not offered.
+  const devCtx = await browser.newContext({ viewport: { width: 1280, height: 800 }, locale: 'en-US', reducedMotion: 'reduce' });
+  await devCtx.addInitScript(([room, host]) => localStorage.setItem('wolfden.room.' + room, JSON.stringify({ host })), [id, made.host_token]);
+  const dev = await devCtx.newPage();
+  watch(dev, 'device');
+  await dev.goto(`${base}/room/${id}?pass=1`);
+  await dev.getByTestId('pass-setup').waitFor();
+  await dev.getByTestId('pass-name-2').waitFor();
+  const offered = await dev.locator('[data-testid^="pass-name-"]').evaluateAll((xs) => xs.map((x) => Number(x.dataset.testid.slice(10))));
+  if (offered.join() !== '2,3,4,5,6,7,8,9') fail('the device offers the seats ' + offered.join() + ' (want 2..9, the phone holds 1)');
+  if (await dev.locator(`[data-testid="pass-bot-${PHONE}"]`).count()) fail('the device offers a bot for the phone\'s seat');
+  await dev.getByTestId('pass-name-2').fill('Dev');
+  await dev.getByTestId('pass-start').click();
+  await dev.getByTestId('pass-panel').waitFor({ timeout: 20000 });
+  const room = await api(base, 'GET', `/api/rooms/${id}`);
+  if (room.seats[0].nick !== 'Pia' || room.seats[1].nick !== 'Dev' || room.seats.some((s) => s.bot || !s.nick)) fail('the seats after the device seated its players: ' + JSON.stringify(room.seats));
+  log('the device offered seats 2..9 only and seated them; seat 1 stays the phone\'s');
+
+  // What the phone does, beside the device: it confirms its card, checks
+  // at night when its task is real, and votes by day.
+  const phoneDid = { seen: false, role: '', check: '', told: '', ballot: '', result: false };
+  const phoneSide = (async () => {
+    await phone.getByTestId('table').waitFor({ timeout: 20000 });
+    phoneDid.role = await phone.getByTestId('table').innerText();
+    await phone.getByTestId('card-seen-button').click({ timeout: 20000 });
+    phoneDid.seen = true;
+    log('the phone confirmed its card on the phone');
+    // night 1: the seer's real task, on the phone
+    await phone.waitForFunction(() => {
+      const t = document.querySelector('[data-testid="phone-task"]');
+      return t && t.dataset.kind === 'real' && document.querySelector(`[data-testid="action-panel"][data-pending="1"] [data-testid^="target-check-"]`);
+    }, null, { timeout: 60000, polling: 100 });
+    await phone.getByTestId('target-check-' + CHECK).click();
+    await phone.getByTestId('confirm-check').click();
+    phoneDid.check = 'check-' + CHECK;
+    // the result, on the phone: what the log says of seat 2 once checked
+    const told = await phone.waitForFunction((c) => {
+      const txt = document.body.innerText;
+      const line = txt.split('\n').find((l) => /check/i.test(l) && new RegExp(`\\b${c}\\b`).test(l) && /wolf/i.test(l));
+      return line || null;
+    }, CHECK, { timeout: 20000, polling: 100 }).then((h) => h.jsonValue()).catch(() => '');
+    phoneDid.told = told.trim();
+    // what the device's whole table sees at that moment, and the phone's own ring
+    phoneDid.devAtCheck = await publicText(dev);
+    const ringSeat = (page) => page.evaluate((c) => [...document.querySelectorAll(`[data-testid="seat-${c}"]`)].map((b) => (b.closest('.seat') || b).innerText).join(' / '), CHECK);
+    phoneDid.phoneRing = await ringSeat(phone);
+    phoneDid.devRing = await ringSeat(dev);
+    if (process.env.DEBUG) log('phone after its check:', (await phone.evaluate(() => document.body.innerText)).replace(/\n+/g, ' | '));
+    log(`the phone checked seat ${CHECK}; it reads: "${told}"`);
+    // day 1: the phone ends its speech on the phone, then votes there
+    for (;;) {
+      const h = await phone.waitForFunction((e) => {
+        const p = document.querySelector('[data-testid="action-panel"][data-pending="1"]');
+        if (!p || !document.querySelector('[data-testid="table"][data-night="0"]')) return null;
+        if (p.querySelector(`[data-testid="target-vote-${e}"]:not([disabled])`)) return 'vote';
+        return p.querySelector('[data-testid="act-skip"]:not([disabled])') ? 'speech' : null;
+      }, EXILE, { timeout: 120000, polling: 100 }).then((x) => x.jsonValue());
+      if (h === 'vote') break;
+      await phone.locator('[data-testid="action-panel"][data-pending="1"] [data-testid="act-skip"]').click({ timeout: 3000 }).catch(() => {});
+      await phone.locator('[data-testid="action-panel"][data-pending="1"] [data-testid="act-skip"]').waitFor({ state: 'detached', timeout: 10000 }).catch(() => {});
+      if (!phoneDid.spoke) log('the phone ended its speech on the phone');
+      phoneDid.spoke = true;
+    }
+    await phone.getByTestId('target-vote-' + EXILE).click();
+    await phone.getByTestId('confirm-vote').click();
+    phoneDid.ballot = 'vote-' + EXILE;
+    log(`the phone voted for seat ${EXILE} on the phone`);
+    // the vote's result, on the phone: the public event every screen gets
+    await phone.locator(`[data-testid="vote-result"] li[data-target="${EXILE}"]`).first().waitFor({ timeout: 120000 });
+    phoneDid.result = true;
+  })();
+  phoneSide.catch((e) => {
+    phoneDid.error = e;
+  });
+
+  // 3. The device, from the deal to the end of day 1's vote.
+  const dealt = [];
+  const calls = [];
+  const handled = new Set();
+  const ballots = {};
+  let seerScreen = '';
+  let handsOffered = null;
+  const until = Date.now() + 180000;
+  for (;;) {
+    if (Date.now() > until) fail(`no vote result after 180 s (dealt ${dealt.join()}, calls ${calls.join(' ')})`);
+    const what = await dev.waitForFunction(() => {
+      const q = (s) => document.querySelector(s);
+      if (q('[data-testid="pass-over"]')) return { over: true };
+      if (q('[data-testid="pass-private"]')) return { private: true };
+      const see = q('[data-testid="pass-deal"]');
+      if (see && q('[data-testid="pass-see"]')) return { deal: Number(see.dataset.seat) };
+      const call = q('[data-testid="pass-call"]');
+      if (call) return { call: call.dataset.who, night: Number(call.dataset.night) };
+      const seat = q('[data-testid^="pass-seat-"]');
+      if (seat) return { seats: [...document.querySelectorAll('[data-testid^="pass-seat-"]')].map((b) => Number(b.dataset.testid.slice(10))), hands: !!q('[data-testid="pass-hands"]') };
+      return null;
+    }, null, { timeout: 2000, polling: 100 }).then((h) => h.jsonValue()).catch(() => ({}));
+    if (phoneDid.error) throw phoneDid.error;
+    if (phoneDid.result) break;
+    if (process.env.DEBUG && Object.keys(what).length) log('device:', JSON.stringify(what));
+    if (what.over) fail('the game ended before day 1\'s vote');
+    if (what.private) {
+      await dev.locator('[data-testid="pass-close"], [data-testid="pass-seen"]').first().click({ timeout: 2000 }).catch(() => {});
+      continue;
+    }
+    if (what.deal) {
+      if (what.deal === PHONE) fail('the device deals the phone\'s seat');
+      await dev.getByTestId('pass-see').click();
+      const shown = Number(await dev.getByTestId('pass-private').getAttribute('data-seat'));
+      if (shown !== what.deal) fail(`the deal called seat ${what.deal} and showed seat ${shown}`);
+      await dev.getByTestId('pass-seen').click();
+      dealt.push(what.deal);
+      continue;
+    }
+    if (what.call) {
+      const key = `${what.night}:${what.call}`;
+      if (handled.has(key)) {
+        await dev.waitForFunction((k) => {
+          const c = document.querySelector('[data-testid="pass-call"]');
+          return !c || `${c.dataset.night}:${c.dataset.who}` !== k;
+        }, key, { timeout: 60000, polling: 100 });
+        continue;
+      }
+      handled.add(key);
+      calls.push(key);
+      await dev.getByTestId('pass-open').click();
+      const priv = dev.getByTestId('pass-private');
+      await priv.waitFor({ timeout: 5000 });
+      const seat = Number(await priv.getAttribute('data-seat'));
+      if (what.call === 'seer') {
+        // the seer is the phone's: the device has nobody to show, and nothing of the check
+        seerScreen = await priv.innerText();
+        if (seat !== 0 || !(await priv.getByTestId('pass-nothing').count())) fail(`the device's seer call opened seat ${seat}: ${seerScreen}`);
+      } else {
+        if (seat === PHONE) fail(`the device opened the phone's seat at the ${what.call}' call`);
+        const did = await act(priv, what.call === 'wolves' ? [VICTIM] : []);
+        log(`night ${what.night}: the ${what.call} called, seat ${seat} on the device: ${did || 'nothing to do'}`);
+      }
+      await dev.getByTestId('pass-close').click({ timeout: 3000 }).catch(() => {});
+      continue;
+    }
+    if (what.seats) {
+      if (what.seats.includes(PHONE)) fail('the device\'s day queue names the phone\'s seat: ' + what.seats.join());
+      if (what.hands && handsOffered === null) {
+        // the count of hands lists the device's voters only
+        await dev.getByTestId('pass-hands').click();
+        await dev.getByTestId('pass-hands-count').waitFor();
+        handsOffered = [...new Set(await dev.locator('[data-testid^="hand-"]').evaluateAll((bs) => bs.map((b) => Number(b.dataset.testid.split('-')[2]))))].sort();
+        await dev.locator('[data-testid="pass-hands-count"] .btn.ghost').click();
+        if (handsOffered.includes(PHONE)) fail('the count of hands offers the phone\'s hand: ' + handsOffered.join());
+        continue;
+      }
+      const s = what.seats[0];
+      await dev.getByTestId('pass-seat-' + s).click({ timeout: 3000 }).catch(() => {});
+      const priv = dev.getByTestId('pass-private');
+      if (await priv.isVisible().catch(() => false)) {
+        const did = await act(priv, s === EXILE ? [4] : [EXILE]);
+        if (did.startsWith('target-vote-')) ballots[s] = Number(did.split('-')[2]);
+        if (process.env.DEBUG) log(`day: seat ${s} on the device: ${did}`);
+        await dev.getByTestId('pass-close').click({ timeout: 3000 }).catch(() => {});
+      }
+    }
+  }
+  await phoneSide;
+
+  // the deal: the device's seats in turn, never the phone's; the phone confirmed its own
+  if (dealt.join() !== '2,3,4,5,6,7,8,9') fail('the device dealt to ' + dealt.join());
+  if (!phoneDid.seen) fail('the phone never confirmed its card');
+  log('the deal: the phone confirmed seat 1 on the phone, the device dealt 2..9');
+  if (calls.filter((c) => c.startsWith('1:')).join() !== '1:seer,1:wolves,1:witch') fail('night 1 called ' + calls.join());
+  if (!/seer/i.test(phoneDid.role)) fail('the phone does not show the seer\'s card');
+  if (!phoneDid.told) fail('the phone was not shown its check\'s result');
+  if (/werewolf/i.test(seerScreen)) fail('the device\'s seer screen tells a card: ' + seerScreen);
+  const pub = await publicText(dev);
+  for (const [when, text] of [['when the phone was told', phoneDid.devAtCheck], ['after the vote', pub]]) {
+    if (text.includes(phoneDid.told) || /your check/i.test(text)) fail(`the device's public screen shows the phone's check ${when}: "${phoneDid.told}"`);
+  }
+  if (!/wolf/i.test(phoneDid.phoneRing)) fail(`the phone's ring does not mark seat ${CHECK} checked: "${phoneDid.phoneRing}"`);
+  if (/wolf/i.test(phoneDid.devRing)) fail(`the device's ring marks seat ${CHECK} as the phone's check found it: "${phoneDid.devRing}"`);
+  log(`night 1: the seer checked on the phone ("${phoneDid.told}"), which the device never showed; the device's seer call showed nothing to do`);
+
+  // day 1's result: the phone's ballot and the device's, on both screens
+  // the phone's table shows the last vote (its first vote-result; the log holds another)
+  const onPhone = await phone.locator('[data-testid="vote-result"]').first().evaluate((v, e) => [...v.querySelectorAll(`li[data-target="${e}"] .chip`)].map((c) => Number(c.textContent)).sort((a, b) => a - b), EXILE);
+  const want = [PHONE, ...Object.entries(ballots).filter(([, t]) => t === EXILE).map(([s]) => Number(s))].sort((a, b) => a - b);
+  if (!Object.keys(ballots).length) fail('the device cast no ballot');
+  if (Object.keys(ballots).map(Number).includes(PHONE)) fail('the device cast the phone\'s ballot');
+  if (onPhone.join() !== want.join()) fail(`the votes for seat ${EXILE}: the phone shows ${onPhone.join()}, want ${want.join()}`);
+  // the device's claims board (public) holds the phone's ballot as it holds its own seats'
+  const lastEntry = (s) => dev.$eval(`[data-testid="claims-${s}"] .entries`, (e) => [...e.querySelectorAll('.entry')].map((x) => x.textContent).pop() || '');
+  const viaDev = Number(Object.entries(ballots).find(([, t]) => t === EXILE)[0]);
+  const [mine, theirs] = [await lastEntry(PHONE), await lastEntry(viaDev)];
+  if (!mine || mine !== theirs) fail(`the device's claims board: seat ${PHONE}'s last entry "${mine}", seat ${viaDev}'s "${theirs}" (both voted ${EXILE})`);
+  log(`day 1: seat ${EXILE} voted out by ${want.join(',')} (the phone's ballot from the phone, ${Object.keys(ballots).join(',')} on the device; claims board: "${mine}"); the count of hands offered ${handsOffered ? handsOffered.join(',') : '(not shown)'}`);
+  await api(base, 'POST', `/api/rooms/${id}/abort`, undefined, made.host_token).catch(() => {});
+}
+
+const srv = await startServer({ name: 'mix', log });
+const browser = await chromium.launch({
+  executablePath: process.env.CHROMIUM || '/usr/bin/chromium',
+  args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--autoplay-policy=no-user-gesture-required'],
+});
+let code = 0;
+try {
+  await main(srv.base, browser);
+  if (problems.length) fail('errors in the pages:\n' + problems.join('\n'));
+  log('ok');
+} catch (e) {
+  console.error('mix: FAIL:', e.message);
+  if (problems.length) console.error(problems.join('\n'));
+  code = 1;
+} finally {
+  await browser.close().catch(() => {});
+  await srv.stop();
+}
+process.exit(code);
