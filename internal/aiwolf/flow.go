@@ -327,8 +327,7 @@ func (t *table) packet(s *seat, req string, setting bool) *outgoing {
 			}
 		}
 	}
-	body, _ := json.Marshal(p)
-	return &outgoing{req: req, day: st.Day, body: body}
+	return &outgoing{req: req, day: st.Day, body: encodePacket(&p, t.setting)}
 }
 
 func (t *table) talkDelta(s *seat) []Talk {

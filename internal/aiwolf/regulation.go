@@ -8,7 +8,21 @@ import (
 )
 
 // AgentName is seat s's in-game name: Agent[01]… (custom profiles off).
-func AgentName(s rules.Seat) string { return fmt.Sprintf("Agent[%02d]", int(s)) }
+func AgentName(s rules.Seat) string {
+	if s >= 0 && int(s) < len(agentNames) {
+		return agentNames[s]
+	}
+	return fmt.Sprintf("Agent[%02d]", int(s))
+}
+
+// agentNames are the names of seats 0 to 99, made once: every packet
+// names every seat.
+var agentNames = func() (n [100]string) {
+	for i := range n {
+		n[i] = fmt.Sprintf("Agent[%02d]", i)
+	}
+	return n
+}()
 
 // seatOf reads an in-game name back; 0 when it names no seat of n.
 func seatOf(name string, n int) rules.Seat {

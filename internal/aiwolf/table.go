@@ -1,6 +1,7 @@
 package aiwolf
 
 import (
+	"encoding/json"
 	"math/rand/v2"
 	"sync"
 	"time"
@@ -85,21 +86,22 @@ func (m *mailbox) take(buf []mail) []mail {
 // table conducts one game's agent seats. Its goroutine (run) owns every
 // field but the seats' send queues.
 type table struct {
-	g      *Gateway
-	room   string
-	born   time.Time // when the gateway took the game on
-	gameID string
-	a      *game.Actor
-	board  rules.Board
-	n      int
-	reg    Regulation
-	seats  []*seat // by seat number; nil: not an agent's seat
-	box    mailbox
-	quit   chan struct{}
-	ended  chan struct{}
-	rng    *rand.Rand
-	nextID int64
-	acts   map[int64]*seat // commands sent, by id: a refusal falls back to the bot
+	g       *Gateway
+	room    string
+	born    time.Time // when the gateway took the game on
+	gameID  string
+	a       *game.Actor
+	board   rules.Board
+	n       int
+	reg     Regulation
+	setting []byte  // reg.Setting encoded: the same in every packet that carries it
+	seats   []*seat // by seat number; nil: not an agent's seat
+	box     mailbox
+	quit    chan struct{}
+	ended   chan struct{}
+	rng     *rand.Rand
+	nextID  int64
+	acts    map[int64]*seat // commands sent, by id: a refusal falls back to the bot
 
 	talks    []Talk // today's talk, Skips and Overs included
 	talkDay  int
@@ -189,6 +191,7 @@ func newTable(g *Gateway, gm Game, gameID string, agents map[rules.Seat]string) 
 		rng: rand.New(rand.NewPCG(gm.Seed, 0xa1)), talkDay: -1, whispDay: -1}
 	t.box.ready = make(chan struct{}, 1)
 	t.reg = regulation(&t.board, g.opts.ActionTimeout, g.opts.ResponseTimeout)
+	t.setting, _ = json.Marshal(t.reg.Setting)
 	t.seats = make([]*seat, t.n+1)
 	for s, name := range agents {
 		t.seats[s] = &seat{t: t, no: s, name: name, wake: make(chan struct{}, 1), fwd: make(chan struct{}),

@@ -1,0 +1,185 @@
+package aiwolf
+
+import (
+	"encoding/json"
+	"slices"
+	"strconv"
+)
+
+// encodePacket writes p exactly as json.Marshal would (encode_test.go
+// checks it), without reflection: encoding the packets was most of what
+// the conductor spends after reading the frames. setting is the table's
+// Setting already encoded (it never changes in a game), or nil to encode
+// p.Setting here.
+func encodePacket(p *Packet, setting []byte) []byte {
+	b := make([]byte, 0, 512)
+	b = append(b, `{"request":`...)
+	b = appendString(b, p.Request)
+	if p.Info != nil {
+		b = append(b, `,"info":`...)
+		b = appendInfo(b, p.Info)
+	}
+	if p.Setting != nil {
+		b = append(b, `,"setting":`...)
+		if setting == nil {
+			setting, _ = json.Marshal(p.Setting)
+		}
+		b = append(b, setting...)
+	}
+	if len(p.TalkHistory) > 0 {
+		b = append(b, `,"talk_history":`...)
+		b = appendTalks(b, p.TalkHistory)
+	}
+	if len(p.WhisperHistory) > 0 {
+		b = append(b, `,"whisper_history":`...)
+		b = appendTalks(b, p.WhisperHistory)
+	}
+	return append(b, '}')
+}
+
+func appendInfo(b []byte, in *Info) []byte {
+	b = append(b, `{"game_id":`...)
+	b = appendString(b, in.GameID)
+	b = append(b, `,"day":`...)
+	b = strconv.AppendInt(b, int64(in.Day), 10)
+	b = append(b, `,"agent":`...)
+	b = appendString(b, in.Agent)
+	if in.Profile != "" {
+		b = append(b, `,"profile":`...)
+		b = appendString(b, in.Profile)
+	}
+	if in.MediumResult != nil {
+		b = append(b, `,"medium_result":`...)
+		b = appendJudge(b, in.MediumResult)
+	}
+	if in.DivineResult != nil {
+		b = append(b, `,"divine_result":`...)
+		b = appendJudge(b, in.DivineResult)
+	}
+	if in.ExecutedAgent != "" {
+		b = append(b, `,"executed_agent":`...)
+		b = appendString(b, in.ExecutedAgent)
+	}
+	if in.AttackedAgent != "" {
+		b = append(b, `,"attacked_agent":`...)
+		b = appendString(b, in.AttackedAgent)
+	}
+	if len(in.VoteList) > 0 {
+		b = append(b, `,"vote_list":`...)
+		b = appendVotes(b, in.VoteList)
+	}
+	if len(in.AttackVoteList) > 0 {
+		b = append(b, `,"attack_vote_list":`...)
+		b = appendVotes(b, in.AttackVoteList)
+	}
+	b = append(b, `,"status_map":`...)
+	b = appendMap(b, in.StatusMap)
+	b = append(b, `,"role_map":`...)
+	b = appendMap(b, in.RoleMap)
+	for _, f := range []struct {
+		key string
+		v   *int
+	}{{`,"remain_count":`, in.RemainCount}, {`,"remain_length":`, in.RemainLength}, {`,"remain_skip":`, in.RemainSkip}} {
+		if f.v != nil {
+			b = append(b, f.key...)
+			b = strconv.AppendInt(b, int64(*f.v), 10)
+		}
+	}
+	return append(b, '}')
+}
+
+func appendJudge(b []byte, j *Judge) []byte {
+	b = append(b, `{"day":`...)
+	b = strconv.AppendInt(b, int64(j.Day), 10)
+	b = append(b, `,"agent":`...)
+	b = appendString(b, j.Agent)
+	b = append(b, `,"target":`...)
+	b = appendString(b, j.Target)
+	b = append(b, `,"result":`...)
+	b = appendString(b, j.Result)
+	return append(b, '}')
+}
+
+func appendVotes(b []byte, vs []Vote) []byte {
+	b = append(b, '[')
+	for i := range vs {
+		if i > 0 {
+			b = append(b, ',')
+		}
+		b = append(b, `{"day":`...)
+		b = strconv.AppendInt(b, int64(vs[i].Day), 10)
+		b = append(b, `,"agent":`...)
+		b = appendString(b, vs[i].Agent)
+		b = append(b, `,"target":`...)
+		b = appendString(b, vs[i].Target)
+		b = append(b, '}')
+	}
+	return append(b, ']')
+}
+
+func appendTalks(b []byte, ts []Talk) []byte {
+	b = append(b, '[')
+	for i := range ts {
+		t := &ts[i]
+		if i > 0 {
+			b = append(b, ',')
+		}
+		b = append(b, `{"idx":`...)
+		b = strconv.AppendInt(b, int64(t.Idx), 10)
+		b = append(b, `,"day":`...)
+		b = strconv.AppendInt(b, int64(t.Day), 10)
+		b = append(b, `,"turn":`...)
+		b = strconv.AppendInt(b, int64(t.Turn), 10)
+		b = append(b, `,"agent":`...)
+		b = appendString(b, t.Agent)
+		b = append(b, `,"text":`...)
+		b = appendString(b, t.Text)
+		b = append(b, `,"skip":`...)
+		b = strconv.AppendBool(b, t.Skip)
+		b = append(b, `,"over":`...)
+		b = strconv.AppendBool(b, t.Over)
+		b = append(b, `,"time":`...)
+		b = strconv.AppendInt(b, t.Time, 10)
+		b = append(b, '}')
+	}
+	return append(b, ']')
+}
+
+// appendMap writes a map with its keys in order, as json.Marshal does;
+// nil is null.
+func appendMap(b []byte, m map[string]string) []byte {
+	if m == nil {
+		return append(b, "null"...)
+	}
+	var buf [16]string
+	keys := buf[:0]
+	for k := range m {
+		keys = append(keys, k)
+	}
+	slices.Sort(keys)
+	b = append(b, '{')
+	for i, k := range keys {
+		if i > 0 {
+			b = append(b, ',')
+		}
+		b = appendString(b, k)
+		b = append(b, ':')
+		b = appendString(b, m[k])
+	}
+	return append(b, '}')
+}
+
+// appendString writes s as a JSON string: as it is when json.Marshal
+// would not change it (printable ASCII but the quote, the backslash and
+// the HTML characters it escapes), else json.Marshal's own encoding.
+func appendString(b []byte, s string) []byte {
+	for i := 0; i < len(s); i++ {
+		if c := s[i]; c < 0x20 || c > 0x7e || c == '"' || c == '\\' || c == '<' || c == '>' || c == '&' {
+			q, _ := json.Marshal(s)
+			return append(b, q...)
+		}
+	}
+	b = append(b, '"')
+	b = append(b, s...)
+	return append(b, '"')
+}

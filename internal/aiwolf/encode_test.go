@@ -1,0 +1,67 @@
+package aiwolf
+
+import (
+	"bytes"
+	"encoding/json"
+	"testing"
+
+	"github.com/wolfden/wolfden/rules"
+)
+
+// Every packet the conductor makes is written byte for byte as
+// json.Marshal writes it, the setting given encoded or not.
+func TestPacketsAreWrittenAsJSONMarshalWritesThem(t *testing.T) {
+	set := regulation(&rules.Board{}, 0, 0).Setting
+	two, zero := 2, 0
+	packets := []Packet{
+		{Request: ReqName},
+		{Request: ReqInitialize, Info: &Info{GameID: "01M8S5GMQT5CDYHNH5938K0RZE", Day: 0, Agent: "Agent[03]",
+			StatusMap: map[string]string{"Agent[02]": "ALIVE", "Agent[01]": "DEAD", "Agent[10]": "ALIVE"},
+			RoleMap:   map[string]string{"Agent[03]": "SEER"}}, Setting: &set},
+		{Request: ReqDailyInitialize, Info: &Info{Day: 2, Agent: "Agent[01]", Profile: "p<&>",
+			MediumResult:  &Judge{Day: 1, Agent: "Agent[01]", Target: "Agent[04]", Result: "HUMAN"},
+			DivineResult:  &Judge{Day: 1, Agent: "Agent[01]", Target: "Agent[05]", Result: "WEREWOLF"},
+			ExecutedAgent: "Agent[04]", AttackedAgent: "Agent[02]",
+			VoteList:       []Vote{{Day: 1, Agent: "Agent[01]", Target: "Agent[04]"}, {Day: 1, Agent: "Agent[02]", Target: "Agent[04]"}},
+			AttackVoteList: []Vote{{Day: 1, Agent: "Agent[05]", Target: "Agent[02]"}},
+			StatusMap:      map[string]string{}}, Setting: &set},
+		{Request: ReqTalk, Info: &Info{Day: 1, Agent: "Agent[02]", StatusMap: map[string]string{"Agent[01]": "ALIVE"},
+			RoleMap: map[string]string{}, RemainCount: &two, RemainLength: &zero, RemainSkip: &two},
+			TalkHistory: []Talk{{Idx: 0, Day: 1, Turn: 0, Agent: "Agent[01]", Text: `I "think" Agent[05] is a \ wolf <b>&`, Time: 1764600000123},
+				{Idx: 1, Day: 1, Turn: 0, Agent: "Agent[03]", Text: "Skip", Skip: true}, {Idx: 2, Agent: "Agent[04]", Text: "人狼は\u2028Agent[05]\x01\xff", Over: true, Time: -1}}},
+		{Request: ReqWhisper, Info: &Info{Agent: "Agent[05]"}, WhisperHistory: []Talk{{Agent: "Agent[05]", Text: "Over", Over: true}}, TalkHistory: []Talk{}},
+		{Request: ReqFinish, Info: &Info{Agent: "Agent[05]", StatusMap: map[string]string{"Agent[05]": "ALIVE"}, RoleMap: map[string]string{"Agent[05]": "WEREWOLF", "Agent[01]": "SEER"}}},
+	}
+	enc, _ := json.Marshal(set)
+	for i := range packets {
+		want, err := json.Marshal(&packets[i])
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, s := range [][]byte{nil, enc} {
+			if got := encodePacket(&packets[i], s); !bytes.Equal(got, want) {
+				t.Errorf("packet %d:\ngot  %s\nwant %s", i, got, want)
+			}
+		}
+	}
+}
+
+// Whatever the agents say and however the game is named, the packet is
+// json.Marshal's.
+func FuzzPacketWritesAsJSONMarshalDoes(f *testing.F) {
+	f.Add("Agent[01]", "I vote Agent[02]", "01M8", 3, true)
+	f.Add("\xff\x00<", "\u2028\"\\&>", "", -7, false)
+	f.Fuzz(func(t *testing.T, name, text, id string, n int, flag bool) {
+		p := Packet{Request: text, Info: &Info{GameID: id, Day: n, Agent: name, Profile: text, ExecutedAgent: name,
+			VoteList:  []Vote{{Day: n, Agent: name, Target: text}},
+			StatusMap: map[string]string{name: text, text: name, id: "ALIVE"}, RoleMap: map[string]string{id: text}, RemainSkip: &n},
+			TalkHistory: []Talk{{Idx: n, Agent: name, Text: text, Skip: flag, Time: int64(n) << 20}}}
+		want, err := json.Marshal(&p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := encodePacket(&p, nil); !bytes.Equal(got, want) {
+			t.Fatalf("got  %s\nwant %s", got, want)
+		}
+	})
+}
