@@ -4,7 +4,8 @@
 // and plays them. The README promises (Play at a table, 2c) that the phone
 // keeps its seat and plays it while the device plays only its own:
 //
-//   - the device's setup offers the eight empty seats, not the phone's;
+//   - the device's setup, opened before the phone joins, drops the phone's
+//     seat when he takes it and offers the eight empty ones;
 //   - the phone confirms its card on the phone; the device deals 2..9 only;
 //   - night 1: the phone is the seer and checks on the phone (its result
 //     shown there, never on the device's public screen); the device's
@@ -98,7 +99,18 @@ async function main(base, browser) {
   const id = made.room.id;
   if (!made.room.card_seen) fail('the room for a table does not wait for the cards');
 
-  // 1. The phone joins on its own screen and takes the first empty seat.
+  // 1. The device (the host's) opens pass-and-play before anyone joins: every seat is offered.
+  const devCtx = await browser.newContext({ viewport: { width: 1280, height: 800 }, locale: 'en-US', reducedMotion: 'reduce' });
+  await devCtx.addInitScript(([room, host]) => localStorage.setItem('wolfden.room.' + room, JSON.stringify({ host })), [id, made.host_token]);
+  const dev = await devCtx.newPage();
+  watch(dev, 'device');
+  await dev.goto(`${base}/room/${id}?pass=1`);
+  await dev.getByTestId('pass-setup').waitFor();
+  await dev.getByTestId('pass-name-' + PHONE).waitFor();
+  const offers = () => dev.locator('[data-testid^="pass-name-"]').evaluateAll((xs) => xs.map((x) => Number(x.dataset.testid.slice(10))));
+  if ((await offers()).join() !== '1,2,3,4,5,6,7,8,9') fail('the device\'s setup offers ' + (await offers()).join() + ' of an empty room');
+
+  // 2. The phone joins on its own screen and takes the first empty seat.
   const phoneCtx = await browser.newContext({ viewport: { width: 390, height: 844 }, locale: 'en-US', reducedMotion: 'reduce', isMobile: true, hasTouch: true });
   const phone = await phoneCtx.newPage();
   watch(phone, 'phone');
@@ -108,15 +120,9 @@ async function main(base, browser) {
   await phone.locator(`[data-testid="room-seat-${PHONE}"].me`).waitFor();
   log(`room ${id}: the phone joined as Pia at seat ${PHONE}`);
 
-  // 2. The device (the host's) opens pass-and-play: seat 1 is not offered.
-  const devCtx = await browser.newContext({ viewport: { width: 1280, height: 800 }, locale: 'en-US', reducedMotion: 'reduce' });
-  await devCtx.addInitScript(([room, host]) => localStorage.setItem('wolfden.room.' + room, JSON.stringify({ host })), [id, made.host_token]);
-  const dev = await devCtx.newPage();
-  watch(dev, 'device');
-  await dev.goto(`${base}/room/${id}?pass=1`);
-  await dev.getByTestId('pass-setup').waitFor();
-  await dev.getByTestId('pass-name-2').waitFor();
-  const offered = await dev.locator('[data-testid^="pass-name-"]').evaluateAll((xs) => xs.map((x) => Number(x.dataset.testid.slice(10))));
+  // 3. The device's setup, open all along, drops the phone's seat (the room info is pushed).
+  await dev.getByTestId('pass-name-' + PHONE).waitFor({ state: 'detached', timeout: 15000 }).catch(() => fail('the device\'s setup still offers seat ' + PHONE + ' after the phone took it'));
+  const offered = await offers();
   if (offered.join() !== '2,3,4,5,6,7,8,9') fail('the device offers the seats ' + offered.join() + ' (want 2..9, the phone holds 1)');
   if (await dev.locator(`[data-testid="pass-bot-${PHONE}"]`).count()) fail('the device offers a bot for the phone\'s seat');
   await dev.getByTestId('pass-name-2').fill('Dev');
@@ -124,7 +130,7 @@ async function main(base, browser) {
   await dev.getByTestId('pass-panel').waitFor({ timeout: 20000 });
   const room = await api(base, 'GET', `/api/rooms/${id}`);
   if (room.seats[0].nick !== 'Pia' || room.seats[1].nick !== 'Dev' || room.seats.some((s) => s.bot || !s.nick)) fail('the seats after the device seated its players: ' + JSON.stringify(room.seats));
-  log('the device offered seats 2..9 only and seated them; seat 1 stays the phone\'s');
+  log('the device\'s setup dropped seat 1 when the phone took it, offered 2..9 and seated them');
 
   // What the phone does, beside the device: it confirms its card, checks
   // at night when its task is real, and votes by day.
@@ -183,7 +189,7 @@ async function main(base, browser) {
     phoneDid.error = e;
   });
 
-  // 3. The device, from the deal to the end of day 1's vote.
+  // 4. The device, from the deal to the end of day 1's vote.
   const dealt = [];
   const calls = [];
   const handled = new Set();
