@@ -66,10 +66,14 @@ export function waiting(seats, turn = 0) {
 
 // dealQueue is who still has to see his card, in seat order: the device's
 // seats not yet shown their card here whose state says the table waits for
-// them (see_card; on a server without the wait, every seat once).
+// them (see_card; on a server without the wait, every seat once). A seat
+// whose own state has not come yet keeps its place: were it left out, the
+// deal would call a later seat and then, the state come, show the earlier
+// seat's card to the player called (the mix test, tests/mix.mjs, saw seat 4
+// called and seat 2's card shown).
 export function dealQueue(seats, shown) {
   return (seats || [])
-    .filter(({ seat, st }) => st && !shown.includes(seat) && (st.see_card || !('see_card' in st)))
+    .filter(({ seat, st }) => !shown.includes(seat) && (!st || st.see_card || !('see_card' in st)))
     .map(({ seat }) => seat)
     .sort((a, b) => a - b);
 }
@@ -106,7 +110,11 @@ export function nicknames(seats, typed, tr) {
 export function publicPrompt({ st, plan, seats, now, seen, shown = [], voteSteps }) {
   if (st && st.over) return { kind: 'over' };
   const deal = dealQueue(seats, shown);
-  if (deal.length && (!seen || seen.waiting !== false) && !(st && st.day > 0)) return { kind: 'deal', seat: deal[0] };
+  if (deal.length && (!seen || seen.waiting !== false) && !(st && st.day > 0)) {
+    // the next in seat order is called only once his card can be shown
+    const next = (seats || []).find((x) => x.seat === deal[0]);
+    return next && next.st ? { kind: 'deal', seat: deal[0] } : { kind: 'wait' };
+  }
   if (st && st.night) {
     const w = windowAt(plan, now);
     return w ? { kind: 'call', who: w.who } : { kind: 'sleep' };

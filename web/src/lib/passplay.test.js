@@ -49,6 +49,17 @@ describe('dealQueue', () => {
     expect(dealQueue([{ seat: 1, st: {} }, { seat: 2, st: {} }], [1])).toEqual([2]);
     // shown here, its confirmation not yet back: not dealt twice
     expect(dealQueue([{ seat: 1, st: { see_card: true } }, { seat: 2, st: { see_card: true } }], [1])).toEqual([2]);
+    // a seat whose state has not come yet keeps its place in the order
+    expect(dealQueue([{ seat: 2, st: null }, { seat: 3, st: { see_card: true } }], [])).toEqual([2, 3]);
+  });
+
+  it('never calls a later seat while an earlier one\'s state is on its way (his card would be shown to the one called)', () => {
+    const slow = [{ seat: 2, st: null }, { seat: 3, st: { see_card: true } }, { seat: 4, st: { see_card: true } }];
+    const pre = { night: false, day: 0, step: '' };
+    expect(publicPrompt({ st: pre, seats: slow })).toEqual({ kind: 'wait' });
+    const come = [{ seat: 2, st: { see_card: true } }, ...slow.slice(1)];
+    expect(publicPrompt({ st: pre, seats: come })).toEqual({ kind: 'deal', seat: 2 });
+    expect(publicPrompt({ st: pre, seats: come, shown: [2] })).toEqual({ kind: 'deal', seat: 3 });
   });
 });
 
