@@ -28,9 +28,12 @@ export function nightInstants(tasks) {
 }
 
 // vibrate buzzes once, where the device can (navigator.vibrate is missing
-// on iOS and on desktops: nothing happens there, and nothing breaks).
+// on iOS and on desktops: nothing happens there, and nothing breaks). A
+// page nobody has touched yet may not vibrate: Chromium refuses the call
+// and logs it as an error, so it is not made.
 export function vibrate(nav = globalThis.navigator) {
   try {
+    if (nav && nav.userActivation && !nav.userActivation.hasBeenActive) return false;
     if (nav && typeof nav.vibrate === 'function') return nav.vibrate(PATTERN);
   } catch {
     // a browser that refuses (no user gesture yet) refuses quietly

@@ -124,4 +124,13 @@ describe('vibrate', () => {
     expect(vibrate(undefined)).toBe(false);
     expect(vibrate({ vibrate: () => { throw new Error('no gesture'); } })).toBe(false);
   });
+  it('does not call the device before the page was touched (Chromium logs the refusal as an error), and does after', () => {
+    let calls = 0;
+    const nav = { vibrate: () => ++calls > 0, userActivation: { hasBeenActive: false } };
+    expect(vibrate(nav)).toBe(false);
+    expect(calls).toBe(0);
+    nav.userActivation.hasBeenActive = true;
+    expect(vibrate(nav)).toBe(true);
+    expect(calls).toBe(1);
+  });
 });
