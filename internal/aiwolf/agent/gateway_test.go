@@ -8,6 +8,7 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"path/filepath"
+	"runtime/pprof"
 	"strings"
 	"sync"
 	"testing"
@@ -196,6 +197,10 @@ func TestMisbehavioursAgainstTheGateway(t *testing.T) {
 			ws := "ws" + strings.TrimPrefix(hs.URL, "http") + "/aiwolf/ws"
 			res := make([]agent.Result, 5)
 			errs := make([]error, 5)
+			// A game that stalls fails here, saying where, instead of
+			// holding the package until go test's own timeout.
+			ctx, cancel := context.WithTimeout(t.Context(), misbehaviourDeadline)
+			defer cancel()
 			var wg sync.WaitGroup
 			for i := range 5 {
 				wg.Go(func() {
@@ -204,10 +209,16 @@ func TestMisbehavioursAgainstTheGateway(t *testing.T) {
 						tc.opts.Name, tc.opts.Seed = o.Name, o.Seed
 						o = tc.opts
 					}
-					res[i], errs[i] = agent.Play(t.Context(), ws, o)
+					res[i], errs[i] = agent.Play(ctx, ws, o)
 				})
 			}
 			wg.Wait()
+			if ctx.Err() != nil && t.Context().Err() == nil {
+				var b strings.Builder
+				_ = pprof.Lookup("goroutine").WriteTo(&b, 1)
+				t.Logf("goroutines at the deadline:\n%s", b.String())
+				t.Fatalf("the game did not end within %v:\n%s", misbehaviourDeadline, stalled(res, errs))
+			}
 			for i, r := range res {
 				if errs[i] != nil || !r.Finished || r.GameID != res[1].GameID || r.Winner != res[1].Winner {
 					t.Errorf("%s: %v %+v", r.Name, errs[i], r)
@@ -225,4 +236,33 @@ func TestMisbehavioursAgainstTheGateway(t *testing.T) {
 			}
 		})
 	}
+}
+
+// misbehaviourDeadline bounds one misbehaviour game: it takes about a
+// second; the server's own backstop timers are minutes long.
+const misbehaviourDeadline = 2 * time.Minute
+
+// stalled says, per agent, what it was waiting on when a game stalled:
+// the last request it received, and whether it had answered it.
+func stalled(res []agent.Result, errs []error) string {
+	var b strings.Builder
+	for i, r := range res {
+		fmt.Fprintf(&b, "  %s (%s): ", r.Name, r.Agent)
+		switch {
+		case r.Finished:
+			b.WriteString("finished\n")
+			continue
+		case len(r.Packets) == 0:
+			b.WriteString("no packet received")
+		default:
+			p := r.Packets[len(r.Packets)-1]
+			day := -1
+			if p.Info != nil {
+				day = p.Info.Day
+			}
+			fmt.Fprintf(&b, "waited after %s of day %d (packet %d, %d replies sent)", p.Request, day, len(r.Packets), len(r.Replies))
+		}
+		fmt.Fprintf(&b, ": %v\n", errs[i])
+	}
+	return b.String()
 }
