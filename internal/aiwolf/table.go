@@ -356,7 +356,22 @@ func (t *table) handle(m *mail) {
 	case m.grace:
 		s.waitFor = false
 	}
+	t.resume(s)
 	t.reconcile(s)
+}
+
+// resume goes on with today's talk rounds when they stopped at a seat
+// that could not be asked yet (its day not told) and nobody's reply is
+// awaited. The seat's own flow only comes back to the rounds while its
+// step is pending; once the bot has readied it (it was away at dawn), or
+// its agent left, nothing else would, and the table stalled until the
+// game's backstop timer, minutes later.
+func (t *table) resume(s *seat) {
+	p, st := t.talk, &s.st
+	if p == nil || p.done || p.waiting != 0 || p.day != st.Day || st.Night && p.key != day0Key {
+		return
+	}
+	t.advance(p)
 }
 
 func splitLines(b []byte) [][]byte {
