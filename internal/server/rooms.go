@@ -46,6 +46,9 @@ type room struct {
 	// at each, for the requests that wait for one (GET …?after=N).
 	version int64
 	changed chan struct{}
+	// moved: the room went to another node of the cluster (cluster.go);
+	// its connections here are closed as moved, not as ended.
+	moved bool
 }
 
 // Tokens are 256 random bits; only their SHA-256 is stored, and they are
@@ -243,6 +246,13 @@ func (s *Server) addRoom(ctx context.Context, rm *room) error {
 		s.codes.free(rm.rec.Code, rm.rec.ID)
 		return s.storeFailed(rm.rec.ID, err)
 	}
+	if s.cl != nil {
+		// Left without an owner if this fails: a node adopts it shortly.
+		if err := s.cl.own(ctx, rm.rec.ID); err != nil {
+			s.log.Warn("cluster: a new room's lease", "room", rm.rec.ID, "err", err)
+			return nil
+		}
+	}
 	s.mu.Lock()
 	s.rooms[rm.rec.ID] = rm
 	s.mu.Unlock()
@@ -337,6 +347,13 @@ func (s *Server) listRooms(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	rooms := s.roomList()
+	if s.cl != nil {
+		var err error
+		if rooms, err = s.clusterRooms(r.Context(), status); err != nil {
+			writeErr(w, s.storeFailed("", err))
+			return
+		}
+	}
 	slices.SortFunc(rooms, func(a, b *room) int { return a.rec.Created.Compare(b.rec.Created) })
 	out := []roomInfo{}
 	stale := time.Now().Add(-StaleRoom)

@@ -1,0 +1,283 @@
+package server
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"math/rand/v2"
+	"net/http/httptest"
+	"sync"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/prometheus/client_golang/prometheus/testutil"
+
+	"github.com/wolfden/wolfden/internal/bus/inmem"
+	"github.com/wolfden/wolfden/internal/client"
+	"github.com/wolfden/wolfden/internal/store/postgres"
+	"github.com/wolfden/wolfden/internal/store/postgres/pgtest"
+)
+
+// A cluster of nodes in one process: one PostgreSQL database, one
+// in-memory bus, each node a Server with its own connection to both.
+type testCluster struct {
+	db  string
+	hub *inmem.Hub
+}
+
+type clusterNode struct {
+	*Server
+	name string
+	http *httptest.Server
+	api  *client.API
+	bus  *inmem.Conn
+	st   *postgres.Fenced
+	dead bool
+}
+
+// leaseTTL is short so that a failover is quick.
+const leaseTTL = time.Second
+
+func newTestCluster(t *testing.T) *testCluster {
+	return &testCluster{db: pgtest.Start(t).NewDB(t), hub: inmem.New()}
+}
+
+func (c *testCluster) node(t *testing.T, name string) *clusterNode {
+	t.Helper()
+	ctx := context.Background()
+	db, err := postgres.Open(ctx, c.db)
+	if err != nil {
+		t.Fatal(err)
+	}
+	f, err := db.Fenced(name)
+	if err != nil {
+		t.Fatal(err)
+	}
+	b := c.hub.Connect()
+	s := New(f, Options{Cluster: &Cluster{Node: name, Bus: b, Leases: f.Keeper(), TTL: leaseTTL}, Linger: time.Minute})
+	if _, err := s.Restore(ctx); err != nil {
+		t.Fatal(err)
+	}
+	hs := httptest.NewServer(s)
+	n := &clusterNode{Server: s, name: name, http: hs, api: &client.API{Base: hs.URL}, bus: b, st: f}
+	t.Cleanup(n.kill)
+	return n
+}
+
+// kill stops a node as a SIGKILL would: its connections drop, it stops
+// answering the bus and renewing its leases, which it does not release.
+// (Its actors stop too; what they acknowledged is stored, as in a real
+// kill.)
+func (n *clusterNode) kill() {
+	if n.dead {
+		return
+	}
+	n.dead = true
+	_ = n.bus.Close()
+	n.http.CloseClientConnections()
+	n.http.Close()
+	n.Stop()
+	n.st.Close()
+}
+
+// owner is the node that owns the room now, waiting for one to.
+func owner(t *testing.T, id string, nodes ...*clusterNode) *clusterNode {
+	t.Helper()
+	deadline := time.Now().Add(30 * time.Second)
+	for time.Now().Before(deadline) {
+		for _, n := range nodes {
+			if !n.dead && n.cl.owns(id) {
+				return n
+			}
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+	t.Fatalf("no node owns room %s", id)
+	return nil
+}
+
+// seatPlayer plays one seat through whichever node it is told, redialling
+// (from the last frame it has) whenever its connection closes, until the
+// game is over; its stream refuses gaps and duplicates.
+type seatPlayer struct {
+	seat   int
+	token  string
+	stream stream
+	winner string
+	dials  int
+	seen   atomic.Int32 // events received, for the test to watch
+}
+
+func (p *seatPlayer) play(ctx context.Context, t *testing.T, room string, node func(dial int) *clusterNode) error {
+	r := rand.New(rand.NewPCG(uint64(p.seat), 7))
+	for ctx.Err() == nil {
+		n := node(p.dials)
+		p.dials++
+		conn, err := client.Dial(ctx, n.http.URL, room, p.token, len(p.stream.events), len(p.stream.chats))
+		if err != nil {
+			time.Sleep(50 * time.Millisecond) // the room is moving: its next owner is not there yet
+			continue
+		}
+		st, err := conn.PlayRandom(ctx, r, func(f client.Frame) bool {
+			p.stream.take(t, f)
+			p.seen.Store(int32(len(p.stream.events)))
+			return false
+		})
+		conn.Close()
+		if err == nil {
+			p.winner = st.Winner
+			return nil
+		}
+		if !errors.Is(err, client.ErrClosed) {
+			return err
+		}
+	}
+	return ctx.Err()
+}
+
+// checkStreams: each seat's stream, put together over its reconnections
+// through several nodes, equals what one fresh connection of the seat gets
+// from the room's owner at the end, byte for byte.
+func checkStreams(ctx context.Context, t *testing.T, own *clusterNode, room string, players []*seatPlayer) {
+	t.Helper()
+	for _, p := range players {
+		if p.winner == "" || p.winner != players[0].winner {
+			t.Fatalf("seat %d saw winner %q, seat %d %q", p.seat, p.winner, players[0].seat, players[0].winner)
+		}
+		conn, err := client.Dial(ctx, own.http.URL, room, p.token, 0, 0)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var whole stream
+		for f := range conn.Frames {
+			whole.take(t, f)
+			if f.Type == "state" && f.Over {
+				break
+			}
+		}
+		conn.Close()
+		if len(whole.events) != len(p.stream.events) {
+			t.Fatalf("seat %d put together %d events; the owner sends %d", p.seat, len(p.stream.events), len(whole.events))
+		}
+		for i := range whole.events {
+			if string(whole.events[i]) != string(p.stream.events[i]) {
+				t.Fatalf("seat %d, event %d differs:\n%s\n%s", p.seat, i+1, p.stream.events[i], whole.events[i])
+			}
+		}
+	}
+}
+
+// clusterTable opens a room on one node, seats every player through the
+// others (their requests go to the owner) and starts it from a third.
+func clusterTable(ctx context.Context, t *testing.T, nodes []*clusterNode, body map[string]any) (client.Created, []*seatPlayer) {
+	t.Helper()
+	var c client.Created
+	if err := nodes[0].api.Do(ctx, "POST", "/api/rooms", "", body, &c); err != nil {
+		t.Fatal(err)
+	}
+	var players []*seatPlayer
+	for i := 0; i < c.Room.Players; i++ {
+		var p seated
+		n := nodes[(i+1)%len(nodes)]
+		if err := n.api.Do(ctx, "POST", "/api/rooms/"+c.Room.ID+"/join", "", map[string]any{"nickname": fmt.Sprint("p", i+1)}, &p); err != nil {
+			t.Fatalf("join through %s: %v", n.name, err)
+		}
+		players = append(players, &seatPlayer{seat: p.Seat, token: p.Token})
+	}
+	if err := nodes[len(nodes)-1].api.Do(ctx, "POST", "/api/rooms/"+c.Room.ID+"/start", c.HostToken, nil, nil); err != nil {
+		t.Fatal(err)
+	}
+	return c, players
+}
+
+// TestClusterNodesShareOneGame: a room made on one node, its seats taken
+// and its game started through the others, its players connected to three
+// different nodes: the game is played to its end as on one server, and
+// every seat's stream is the owner's.
+func TestClusterNodesShareOneGame(t *testing.T) {
+	c := newTestCluster(t)
+	nodes := []*clusterNode{c.node(t, "a"), c.node(t, "b"), c.node(t, "c")}
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+	defer cancel()
+	room, players := clusterTable(ctx, t, nodes, map[string]any{"preset": "std-9", "seed": 5, "practice": true, "timers": quick})
+	own := owner(t, room.Room.ID, nodes...)
+	if own != nodes[0] {
+		t.Fatalf("the room was made on node a but %s owns it", own.name)
+	}
+	var wg sync.WaitGroup
+	for i, p := range players {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			if err := p.play(ctx, t, room.Room.ID, func(int) *clusterNode { return nodes[i%3] }); err != nil {
+				t.Errorf("seat %d: %v", p.seat, err)
+			}
+		}()
+	}
+	wg.Wait()
+	if t.Failed() {
+		return
+	}
+	checkStreams(ctx, t, own, room.Room.ID, players)
+	if got := testutil.ToFloat64(nodes[0].cl.m.remote); got == 0 {
+		t.Error("the owner counted no request from the other nodes")
+	}
+}
+
+// TestClusterAdoptsTheGameOfADeadNode: the owner dies mid-game; once its
+// lease has expired another node restores the game from the database and
+// play goes on: the players, who were on the other nodes, reconnect and
+// resume, and lose nothing.
+func TestClusterAdoptsTheGameOfADeadNode(t *testing.T) {
+	c := newTestCluster(t)
+	nodes := []*clusterNode{c.node(t, "a"), c.node(t, "b"), c.node(t, "c")}
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+	defer cancel()
+	room, players := clusterTable(ctx, t, nodes, map[string]any{"preset": "std-9", "seed": 6, "practice": true, "timers": quick})
+	first := owner(t, room.Room.ID, nodes...)
+	var wg sync.WaitGroup
+	var once sync.Once
+	for i, p := range players {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			err := p.play(ctx, t, room.Room.ID, func(dial int) *clusterNode {
+				if dial == 0 {
+					return nodes[1+i%2] // b and c: never the owner
+				}
+				return nodes[1+(i+dial)%2]
+			})
+			if err != nil {
+				t.Errorf("seat %d: %v", p.seat, err)
+			}
+		}()
+	}
+	// Kill the owner once the first night has begun.
+	go func() {
+		for ctx.Err() == nil {
+			if players[0].seen.Load() > 3 {
+				once.Do(first.kill)
+				return
+			}
+			time.Sleep(10 * time.Millisecond)
+		}
+	}()
+	wg.Wait()
+	if t.Failed() {
+		return
+	}
+	if !first.dead {
+		t.Fatal("the game ended before its owner was killed")
+	}
+	next := owner(t, room.Room.ID, nodes[1], nodes[2])
+	checkStreams(ctx, t, next, room.Room.ID, players)
+	if got := testutil.ToFloat64(next.cl.m.takeovers); got == 0 {
+		t.Error("the new owner counted no takeover")
+	}
+	for _, p := range players {
+		if p.dials < 2 {
+			t.Errorf("seat %d never reconnected: was its node the dead owner?", p.seat)
+		}
+	}
+}
