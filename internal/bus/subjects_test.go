@@ -16,7 +16,7 @@ func TestSubjectsOfAGame(t *testing.T) {
 		return s
 	}
 	for got, want := range map[string]string{
-		must(Commands("01JABC")): "wolfden.room.01JABC.cmd",
+		must(Commands("01JABC")):    "wolfden.room.01JABC.cmd",
 		must(Conn("01JABC", "c12")): "wolfden.room.01JABC.conn.c12",
 	} {
 		if got != want {

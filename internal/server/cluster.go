@@ -76,8 +76,8 @@ type node struct {
 	ttl time.Duration
 
 	mu     sync.Mutex
-	owned  map[string]*lease       // the rooms this node owns
-	relays map[string]*relayConn   // connections other nodes relay to this one's games, by id
+	owned  map[string]*lease          // the rooms this node owns
+	relays map[string]*relayConn      // connections other nodes relay to this one's games, by id
 	held   map[*relaySession]struct{} // connections of this node relayed to others' games
 	free   bus.Subscription
 	quit   chan struct{}

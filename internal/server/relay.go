@@ -222,7 +222,7 @@ func (n *node) openRelay(id string, e envelope) answer {
 	return answer{Status: http.StatusOK}
 }
 
-func (rc *relayConn) touch()              { rc.heard.Store(time.Now().UnixNano()) }
+func (rc *relayConn) touch()               { rc.heard.Store(time.Now().UnixNano()) }
 func (rc *relayConn) lastHeard() time.Time { return time.Unix(0, rc.heard.Load()) }
 
 // take is a request of the relaying node about the connection; false if

@@ -227,7 +227,9 @@ func (k Keeper) Release(ctx context.Context, room string) error { return k.f.Rel
 func (k Keeper) Orphans(ctx context.Context) ([]string, error) { return k.f.Orphans(ctx) }
 
 // Lost: the lease is another's now, found by a renewal or a write.
-func (k Keeper) Lost(err error) bool { return errors.Is(err, ErrLeaseLost) || errors.Is(err, ErrFenced) }
+func (k Keeper) Lost(err error) bool {
+	return errors.Is(err, ErrLeaseLost) || errors.Is(err, ErrFenced)
+}
 
 // Held: another node holds the lease.
 func (k Keeper) Held(err error) bool { return errors.Is(err, ErrLeaseHeld) }
