@@ -1,11 +1,15 @@
 package server
 
 import (
+	"bytes"
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
 	"math/rand/v2"
 	"net/http/httptest"
+	"slices"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"testing"
@@ -13,17 +17,21 @@ import (
 
 	"github.com/prometheus/client_golang/prometheus/testutil"
 
+	"github.com/wolfden/wolfden/internal/bus"
 	"github.com/wolfden/wolfden/internal/bus/inmem"
 	"github.com/wolfden/wolfden/internal/client"
 	"github.com/wolfden/wolfden/internal/store/postgres"
 	"github.com/wolfden/wolfden/internal/store/postgres/pgtest"
+	"github.com/wolfden/wolfden/rules"
 )
 
 // A cluster of nodes in one process: one PostgreSQL database, one
 // in-memory bus, each node a Server with its own connection to both.
 type testCluster struct {
-	db  string
-	hub *inmem.Hub
+	db   string
+	hub  *inmem.Hub
+	wrap func(node string, b bus.Bus) bus.Bus // a test's look at a node's bus
+	ttl  time.Duration                        // the leases' (leaseTTL unless set)
 }
 
 type clusterNode struct {
@@ -55,7 +63,12 @@ func (c *testCluster) node(t *testing.T, name string) *clusterNode {
 		t.Fatal(err)
 	}
 	b := c.hub.Connect()
-	s := New(f, Options{Cluster: &Cluster{Node: name, Bus: b, Leases: f.Keeper(), TTL: leaseTTL}, Linger: time.Minute})
+	var nb bus.Bus = b
+	if c.wrap != nil {
+		nb = c.wrap(name, b)
+	}
+	ttl := cmp.Or(c.ttl, leaseTTL)
+	s := New(f, Options{Cluster: &Cluster{Node: name, Bus: nb, Leases: f.Keeper(), TTL: ttl}, Linger: time.Minute})
 	if _, err := s.Restore(ctx); err != nil {
 		t.Fatal(err)
 	}
@@ -280,4 +293,212 @@ func TestClusterAdoptsTheGameOfADeadNode(t *testing.T) {
 			t.Errorf("seat %d never reconnected: was its node the dead owner?", p.seat)
 		}
 	}
+}
+
+// tap is a node's bus that records what it is delivered on the subjects of
+// relayed connections: all that reaches the node of the games it does not
+// own.
+type tap struct {
+	bus.Bus
+	mu    sync.Mutex
+	subs  []string            // every subject the node subscribed to
+	lines map[string][][]byte // by connection subject: the frames delivered, line by line
+}
+
+func (b *tap) Subscribe(subject string, h bus.Handler) (bus.Subscription, error) {
+	b.mu.Lock()
+	b.subs = append(b.subs, subject)
+	b.mu.Unlock()
+	return b.Bus.Subscribe(subject, func(m bus.Msg) {
+		if strings.Contains(m.Subject, ".conn.") && len(m.Data) > 0 && m.Data[0] == relayMsg {
+			b.mu.Lock()
+			for line := range bytes.SplitSeq(m.Data[1:], []byte{'\n'}) {
+				b.lines[m.Subject] = append(b.lines[m.Subject], slices.Clone(line))
+			}
+			b.mu.Unlock()
+		}
+		h(m)
+	})
+}
+
+// TestClusterSendsANodeOnlyItsOwnSeatsFrames: a wolf plays through node b,
+// a villager through node c, everyone else on the owner. What each node is
+// delivered over the bus is its one connection's frames, exactly as its
+// client reads them, on that connection's subject alone: node c never
+// receives a byte of the wolf's (their streams differ: the wolves' chat
+// and picks), and it subscribed to nothing but its own connections and the
+// cluster's releases.
+func TestClusterSendsANodeOnlyItsOwnSeatsFrames(t *testing.T) {
+	c := newTestCluster(t)
+	taps := map[string]*tap{}
+	c.wrap = func(name string, b bus.Bus) bus.Bus {
+		tp := &tap{Bus: b, lines: map[string][][]byte{}}
+		taps[name] = tp
+		return tp
+	}
+	nodes := []*clusterNode{c.node(t, "a"), c.node(t, "b"), c.node(t, "c")}
+	p, _ := rules.LookupPreset("std-9")
+	board, _ := p.Board(9)
+	deal, rest := []string{}, slices.Clone(board.Cards)
+	for _, first := range []rules.Role{rules.Werewolf, rules.Villager} { // seats 1 and 2
+		i := slices.Index(rest, first)
+		deal, rest = append(deal, first.String()), slices.Delete(rest, i, i+1)
+	}
+	for _, r := range rest {
+		deal = append(deal, r.String())
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+	defer cancel()
+	room, players := clusterTable(ctx, t, nodes, map[string]any{"preset": "std-9", "seed": 8, "practice": true,
+		"timers": quick, "deal": deal})
+	got := make([][][]byte, len(players)) // what the clients of seats 1 and 2 read
+	var wg sync.WaitGroup
+	for i, pl := range players {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			n := nodes[0]
+			if i < 2 {
+				n = nodes[1+i]
+			}
+			conn, err := client.Dial(ctx, n.http.URL, room.Room.ID, pl.token, 0, 0)
+			if err != nil {
+				t.Error(err)
+				return
+			}
+			defer conn.Close()
+			r := rand.New(rand.NewPCG(uint64(i), 9))
+			if _, err := conn.PlayRandom(ctx, r, func(f client.Frame) bool {
+				got[i] = append(got[i], f.Raw)
+				return false
+			}); err != nil {
+				t.Errorf("seat %d: %v", pl.seat, err)
+			}
+		}()
+	}
+	wg.Wait()
+	if t.Failed() {
+		return
+	}
+	nodes[1].kill() // its deliveries are over
+	nodes[2].kill()
+	for i, name := range []string{"b", "c"} {
+		tp := taps[name]
+		tp.mu.Lock()
+		if len(tp.lines) != 1 {
+			t.Fatalf("node %s was delivered frames on %d connection subjects; it holds one connection", name, len(tp.lines))
+		}
+		var lines [][]byte
+		for _, l := range tp.lines {
+			lines = l
+		}
+		if len(lines) > 0 && bytes.HasPrefix(lines[0], []byte(`{"type":"welcome"`)) {
+			lines = lines[1:] // read by Dial, not by the game's loop
+		}
+		for _, s := range tp.subs {
+			if !strings.Contains(s, ".conn.") && s != bus.Free {
+				t.Errorf("node %s subscribed to %q", name, s)
+			}
+		}
+		tp.mu.Unlock()
+		// The client stops reading at the end screen; the bus may have
+		// carried its last frames after that.
+		if len(lines) < len(got[i]) {
+			t.Fatalf("node %s was delivered %d frames, its client read %d", name, len(lines), len(got[i]))
+		}
+		for k := range got[i] {
+			if !bytes.Equal(lines[k], got[i][k]) {
+				t.Fatalf("node %s, frame %d: the bus carried\n%s\nthe client read\n%s", name, k+1, lines[k], got[i][k])
+			}
+		}
+	}
+	if slices.EqualFunc(got[0], got[1], bytes.Equal) {
+		t.Fatal("the wolf and the villager read the same frames: the test shows nothing")
+	}
+}
+
+// playAll plays every seat, each through the node node chooses for its
+// dial'th connection, while during runs once the first seat has had a few
+// events; it fails the test if the game ended before that.
+func playAll(ctx context.Context, t *testing.T, room string, players []*seatPlayer, node func(i, dial int) *clusterNode, during func()) {
+	t.Helper()
+	var wg sync.WaitGroup
+	for i, p := range players {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			if err := p.play(ctx, t, room, func(dial int) *clusterNode { return node(i, dial) }); err != nil {
+				t.Errorf("seat %d: %v", p.seat, err)
+			}
+		}()
+	}
+	did := make(chan struct{})
+	go func() {
+		defer close(did)
+		for ctx.Err() == nil && players[0].seen.Load() <= 3 {
+			time.Sleep(10 * time.Millisecond)
+		}
+		during()
+	}()
+	wg.Wait()
+	<-did
+	if players[0].dials < 2 && !t.Failed() {
+		t.Fatal("the game ended before anything happened to its owner")
+	}
+}
+
+// TestClusterDrainHandsTheGamesOver: a node told to stop (SIGTERM's
+// Drain) gives its games to the others at once: with leases of an hour,
+// the game can only go on because it was handed over, not because a lease
+// ran out.
+func TestClusterDrainHandsTheGamesOver(t *testing.T) {
+	c := newTestCluster(t)
+	c.ttl = time.Hour
+	nodes := []*clusterNode{c.node(t, "a"), c.node(t, "b"), c.node(t, "c")}
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+	defer cancel()
+	room, players := clusterTable(ctx, t, nodes, map[string]any{"preset": "std-9", "seed": 11, "practice": true, "timers": quick})
+	playAll(ctx, t, room.Room.ID, players, func(i, dial int) *clusterNode {
+		if dial == 0 {
+			return nodes[i%3] // the owner's own connections too
+		}
+		return nodes[1+(i+dial)%2]
+	}, nodes[0].Drain)
+	if t.Failed() {
+		return
+	}
+	if nodes[0].cl.owns(room.Room.ID) {
+		t.Fatal("the drained node still owns the room")
+	}
+	next := owner(t, room.Room.ID, nodes[1], nodes[2])
+	checkStreams(ctx, t, next, room.Room.ID, players)
+}
+
+// TestClusterNodeCutOffFromTheBusLetsItsGamesGo: the owner loses the bus
+// (its process, database and own connections fine): it stops renewing,
+// and once its leases run out it stops its game and closes its
+// connections as moved; another node adopts the game and it goes on.
+func TestClusterNodeCutOffFromTheBusLetsItsGamesGo(t *testing.T) {
+	c := newTestCluster(t)
+	nodes := []*clusterNode{c.node(t, "a"), c.node(t, "b"), c.node(t, "c")}
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+	defer cancel()
+	room, players := clusterTable(ctx, t, nodes, map[string]any{"preset": "std-9", "seed": 12, "practice": true, "timers": quick})
+	playAll(ctx, t, room.Room.ID, players, func(i, dial int) *clusterNode {
+		if dial == 0 {
+			return nodes[i%3]
+		}
+		return nodes[1+(i+dial)%2]
+	}, func() { _ = nodes[0].bus.Close() })
+	if t.Failed() {
+		return
+	}
+	nodes[0].mu.Lock()
+	_, kept := nodes[0].rooms[room.Room.ID]
+	nodes[0].mu.Unlock()
+	if kept || nodes[0].cl.owns(room.Room.ID) {
+		t.Fatal("the cut-off node kept the room")
+	}
+	next := owner(t, room.Room.ID, nodes[1], nodes[2])
+	checkStreams(ctx, t, next, room.Room.ID, players)
 }
