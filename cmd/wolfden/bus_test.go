@@ -42,11 +42,13 @@ func waitReadyz(t *testing.T, ops string, status int) string {
 
 // TestServeReportsTheBusOnReadyz: a cluster's node (`serve --db
 // postgres://… --bus nats://…`) connects to NATS and /readyz follows the
-// connection: ready, 503 naming the bus while the NATS server is down,
-// ready again once it is back.
+// connection and the database: ready, 503 naming the bus while the NATS
+// server is down, 503 naming PostgreSQL while it is down, ready again once
+// each is back.
 func TestServeReportsTheBusOnReadyz(t *testing.T) {
 	ns := natstest.Embedded(t)
-	db := pgtest.Start(t).NewDB(t)
+	pg := pgtest.Start(t)
+	db := pg.NewDB(t)
 	addr, ops := freeAddr(t), freeAddr(t)
 	ctx, cancel := context.WithCancel(context.Background())
 	done := make(chan error, 1)
@@ -68,6 +70,12 @@ func TestServeReportsTheBusOnReadyz(t *testing.T) {
 		t.Fatalf("/readyz with NATS down: %q", body)
 	}
 	ns.Restart(t)
+	waitReadyz(t, ops, http.StatusOK)
+	pg.Stop(t)
+	if body := waitReadyz(t, ops, http.StatusServiceUnavailable); !strings.Contains(body, "postgres") {
+		t.Fatalf("/readyz with PostgreSQL down: %q", body)
+	}
+	pg.Restart(t)
 	waitReadyz(t, ops, http.StatusOK)
 }
 

@@ -240,6 +240,13 @@ func serve(ctx context.Context, l listeners, dbPath string, opts server.Options,
 		return fmt.Errorf("serve: %v", err)
 	}
 	defer st.Close()
+	if p, ok := st.(interface{ Ping(context.Context) error }); ok { // PostgreSQL: /readyz says when it does not answer
+		opts.Ready = append(opts.Ready, func() error {
+			ctx, cancel := context.WithTimeout(context.Background(), 2*time.Second)
+			defer cancel()
+			return p.Ping(ctx)
+		})
+	}
 	srv := server.New(st, opts)
 	t0 := time.Now()
 	n, err := srv.Restore(ctx)

@@ -192,3 +192,19 @@ func (d *DB) Orphans(ctx context.Context) ([]string, error) {
 	}
 	return ids, nil
 }
+
+// Ping checks that the database answers (a node's /readyz).
+func (d *DB) Ping(ctx context.Context) error {
+	done, err := d.reading()
+	if err != nil {
+		return err
+	}
+	defer done()
+	if err := d.pool.Ping(ctx); err != nil {
+		return fmt.Errorf("postgres: %w", err)
+	}
+	return nil
+}
+
+// Ping is DB.Ping.
+func (f *Fenced) Ping(ctx context.Context) error { return f.db.Ping(ctx) }
