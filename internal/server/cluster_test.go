@@ -502,3 +502,38 @@ func TestClusterNodeCutOffFromTheBusLetsItsGamesGo(t *testing.T) {
 	next := owner(t, room.Room.ID, nodes[1], nodes[2])
 	checkStreams(ctx, t, next, room.Room.ID, players)
 }
+
+// TestAWaitForARoomsChangeOutlivesItsMove: a waiting room's client polls
+// for the next change past the version it has; after its room moved to
+// another node (its owner died), the new owner's versions go on above it,
+// so the poll is answered at once, not when a wait of an hour runs out.
+func TestAWaitForARoomsChangeOutlivesItsMove(t *testing.T) {
+	defer func(w time.Duration) { changeWait = w }(changeWait)
+	changeWait = time.Hour
+	c := newTestCluster(t)
+	a, b := c.node(t, "a"), c.node(t, "b")
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	var made client.Created
+	if err := a.api.Do(ctx, "POST", "/api/rooms", "", map[string]any{"preset": "std-9", "nickname": "Ann"}, &made); err != nil {
+		t.Fatal(err)
+	}
+	var info roomInfo
+	for range 3 { // a few changes, so that the version is past its first
+		if err := b.api.Do(ctx, "POST", "/api/rooms/"+made.Room.ID+"/join", "", map[string]any{"nickname": "Bob"}, nil); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := b.api.Do(ctx, "GET", "/api/rooms/"+made.Room.ID, "", nil, &info); err != nil {
+		t.Fatal(err)
+	}
+	a.kill()
+	owner(t, made.Room.ID, b)
+	var after roomInfo
+	if err := b.api.Do(ctx, "GET", "/api/rooms/"+made.Room.ID+"?after="+fmt.Sprint(info.Version), "", nil, &after); err != nil {
+		t.Fatal(err)
+	}
+	if after.Version <= info.Version {
+		t.Fatalf("after the move the room is at version %d, below the %d its client had", after.Version, info.Version)
+	}
+}

@@ -130,7 +130,11 @@ func (s *Server) roomFor(ctx context.Context, id string) (*room, error) {
 }
 
 func loadRoom(rec store.Room) (*room, error) {
-	rm := &room{rec: rec}
+	// Versions go on from above any the room had in another process (a
+	// restart, or its former node in a cluster), so that a client waiting
+	// for a change past the version it has is answered at the next one,
+	// not when its wait runs out.
+	rm := &room{rec: rec, version: rec.Updated.UnixMilli()}
 	if err := json.Unmarshal(rec.Config, &rm.cfg); err != nil {
 		return nil, fmt.Errorf("room %s: config: %v", rec.ID, err)
 	}
