@@ -235,11 +235,13 @@ func (n *node) adoptOrphans(ctx context.Context) {
 }
 
 // own takes a new room's lease: the node that creates a room owns it.
-func (n *node) own(ctx context.Context, id string) error {
+// hold puts the room in memory before its requests are answered.
+func (n *node) own(ctx context.Context, id string, hold func()) error {
 	at := time.Now()
 	if err := n.c.Leases.Acquire(ctx, id, n.ttl); err != nil {
 		return err
 	}
+	hold()
 	return n.listen(id, at)
 }
 
@@ -469,7 +471,7 @@ func (n *node) serve(id string, m bus.Msg) {
 	n.m.remote.Inc()
 	switch e.Op {
 	case "http":
-		go n.serveHTTP(m, e)
+		go n.serveHTTP(id, m, e)
 	case "open":
 		n.respond(m, n.openRelay(id, e))
 	case "in", "alive", "close":

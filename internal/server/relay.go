@@ -132,8 +132,17 @@ func (s *Server) forward(w http.ResponseWriter, r *http.Request, id string) erro
 }
 
 // serveHTTP serves a request another node passed on, as if it had come
-// here from the client's address.
-func (n *node) serveHTTP(m bus.Msg, e envelope) {
+// here from the client's address. A room that left this node since it was
+// sent is not served from a copy of the store's (its changes would undo
+// its new owner's): the client tries again.
+func (n *node) serveHTTP(id string, m bus.Msg, e envelope) {
+	if !n.owns(id) {
+		rec := &recorder{header: http.Header{}}
+		rec.header.Set("Retry-After", "1")
+		writeErr(rec, errMoving)
+		n.respond(m, answer{Status: rec.status, Header: rec.header, Body: rec.body.Bytes()})
+		return
+	}
 	wait := busWait
 	if strings.Contains(e.URL, "after=") {
 		wait += changeWait

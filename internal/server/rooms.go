@@ -250,17 +250,20 @@ func (s *Server) addRoom(ctx context.Context, rm *room) error {
 		s.codes.free(rm.rec.Code, rm.rec.ID)
 		return s.storeFailed(rm.rec.ID, err)
 	}
-	if s.cl != nil {
-		// Left without an owner if this fails: a node adopts it shortly.
-		if err := s.cl.own(ctx, rm.rec.ID); err != nil {
-			s.log.Warn("cluster: a new room's lease", "room", rm.rec.ID, "err", err)
-			return nil
-		}
+	hold := func() {
+		s.mu.Lock()
+		s.rooms[rm.rec.ID] = rm
+		s.mu.Unlock()
+		s.m.rooms.WithLabelValues(store.StatusOpen).Inc()
 	}
-	s.mu.Lock()
-	s.rooms[rm.rec.ID] = rm
-	s.mu.Unlock()
-	s.m.rooms.WithLabelValues(store.StatusOpen).Inc()
+	if s.cl == nil {
+		hold()
+		return nil
+	}
+	if err := s.cl.own(ctx, rm.rec.ID, hold); err != nil {
+		// Left without an owner: a node adopts it shortly.
+		s.log.Warn("cluster: a new room's lease", "room", rm.rec.ID, "err", err)
+	}
 	return nil
 }
 
