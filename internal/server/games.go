@@ -118,9 +118,18 @@ func (s *Server) hooks(rm *room) game.Hooks {
 			// Called from the actor: the room's status is stored off its goroutine.
 			go s.finish(rm, w)
 		},
-		Failed:      func(err error) { s.log.Error("game stopped", "room", rm.rec.ID, "err", err) },
-		WriteFailed: func(error) { s.m.storeFails.Inc() },
-		Stalled:     s.stall,
+		Failed: func(err error) { s.log.Error("game stopped", "room", rm.rec.ID, "err", err) },
+		WriteFailed: func(err error) {
+			s.m.storeFails.Inc()
+			if s.cl != nil && s.cl.c.Leases.Lost(err) { // fenced: another node has the game now
+				go s.cl.abandon(rm.rec.ID, false)
+			}
+		},
+		Stalled: func(on bool) {
+			if rm.stalled.Swap(on) != on {
+				s.stall(on)
+			}
+		},
 	}
 }
 
