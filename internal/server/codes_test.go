@@ -3,14 +3,20 @@ package server
 import (
 	"context"
 	"errors"
+	"log/slog"
 	"math/rand/v2"
 	"net/http"
+	"net/http/httptest"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
 	"github.com/wolfden/wolfden/internal/client"
 	"github.com/wolfden/wolfden/internal/store"
+	"github.com/wolfden/wolfden/internal/store/memory"
+	"github.com/wolfden/wolfden/internal/store/postgres"
+	"github.com/wolfden/wolfden/internal/store/postgres/pgtest"
 )
 
 func wantCodeShape(t *testing.T, code string) {
@@ -82,10 +88,13 @@ func TestEveryRoomHasAUniqueCodeThatLeadsToIt(t *testing.T) {
 
 // The book draws codes no live room holds, however many there are.
 func TestFreshCodesAreUniqueAmongLiveRooms(t *testing.T) {
-	b := newCodeBook()
+	b := newCodeBook(memory.New(), slog.New(slog.DiscardHandler), time.Minute)
 	seen := map[string]bool{}
 	for i := range 20000 {
-		c := b.fresh(string(rune(i)))
+		c, err := b.fresh(context.Background(), string(rune(i)))
+		if err != nil {
+			t.Fatal(err)
+		}
 		if seen[c] {
 			t.Fatalf("code %s drawn twice", c)
 		}
@@ -275,8 +284,8 @@ func TestAnEndedRoomsCodeIsFreed(t *testing.T) {
 	if got := roomCode(t, ts, c.Room.ID); got != "" {
 		t.Errorf("the ended room still shows code %q", got)
 	}
-	if ts.codes.room(code) != "" {
-		t.Errorf("the book still holds %s", code)
+	if id, err := ts.codes.room(ctx, code); err != nil || id != "" {
+		t.Errorf("the store still holds %s: %q, %v", code, id, err)
 	}
 }
 
@@ -313,4 +322,127 @@ func TestTheRematchKeepsTheCode(t *testing.T) {
 		t.Fatalf("the finished room: %+v, %v", stored, err)
 	}
 	check(ts.restart(t, Options{}))
+}
+
+// sameDraws makes a server draw the codes of a sequence of its own, the
+// same for every server given the same seed: servers that did not ask
+// each other would give out the same codes.
+func sameDraws(ts *testServer, seed uint64) {
+	r := rand.New(rand.NewPCG(seed, seed))
+	var mu sync.Mutex
+	ts.codes.draw = func(n int) string {
+		mu.Lock()
+		defer mu.Unlock()
+		b := make([]byte, n)
+		for i := range b {
+			b[i] = CodeAlphabet[r.IntN(len(CodeAlphabet))]
+		}
+		return string(b)
+	}
+}
+
+// serverOn runs a server on st, which the test closes.
+func serverOn(t *testing.T, st store.Store) *testServer {
+	t.Helper()
+	s := New(st, Options{CodesPerMinute: -1})
+	hs := httptest.NewServer(s)
+	t.Cleanup(func() { hs.Close(); s.Stop() })
+	return &testServer{Server: s, api: &client.API{Base: hs.URL}, http: hs}
+}
+
+// Servers sharing one store (a cluster's nodes on one database) never
+// give one code to two rooms, even drawing the same codes in the same
+// order, rooms being created on both at once; and a code claimed by one
+// leads to its room from the other.
+func TestServersOnOneStoreNeverShareACode(t *testing.T) {
+	for _, c := range []struct {
+		name   string
+		stores func(t *testing.T) (a, b store.Store)
+	}{
+		{"memory", func(t *testing.T) (store.Store, store.Store) {
+			st := memory.New()
+			return st, st
+		}},
+		{"postgres", func(t *testing.T) (store.Store, store.Store) {
+			url := pgtest.Start(t).NewDB(t)
+			var dbs [2]store.Store
+			for i := range dbs {
+				db, err := postgres.Open(context.Background(), url)
+				if err != nil {
+					t.Fatal(err)
+				}
+				t.Cleanup(func() { db.Close() })
+				dbs[i] = db
+			}
+			return dbs[0], dbs[1]
+		}},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			sa, sb := c.stores(t)
+			servers := []*testServer{serverOn(t, sa), serverOn(t, sb)}
+			for _, ts := range servers {
+				sameDraws(ts, 7)
+			}
+			const rooms = 15 // on each server
+			ctx := context.Background()
+			var mu sync.Mutex
+			codes := map[string]string{} // code → room
+			var wg sync.WaitGroup
+			for s, ts := range servers {
+				for range rooms {
+					wg.Go(func() {
+						var cr struct {
+							Room roomInfo `json:"room"`
+						}
+						if err := ts.api.Do(ctx, "POST", "/api/rooms", "", map[string]any{"preset": "std-9"}, &cr); err != nil {
+							t.Error(err)
+							return
+						}
+						wantCodeShape(t, cr.Room.Code)
+						mu.Lock()
+						defer mu.Unlock()
+						if other, dup := codes[cr.Room.Code]; dup {
+							t.Errorf("server %d gave code %s to room %s, which room %s holds", s, cr.Room.Code, cr.Room.ID, other)
+						}
+						codes[cr.Room.Code] = cr.Room.ID
+					})
+				}
+			}
+			wg.Wait()
+			if len(codes) != 2*rooms {
+				t.Fatalf("%d codes for %d rooms", len(codes), 2*rooms)
+			}
+			for code, id := range codes {
+				for s, ts := range servers {
+					var got struct{ Code, ID string }
+					if err := ts.api.Do(ctx, "GET", "/api/codes/"+code, "", nil, &got); err != nil || got.ID != id {
+						t.Errorf("server %d: code %s leads to %q (%v), want room %s", s, code, got.ID, err, id)
+					}
+				}
+			}
+		})
+	}
+}
+
+// failingClaims is a store whose code claims fail, its rooms being
+// written as usual.
+type failingClaims struct{ store.Store }
+
+func (failingClaims) ClaimCode(context.Context, string, string) error {
+	return errors.New("the claims table is locked")
+}
+
+// A code that cannot be claimed is a store failure: the room is not
+// created, rather than created with a code nobody holds.
+func TestARoomIsNotCreatedWithoutItsCodesClaim(t *testing.T) {
+	st := memory.New()
+	ts := serverOn(t, failingClaims{st})
+	var e *client.Error
+	err := ts.api.Do(context.Background(), "POST", "/api/rooms", "", map[string]any{"preset": "std-9"}, nil)
+	if !errors.As(err, &e) || e.Status != http.StatusServiceUnavailable || e.Code != "store" {
+		t.Fatalf("creating a room whose code cannot be claimed: %v, want 503 store", err)
+	}
+	if rooms, err := st.Rooms(context.Background(), store.StatusOpen); err != nil || len(rooms) != 0 {
+		t.Fatalf("the store holds %d rooms (%v), want none", len(rooms), err)
+	}
 }
