@@ -48,6 +48,10 @@ func BenchmarkAppend(b *testing.B) {
 	storetest.BenchmarkAppend(b, adapter(pgtest.Start(b)))
 }
 
+func BenchmarkClaimCode(b *testing.B) {
+	storetest.BenchmarkClaimCode(b, adapter(pgtest.Start(b)))
+}
+
 // TestTwoStoresOnOneDatabase: two servers sharing a database (the cluster
 // path) append to the same rooms at once, each record number offered by
 // both: each is stored once, from one of them, and the other is told it is

@@ -61,6 +61,8 @@ func TestContract(t *testing.T) { storetest.Run(t, adapter) }
 
 func BenchmarkAppend(b *testing.B) { storetest.BenchmarkAppend(b, adapter) }
 
+func BenchmarkClaimCode(b *testing.B) { storetest.BenchmarkClaimCode(b, adapter) }
+
 // A write that SQLite refuses, rather than the store's own checks, fails its
 // whole transaction: the others in it must be committed all the same.
 func TestFailedTransactionFailsOnlyTheWriteAtFault(t *testing.T) {

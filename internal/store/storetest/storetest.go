@@ -859,3 +859,23 @@ func (s suite) testCodeClaimsReopen(t *testing.T) {
 	WantCode(t, st, "Z2Z2", "")
 	wantTaken(t, st.ClaimCode(ctx, "M3W9P", "d"), "M3W9P")
 }
+
+// BenchmarkClaimCode measures a room creation's claim of its code, one
+// caller at a time (rooms are created one request each), and a look-up.
+func BenchmarkClaimCode(b *testing.B, a Adapter) {
+	st := a.NewDB(b)(b)
+	b.Run("claim", func(b *testing.B) {
+		for i := range b.N {
+			if err := st.ClaimCode(ctx, fmt.Sprintf("C%07d", i), fmt.Sprint(i)); err != nil {
+				b.Fatal(err)
+			}
+		}
+	})
+	b.Run("look-up", func(b *testing.B) {
+		for i := range b.N {
+			if _, err := st.CodeRoom(ctx, fmt.Sprintf("C%07d", i%1000)); err != nil && !errors.Is(err, store.ErrNotFound) {
+				b.Fatal(err)
+			}
+		}
+	})
+}
