@@ -446,3 +446,65 @@ func TestARoomIsNotCreatedWithoutItsCodesClaim(t *testing.T) {
 		t.Fatalf("the store holds %d rooms (%v), want none", len(rooms), err)
 	}
 }
+
+// A live room whose code another room claimed while the server was down
+// (another server on the store) is given a new code at the restart, and
+// stored with it; the code stays the other room's.
+func TestARestoredRoomWhoseCodeWasTakenGetsANewOne(t *testing.T) {
+	ts := newTestServer(t)
+	ctx := context.Background()
+	var c client.Created
+	if err := ts.api.Do(ctx, "POST", "/api/rooms", "", map[string]any{"preset": "std-9"}, &c); err != nil {
+		t.Fatal(err)
+	}
+	code := roomCode(t, ts, c.Room.ID)
+	if err := ts.st.FreeCode(ctx, code, c.Room.ID); err != nil {
+		t.Fatal(err)
+	}
+	if err := ts.st.ClaimCode(ctx, code, "elsewhere"); err != nil {
+		t.Fatal(err)
+	}
+	ts = ts.restart(t, Options{})
+	got := roomCode(t, ts, c.Room.ID)
+	wantCodeShape(t, got)
+	if got == code {
+		t.Fatalf("the restored room shows code %s, which another room holds", code)
+	}
+	if stored, err := ts.st.Room(ctx, c.Room.ID); err != nil || stored.Code != got {
+		t.Fatalf("the new code is not stored: %q, %v", stored.Code, err)
+	}
+	var look struct{ ID string }
+	if err := ts.api.Do(ctx, "GET", "/api/codes/"+got, "", nil, &look); err != nil || look.ID != c.Room.ID {
+		t.Fatalf("the new code %s leads to %q (%v)", got, look.ID, err)
+	}
+	if id, err := ts.codes.room(ctx, code); err != nil || id != "elsewhere" {
+		t.Fatalf("the old code leads to %q (%v), want the room that claimed it", id, err)
+	}
+}
+
+// A finished room's claim lapses by itself after its linger and a margin,
+// should the server stop before freeing it: over sets it so in the store.
+func TestAFinishedRoomsClaimLapsesByItself(t *testing.T) {
+	st := memory.New()
+	ctx := context.Background()
+	b := newCodeBook(st, slog.New(slog.DiscardHandler), time.Hour)
+	if b.lapse != time.Hour+codeMargin {
+		t.Fatalf("a finished room's claim lasts %v, want its linger and %v", b.lapse, codeMargin)
+	}
+	code, err := b.fresh(ctx, "r1")
+	if err != nil {
+		t.Fatal(err)
+	}
+	b.over(code, "r1")
+	if id, err := st.CodeRoom(ctx, code); err != nil || id != "r1" {
+		t.Fatalf("while it lingers, code %s leads to %q (%v)", code, id, err)
+	}
+	b.lapse = 0 // the linger and its margin gone by
+	b.over(code, "r1")
+	if id, err := st.CodeRoom(ctx, code); !errors.Is(err, store.ErrNotFound) {
+		t.Fatalf("once lapsed, code %s leads to %q (%v)", code, id, err)
+	}
+	if err := st.ClaimCode(ctx, code, "r2"); err != nil {
+		t.Fatalf("a lapsed code cannot be claimed: %v", err)
+	}
+}
