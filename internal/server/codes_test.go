@@ -327,10 +327,10 @@ func TestTheRematchKeepsTheCode(t *testing.T) {
 // sameDraws makes a server draw the codes of a sequence of its own, the
 // same for every server given the same seed: servers that did not ask
 // each other would give out the same codes.
-func sameDraws(ts *testServer, seed uint64) {
+func sameDraws(b *codeBook, seed uint64) {
 	r := rand.New(rand.NewPCG(seed, seed))
 	var mu sync.Mutex
-	ts.codes.draw = func(n int) string {
+	b.draw = func(n int) string {
 		mu.Lock()
 		defer mu.Unlock()
 		b := make([]byte, n)
@@ -381,7 +381,7 @@ func TestServersOnOneStoreNeverShareACode(t *testing.T) {
 			sa, sb := c.stores(t)
 			servers := []*testServer{serverOn(t, sa), serverOn(t, sb)}
 			for _, ts := range servers {
-				sameDraws(ts, 7)
+				sameDraws(ts.codes, 7)
 			}
 			const rooms = 15 // on each server
 			ctx := context.Background()
@@ -506,5 +506,80 @@ func TestAFinishedRoomsClaimLapsesByItself(t *testing.T) {
 	}
 	if err := st.ClaimCode(ctx, code, "r2"); err != nil {
 		t.Fatalf("a lapsed code cannot be claimed: %v", err)
+	}
+}
+
+// The nodes of a cluster, drawing the same codes, give each room a code of
+// its own, which leads to it from every node; when its owner dies, the
+// node that adopts the room keeps its code.
+func TestClusterNodesNeverShareACodeAndKeepItOnAdoption(t *testing.T) {
+	c := newTestCluster(t)
+	nodes := []*clusterNode{c.node(t, "a"), c.node(t, "b"), c.node(t, "c")}
+	for _, n := range nodes {
+		sameDraws(n.codes, 11)
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	const rooms = 5 // made on each node
+	var mu sync.Mutex
+	codes := map[string]string{} // code → room
+	var byA []string             // the rooms made on node a, which owns them
+	var wg sync.WaitGroup
+	for i, n := range nodes {
+		for range rooms {
+			wg.Go(func() {
+				var cr struct {
+					Room roomInfo `json:"room"`
+				}
+				if err := n.api.Do(ctx, "POST", "/api/rooms", "", map[string]any{"preset": "std-9"}, &cr); err != nil {
+					t.Error(err)
+					return
+				}
+				mu.Lock()
+				defer mu.Unlock()
+				if other, dup := codes[cr.Room.Code]; dup {
+					t.Errorf("node %s gave code %s to room %s, which room %s holds", n.name, cr.Room.Code, cr.Room.ID, other)
+				}
+				codes[cr.Room.Code] = cr.Room.ID
+				if i == 0 {
+					byA = append(byA, cr.Room.ID)
+				}
+			})
+		}
+	}
+	wg.Wait()
+	if t.Failed() {
+		return
+	}
+	lookUp := func(n *clusterNode, code string) string {
+		t.Helper()
+		var got struct{ ID string }
+		if err := n.api.Do(ctx, "GET", "/api/codes/"+code, "", nil, &got); err != nil {
+			t.Errorf("node %s: code %s: %v", n.name, code, err)
+		}
+		return got.ID
+	}
+	want := map[string]string{} // room → code
+	for code, id := range codes {
+		want[id] = code
+		for _, n := range nodes {
+			if got := lookUp(n, code); got != id {
+				t.Errorf("node %s: code %s leads to %q, want room %s", n.name, code, got, id)
+			}
+		}
+	}
+	nodes[0].kill()
+	for _, id := range byA {
+		next := owner(t, id, nodes[1], nodes[2])
+		var info roomInfo
+		if err := nodes[1].api.Do(ctx, "GET", "/api/rooms/"+id, "", nil, &info); err != nil {
+			t.Fatal(err)
+		}
+		if info.Code != want[id] {
+			t.Errorf("room %s, adopted by node %s, shows code %q, want its own %s", id, next.name, info.Code, want[id])
+		}
+		if got := lookUp(nodes[2], want[id]); got != id {
+			t.Errorf("after the adoption code %s leads to %q, want room %s", want[id], got, id)
+		}
 	}
 }
