@@ -320,8 +320,10 @@ func (s *Server) again(w http.ResponseWriter, r *http.Request) {
 		nx.rec.Code = rm.rec.Code
 	}
 	if err := s.addRoom(r.Context(), nx); err != nil {
-		if nx.rec.Code != "" {
-			s.codes.give(rm.rec.Code, rm.rec.ID)
+		if nx.rec.Code != "" { // the code goes back to the finished room
+			if err := s.codes.give(context.WithoutCancel(r.Context()), rm.rec.Code, rm.rec.ID); err != nil {
+				s.log.Warn("a finished room's code could not be given back after its rematch failed", "room", rm.rec.ID, "err", err)
+			}
 			s.codes.over(rm.rec.Code, rm.rec.ID)
 		}
 		writeErr(w, err)

@@ -247,7 +247,9 @@ func (s *Server) addRoom(ctx context.Context, rm *room) error {
 	rm.rec = store.Room{ID: newRoomID(), Created: now, Updated: now, Status: store.StatusOpen, Code: rm.rec.Code}
 	rm.rec.Config, _ = json.Marshal(rm.cfg)
 	rm.rec.Seats, _ = json.Marshal(rm.seats)
-	s.giveCode(rm)
+	if err := s.giveCode(ctx, rm); err != nil {
+		return err
+	}
 	err := s.st.CreateRoom(ctx, rm.rec)
 	s.wrote(err)
 	if err != nil {
