@@ -395,8 +395,9 @@ func (s *Server) dropRoom(id string) {
 	}
 	rm.mu.Lock()
 	rm.moved = true
-	a, status := rm.actor, rm.rec.Status
+	a, status, code := rm.actor, rm.rec.Status, rm.rec.Code
 	rm.mu.Unlock()
+	s.codes.forget(code, id)
 	s.m.rooms.WithLabelValues(status).Dec()
 	if a != nil {
 		a.Stop()
