@@ -3,7 +3,6 @@ package server
 import (
 	"context"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"math/rand/v2"
 	"net/http"
@@ -511,9 +510,6 @@ func (n *node) reap() {
 		rc.shut()
 	}
 }
-
-// errNoOwner: no node owns the room, and this one could not take it.
-var errNoOwner = errors.New("cluster: no node owns the room")
 
 // clusterInfo is the operator's view of the node: its name and the rooms
 // it owns (GET /cluster on the operator listener).
