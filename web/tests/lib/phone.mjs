@@ -40,7 +40,8 @@ export function fakeDevice() {
 // follows its errors. It keeps every frame the page sends on a game's
 // WebSocket (sent: {type, id, cmd, bytes}) and every ack and error it
 // receives (acks: id → true, errors: id → code), so a test can wait for the
-// server's answer to a tap.
+// server's answer to a tap, and the last state the server sent (state; states
+// counts them), what the screen is drawn from.
 export async function openPhone(browser, { who, locale, auth, watch }) {
   const ctx = await browser.newContext({ ...PHONE, locale });
   await ctx.addInitScript(fakeDevice);
@@ -51,7 +52,7 @@ export async function openPhone(browser, { who, locale, auth, watch }) {
   }
   const page = await ctx.newPage();
   if (watch) watch(page, who);
-  const p = { who, locale, ctx, page, sent: [], acks: new Map(), waiters: new Set() };
+  const p = { who, locale, ctx, page, sent: [], acks: new Map(), state: null, states: 0, waiters: new Set() };
   const wake = () => {
     for (const w of p.waiters) w();
   };
@@ -71,6 +72,10 @@ export async function openPhone(browser, { who, locale, auth, watch }) {
     ws.on('framereceived', (f) => {
       // a message at night is several lines (tick, frames, pad)
       for (const line of String(f.payload).split('\n')) {
+        if (line.startsWith('{"type":"state"')) {
+          p.state = JSON.parse(line);
+          p.states++;
+        }
         if (!line.startsWith('{"type":"ack"') && !line.startsWith('{"type":"error"')) continue;
         const m = JSON.parse(line);
         if (m.id) p.acks.set(m.id, m.type === 'ack' ? true : m.code || 'error');
@@ -105,6 +110,19 @@ export function answered(p, { type = 'act', cmd, from, timeout = 30000 }) {
     };
     p.waiters.add(check);
     check();
+  });
+}
+
+// frame waits until the phone receives or sends a frame, or timeout ms.
+export function frame(p, timeout = 1000) {
+  return new Promise((resolve) => {
+    const done = () => {
+      clearTimeout(timer);
+      p.waiters.delete(done);
+      resolve();
+    };
+    const timer = setTimeout(done, timeout);
+    p.waiters.add(done);
   });
 }
 
