@@ -221,21 +221,23 @@ async function sockets(browser, base, room, tokens) {
 // the seer's check first, then the wolf's attack (the team's bots follow
 // the person's pick at once, so a check after it would reach the log
 // before or after their repick), then the witch in her slot. hooks.slot
-// (the phones' only) checks each slot's tasks and answers the decoys.
+// (the phones' only) checks each slot's tasks and returns the decoys'
+// answers, made meanwhile (the log never holds them).
 async function night(t, n, L, hooks) {
   const alive = L[WOLF].alive.filter((s) => PEOPLE.includes(s));
   const real = [[SEER, WOLF], [WITCH]];
-  const slot = async (i) => hooks.slot && hooks.slot(n, i, alive, real[i].filter((s) => alive.includes(s)), L[WOLF].alive);
-  const done0 = await slot(0);
-  if (alive.includes(SEER)) await t.act(SEER, 'check', PLAN.check[n]);
-  if (alive.includes(WOLF)) await t.act(WOLF, 'attack', PLAN.attack[n]);
-  if (done0) await done0();
-  const done1 = await slot(1);
-  if (alive.includes(WITCH)) {
+  const slot = async (i, moves) => {
+    const decoys = hooks.slot ? await hooks.slot(n, i, alive, real[i].filter((s) => alive.includes(s)), L[WOLF].alive) : async () => {};
+    await Promise.all([moves(), decoys()]);
+  };
+  await slot(0, async () => {
+    if (alive.includes(SEER)) await t.act(SEER, 'check', PLAN.check[n]);
+    if (alive.includes(WOLF)) await t.act(WOLF, 'attack', PLAN.attack[n]);
+  });
+  await slot(1, async () => {
     const w = PLAN.witch[n] || { cmd: 'skip' };
-    await t.act(WITCH, w.cmd, w.target, 'witch');
-  }
-  if (done1) await done1();
+    if (alive.includes(WITCH)) await t.act(WITCH, w.cmd, w.target, 'witch');
+  });
 }
 
 // play runs a table to its end: each night's moves, then by day every
@@ -359,7 +361,7 @@ async function main(base, browser) {
   const decoyTaps = [];
   const hooks = {
     // each living phone's task of the slot (real where it has one, else a
-    // decoy), at one instant on all; then, once the real moves are made,
+    // decoy), at one instant on all; then, while the real moves are made,
     // the decoys answered: each taps the seat the wolves attack tonight, as
     // a heal would (any living seat may be tapped)
     async slot(n, i, alive, real, living) {
@@ -375,13 +377,11 @@ async function main(base, browser) {
       }
       log(`phones: night ${n} slot ${i} at ${got[0].at}: ${alive.map((s) => `${s} ${by[s].kind}`).join(', ')}`);
       const target = living.includes(PLAN.attack[n]) ? PLAN.attack[n] : living[0];
-      return async () => {
-        for (const s of alive.filter((x) => !real.includes(x))) {
-          await tapDecoy(phones[s], target);
-          decoyTaps.push(`${n}:${i}:${s}`);
-          if ((await phones[s].page.getByTestId('phone-task').getAttribute('data-kind')) !== 'decoy') fail(`${phones[s].who}: the decoy turned real`);
-        }
-      };
+      return () => Promise.all(alive.filter((x) => !real.includes(x)).map(async (s) => {
+        await tapDecoy(phones[s], target);
+        decoyTaps.push(`${n}:${i}:${s}`);
+        if ((await phones[s].page.getByTestId('phone-task').getAttribute('data-kind')) !== 'decoy') fail(`${phones[s].who}: the decoy turned real`);
+      }));
     },
   };
   const [nights, twinNights] = await Promise.all([play(screens(phones), hooks), play(T)]);
