@@ -78,8 +78,8 @@ const PLAYERS = DEAL.length;
 // died before the last night (so that a dead role was called); should the
 // bots change, the plan's later nights and abstentions play on.
 const PLAN = {
-  check: { 1: WOLF, 2: WOLF },
-  attack: { 1: SEER, 2: 6, 3: 7, 4: 9 },
+  check: { 1: WOLF },
+  attack: { 1: SEER, 2: 6 },
   witch: {}, // she passes each night
   vote: { 1: { [WOLF]: WITCH, [WITCH]: 5, [VILLAGER]: WITCH } },
 };
@@ -226,13 +226,16 @@ async function sockets(browser, base, room, tokens) {
 async function night(t, n, L, hooks) {
   const alive = L[WOLF].alive.filter((s) => PEOPLE.includes(s));
   const real = [[SEER, WOLF], [WITCH]];
+  // the plan's seat, or (should it be dead) the first living one the role may take
+  const pick = (want, not) => (L[WOLF].alive.includes(want) ? want : L[WOLF].alive.find((s) => !not.includes(s)));
+  const wolves = DEAL.flatMap((r, i) => (r === 'werewolf' ? [i + 1] : []));
   const slot = async (i, moves) => {
     const decoys = hooks.slot ? await hooks.slot(n, i, alive, real[i].filter((s) => alive.includes(s)), L[WOLF].alive) : async () => {};
     await Promise.all([moves(), decoys()]);
   };
   await slot(0, async () => {
-    if (alive.includes(SEER)) await t.act(SEER, 'check', PLAN.check[n]);
-    if (alive.includes(WOLF)) await t.act(WOLF, 'attack', PLAN.attack[n]);
+    if (alive.includes(SEER)) await t.act(SEER, 'check', pick(PLAN.check[n], [SEER]));
+    if (alive.includes(WOLF)) await t.act(WOLF, 'attack', pick(PLAN.attack[n], wolves));
   });
   await slot(1, async () => {
     const w = PLAN.witch[n] || { cmd: 'skip' };
