@@ -17,7 +17,7 @@ import (
 	"github.com/coder/websocket"
 
 	"github.com/wolfden/wolfden/bot"
-	"github.com/wolfden/wolfden/internal/game"
+	"github.com/wolfden/wolfden/internal/wire"
 	"github.com/wolfden/wolfden/rules"
 )
 
@@ -116,7 +116,7 @@ type Frame struct {
 	Winner  string            `json:"winner"`
 	Night   bool              `json:"night"`
 	Role    string            `json:"role"`
-	Choices []game.ChoiceJSON `json:"choices"`
+	Choices []wire.ChoiceJSON `json:"choices"`
 	Channel string            `json:"channel"`
 	Text    string            `json:"text"`
 	Raw     json.RawMessage   `json:"-"`
@@ -252,7 +252,7 @@ func Act(id int64, c rules.Command) map[string]any {
 }
 
 // choice turns a state frame's choice back into the engine's form.
-func choice(j game.ChoiceJSON) (rules.Choice, error) {
+func choice(j wire.ChoiceJSON) (rules.Choice, error) {
 	k, err := rules.ParseCmd(j.Cmd)
 	if err != nil {
 		return rules.Choice{}, err

@@ -17,6 +17,7 @@ import (
 
 	"github.com/wolfden/wolfden/bot"
 	"github.com/wolfden/wolfden/internal/store"
+	"github.com/wolfden/wolfden/internal/wire"
 	"github.com/wolfden/wolfden/rules"
 )
 
@@ -118,7 +119,7 @@ type Actor struct {
 	tickAt   time.Time // the next tick
 	tickN    int       // the last tick sent
 
-	calls      []CallJSON // tonight's calls, as the table knew the game at nightfall
+	calls      []wire.CallJSON // tonight's calls, as the table knew the game at nightfall
 	callsNight int
 
 	team wolfTeam // tonight's wolf team of people and bots (wolfteam.go)
@@ -319,7 +320,7 @@ func (a *Actor) recover() {
 	}
 	a.log.Error("the game stopped on an internal error", "panic", fmt.Sprint(r), "stack", string(debug.Stack()))
 	a.halt()
-	msg := encode(ErrorFrame{Type: "error", Code: "internal",
+	msg := encode(wire.ErrorFrame{Type: "error", Code: "internal",
 		Message: "the game has stopped on an internal error; it is kept and resumes when the server restarts"})
 	for sub := range a.subs {
 		select {
@@ -407,7 +408,7 @@ func (a *Actor) commit() bool {
 		a.deliver()
 	}
 	for _, k := range a.acks {
-		a.queue(k.sub, encode(AckFrame{Type: "ack", ID: k.id}))
+		a.queue(k.sub, encode(wire.AckFrame{Type: "ack", ID: k.id}))
 		if k.cmd && a.hooks.Command != nil {
 			a.hooks.Command("ok", time.Since(k.start))
 		}
@@ -432,7 +433,7 @@ func (a *Actor) stall(err error) {
 		if a.hooks.Stalled != nil {
 			a.hooks.Stalled(true)
 		}
-		notice := encode(ErrorFrame{Type: "error", Code: "store", Message: ErrStalled.Error()})
+		notice := encode(wire.ErrorFrame{Type: "error", Code: "store", Message: ErrStalled.Error()})
 		for sub := range a.subs {
 			a.queue(sub, notice)
 		}

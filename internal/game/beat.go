@@ -3,6 +3,8 @@ package game
 import (
 	"bytes"
 	"time"
+
+	"github.com/wolfden/wolfden/internal/wire"
 )
 
 // The night's beat. From nightfall to dawn every connection — each seat,
@@ -72,7 +74,7 @@ func (a *Actor) tickIfDue(now time.Time) {
 
 // tick sends every connection its message of the tick.
 func (a *Actor) tick() {
-	head := encode(TickFrame{Type: "tick", N: a.tickN})
+	head := encode(wire.TickFrame{Type: "tick", N: a.tickN})
 	for sub := range a.subs {
 		a.put(sub, a.pack(sub, head))
 	}

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"math/bits"
 
+	"github.com/wolfden/wolfden/internal/wire"
 	"github.com/wolfden/wolfden/rules"
 )
 
@@ -60,7 +61,7 @@ func (a *Actor) dealEnd() int {
 func (a *Actor) Seen(sub *Sub, id int64) error {
 	return a.send(func() {
 		refuse := func(code, msg string) {
-			a.queue(sub, encode(ErrorFrame{Type: "error", ID: id, Code: code, Message: msg}))
+			a.queue(sub, encode(wire.ErrorFrame{Type: "error", ID: id, Code: code, Message: msg}))
 		}
 		bit := uint32(1) << uint(sub.Seat)
 		switch {

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"time"
 
+	"github.com/wolfden/wolfden/internal/wire"
 	"github.com/wolfden/wolfden/rules"
 )
 
@@ -56,7 +57,7 @@ func (a *Actor) Join(sub *Sub, since, chatSince int) error {
 			// night's size, whatever the seat, when the client itself asked
 			// (tick -1: off the night's grid), unless a tick just carried
 			// it. The rest follows the beat.
-			a.put(sub, a.pack(sub, encode(TickFrame{Type: "tick", N: -1})))
+			a.put(sub, a.pack(sub, encode(wire.TickFrame{Type: "tick", N: -1})))
 		}
 		return nil
 	})
@@ -116,7 +117,7 @@ func (a *Actor) deliverTo(sub *Sub) {
 		c := &a.chats[sub.chatIdx]
 		if c.visible(sub.Seat) {
 			sub.chatSeq++
-			f := ChatFrame{Type: "chat", Seq: sub.chatSeq, Channel: c.Channel, Seat: c.Seat, Text: c.Text, At: c.At}
+			f := wire.ChatFrame{Type: "chat", Seq: sub.chatSeq, Channel: c.Channel, Seat: c.Seat, Text: c.Text, At: c.At}
 			if !c.Public && c.To&(1<<uint(sub.Seat)) == 0 { // the little girl's copy
 				f.Seat = rules.NoSeat
 			}
@@ -184,12 +185,12 @@ func (a *Actor) drop(sub *Sub) {
 }
 
 // state is what seat s knows and may do now, from what the table was told.
-func (a *Actor) state(s rules.Seat) StateFrame {
+func (a *Actor) state(s rules.Seat) wire.StateFrame {
 	v := a.view(s)
 	// A seat the table still believes awaited after its time ran out (the
 	// timeout is told at a fixed time) may no longer act.
 	v.Pending = v.Pending && a.caughtUp()
-	f := StateFrame{Type: "state", Seat: s, Day: v.Day, Night: v.Night, Turn: v.Turn,
+	f := wire.StateFrame{Type: "state", Seat: s, Day: v.Day, Night: v.Night, Turn: v.Turn,
 		Alive: rules.Seats(v.Alive), Sheriff: v.Sheriff, Pending: v.Pending && !a.clk.Paused,
 		Paused: a.clk.Paused, Over: v.Over, Bot: a.clk.Away&(1<<uint(s)) != 0, SeeCard: a.mustSee(s)}
 	if v.Step != rules.StepNone {
@@ -248,7 +249,7 @@ func (a *Actor) state(s rules.Seat) StateFrame {
 // knowledge as it stood at nightfall: it is read from the game as it was
 // then, once a night, never from tonight's events (a death told to the
 // moderator at the end of the wolves' slot must not drop a call).
-func (a *Actor) nightCalls() []CallJSON {
+func (a *Actor) nightCalls() []wire.CallJSON {
 	n := a.shown.NightNumber()
 	if a.callsNight == n && a.calls != nil {
 		return a.calls
@@ -262,15 +263,15 @@ func (a *Actor) nightCalls() []CallJSON {
 	if err != nil {
 		panic(err) // a prefix of a log the game made
 	}
-	a.calls, a.callsNight = []CallJSON{}, n
+	a.calls, a.callsNight = []wire.CallJSON{}, n
 	for _, c := range g.Narration(n) {
 		a.calls = append(a.calls, callJSON(c))
 	}
 	return a.calls
 }
 
-func choiceJSON(c rules.Choice) ChoiceJSON {
-	j := ChoiceJSON{Cmd: c.Kind.String(), Targets: rules.Seats(c.Targets), NoTarget: c.NoTarget, Value: c.Value, Pick: c.Pick}
+func choiceJSON(c rules.Choice) wire.ChoiceJSON {
+	j := wire.ChoiceJSON{Cmd: c.Kind.String(), Targets: rules.Seats(c.Targets), NoTarget: c.NoTarget, Value: c.Value, Pick: c.Pick}
 	for r := rules.Role(0); r < 32; r++ {
 		if c.Roles&(1<<uint(r)) != 0 {
 			j.Roles = append(j.Roles, r.String())
@@ -283,7 +284,7 @@ func choiceJSON(c rules.Choice) ChoiceJSON {
 // reached the game (over a rate, malformed). The answer goes out with the
 // game's own frames: at night, at the next tick like everything else, so
 // that when it comes tells nothing of what the seat did.
-func (a *Actor) Refuse(sub *Sub, f ErrorFrame) error {
+func (a *Actor) Refuse(sub *Sub, f wire.ErrorFrame) error {
 	f.Type = "error"
 	return a.send(func() { a.queue(sub, encode(f)) }) // sent as the actor commits
 }
@@ -300,7 +301,7 @@ func (a *Actor) Act(sub *Sub, id int64, c rules.Command) error {
 
 func (a *Actor) act(sub *Sub, id int64, c rules.Command, start time.Time) {
 	refuse := func(code, msg string) {
-		a.queue(sub, encode(ErrorFrame{Type: "error", ID: id, Code: code, Message: msg}))
+		a.queue(sub, encode(wire.ErrorFrame{Type: "error", ID: id, Code: code, Message: msg}))
 		if a.hooks.Command != nil {
 			a.hooks.Command("refused", time.Since(start))
 		}
@@ -416,7 +417,7 @@ func (a *Actor) Abort() error {
 		if over, _ := a.shown.Over(); over {
 			return errors.New("the game is over")
 		}
-		msg := encode(ErrorFrame{Type: "error", Code: "aborted", Message: ErrAborted.Error()})
+		msg := encode(wire.ErrorFrame{Type: "error", Code: "aborted", Message: ErrAborted.Error()})
 		for sub := range a.subs {
 			a.put(sub, msg)
 		}

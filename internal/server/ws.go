@@ -13,6 +13,7 @@ import (
 
 	"github.com/wolfden/wolfden/internal/game"
 	"github.com/wolfden/wolfden/internal/store"
+	"github.com/wolfden/wolfden/internal/wire"
 	"github.com/wolfden/wolfden/rules"
 )
 
@@ -79,7 +80,7 @@ func reply(ctx context.Context, conn *websocket.Conn, v any) {
 }
 
 func closeWith(conn *websocket.Conn, code, msg string) {
-	reply(context.Background(), conn, game.ErrorFrame{Type: "error", Code: code, Message: msg})
+	reply(context.Background(), conn, wire.ErrorFrame{Type: "error", Code: code, Message: msg})
 	_ = conn.Close(websocket.StatusPolicyViolation, code)
 }
 
@@ -148,7 +149,7 @@ func (s *Server) session(ctx context.Context, cancel context.CancelFunc, conn *w
 	// the next tick, so that an answer's timing tells nothing (a wolf
 	// over his chat budget must not get a message a villager never
 	// gets). The pong is the exception: every client pings alike.
-	refuse := func(e game.ErrorFrame) {
+	refuse := func(e wire.ErrorFrame) {
 		if a.Refuse(sub, e) != nil {
 			e.Type = "error"
 			reply(ctx, conn, e)
@@ -173,12 +174,12 @@ func (s *Server) session(ctx context.Context, cancel context.CancelFunc, conn *w
 			// Said at once, unlike the other refusals: it answers how fast
 			// the client sends, whatever its seat, and a flood is closed
 			// before the next tick would carry it.
-			reply(ctx, conn, game.ErrorFrame{Type: "error", Code: "rate", Message: "too many frames; slow down"})
+			reply(ctx, conn, wire.ErrorFrame{Type: "error", Code: "rate", Message: "too many frames; slow down"})
 			continue
 		}
 		f, err := decodeFrame(data)
 		if err != nil {
-			refuse(game.ErrorFrame{ID: f.ID, Code: "bad_frame", Message: err.Error()})
+			refuse(wire.ErrorFrame{ID: f.ID, Code: "bad_frame", Message: err.Error()})
 			continue
 		}
 		switch f.Type {
@@ -188,7 +189,7 @@ func (s *Server) session(ctx context.Context, cancel context.CancelFunc, conn *w
 		case "cover": // a client's filler at night, sent whether or not it acts
 			continue
 		case "hello":
-			refuse(game.ErrorFrame{ID: f.ID, Code: "bad_frame", Message: "already greeted; reconnect to resume from another point"})
+			refuse(wire.ErrorFrame{ID: f.ID, Code: "bad_frame", Message: "already greeted; reconnect to resume from another point"})
 			continue
 		case "act":
 			c, _ := f.command()
@@ -199,7 +200,7 @@ func (s *Server) session(ctx context.Context, cancel context.CancelFunc, conn *w
 			err = a.Decoy(sub, f.ID)
 		case "chat":
 			if !s.chatAllowed(rm, seat, f.Channel) {
-				refuse(game.ErrorFrame{ID: f.ID, Code: "rate", Message: fmt.Sprintf(
+				refuse(wire.ErrorFrame{ID: f.ID, Code: "rate", Message: fmt.Sprintf(
 					"chat is limited to %v message a second per seat (%d at once), whatever the connection; this one was not sent",
 					float64(s.lim.chatRate), s.lim.chatBurst)})
 				continue
@@ -207,7 +208,7 @@ func (s *Server) session(ctx context.Context, cancel context.CancelFunc, conn *w
 			err = a.Chat(sub, f.ID, f.Channel, f.Text)
 		}
 		if err != nil {
-			reply(ctx, conn, game.ErrorFrame{Type: "error", ID: f.ID, Code: untaken(err), Message: err.Error()})
+			reply(ctx, conn, wire.ErrorFrame{Type: "error", ID: f.ID, Code: untaken(err), Message: err.Error()})
 		}
 	}
 }
