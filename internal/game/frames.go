@@ -19,6 +19,7 @@ type (
 	TickFrame  = wire.TickFrame
 	AckFrame   = wire.AckFrame
 	ErrorFrame = wire.ErrorFrame
+	SeenFrame  = wire.SeenFrame
 )
 
 func eventFrame(seq int, e *rules.Event) wire.EventFrame {

@@ -107,6 +107,16 @@ type ErrorFrame struct {
 	Message string `json:"message"`
 }
 
+// SeenFrame tells every connection, the spectators' and the table device's
+// alike, how far the wait for the cards has got: Count people of Of have
+// confirmed. Waiting is false in the last one, sent as the wait ends.
+type SeenFrame struct {
+	Type    string `json:"type"` // "seen"
+	Count   int    `json:"count"`
+	Of      int    `json:"of"`
+	Waiting bool   `json:"waiting"`
+}
+
 // ClientFrame is a frame from a client (docs/api.md). The server reads it
 // strictly (internal/server: unknown fields and trailing data are errors).
 type ClientFrame struct {
