@@ -122,6 +122,12 @@ type Actor struct {
 	calls      []wire.CallJSON // tonight's calls, as the table knew the game at nightfall
 	callsNight int
 
+	// What deliveries share among connections (sub.go).
+	gen       int // deliveries made
+	stCache   [rules.MaxSeats + 1]seatState
+	evTails   [][]byte    // shown's events' frames after their seq
+	chatTails [][2][]byte // the messages' frames after their seq: as written, anonymous
+
 	team wolfTeam // tonight's wolf team of people and bots (wolfteam.go)
 
 	// stalled: the last write failed; the clocks stand still, nothing is
@@ -323,10 +329,7 @@ func (a *Actor) recover() {
 	msg := encode(wire.ErrorFrame{Type: "error", Code: "internal",
 		Message: "the game has stopped on an internal error; it is kept and resumes when the server restarts"})
 	for sub := range a.subs {
-		select {
-		case sub.Out <- msg:
-		default:
-		}
+		sub.offer(msg) // behind what it has waiting; a full queue misses it
 	}
 	if a.hooks.Failed != nil {
 		a.hooks.Failed(fmt.Errorf("panic: %v", r))

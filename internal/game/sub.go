@@ -3,6 +3,10 @@ package game
 import (
 	"bytes"
 	"errors"
+	"maps"
+	"slices"
+	"strconv"
+	"sync"
 	"time"
 
 	"github.com/wolfden/wolfden/internal/wire"
@@ -21,15 +25,80 @@ type Sub struct {
 	evIdx, evSeq     int // events of the log looked at, and sent
 	chatIdx, chatSeq int
 	lastState        []byte
-	lastSeen         []byte // the last count of the wait for the cards (seen.go)
+	last             wire.StateFrame // what lastState encodes; set with it
+	lastSeen         []byte          // the last count of the wait for the cards (seen.go)
 	dropped          bool
 	frames           [][]byte // frames not yet sent
+
+	// A lazy queue (NewLazySub): Out holds a few messages, and up to size
+	// in all wait in spill, behind everything in Out, while the reader is
+	// behind. Out only takes a message while spill is empty.
+	size  int
+	mu    sync.Mutex
+	spill [][]byte
 }
 
 // NewSub makes a connection's queue of size messages; kick is called once,
 // from the actor, when the connection is dropped for being too slow.
 func NewSub(seat rules.Seat, size int, kick func()) *Sub {
 	return &Sub{Seat: seat, Out: make(chan []byte, size), kick: kick}
+}
+
+// lazyOut is how many messages a lazy queue's Out holds: a reader that
+// keeps up has one or two waiting.
+const lazyOut = 8
+
+// NewLazySub is NewSub with a queue that costs only what waits in it: a
+// channel of 1,024 slots is 24 KiB a connection, most of its memory, while
+// a reader that keeps up has a message or two waiting. The bound is the
+// same (size messages, then the connection is dropped), but only the first
+// few go to Out: the reader must take the rest with Spilled when Out is
+// empty.
+func NewLazySub(seat rules.Seat, size int, kick func()) *Sub {
+	return &Sub{Seat: seat, Out: make(chan []byte, min(size, lazyOut)), kick: kick, size: size}
+}
+
+// Spilled takes the messages that wait behind Out, in order, once Out is
+// empty (none while it is not: they come after what it holds). The reader
+// calls it when Out is empty, before it waits on Out.
+func (s *Sub) Spilled() [][]byte {
+	if s.size == 0 {
+		return nil
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if len(s.Out) > 0 { // refilled since the reader looked: those first
+		return nil
+	}
+	out := s.spill
+	s.spill = nil
+	return out
+}
+
+// offer queues a message without waiting; false: the queue is full.
+func (s *Sub) offer(msg []byte) bool {
+	if s.size == 0 {
+		select {
+		case s.Out <- msg:
+			return true
+		default:
+			return false
+		}
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if len(s.spill) == 0 {
+		select {
+		case s.Out <- msg:
+			return true
+		default:
+		}
+	}
+	if len(s.Out)+len(s.spill) >= s.size {
+		return false
+	}
+	s.spill = append(s.spill, msg)
+	return true
 }
 
 // Join attaches a connection. since and chatSince are the last event and
@@ -92,13 +161,90 @@ func (a *Actor) catchUp(sub *Sub, since, chatSince int) {
 			sub.chatSeq++
 		}
 	}
+	a.gen++
 	a.deliverTo(sub)
 }
 
 func (a *Actor) deliver() {
+	a.gen++
 	for sub := range a.subs {
 		a.deliverTo(sub)
 	}
+}
+
+// Within one delivery (one gen) every connection of a seat is told the same
+// state, and every connection that sees an event or a message gets the same
+// bytes but for its own number: both are built once, not once per
+// connection. A frame is cached only as encoded, so what a connection
+// receives is exactly what encoding it for that connection alone would give.
+
+// seatState is a seat's state in this delivery, built once.
+type seatState struct {
+	gen int
+	f   wire.StateFrame
+	b   []byte // encoded on first need
+}
+
+func (a *Actor) stateOf(s rules.Seat) *seatState {
+	c := &a.stCache[s]
+	if c.gen != a.gen {
+		c.gen, c.f, c.b = a.gen, a.state(s), nil
+	}
+	return c
+}
+
+// seqFrame appends a frame {"type":T,"seq":N,…} for seq n from tail, the
+// encoding's bytes after the number.
+func seqFrame(head []byte, n int, tail []byte) []byte {
+	b := make([]byte, 0, len(head)+20+len(tail))
+	b = strconv.AppendInt(append(b, head...), int64(n), 10)
+	return append(b, tail...)
+}
+
+var (
+	eventHead = []byte(`{"type":"event","seq":`)
+	chatHead  = []byte(`{"type":"chat","seq":`)
+)
+
+// tailAfterSeq is an encoded frame's bytes after its seq (encoded as 0).
+func tailAfterSeq(b, head []byte) []byte {
+	if !bytes.HasPrefix(b, head) || len(b) <= len(head) || b[len(head)] != '0' {
+		panic("game: a frame's encoding does not start with its type and seq")
+	}
+	return b[len(head)+1:]
+}
+
+// eventTail is event i's frame after its seq, encoded once.
+func (a *Actor) eventTail(i int) []byte {
+	for len(a.evTails) <= i {
+		a.evTails = append(a.evTails, nil)
+	}
+	if a.evTails[i] == nil {
+		e := &a.shown.Events()[i]
+		a.evTails[i] = tailAfterSeq(encode(eventFrame(0, e)), eventHead)
+	}
+	return a.evTails[i]
+}
+
+// chatTail is message i's frame after its seq, encoded once; anon: the copy
+// without the writer's seat (the little girl's).
+func (a *Actor) chatTail(i int, anon bool) []byte {
+	for len(a.chatTails) <= i {
+		a.chatTails = append(a.chatTails, [2][]byte{})
+	}
+	k := 0
+	if anon {
+		k = 1
+	}
+	if a.chatTails[i][k] == nil {
+		c := &a.chats[i]
+		f := wire.ChatFrame{Type: "chat", Channel: c.Channel, Seat: c.Seat, Text: c.Text, At: c.At}
+		if anon {
+			f.Seat = rules.NoSeat
+		}
+		a.chatTails[i][k] = tailAfterSeq(encode(f), chatHead)
+	}
+	return a.chatTails[i][k]
 }
 
 // deliverTo sends a connection the events and messages it has not had,
@@ -110,25 +256,53 @@ func (a *Actor) deliverTo(sub *Sub) {
 		e := &ev[sub.evIdx]
 		if e.Visible(sub.Seat) {
 			sub.evSeq++
-			a.queue(sub, encode(eventFrame(sub.evSeq, e)))
+			a.queue(sub, seqFrame(eventHead, sub.evSeq, a.eventTail(sub.evIdx)))
 		}
 	}
 	for ; sub.chatIdx < len(a.chats); sub.chatIdx++ {
 		c := &a.chats[sub.chatIdx]
 		if c.visible(sub.Seat) {
 			sub.chatSeq++
-			f := wire.ChatFrame{Type: "chat", Seq: sub.chatSeq, Channel: c.Channel, Seat: c.Seat, Text: c.Text, At: c.At}
-			if !c.Public && c.To&(1<<uint(sub.Seat)) == 0 { // the little girl's copy
-				f.Seat = rules.NoSeat
-			}
-			a.queue(sub, encode(f))
+			anon := !c.Public && c.To&(1<<uint(sub.Seat)) == 0 // the little girl's copy
+			a.queue(sub, seqFrame(chatHead, sub.chatSeq, a.chatTail(sub.chatIdx, anon)))
 		}
 	}
-	st := encode(a.state(sub.Seat))
-	if !bytes.Equal(st, sub.lastState) {
-		sub.lastState = st
-		a.queue(sub, st)
+	// Most changes leave most seats' states as they were: comparing the
+	// frame is much cheaper than encoding it to compare the bytes.
+	st := a.stateOf(sub.Seat)
+	if sub.lastState != nil && sameState(&st.f, &sub.last) {
+		return
 	}
+	if st.b == nil {
+		st.b = encode(st.f)
+	}
+	if !bytes.Equal(st.b, sub.lastState) {
+		sub.lastState = st.b
+		a.queue(sub, st.b)
+	}
+	sub.last = st.f
+}
+
+// sameState reports whether two state frames are equal field by field, so
+// that they encode alike. TestSameStateSeesEveryField holds it to every
+// field of the frame.
+func sameState(x, y *wire.StateFrame) bool {
+	return x.Type == y.Type && x.Seat == y.Seat && x.Role == y.Role && x.Day == y.Day && x.Night == y.Night &&
+		x.Step == y.Step && x.Turn == y.Turn && sameSeats(x.Alive, y.Alive) && x.Sheriff == y.Sheriff &&
+		(x.Known == nil) == (y.Known == nil) && maps.Equal(x.Known, y.Known) &&
+		sameSeats(x.Wolves, y.Wolves) && sameSeats(x.Lovers, y.Lovers) && sameSeats(x.Exposed, y.Exposed) &&
+		x.Pending == y.Pending && slices.EqualFunc(x.Choices, y.Choices, sameChoice) && (x.Choices == nil) == (y.Choices == nil) &&
+		x.Deadline == y.Deadline && x.NightEnd == y.NightEnd && x.Paused == y.Paused && x.Over == y.Over &&
+		x.Winner == y.Winner && slices.Equal(x.Channels, y.Channels) && (x.Channels == nil) == (y.Channels == nil) &&
+		x.Bot == y.Bot && slices.Equal(x.Calls, y.Calls) && (x.Calls == nil) == (y.Calls == nil) && x.SeeCard == y.SeeCard
+}
+
+// sameSeats: nil and empty encode differently (null, []).
+func sameSeats(x, y []rules.Seat) bool { return (x == nil) == (y == nil) && slices.Equal(x, y) }
+
+func sameChoice(x, y wire.ChoiceJSON) bool {
+	return x.Cmd == y.Cmd && sameSeats(x.Targets, y.Targets) && x.NoTarget == y.NoTarget && x.Value == y.Value &&
+		x.Pick == y.Pick && slices.Equal(x.Roles, y.Roles) && (x.Roles == nil) == (y.Roles == nil)
 }
 
 // queue adds a frame to what the connection is sent next. By day the
@@ -166,9 +340,7 @@ func (a *Actor) sendAll() {
 // put hands a message to a connection, or drops the connection when its
 // queue is full.
 func (a *Actor) put(sub *Sub, msg []byte) {
-	select {
-	case sub.Out <- msg:
-	default:
+	if !sub.offer(msg) {
 		a.drop(sub)
 	}
 }

@@ -134,7 +134,7 @@ func (s *Server) session(ctx context.Context, cancel context.CancelFunc, conn *w
 		return
 	}
 	defer s.release(rm, seat, addr)
-	sub := game.NewSub(seat, queueSize, cancel)
+	sub := game.NewLazySub(seat, queueSize, cancel)
 	if err := a.Join(sub, hello.Since, hello.ChatSince); err != nil {
 		closeWith(conn, untaken(err), err.Error())
 		return
@@ -325,42 +325,60 @@ func (s *Server) writer(ctx context.Context, cancel context.CancelFunc, conn *we
 		}
 		return err == nil
 	}
-	var batch []byte
-	for {
+	// pend holds what was taken from the queue and not yet written: Out's
+	// messages first, then those that waited behind it (game.NewLazySub).
+	var pend [][]byte
+	more := func() bool {
+		if len(pend) > 0 {
+			return true
+		}
 		select {
 		case b := <-sub.Out:
+			pend = append(pend, b)
+		default:
+			pend = append(pend, sub.Spilled()...)
+		}
+		return len(pend) > 0
+	}
+	pop := func() []byte {
+		b := pend[0]
+		pend[0], pend = nil, pend[1:]
+		return b
+	}
+	var batch []byte
+	for {
+		if more() {
 			// Frames queued together go out in one message, one per line:
 			// a write per frame would cost more than everything else. A
 			// night message goes out alone and as it is: its size and count
 			// are the same on every connection.
-			for b != nil {
-				if game.Sealed(b) {
-					if !write(b) {
-						return
-					}
-					break
-				}
-				batch, b = append(batch[:0], b...), nil
-				for len(sub.Out) > 0 && len(batch) < maxBatch {
-					next := <-sub.Out
-					if game.Sealed(next) {
-						b = next
-						break
-					}
-					batch = append(append(batch, '\n'), next...)
-				}
-				if !write(batch) {
+			b := pop()
+			if game.Sealed(b) {
+				if !write(b) {
 					return
 				}
+				continue
 			}
+			batch = append(batch[:0], b...)
+			for len(batch) < maxBatch && more() && !game.Sealed(pend[0]) {
+				batch = append(append(batch, '\n'), pop()...)
+			}
+			if !write(batch) {
+				return
+			}
+			continue
+		}
+		select {
+		case b := <-sub.Out:
+			pend = append(pend, b)
 		case <-ctx.Done():
 			// kicked (too slow), or the reader ended
 			_ = conn.Close(websocket.StatusGoingAway, "closed")
 			return
 		case <-a.Done():
 			// The game's last frames (its end) are sent before closing.
-			for len(sub.Out) > 0 {
-				if !write(<-sub.Out) {
+			for more() {
+				if !write(pop()) {
 					return
 				}
 			}
