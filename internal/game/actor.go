@@ -279,6 +279,13 @@ func ask[T any](a *Actor, f func() T) (T, error) {
 	case v := <-ch:
 		return v, nil
 	case <-a.done:
+		// An act that stops the actor (Abort) has answered before done
+		// closed; both being ready, select may pick either.
+		select {
+		case v := <-ch:
+			return v, nil
+		default:
+		}
 		return zero, ErrStopped
 	case <-t.C:
 		return zero, ErrBusy
