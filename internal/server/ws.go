@@ -357,6 +357,7 @@ func (s *Server) writer(ctx context.Context, cancel context.CancelFunc, conn *we
 				if !write(b) {
 					return
 				}
+				game.Recycle(b) // written: the library holds no part of it
 				continue
 			}
 			batch = append(batch[:0], b...)
