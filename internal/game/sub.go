@@ -274,7 +274,7 @@ func (a *Actor) deliverTo(sub *Sub) {
 		return
 	}
 	if st.b == nil {
-		st.b = encode(st.f)
+		st.b = appendState(make([]byte, 0, 512), &st.f)
 	}
 	if !bytes.Equal(st.b, sub.lastState) {
 		sub.lastState = st.b
