@@ -54,6 +54,7 @@ func benchCmd() *cobra.Command {
 func benchLoadCmd() *cobra.Command {
 	var cfg loadConfig
 	var rawURL, metricsURL, timers string
+	var nodes []string
 	var asJSON bool
 	cmd := &cobra.Command{
 		Use:   "load --url URL --metrics-url URL --games N [--players N] [--preset NAME] [--ramp DURATION] [--seed S] [--timers NAME=DURATION,...] [--json]",
@@ -85,14 +86,22 @@ as their set-up is, rather than every client starting at once.`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			var err error
-			if cfg.URL, err = checkLoadURL(rawURL); err != nil {
+			if cfg.URL, err = checkLoadURL("url", rawURL); err != nil {
 				return err
+			}
+			cfg.Nodes = []string{cfg.URL}
+			for _, n := range nodes {
+				u, err := checkLoadURL("nodes", n)
+				if err != nil {
+					return err
+				}
+				cfg.Nodes = append(cfg.Nodes, u)
 			}
 			if metricsURL == "" {
 				metricsURL = rawURL
 			}
-			if cfg.MetricsURL, err = checkLoadURL(metricsURL); err != nil {
-				return fmt.Errorf("%v (--metrics-url)", err)
+			if cfg.MetricsURL, err = checkLoadURL("metrics-url", metricsURL); err != nil {
+				return err
 			}
 			if cfg.Games < 1 {
 				return fmt.Errorf("bench load: --games must be 1 or more, not %d", cfg.Games)
@@ -146,6 +155,7 @@ as their set-up is, rather than every client starting at once.`,
 	}
 	f := cmd.Flags()
 	f.StringVar(&rawURL, "url", "http://127.0.0.1:8080", "the server's address")
+	f.StringSliceVar(&nodes, "nodes", nil, "the other nodes of a cluster (docs/cluster.md): game i is made on node i of --url and these in turn, and its seats connect to one node after another, so that most connections are relayed to their game's owner")
 	f.StringVar(&metricsURL, "metrics-url", "", "the server's operator listener, where /metrics is (its --metrics-addr; default: --url)")
 	f.IntVar(&cfg.Games, "games", 10, "games played at once")
 	f.IntVar(&cfg.Players, "players", 0, "players a game, for presets with a range (default: the preset's smallest size; 12 for std-12)")
@@ -169,11 +179,11 @@ func timerList(m map[string]string) string {
 }
 
 // checkLoadURL accepts the http(s) address of a server, without a path.
-func checkLoadURL(raw string) (string, error) {
+func checkLoadURL(flag, raw string) (string, error) {
 	u, err := url.Parse(raw)
 	if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" ||
 		(u.Path != "" && u.Path != "/") || u.RawQuery != "" || u.Fragment != "" {
-		return "", fmt.Errorf("bench load: --url %q is not the address of a server, such as http://127.0.0.1:8080", raw)
+		return "", fmt.Errorf("bench load: --%s %q is not the address of a server, such as http://127.0.0.1:8080", flag, raw)
 	}
 	return u.Scheme + "://" + u.Host, nil
 }
@@ -205,7 +215,10 @@ func parseLoadTimers(s string) (map[string]string, error) {
 
 // loadConfig is a load run.
 type loadConfig struct {
-	URL        string // http://host:port
+	URL string // http://host:port
+	// Nodes are a cluster's nodes, URL first: game i is made on node i
+	// (in turn) and its seat s dials node i+s. Only URL's metrics are read.
+	Nodes      []string
 	MetricsURL string // the operator listener: http://host:port
 	Games      int
 	Players    int // seats a game
@@ -339,7 +352,10 @@ func runLoad(ctx context.Context, cfg loadConfig) (*loadReport, error) {
 		IdleConnTimeout:     30 * time.Second,
 	}}
 	defer hc.CloseIdleConnections()
-	api := &client.API{Base: cfg.URL, HTTP: hc}
+	apis := make([]*client.API, len(cfg.Nodes))
+	for i, n := range cfg.Nodes {
+		apis[i] = &client.API{Base: n, HTTP: hc}
+	}
 
 	base, err := scrapeMetrics(ctx, hc, cfg.MetricsURL)
 	if err != nil {
@@ -434,13 +450,14 @@ func runLoad(ctx context.Context, cfg loadConfig) (*loadReport, error) {
 			for i := range jobs {
 				g := &loadGame{idx: i}
 				games[i] = g
-				if err := setupGame(ctx, api, cfg, g); err != nil {
+				node := i % len(cfg.Nodes)
+				if err := setupGame(ctx, apis[node], cfg, g); err != nil {
 					errs.add("game %d: %v", i+1, err)
 					continue
 				}
 				startedGames.Add(1)
 				for _, s := range g.seats {
-					conn, err := dialSeat(ctx, cfg.URL, g.id, s.token)
+					conn, err := dialSeat(ctx, cfg.Nodes[(node+s.seat)%len(cfg.Nodes)], g.id, s.token)
 					if err != nil {
 						errs.add("game %d seat %d: connecting: %v", i+1, s.seat, err)
 						continue

@@ -98,6 +98,7 @@ func TestBenchLoadRefusesBadFlags(t *testing.T) {
 		{[]string{"--preset", "nope"}, "--preset"},
 		{[]string{"--ramp", "-1s"}, "--ramp cannot be negative"},
 		{[]string{"--parallel", "0"}, "--parallel must be 1 or more"},
+		{[]string{"--nodes", "http://127.0.0.1:8082,127.0.0.1:8083"}, `"127.0.0.1:8083" is not the address of a server`},
 	} {
 		args := append([]string{"bench", "load"}, c.args...)
 		_, err := wolfden(t, args...)
