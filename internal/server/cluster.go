@@ -331,15 +331,9 @@ func (n *node) release(id string) {
 // room's next owner. With handOver it releases the lease and says so on
 // the bus, for another node to take the room at once.
 func (n *node) abandon(id string, handOver bool) {
-	n.mu.Lock()
-	l := n.owned[id]
-	delete(n.owned, id)
-	n.mu.Unlock()
-	if l == nil {
+	if !n.letGo(id) {
 		return
 	}
-	n.m.owned.Dec()
-	_ = l.cmd.Unsubscribe()
 	n.s.dropRoom(id)
 	if handOver {
 		n.release(id)
@@ -351,16 +345,23 @@ func (n *node) abandon(id string, handOver bool) {
 
 // disown lets a finished room go once it leaves memory.
 func (n *node) disown(id string) {
+	if n.letGo(id) {
+		n.release(id)
+	}
+}
+
+// letGo stops answering for a room; false if the node did not own it.
+func (n *node) letGo(id string) bool {
 	n.mu.Lock()
 	l := n.owned[id]
 	delete(n.owned, id)
 	n.mu.Unlock()
 	if l == nil {
-		return
+		return false
 	}
 	n.m.owned.Dec()
 	_ = l.cmd.Unsubscribe()
-	n.release(id)
+	return true
 }
 
 // handOver gives every room to the other nodes (a drain), and closes the

@@ -219,17 +219,7 @@ func TestClusterNodesShareOneGame(t *testing.T) {
 	if own != nodes[0] {
 		t.Fatalf("the room was made on node a but %s owns it", own.name)
 	}
-	var wg sync.WaitGroup
-	for i, p := range players {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			if err := p.play(ctx, t, room.Room.ID, func(int) *clusterNode { return nodes[i%3] }); err != nil {
-				t.Errorf("seat %d: %v", p.seat, err)
-			}
-		}()
-	}
-	wg.Wait()
+	playSeats(ctx, t, room.Room.ID, players, func(i, _ int) *clusterNode { return nodes[i%3] })()
 	if t.Failed() {
 		return
 	}
@@ -250,39 +240,14 @@ func TestClusterAdoptsTheGameOfADeadNode(t *testing.T) {
 	defer cancel()
 	room, players := clusterTable(ctx, t, nodes, map[string]any{"preset": "std-9", "seed": 6, "practice": true, "timers": quick})
 	first := owner(t, room.Room.ID, nodes...)
-	var wg sync.WaitGroup
-	var once sync.Once
-	for i, p := range players {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			err := p.play(ctx, t, room.Room.ID, func(dial int) *clusterNode {
-				if dial == 0 {
-					return nodes[1+i%2] // b and c: never the owner
-				}
-				return nodes[1+(i+dial)%2]
-			})
-			if err != nil {
-				t.Errorf("seat %d: %v", p.seat, err)
-			}
-		}()
+	if first != nodes[0] {
+		t.Fatalf("the room was made on node a but %s owns it", first.name)
 	}
-	// Kill the owner once the first night has begun.
-	go func() {
-		for ctx.Err() == nil {
-			if players[0].seen.Load() > 3 {
-				once.Do(first.kill)
-				return
-			}
-			time.Sleep(10 * time.Millisecond)
-		}
-	}()
-	wg.Wait()
+	playAll(ctx, t, room.Room.ID, players, func(i, dial int) *clusterNode {
+		return nodes[1+(i+dial)%2] // b and c: never the owner
+	}, first.kill)
 	if t.Failed() {
 		return
-	}
-	if !first.dead {
-		t.Fatal("the game ended before its owner was killed")
 	}
 	next := owner(t, room.Room.ID, nodes[1], nodes[2])
 	checkStreams(ctx, t, next, room.Room.ID, players)
@@ -418,11 +383,9 @@ func TestClusterSendsANodeOnlyItsOwnSeatsFrames(t *testing.T) {
 	}
 }
 
-// playAll plays every seat, each through the node node chooses for its
-// dial'th connection, while during runs once the first seat has had a few
-// events; it fails the test if the game ended before that.
-func playAll(ctx context.Context, t *testing.T, room string, players []*seatPlayer, node func(i, dial int) *clusterNode, during func()) {
-	t.Helper()
+// playSeats sets every seat playing, each through the node node chooses
+// for its dial'th connection; the function it returns waits for them.
+func playSeats(ctx context.Context, t *testing.T, room string, players []*seatPlayer, node func(i, dial int) *clusterNode) func() {
 	var wg sync.WaitGroup
 	for i, p := range players {
 		wg.Add(1)
@@ -433,6 +396,15 @@ func playAll(ctx context.Context, t *testing.T, room string, players []*seatPlay
 			}
 		}()
 	}
+	return wg.Wait
+}
+
+// playAll plays every seat, each through the node node chooses for its
+// dial'th connection, while during runs once the first seat has had a few
+// events; it fails the test if the game ended before that.
+func playAll(ctx context.Context, t *testing.T, room string, players []*seatPlayer, node func(i, dial int) *clusterNode, during func()) {
+	t.Helper()
+	wait := playSeats(ctx, t, room, players, node)
 	did := make(chan struct{})
 	go func() {
 		defer close(did)
@@ -441,7 +413,7 @@ func playAll(ctx context.Context, t *testing.T, room string, players []*seatPlay
 		}
 		during()
 	}()
-	wg.Wait()
+	wait()
 	<-did
 	if players[0].dials < 2 && !t.Failed() {
 		t.Fatal("the game ended before anything happened to its owner")
@@ -581,17 +553,7 @@ func TestClusterShowsAFinishedGameAfterItsOwnerDied(t *testing.T) {
 	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
 	defer cancel()
 	room, players := clusterTable(ctx, t, nodes, map[string]any{"preset": "std-9", "seed": 14, "practice": true, "timers": quick})
-	var wg sync.WaitGroup
-	for i, p := range players {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			if err := p.play(ctx, t, room.Room.ID, func(int) *clusterNode { return nodes[i%2] }); err != nil {
-				t.Errorf("seat %d: %v", p.seat, err)
-			}
-		}()
-	}
-	wg.Wait()
+	playSeats(ctx, t, room.Room.ID, players, func(i, _ int) *clusterNode { return nodes[i%2] })()
 	if t.Failed() {
 		return
 	}
