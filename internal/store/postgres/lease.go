@@ -170,9 +170,15 @@ func (d *DB) lease(ctx context.Context, room string) (Lease, error) {
 	return l, err
 }
 
+// unleasedGrace is how long a room may go without a lease before it is an
+// orphan: a node stores a new room, then takes its lease, and another must
+// not take it in between. (A room stored before its database was a
+// cluster's, or whose maker died in that moment, waits this long.)
+const unleasedGrace = 30 * time.Second
+
 // Orphans lists the rooms that need an owner and have none (oldest
-// first): the open and running ones whose lease was never taken, was
-// released, or has expired, and the finished ones whose owner died while
+// first): the open and running ones whose lease was released or has
+// expired, or was never taken (made unleasedGrace ago or more), and the finished ones whose owner died while
 // their end was still shown (a lease expired, not released: a node lets a
 // finished game's lease go when it leaves its memory). A node of a cluster
 // adopts them (internal/server, cluster.go); Acquire decides among nodes
@@ -184,9 +190,10 @@ func (d *DB) Orphans(ctx context.Context) ([]string, error) {
 	}
 	defer done()
 	rows, err := d.pool.Query(ctx, `SELECT r.id FROM rooms r LEFT JOIN leases l ON l.room_id = r.id
-		WHERE (r.status IN ('open', 'running') AND (l.room_id IS NULL OR l.node = '' OR l.expires < clock_timestamp()))
+		WHERE (r.status IN ('open', 'running') AND (l.node = '' OR l.expires < clock_timestamp()
+				OR (l.room_id IS NULL AND (r.created IS NULL OR r.created < $1))))
 			OR (r.status = 'over' AND l.node <> '' AND l.expires < clock_timestamp())
-		ORDER BY r.created, r.id`)
+		ORDER BY r.created, r.id`, time.Now().Add(-unleasedGrace).UnixNano())
 	if err != nil {
 		return nil, fmt.Errorf("postgres: rooms without an owner: %w", err)
 	}

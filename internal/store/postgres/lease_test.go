@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"slices"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -402,4 +403,51 @@ func BenchmarkFencedAppend(b *testing.B) {
 			}
 		},
 	})
+}
+
+// TestOrphansAreTheRoomsNobodyOwns: a cluster's nodes adopt the rooms that
+// Orphans lists, and no other: open and running rooms whose lease expired
+// or was released, or that never had one for a while (not one just made,
+// whose maker is taking it), and finished games whose owner died while
+// their end was shown (a lease expired, not released).
+func TestOrphansAreTheRoomsNobodyOwns(t *testing.T) {
+	url := pgtest.Start(t).NewDB(t)
+	d := open(t, url)
+	a := fencedStore(t, d, "a")
+	old := time.Now().Add(-time.Hour)
+	room := func(id, status string, created time.Time) {
+		r := storetest.Room(id, status, 0)
+		r.Code = ""
+		r.Created, r.Updated = created, created
+		storetest.CreateRoom(t, d, r)
+	}
+	room("held", store.StatusRunning, old)
+	room("expired", store.StatusRunning, old)
+	room("released", store.StatusOpen, old)
+	room("never", store.StatusOpen, old)
+	room("just-made", store.StatusOpen, time.Now())
+	room("over-died", store.StatusOver, old)
+	room("over-released", store.StatusOver, old)
+	room("over-never", store.StatusOver, old)
+	for _, id := range []string{"held", "expired", "released", "over-died", "over-released"} {
+		if _, err := a.Acquire(ctx, id, time.Minute); err != nil {
+			t.Fatal(err)
+		}
+	}
+	expire(t, url, "expired")
+	expire(t, url, "over-died")
+	for _, id := range []string{"released", "over-released"} {
+		if err := a.Release(ctx, id); err != nil {
+			t.Fatal(err)
+		}
+	}
+	got, err := a.Orphans(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	slices.Sort(got)
+	want := []string{"expired", "never", "over-died", "released"}
+	if !slices.Equal(got, want) {
+		t.Fatalf("orphans %v, want %v", got, want)
+	}
 }
