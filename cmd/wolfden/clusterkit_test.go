@@ -563,7 +563,7 @@ func (cl *cluster) check(g *cgame) {
 		}
 	}
 	// The replay, asked of a node that did not create the room.
-	var via *node
+	via := cl.live()[0]
 	for _, nd := range cl.live() {
 		if nd != g.owner {
 			via = nd
