@@ -97,7 +97,7 @@ func startCluster(t *testing.T, n int, ttl string, busFor func(i int, url string
 		}
 		if t.Failed() {
 			for _, nd := range cl.nodes {
-				t.Logf("--- %s's log:\n%s", nd.name, nd.log())
+				t.Logf("--- %s's log:\n%s", nd.name, nd.tail(150))
 			}
 		}
 	})
@@ -118,6 +118,15 @@ func (nd *node) log() string {
 	nd.logs.mu.Lock()
 	defer nd.logs.mu.Unlock()
 	return nd.logs.w.(*strings.Builder).String()
+}
+
+// tail is the last n lines of the node's log.
+func (nd *node) tail(n int) string {
+	lines := strings.Split(strings.TrimRight(nd.log(), "\n"), "\n")
+	if len(lines) > n {
+		lines = append([]string{fmt.Sprintf("[%d lines before]", len(lines)-n)}, lines[len(lines)-n:]...)
+	}
+	return strings.Join(lines, "\n")
 }
 
 // start runs the node and waits until its /readyz says ready (PostgreSQL
@@ -142,7 +151,7 @@ func (nd *node) start() error {
 	for {
 		select {
 		case <-nd.exited:
-			return fmt.Errorf("%s (serve %s) exited at start-up: %v\n%s", nd.name, strings.Join(args[1:], " "), nd.exitErr, nd.log())
+			return fmt.Errorf("%s (serve %s) exited at start-up: %v\n%s", nd.name, strings.Join(args[1:], " "), nd.exitErr, nd.tail(10))
 		default:
 		}
 		resp, err := http.Get("http://" + nd.ops + "/readyz")
@@ -156,7 +165,7 @@ func (nd *node) start() error {
 		if time.Now().After(deadline) {
 			_ = cmd.Process.Kill()
 			<-nd.exited
-			return fmt.Errorf("%s's /readyz did not say ready within 30 s of its start (last: %v)\n%s", nd.name, err, nd.log())
+			return fmt.Errorf("%s's /readyz did not say ready within 30 s of its start (last: %v)\n%s", nd.name, err, nd.tail(10))
 		}
 		time.Sleep(20 * time.Millisecond)
 	}
