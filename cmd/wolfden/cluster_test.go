@@ -83,17 +83,9 @@ func TestClusterSurvivesKilledOwners(t *testing.T) {
 	vote := start(cl.nodes[0], 100, true)
 	for k := range trials {
 		x := cl.nodes[k%3]
-		select {
-		case <-vote.atVote:
-		case <-ctx.Done():
-			t.Fatalf("trial %d: room %s on %s never came to a vote", k+1, vote.room, x.name)
-		}
+		vote.await(t, ctx, vote.atVote, fmt.Sprintf("a vote (trial %d)", k+1))
 		night := start(x, 200+k, false)
-		select {
-		case <-night.atNight:
-		case <-ctx.Done():
-			t.Fatalf("trial %d: room %s on %s never came to a night", k+1, night.room, x.name)
-		}
+		night.await(t, ctx, night.atNight, fmt.Sprintf("a night (trial %d)", k+1))
 		held, err := x.cluster() // its games of the earlier trials too
 		if err != nil {
 			t.Fatal(err)
@@ -154,11 +146,7 @@ func TestClusterSigtermHandsOver(t *testing.T) {
 	}
 	rooms := []string{games[0].room, games[1].room}
 	for _, g := range games {
-		select {
-		case <-g.atVote:
-		case <-ctx.Done():
-			t.Fatalf("room %s never came to a vote", g.room)
-		}
+		g.await(t, ctx, g.atVote, "a vote")
 	}
 	drained.running.Store(false)
 	if err := drained.cmd.Process.Signal(syscall.SIGTERM); err != nil {
@@ -225,11 +213,7 @@ func TestClusterFencesANodeCutFromNATS(t *testing.T) {
 	}
 	rooms := []string{games[0].room, games[1].room}
 	for _, g := range games {
-		select {
-		case <-g.atNight:
-		case <-ctx.Done():
-			t.Fatalf("room %s never came to a night", g.room)
-		}
+		g.await(t, ctx, g.atNight, "a night")
 	}
 	proxy.Cut()
 	if body := waitReadyz(t, cut.ops, http.StatusServiceUnavailable); !strings.Contains(body, "bus") {

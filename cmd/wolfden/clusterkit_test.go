@@ -377,6 +377,26 @@ type cgame struct {
 	nightOnce sync.Once
 	lastNight atomic.Bool // the latest state any player saw was a night's
 	over      atomic.Bool
+	done      chan struct{} // closed when a player saw the game over
+	doneOnce  sync.Once
+}
+
+// await waits for ch (the game's atVote or atNight), failing at once if
+// the game ends first.
+func (g *cgame) await(t *testing.T, ctx context.Context, ch <-chan struct{}, what string) {
+	t.Helper()
+	select {
+	case <-ch:
+		return
+	default:
+	}
+	select {
+	case <-ch:
+	case <-g.done:
+		t.Fatalf("room %s (made on %s) ended before it came to %s", g.room, g.owner.name, what)
+	case <-ctx.Done():
+		t.Fatalf("room %s (made on %s) never came to %s", g.room, g.owner.name, what)
+	}
 }
 
 // newGame creates a practice std-12 room on owner, seats its twelve
@@ -389,7 +409,7 @@ func (cl *cluster) newGame(owner *node, seed int) *cgame {
 		"seed": seed, "practice": true, "timers": clusterTimers}, &c); err != nil {
 		cl.t.Fatalf("creating a room on %s: %v", owner.name, err)
 	}
-	g := &cgame{room: c.Room.ID, owner: owner, atVote: make(chan struct{}), atNight: make(chan struct{})}
+	g := &cgame{room: c.Room.ID, owner: owner, atVote: make(chan struct{}), atNight: make(chan struct{}), done: make(chan struct{})}
 	live := cl.live()
 	for i := range c.Room.Players {
 		nd := live[i%len(live)]
@@ -469,6 +489,7 @@ func (p *cplayer) play(ctx context.Context, cl *cluster, g *cgame) error {
 					}
 					if f.Over {
 						g.over.Store(true)
+						g.doneOnce.Do(func() { close(g.done) })
 					}
 				}
 				return false
@@ -481,6 +502,7 @@ func (p *cplayer) play(ctx context.Context, cl *cluster, g *cgame) error {
 				}
 				return g.gate.wait(ctx)
 			},
+			Avoid: []rules.CmdKind{rules.CmdExplode}, // every game comes to a vote
 			Sent:  func(c rules.Command) { p.sent = append(p.sent, c.String()) },
 			Acked: func(c rules.Command) { p.acked = append(p.acked, c.String()) },
 		})
