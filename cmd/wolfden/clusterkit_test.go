@@ -133,7 +133,7 @@ func (nd *node) tail(n int) string {
 // and NATS reached).
 func (nd *node) start() error {
 	nd.startCount++
-	fmt.Fprintf(nd.logs, "=== start %d of %s\n", nd.startCount, nd.name)
+	fmt.Fprintf(nd.logs, "=== start %d of %s at %s\n", nd.startCount, nd.name, time.Now().Format("15:04:05.000"))
 	args := append([]string{"serve", "--addr", nd.addr, "--metrics-addr", nd.ops, "--db", nd.db, "--bus", nd.bus,
 		"--node", nd.name, "--lease-ttl", nd.ttl, "--join-rate", "0", "--room-rate", "0"}, nd.extra...)
 	cmd := exec.Command(os.Args[0], "-test.run=^$")
@@ -180,7 +180,7 @@ func (nd *node) kill(t *testing.T) {
 		t.Fatalf("SIGKILL %s: %v", nd.name, err)
 	}
 	<-nd.exited
-	fmt.Fprintf(nd.logs, "=== %s killed (SIGKILL)\n", nd.name)
+	fmt.Fprintf(nd.logs, "=== %s killed (SIGKILL) at %s\n", nd.name, time.Now().Format("15:04:05.000"))
 }
 
 // stop ends the node at the end of a test, if it still runs.
@@ -440,34 +440,53 @@ func (cl *cluster) live() []*node {
 // choices, through every kill and hand-over: when its connection ends it
 // dials the next node with the numbers it holds. It keeps what it got.
 type cplayer struct {
-	seat   int
-	token  string
-	first  int // the node it dials first
-	events []json.RawMessage
-	chats  int
-	sent   []string // the commands it sent, acked those acknowledged (rules.Command.String)
-	acked  []string
-	winner string
-	ends   []string // how each connection ended, for the failure messages
-	bad    []string // what was wrong: a close other than 1012 "moved" from a live node
+	seat     int
+	token    string
+	first    int // the node it dials first
+	events   []json.RawMessage
+	chats    int
+	sent     []string // the commands it sent, acked those acknowledged (rules.Command.String)
+	acked    []string
+	winner   string
+	ends     []string // how each connection ended, for the failure messages
+	refusals []string // the dials refused, each new answer of a node once
+	bad      []string // what was wrong: a close other than 1012 "moved" from a live node
 }
 
 // play runs the player until its game is over.
 func (p *cplayer) play(ctx context.Context, cl *cluster, g *cgame) error {
 	r := rand.New(rand.NewPCG(uint64(p.seat), uint64(len(g.room))))
 	var lastErr error
+	var refused time.Time // since when every node refuses the finished game
+	lastDial := make([]string, len(cl.nodes))
 	for attempt := 0; ctx.Err() == nil; attempt++ {
 		nd := cl.nodes[(p.first+attempt)%len(cl.nodes)]
 		deaths := nd.deaths.Load()
+		from, at := len(p.events), time.Now()
 		conn, err := client.Dial(ctx, nd.base, g.room, p.token, len(p.events), p.chats)
 		if err != nil {
+			if e := fmt.Sprintf("%s: %v", nd.name, err); e != lastDial[nd.i] && len(p.refusals) < 60 {
+				lastDial[nd.i] = e
+				p.refusals = append(p.refusals, at.Format("15:04:05.000")+" "+e)
+			}
 			lastErr = fmt.Errorf("dialing %s: %v", nd.name, err)
+			// A finished game lingers (--linger) on its owner, which serves
+			// the end of its stream; another node may send the connection
+			// there. If no node will, for a good while, the seat cannot
+			// resume.
 			if g.over.Load() && strings.Contains(err.Error(), "not_running") {
-				break // the game ended while this seat was away: the checks say what it missed
+				if refused.IsZero() {
+					refused = time.Now()
+				} else if time.Since(refused) > 10*time.Second {
+					return fmt.Errorf("seat %d of room %s: the game is over, and for 10 s every node has refused the connection (%s: %v) while the seat misses the end of its stream (%d events; connections %v; dials refused %v)",
+						p.seat, g.room, nd.name, err, len(p.events), p.ends, p.refusals)
+				}
 			}
 			time.Sleep(25 * time.Millisecond) // the node is down, or its game between owners
 			continue
 		}
+		refused = time.Time{}
+		clear(lastDial)
 		var bad error
 		st, err := conn.PlayHooked(ctx, r, client.Hooks{
 			Frame: func(f client.Frame) bool {
@@ -520,7 +539,8 @@ func (p *cplayer) play(ctx context.Context, cl *cluster, g *cgame) error {
 			return fmt.Errorf("seat %d on %s: %v", p.seat, nd.name, err)
 		}
 		code, reason := conn.CloseStatus()
-		p.ends = append(p.ends, fmt.Sprintf("%s: %d %q", nd.name, code, reason))
+		p.ends = append(p.ends, fmt.Sprintf("%s: %d %q (%s–%s, events %d→%d)", nd.name, code, reason,
+			at.Format("15:04:05.000"), time.Now().Format("15:04:05.000"), from, len(p.events)))
 		if !(code == 1012 && reason == "moved") && nd.deaths.Load() == deaths {
 			p.bad = append(p.bad, fmt.Sprintf("seat %d: its connection on %s, which was not killed meanwhile, ended with %d %q, not 1012 \"moved\" (%v)",
 				p.seat, nd.name, code, reason, err))
@@ -529,7 +549,7 @@ func (p *cplayer) play(ctx context.Context, cl *cluster, g *cgame) error {
 		lastErr = err
 	}
 	if ctx.Err() != nil {
-		return fmt.Errorf("seat %d of room %s: the game did not end (%d events, connections ended %v; last error: %v)", p.seat, g.room, len(p.events), p.ends, lastErr)
+		return fmt.Errorf("seat %d of room %s: the game did not end (%d events, connections ended %v; dials refused %v; last error: %v)", p.seat, g.room, len(p.events), p.ends, p.refusals, lastErr)
 	}
 	return nil
 }
