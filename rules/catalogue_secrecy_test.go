@@ -13,30 +13,10 @@ func idleOn(g *Game) {
 	}
 }
 
-func newDealt(t *testing.T, b Board, deal ...Role) *Game {
-	t.Helper()
-	b.Cards = deal
-	g, err := New(b, 1, deal)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return g
-}
-
-func told(g *Game, s Seat, k EventKind) []Event {
-	var out []Event
-	for _, e := range g.Stream(s, 0, nil) {
-		if e.Kind == k {
-			out = append(out, e)
-		}
-	}
-	return out
-}
-
 // TestPsychicCheckIsHisAlone: the psychic learns the card he checked; the
 // checked player and a villager are told nothing of it.
 func TestPsychicCheckIsHisAlone(t *testing.T) {
-	g := newDealt(t, Board{}, Psychic, Seer, Hunter, Werewolf, Werewolf, Villager, Villager, Villager)
+	g := dealtGame(t, nil, Psychic, Seer, Hunter, Werewolf, Werewolf, Villager, Villager, Villager)
 	play(t, g, Command{Seat: 1, Kind: CmdCheck, Target: 3}, Command{Seat: 2, Kind: CmdCheck, Target: 4})
 	if v := g.View(1); v.Known[3] != Hunter {
 		t.Fatalf("the psychic knows seat 3 as %v, want hunter", v.Known[3])
@@ -55,7 +35,7 @@ func TestPsychicCheckIsHisAlone(t *testing.T) {
 // vote everyone learns that the cursed carries the crow's vote, not who
 // the crow is.
 func TestCrowCurseNamesNoCrow(t *testing.T) {
-	g := newDealt(t, Board{}, Crow, Seer, Villager, Werewolf, Werewolf, Villager, Villager, Villager)
+	g := dealtGame(t, nil, Crow, Seer, Villager, Werewolf, Werewolf, Villager, Villager, Villager)
 	play(t, g, Command{Seat: 1, Kind: CmdCurse, Target: 6}, Command{Seat: 2, Kind: CmdCheck, Target: 4},
 		Command{Seat: 4, Kind: CmdAttack, Target: 8}, Command{Seat: 5, Kind: CmdAttack, Target: 8})
 	if n := len(told(g, 1, EvCurse)); n != 1 {
@@ -87,7 +67,7 @@ func TestCrowCurseNamesNoCrow(t *testing.T) {
 // he is told once every night after a day, exile or not, so that his nights
 // look alike.
 func TestGravekeeperToldAlone(t *testing.T) {
-	g := newDealt(t, Board{}, Gravekeeper, Seer, Villager, Werewolf, Werewolf, Villager, Villager, Villager, Villager)
+	g := dealtGame(t, nil, Gravekeeper, Seer, Villager, Werewolf, Werewolf, Villager, Villager, Villager, Villager)
 	night := func(check, attack Seat) {
 		play(t, g, Command{Seat: 2, Kind: CmdCheck, Target: check})
 		for _, w := range Seats(g.Killers()) {
@@ -122,7 +102,7 @@ func TestGravekeeperToldAlone(t *testing.T) {
 // TestKnightDuelShowsNoTargetCard: the duel and its result are public; the
 // knight's card is shown, the target's is not (reveal_role_on_death=off).
 func TestKnightDuelShowsNoTargetCard(t *testing.T) {
-	g := newDealt(t, Board{}, Knight, Seer, Villager, Werewolf, WolfKing, Villager, Villager, Villager)
+	g := dealtGame(t, nil, Knight, Seer, Villager, Werewolf, WolfKing, Villager, Villager, Villager)
 	play(t, g, Command{Seat: 2, Kind: CmdCheck, Target: 3},
 		Command{Seat: 4, Kind: CmdAttack, Target: 8}, Command{Seat: 5, Kind: CmdAttack, Target: 8})
 	for st, _ := g.Step(); st != StepSpeech; st, _ = g.Step() {

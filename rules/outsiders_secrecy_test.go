@@ -6,29 +6,6 @@ import "testing"
 // child and the blood moon apostle (ROLES-MORE.md): what two seats of
 // different roles are told.
 
-func dealtGame(t *testing.T, opts map[Option]uint8, deal ...Role) *Game {
-	t.Helper()
-	b := Board{Cards: deal}
-	for o, v := range opts {
-		b.Options[o] = v
-	}
-	g, err := New(b, 1, deal)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return g
-}
-
-func streamed(g *Game, s Seat, k EventKind) []Event {
-	var out []Event
-	for _, e := range g.Stream(s, 0, nil) {
-		if e.Kind == k {
-			out = append(out, e)
-		}
-	}
-	return out
-}
-
 // TestGargoyleChecksAreHisAlone: the gargoyle learns the card he checked;
 // the checked seer, a wolf and a villager are told nothing of it; the
 // wolves do not know him and he does not know them.
@@ -40,7 +17,7 @@ func TestGargoyleChecksAreHisAlone(t *testing.T) {
 	}
 	for _, s := range []Seat{2, 4, 6} {
 		v := g.View(s)
-		if v.Known[1] != NoRole || (s != 2 && v.Known[2] != NoRole) || len(streamed(g, s, EvCheck)) != 0 {
+		if v.Known[1] != NoRole || (s != 2 && v.Known[2] != NoRole) || len(told(g, s, EvCheck)) != 0 {
 			t.Fatalf("seat %d (%s) learnt of the gargoyle's check: %v", s, g.role[s], v.Known)
 		}
 	}
@@ -62,7 +39,7 @@ func TestWolvesAreNotToldOfTheHiddenWolf(t *testing.T) {
 		}
 	}
 	play(t, g, Command{Seat: 4, Kind: CmdAttack, Target: 6})
-	if p := streamed(g, 1, EvAttackPick); len(p) != 0 {
+	if p := told(g, 1, EvAttackPick); len(p) != 0 {
 		t.Fatalf("the hidden wolf reads the wolves' channel: %v", p)
 	}
 }
@@ -73,7 +50,7 @@ func TestPossessedKnowsNoWolf(t *testing.T) {
 	g := dealtGame(t, nil, Possessed, Seer, Werewolf, Villager, Villager)
 	play(t, g, Command{Seat: 3, Kind: CmdAttack, Target: 4})
 	v := g.View(1)
-	if v.Wolves != 0 || v.Known[3] != NoRole || len(streamed(g, 1, EvAttackPick)) != 0 || len(streamed(g, 1, EvWolfTeam)) != 0 {
+	if v.Wolves != 0 || v.Known[3] != NoRole || len(told(g, 1, EvAttackPick)) != 0 || len(told(g, 1, EvWolfTeam)) != 0 {
 		t.Fatalf("the possessed knows the wolves: %v %v", Seats(v.Wolves), v.Known[3])
 	}
 	if w := g.View(3); w.Known[1] != NoRole || w.Wolves != Mask(3) {
@@ -91,7 +68,7 @@ func TestWildChildModelIsHisAlone(t *testing.T) {
 		t.Fatalf("the wild child's view: model %d, turned %v", v.Model, v.Turned)
 	}
 	for s := Seat(2); s <= 8; s++ {
-		if len(streamed(g, s, EvModel)) != 0 || g.View(s).Model != NoSeat {
+		if len(told(g, s, EvModel)) != 0 || g.View(s).Model != NoSeat {
 			t.Fatalf("seat %d (%s) was told the model", s, g.role[s])
 		}
 	}
@@ -105,7 +82,7 @@ func TestWildChildModelIsHisAlone(t *testing.T) {
 	}
 	for _, s := range []Seat{2, 6, 7} {
 		v := g.View(s)
-		if len(streamed(g, s, EvWildWolf)) != 0 || v.Wolves != 0 || v.Known[1] != NoRole {
+		if len(told(g, s, EvWildWolf)) != 0 || v.Wolves != 0 || v.Known[1] != NoRole {
 			t.Fatalf("seat %d (%s) learnt of the wild child's turn", s, g.role[s])
 		}
 	}
@@ -128,7 +105,7 @@ func TestBloodMoonTellsNothing(t *testing.T) {
 	}
 	play(t, g, Command{Seat: 1, Kind: CmdExplode})
 	for s := Seat(1); s <= 8; s++ {
-		if len(streamed(g, s, EvBloodMoon)) != 0 {
+		if len(told(g, s, EvBloodMoon)) != 0 {
 			t.Fatalf("seat %d was told the blood moon", s)
 		}
 		if s != 1 && g.View(s).Known[1] != NoRole && !g.has(g.wolves, s) {

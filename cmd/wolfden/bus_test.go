@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/wolfden/wolfden/internal/bus/nats/natstest"
+	"github.com/wolfden/wolfden/internal/store/postgres/pgtest"
 )
 
 // readyz is the operator listener's /readyz: its status and body.
@@ -39,16 +40,20 @@ func waitReadyz(t *testing.T, ops string, status int) string {
 	}
 }
 
-// TestServeReportsTheBusOnReadyz: `serve --bus nats://…` connects to NATS
-// and /readyz follows the connection: ready, 503 naming the bus while the
-// NATS server is down, ready again once it is back.
+// TestServeReportsTheBusOnReadyz: a cluster's node (`serve --db
+// postgres://… --bus nats://…`) connects to NATS and /readyz follows the
+// connection and the database: ready, 503 naming the bus while the NATS
+// server is down, 503 naming PostgreSQL while it is down, ready again once
+// each is back.
 func TestServeReportsTheBusOnReadyz(t *testing.T) {
 	ns := natstest.Embedded(t)
+	pg := pgtest.Start(t)
+	db := pg.NewDB(t)
 	addr, ops := freeAddr(t), freeAddr(t)
 	ctx, cancel := context.WithCancel(context.Background())
 	done := make(chan error, 1)
 	go func() {
-		done <- run(ctx, []string{"serve", "--addr", addr, "--metrics-addr", ops, "--db", t.TempDir() + "/bus.db", "--drain", "0s", "--bus", ns.URL},
+		done <- run(ctx, []string{"serve", "--addr", addr, "--metrics-addr", ops, "--db", db, "--drain", "0s", "--bus", ns.URL, "--node", "n1"},
 			strings.NewReader(""), io.Discard, io.Discard)
 	}()
 	defer func() {
@@ -66,19 +71,35 @@ func TestServeReportsTheBusOnReadyz(t *testing.T) {
 	}
 	ns.Restart(t)
 	waitReadyz(t, ops, http.StatusOK)
+	pg.Stop(t)
+	if body := waitReadyz(t, ops, http.StatusServiceUnavailable); !strings.Contains(body, "postgres") {
+		t.Fatalf("/readyz with PostgreSQL down: %q", body)
+	}
+	pg.Restart(t)
+	waitReadyz(t, ops, http.StatusOK)
 }
 
 // TestServeRefusesABadBus: a --bus that is not a NATS URL, or reaches no
-// server, stops serve at start-up, naming the flag and not the password.
+// server, or comes without the PostgreSQL database the nodes share, and
+// cluster flags without --bus, stop serve at start-up, naming the flag and
+// not the password.
 func TestServeRefusesABadBus(t *testing.T) {
-	for _, c := range []struct{ url, want string }{
-		{"http://user:secret@127.0.0.1:4222", "--bus takes a NATS URL"},
-		{"nats://user:secret@127.0.0.1:1", "--bus: nats: connect to nats://user:xxxxx@127.0.0.1:1"},
+	pg := "postgres://wolfden@127.0.0.1:1/wolfden" // never reached: the flags are refused first
+	for _, c := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"--db", pg, "--bus", "http://user:secret@127.0.0.1:4222"}, "--bus takes a NATS URL"},
+		{[]string{"--db", pg, "--bus", "nats://user:secret@127.0.0.1:1"}, "--bus: nats: connect to nats://user:xxxxx@127.0.0.1:1"},
+		{[]string{"--db", t.TempDir() + "/bus.db", "--bus", "nats://127.0.0.1:1"}, "--bus needs --db postgres://"},
+		{[]string{"--db", pg, "--node", "n1"}, "give --bus nats://… too"},
+		{[]string{"--db", pg, "--bus", "nats://127.0.0.1:1", "--lease-ttl", "10ms"}, "--lease-ttl must be 1s or more"},
+		{[]string{"--db", pg, "--bus", "nats://127.0.0.1:1", "--node", "a b"}, "has no spaces"},
 	} {
-		err := run(context.Background(), []string{"serve", "--addr", freeAddr(t), "--db", t.TempDir() + "/bus.db", "--bus", c.url},
+		err := run(context.Background(), append([]string{"serve", "--addr", freeAddr(t)}, c.args...),
 			strings.NewReader(""), io.Discard, io.Discard)
 		if err == nil || !strings.Contains(err.Error(), c.want) || strings.Contains(err.Error(), "secret") {
-			t.Errorf("--bus %s: %v", c.url, err)
+			t.Errorf("serve %v: %v, want %q", c.args, err, c.want)
 		}
 	}
 }

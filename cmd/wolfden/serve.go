@@ -100,14 +100,22 @@ out; games still running then are stored and resume at the next start.`,
 				return fmt.Errorf("serve: %v", err)
 			}
 			l.aiwolf = af.addr
-			b, err := bf.open(cmd.Context(), cmd.Flags().Changed, opts.Log)
-			if err != nil {
-				return err
-			}
-			if b != nil {
-				defer b.Close()
-				opts.Ready = append(opts.Ready, b.Ready)
-				opts.Log.Info("bus connected (reported on /readyz; nothing is routed through it yet)")
+			if bf.url != "" || os.Getenv("WOLFDEN_BUS") != "" || cmd.Flags().Changed("node") || cmd.Flags().Changed("lease-ttl") {
+				if !isPostgres(db) {
+					return errors.New("serve: a cluster's nodes share one database: --bus needs --db postgres://… (docs/cluster.md)")
+				}
+				if opts.AIWolf != nil {
+					return errors.New("serve: the AIWolf gateway runs on one server, not on a cluster's node: drop --aiwolf or --bus")
+				}
+				b, err := bf.open(cmd.Context(), cmd.Flags().Changed, addr, opts.Log)
+				if err != nil {
+					return err
+				}
+				if b != nil {
+					defer b.Close()
+					opts.Ready = append(opts.Ready, b.Ready)
+					opts.Cluster = &server.Cluster{Node: bf.node, Bus: b, TTL: bf.ttl}
+				}
 			}
 			return serve(cmd.Context(), l, db, opts, drain, cmd.OutOrStdout())
 		},
@@ -181,11 +189,18 @@ func parseProxies(list []string) ([]netip.Prefix, error) {
 	return out, nil
 }
 
-// openStore opens --db: a postgres:// or postgresql:// URL is a
-// PostgreSQL database, anything else an SQLite file. It also says which,
-// for the log, without a password.
-func openStore(ctx context.Context, db string) (store.Store, string, error) {
-	if !strings.HasPrefix(db, "postgres://") && !strings.HasPrefix(db, "postgresql://") {
+// isPostgres: a postgres:// or postgresql:// URL is a PostgreSQL
+// database, anything else an SQLite file.
+func isPostgres(db string) bool {
+	return strings.HasPrefix(db, "postgres://") || strings.HasPrefix(db, "postgresql://")
+}
+
+// openStore opens --db, and says which database it is, for the log,
+// without a password. A cluster's node (cl) shares a PostgreSQL database
+// with the other nodes, its writes fenced by its leases; any other server
+// takes its database for itself.
+func openStore(ctx context.Context, db string, cl *server.Cluster) (store.Store, string, error) {
+	if !isPostgres(db) {
 		st, err := sqlite.Open(db)
 		if err != nil {
 			return nil, db, err
@@ -202,7 +217,16 @@ func openStore(ctx context.Context, db string) (store.Store, string, error) {
 	if err != nil {
 		return nil, shown, err
 	}
-	// One server per database until the cluster shares the games out.
+	if cl != nil {
+		f, err := st.Fenced(cl.Node)
+		if err != nil {
+			st.Close()
+			return nil, shown, err
+		}
+		cl.Leases = f.Keeper()
+		return f, shown + ", node " + cl.Node, nil
+	}
+	// One server per database, unless it is a cluster's.
 	if err := st.Exclusive(ctx); err != nil {
 		st.Close()
 		return nil, shown, err
@@ -211,11 +235,18 @@ func openStore(ctx context.Context, db string) (store.Store, string, error) {
 }
 
 func serve(ctx context.Context, l listeners, dbPath string, opts server.Options, drain time.Duration, out interface{ Write([]byte) (int, error) }) error {
-	st, dbPath, err := openStore(ctx, dbPath)
+	st, dbPath, err := openStore(ctx, dbPath, opts.Cluster)
 	if err != nil {
 		return fmt.Errorf("serve: %v", err)
 	}
 	defer st.Close()
+	if p, ok := st.(interface{ Ping(context.Context) error }); ok { // PostgreSQL: /readyz says when it does not answer
+		opts.Ready = append(opts.Ready, func() error {
+			ctx, cancel := context.WithTimeout(context.Background(), 2*time.Second)
+			defer cancel()
+			return p.Ping(ctx)
+		})
+	}
 	srv := server.New(st, opts)
 	t0 := time.Now()
 	n, err := srv.Restore(ctx)

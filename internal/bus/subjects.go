@@ -2,35 +2,37 @@ package bus
 
 import "fmt"
 
-// The subjects of a game. A game's owner listens on Commands and
-// publishes on Room (what every seat may see) and on Seat (what one seat
-// alone may see); a node subscribes to Room for the games it holds
-// connections of, and to Seat for each seat it holds a connection of,
-// never more.
+// The subjects of a cluster. A game's owner listens on Commands; a node
+// holding a WebSocket of the game relays it there, and subscribes to that
+// connection's Conn subject, on which the owner sends the connection's
+// messages, exactly as it would write them to a WebSocket of its own. A
+// node subscribes to the Conn subjects of its own connections, never
+// more, so that a frame never reaches a node for a seat it does not hold.
 //
-//	wolfden.room.<room>.cmd          commands to the owner (request/reply)
-//	wolfden.room.<room>.all          the frames every connection receives
-//	wolfden.room.<room>.seat.<seat>  the frames of one seat
+//	wolfden.room.<room>.cmd          requests to the owner: HTTP, the relays' frames
+//	wolfden.room.<room>.conn.<conn>  what the owner sends one relayed connection
+//	wolfden.cluster.free             rooms a draining node has just released
 //
-// The moderator's and the channels' audiences (wolves, lovers, the dead)
-// are not subjects of their own: the owner resolves them to seats, so
-// that a node's subscriptions follow its connections one to one.
+// The channels' audiences (wolves, lovers, the dead) are not subjects of
+// their own: the owner resolves them to connections as it does for its own.
 
 const prefix = "wolfden.room."
 
 // Commands is the subject the owner of room answers commands on.
 func Commands(room string) (string, error) { return roomSubject(room, "cmd") }
 
-// Room is the subject of room's frames that every seat sees.
-func Room(room string) (string, error) { return roomSubject(room, "all") }
-
-// Seat is the subject of the frames only seat sees; seats count from 1.
-func Seat(room string, seat int) (string, error) {
-	if seat < 1 {
-		return "", fmt.Errorf("%w: seat %d of room %q (seats count from 1)", ErrSubject, seat, room)
+// Conn is the subject of what room's owner sends one relayed connection;
+// conn is the connection's id, chosen by the node holding it.
+func Conn(room, conn string) (string, error) {
+	if err := checkToken(conn); err != nil {
+		return "", fmt.Errorf("%w: connection id %q of room %q: %v", ErrSubject, conn, room, err)
 	}
-	return roomSubject(room, fmt.Sprintf("seat.%d", seat))
+	return roomSubject(room, "conn."+conn)
 }
+
+// Free is the subject on which a draining node names the rooms it has
+// released, so that another takes them at once.
+const Free = "wolfden.cluster.free"
 
 func roomSubject(room, rest string) (string, error) {
 	if err := checkToken(room); err != nil {

@@ -16,20 +16,21 @@ func TestSubjectsOfAGame(t *testing.T) {
 		return s
 	}
 	for got, want := range map[string]string{
-		must(Commands("01JABC")): "wolfden.room.01JABC.cmd",
-		must(Room("01JABC")):     "wolfden.room.01JABC.all",
-		must(Seat("01JABC", 12)): "wolfden.room.01JABC.seat.12",
+		must(Commands("01JABC")):    "wolfden.room.01JABC.cmd",
+		must(Conn("01JABC", "c12")): "wolfden.room.01JABC.conn.c12",
 	} {
 		if got != want {
 			t.Errorf("got %q, want %q", got, want)
 		}
 	}
 	for _, room := range []string{"", "a.b", "*", ">", "a b", "a*"} {
-		if _, err := Room(room); !errors.Is(err, ErrSubject) {
+		if _, err := Commands(room); !errors.Is(err, ErrSubject) {
 			t.Errorf("room %q: %v", room, err)
 		}
 	}
-	if _, err := Seat("r1", 0); !errors.Is(err, ErrSubject) {
-		t.Errorf("seat 0: %v", err)
+	for _, conn := range []string{"", "a.b", "*", ">"} {
+		if _, err := Conn("r1", conn); !errors.Is(err, ErrSubject) {
+			t.Errorf("connection %q: %v", conn, err)
+		}
 	}
 }

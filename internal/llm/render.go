@@ -14,6 +14,37 @@ import (
 // the very lines a person on the seat reads in his log.
 const promptLang = "en"
 
+// oneVariant holds the kinds whose line has a single variant, taken when
+// one field of the event holds a given value: most often the nobody of a
+// pick or a vote. The kinds whose variant weighs several fields are the
+// switch's, in eventLine.
+var oneVariant = map[string]struct {
+	variant string
+	when    func(*game.EventFrame) bool
+}{
+	"attack_pick":   {"none", noTarget},
+	"witch_told":    {"none", noTarget},
+	"ballot":        {"none", noTarget},
+	"spy":           {"none", noTarget},
+	"badge":         {"none", noTarget},
+	"exile":         {"none", func(f *game.EventFrame) bool { return f.Seat == 0 }},
+	"dawn":          {"none", noMask},
+	"voters":        {"none", noMask},
+	"order":         {"ccw", valueIs(1)},
+	"reveal":        {"idiot", valueIs(1)},
+	"attack_result": {"survived", valueIs(0)},
+	"feedback":      {"missed", valueIs(0)},
+	"duel":          {"wolf", valueIs(rules.ResultWolf)},
+}
+
+func noTarget(f *game.EventFrame) bool { return f.Target == 0 }
+
+func noMask(f *game.EventFrame) bool { return len(f.Mask) == 0 }
+
+func valueIs(v int16) func(*game.EventFrame) bool {
+	return func(f *game.EventFrame) bool { return f.Value == v }
+}
+
 // eventLine renders one event of the seat's stream as the web client's log
 // does: the catalogue's line for the event's kind, its variant picked from
 // its fields (internal/i18n, "Event variants").
@@ -28,6 +59,9 @@ func eventLine(f *game.EventFrame) string {
 		args["step"] = i18n.Text(promptLang, "step."+f.Step, nil)
 	}
 	variant := ""
+	if o, ok := oneVariant[f.Kind]; ok && o.when(f) {
+		variant = o.variant
+	}
 	switch f.Kind {
 	case "step":
 		switch {
@@ -49,10 +83,6 @@ func eventLine(f *game.EventFrame) string {
 		default:
 			variant = "good"
 		}
-	case "attack_pick", "witch_told", "ballot":
-		if f.Target == 0 {
-			variant = "none"
-		}
 	case "attack":
 		switch {
 		case f.Target == 0:
@@ -63,13 +93,6 @@ func eventLine(f *game.EventFrame) string {
 	case "spy":
 		if len(f.Mask) > 0 {
 			return "You spy the wolves naming seats " + seatList(f.Mask) + "."
-		}
-		if f.Target == 0 {
-			variant = "none"
-		}
-	case "dawn", "voters":
-		if len(f.Mask) == 0 {
-			variant = "none"
 		}
 	case "vote_result":
 		switch {
@@ -84,22 +107,6 @@ func eventLine(f *game.EventFrame) string {
 		}
 	case "sheriff":
 		variant = map[int16]string{1: "no_candidate", 2: "no_voter", 3: "tie", 4: "explosion", 5: "idiot", 6: "red_card"}[f.Value]
-	case "badge":
-		if f.Target == 0 {
-			variant = "none"
-		}
-	case "order":
-		if f.Value == 1 {
-			variant = "ccw"
-		}
-	case "exile":
-		if f.Seat == 0 {
-			variant = "none"
-		}
-	case "reveal":
-		if f.Value == 1 {
-			variant = "idiot"
-		}
 	case "explode":
 		switch {
 		case f.Target != 0 && f.Value == 1:
@@ -116,22 +123,14 @@ func eventLine(f *game.EventFrame) string {
 		args["camp"] = campName(rules.Camp(f.Value))
 	case "camp_lost":
 		args["camp"] = campName(rules.Camp(f.Value))
-	case "attack_result":
-		if f.Value == 0 {
-			variant = "survived"
-		}
-	case "feedback":
-		if f.Value == 0 {
-			variant = "missed"
-		}
 	case "claim":
 		variant = map[int16]string{rules.ClaimWolf: "wolf", rules.ClaimGood: "good"}[f.Value]
-	case "duel", "grave":
-		if f.Value == rules.ResultWolf {
-			variant = "wolf"
-		}
-		if f.Kind == "grave" && f.Target == 0 {
+	case "grave":
+		switch {
+		case f.Target == 0:
 			variant = "none"
+		case f.Value == rules.ResultWolf:
+			variant = "wolf"
 		}
 	case "death":
 		args["cause"] = i18n.Text(promptLang, "cause."+rules.Cause(f.Value).String(), nil)

@@ -167,10 +167,19 @@ func (s *Server) finish(rm *room, w rules.Camp) {
 		a.Stop()
 	case <-a.Done():
 	}
+	rm.mu.Lock()
+	moved := rm.moved
+	rm.mu.Unlock()
+	if moved { // its next owner lets it go
+		return
+	}
 	s.mu.Lock()
 	delete(s.rooms, rm.rec.ID)
 	s.mu.Unlock()
 	s.codes.free(rm.rec.Code, rm.rec.ID) // unless its rematch took it
+	if s.cl != nil {
+		s.cl.disown(rm.rec.ID)
+	}
 }
 
 func (s *Server) pause(on bool) http.HandlerFunc {

@@ -46,6 +46,9 @@ type room struct {
 	// at each, for the requests that wait for one (GET …?after=N).
 	version int64
 	changed chan struct{}
+	// moved: the room went to another node of the cluster (cluster.go);
+	// its connections here are closed as moved, not as ended.
+	moved bool
 }
 
 // Tokens are 256 random bits; only their SHA-256 is stored, and they are
@@ -127,7 +130,11 @@ func (s *Server) roomFor(ctx context.Context, id string) (*room, error) {
 }
 
 func loadRoom(rec store.Room) (*room, error) {
-	rm := &room{rec: rec}
+	// Versions go on from above any the room had in another process (a
+	// restart, or its former node in a cluster), so that a client waiting
+	// for a change past the version it has is answered at the next one,
+	// not when its wait runs out.
+	rm := &room{rec: rec, version: rec.Updated.UnixMilli()}
 	if err := json.Unmarshal(rec.Config, &rm.cfg); err != nil {
 		return nil, fmt.Errorf("room %s: config: %v", rec.ID, err)
 	}
@@ -243,10 +250,20 @@ func (s *Server) addRoom(ctx context.Context, rm *room) error {
 		s.codes.free(rm.rec.Code, rm.rec.ID)
 		return s.storeFailed(rm.rec.ID, err)
 	}
-	s.mu.Lock()
-	s.rooms[rm.rec.ID] = rm
-	s.mu.Unlock()
-	s.m.rooms.WithLabelValues(store.StatusOpen).Inc()
+	hold := func() {
+		s.mu.Lock()
+		s.rooms[rm.rec.ID] = rm
+		s.mu.Unlock()
+		s.m.rooms.WithLabelValues(store.StatusOpen).Inc()
+	}
+	if s.cl == nil {
+		hold()
+		return nil
+	}
+	if err := s.cl.own(ctx, rm.rec.ID, hold); err != nil {
+		// Left without an owner: a node adopts it shortly.
+		s.log.Warn("cluster: a new room's lease", "room", rm.rec.ID, "err", err)
+	}
 	return nil
 }
 
@@ -337,6 +354,13 @@ func (s *Server) listRooms(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	rooms := s.roomList()
+	if s.cl != nil {
+		var err error
+		if rooms, err = s.clusterRooms(r.Context(), status); err != nil {
+			writeErr(w, s.storeFailed("", err))
+			return
+		}
+	}
 	slices.SortFunc(rooms, func(a, b *room) int { return a.rec.Created.Compare(b.rec.Created) })
 	out := []roomInfo{}
 	stale := time.Now().Add(-StaleRoom)

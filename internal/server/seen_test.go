@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"maps"
 	"math/rand/v2"
 	"strings"
 	"testing"
@@ -36,6 +37,77 @@ func framesUntil(t *testing.T, c *client.Conn, typ string, ok func(client.Frame)
 	}
 }
 
+// seenRoom is a room of these tests: Ann's, who made it, and Bob's seat
+// when he joined it.
+type seenRoom struct {
+	client.Created
+	bob seated
+}
+
+// seenRoom makes a room from body, filled in with the preset std-9, Ann as
+// its host and the quick timers where body says nothing of them, and seats
+// Bob in it when bob is set.
+func (ts *testServer) seenRoom(t *testing.T, ctx context.Context, body map[string]any, bob bool) seenRoom {
+	t.Helper()
+	req := map[string]any{"preset": "std-9", "nickname": "Ann", "timers": quick}
+	maps.Copy(req, body)
+	var r seenRoom
+	if err := ts.api.Do(ctx, "POST", "/api/rooms", "", req, &r.Created); err != nil {
+		t.Fatal(err)
+	}
+	if bob {
+		if err := ts.api.Do(ctx, "POST", "/api/rooms/"+r.Room.ID+"/join", "", map[string]any{"nickname": "Bob"}, &r.bob); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return r
+}
+
+// startRoom starts the room as its host, returning what anyone is shown of
+// it then.
+func (ts *testServer) startRoom(t *testing.T, ctx context.Context, r seenRoom) roomInfo {
+	t.Helper()
+	var info roomInfo
+	if err := ts.api.Do(ctx, "POST", "/api/rooms/"+r.Room.ID+"/start", r.HostToken, nil, &info); err != nil {
+		t.Fatal(err)
+	}
+	return info
+}
+
+// dialRoom connects the seat of token to the room ("": a spectator, such as
+// the table device) until the test ends; closing it sooner does no harm.
+func (ts *testServer) dialRoom(t *testing.T, ctx context.Context, r seenRoom, token string) *client.Conn {
+	t.Helper()
+	conn, err := client.Dial(ctx, ts.http.URL, r.Room.ID, token, 0, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { conn.Close() })
+	return conn
+}
+
+// refusal sends frame as number id and returns the code of the error it is
+// answered with; an ack fails the test.
+func refusal(t *testing.T, ctx context.Context, conn *client.Conn, id int64, frame map[string]any) string {
+	t.Helper()
+	frame["id"] = id
+	if err := conn.Send(ctx, frame); err != nil {
+		t.Fatal(err)
+	}
+	var code string
+	framesUntil(t, conn, "", func(f client.Frame) bool {
+		if f.ID != id || (f.Type != "error" && f.Type != "ack") {
+			return false
+		}
+		if f.Type == "ack" {
+			t.Fatalf("frame %d was acknowledged, want a refusal", id)
+		}
+		code = f.Code
+		return true
+	})
+	return code
+}
+
 // TestATableRoomWaitsForEveryCardOverTheWire: a room made with card_seen
 // waits after the deal; the wolf's phone, the villager's and a spectator
 // (the table device) are told the same counts, byte for byte, and the
@@ -46,38 +118,13 @@ func TestATableRoomWaitsForEveryCardOverTheWire(t *testing.T) {
 	defer cancel()
 	deal := []string{"werewolf", "villager", "seer", "werewolf", "werewolf", "werewolf", "witch", "hunter", "idiot",
 		"villager", "villager", "villager"}
-	var c client.Created
-	if err := ts.api.Do(ctx, "POST", "/api/rooms", "", map[string]any{"preset": "std-12", "nickname": "Ann", "card_seen": true,
-		"practice": true, "deal": deal, "timers": quick}, &c); err != nil {
-		t.Fatal(err)
-	}
-	var bob seated
-	if err := ts.api.Do(ctx, "POST", "/api/rooms/"+c.Room.ID+"/join", "", map[string]any{"nickname": "Bob"}, &bob); err != nil {
-		t.Fatal(err)
-	}
-	var info roomInfo
-	if err := ts.api.Do(ctx, "POST", "/api/rooms/"+c.Room.ID+"/start", c.HostToken, nil, &info); err != nil {
-		t.Fatal(err)
-	}
+	c := ts.seenRoom(t, ctx, map[string]any{"preset": "std-12", "card_seen": true, "practice": true, "deal": deal}, true)
+	info := ts.startRoom(t, ctx, c)
 	if !info.CardSeen || info.Game == nil || info.Game.CardsSeen == nil || *info.Game.CardsSeen != (cardsInfo{0, 2}) {
 		t.Fatalf("the started room: card_seen %v, game %+v", info.CardSeen, info.Game)
 	}
-	wolf, err := client.Dial(ctx, ts.http.URL, c.Room.ID, c.Token, 0, 0)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer wolf.Close()
-	villager, err := client.Dial(ctx, ts.http.URL, c.Room.ID, bob.Token, 0, 0)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer villager.Close()
-	table, err := client.Dial(ctx, ts.http.URL, c.Room.ID, "", 0, 0)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer table.Close()
-	conns := []*client.Conn{wolf, villager, table}
+	wolf, villager := ts.dialRoom(t, ctx, c, c.Token), ts.dialRoom(t, ctx, c, c.bob.Token)
+	conns := []*client.Conn{wolf, villager, ts.dialRoom(t, ctx, c, "")}
 	counts := make([][]string, len(conns))
 	isSeen := func(n int) func(client.Frame) bool {
 		return func(f client.Frame) bool { return f.Type == "seen" && countOf(f) == n }
@@ -134,22 +181,13 @@ func TestTheHostEndsTheWaitAndOnlineRoomsDoNotWait(t *testing.T) {
 	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 	defer cancel()
 	for _, table := range []bool{true, false} {
-		var c client.Created
-		if err := ts.api.Do(ctx, "POST", "/api/rooms", "", map[string]any{"preset": "std-9", "nickname": "Ann", "card_seen": table,
-			"timers": quick}, &c); err != nil {
-			t.Fatal(err)
-		}
+		c := ts.seenRoom(t, ctx, map[string]any{"card_seen": table}, false)
 		var e *client.Error
 		if err := ts.api.Do(ctx, "POST", "/api/rooms/"+c.Room.ID+"/seen/skip", c.Token+"x", nil, nil); !errors.As(err, &e) || e.Code != "not_host" {
 			t.Errorf("a stranger's skip: %v", err)
 		}
-		if err := ts.api.Do(ctx, "POST", "/api/rooms/"+c.Room.ID+"/start", c.HostToken, nil, nil); err != nil {
-			t.Fatal(err)
-		}
-		conn, err := client.Dial(ctx, ts.http.URL, c.Room.ID, c.Token, 0, 0)
-		if err != nil {
-			t.Fatal(err)
-		}
+		ts.startRoom(t, ctx, c)
+		conn := ts.dialRoom(t, ctx, c, c.Token)
 		if table {
 			framesUntil(t, conn, "", func(f client.Frame) bool { return f.Type == "seen" })
 			if err := ts.api.Do(ctx, "POST", "/api/rooms/"+c.Room.ID+"/seen/skip", c.HostToken, nil, nil); err != nil {
@@ -164,15 +202,10 @@ func TestTheHostEndsTheWaitAndOnlineRoomsDoNotWait(t *testing.T) {
 			t.Errorf("an online room was told %q", seen)
 		}
 		if !table {
-			if err := conn.Send(ctx, map[string]any{"type": "seen", "id": 7}); err != nil {
-				t.Fatal(err)
-			}
-			refusal := framesUntil(t, conn, "error", func(f client.Frame) bool { return f.Type == "error" && f.ID == 7 })
-			if f, _ := client.Split([]byte(refusal[0])); f[0].Code != "not_waiting" {
-				t.Errorf("a seen frame online: %s", refusal[0])
+			if code := refusal(t, ctx, conn, 7, map[string]any{"type": "seen"}); code != "not_waiting" {
+				t.Errorf("a seen frame online was refused as %q", code)
 			}
 		}
-		conn.Close()
 	}
 }
 
@@ -183,23 +216,9 @@ func TestADecoyFrameIsAnsweredLikeACommand(t *testing.T) {
 	ts := newTestServer(t)
 	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 	defer cancel()
-	var c client.Created
-	if err := ts.api.Do(ctx, "POST", "/api/rooms", "", map[string]any{"preset": "std-9", "nickname": "Ann", "timers": quick}, &c); err != nil {
-		t.Fatal(err)
-	}
-	if err := ts.api.Do(ctx, "POST", "/api/rooms/"+c.Room.ID+"/start", c.HostToken, nil, nil); err != nil {
-		t.Fatal(err)
-	}
-	ann, err := client.Dial(ctx, ts.http.URL, c.Room.ID, c.Token, 0, 0)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer ann.Close()
-	watcher, err := client.Dial(ctx, ts.http.URL, c.Room.ID, "", 0, 0)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer watcher.Close()
+	c := ts.seenRoom(t, ctx, nil, false)
+	ts.startRoom(t, ctx, c)
+	ann, watcher := ts.dialRoom(t, ctx, c, c.Token), ts.dialRoom(t, ctx, c, "")
 	framesUntil(t, ann, "", func(f client.Frame) bool { return f.Type == "event" && f.Kind == "night" })
 	pad := `{"type":"decoy","id":9,"target":4,"pad":"` + strings.Repeat(" ", 60) + `"}`
 	if err := ann.SendRaw(ctx, []byte(pad)); err != nil {
@@ -209,12 +228,8 @@ func TestADecoyFrameIsAnsweredLikeACommand(t *testing.T) {
 	if len(got) == 0 || got[len(got)-1] != `{"type":"ack","id":9}` {
 		t.Fatalf("the decoy's answer: %q", got)
 	}
-	if err := watcher.Send(ctx, map[string]any{"type": "decoy", "id": 3}); err != nil {
-		t.Fatal(err)
-	}
-	refusal := framesUntil(t, watcher, "error", func(f client.Frame) bool { return f.Type == "error" && f.ID == 3 })
-	if f, _ := client.Split([]byte(refusal[0])); f[0].Code != "spectator" {
-		t.Errorf("a spectator's decoy: %s", refusal[0])
+	if code := refusal(t, ctx, watcher, 3, map[string]any{"type": "decoy"}); code != "spectator" {
+		t.Errorf("a spectator's decoy was refused as %q", code)
 	}
 }
 
@@ -224,22 +239,9 @@ func TestTheWaitForCardsSurvivesAServerRestart(t *testing.T) {
 	ts := newTestServer(t)
 	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 	defer cancel()
-	var c client.Created
-	if err := ts.api.Do(ctx, "POST", "/api/rooms", "", map[string]any{"preset": "std-9", "nickname": "Ann", "card_seen": true,
-		"timers": quick}, &c); err != nil {
-		t.Fatal(err)
-	}
-	var bob seated
-	if err := ts.api.Do(ctx, "POST", "/api/rooms/"+c.Room.ID+"/join", "", map[string]any{"nickname": "Bob"}, &bob); err != nil {
-		t.Fatal(err)
-	}
-	if err := ts.api.Do(ctx, "POST", "/api/rooms/"+c.Room.ID+"/start", c.HostToken, nil, nil); err != nil {
-		t.Fatal(err)
-	}
-	ann, err := client.Dial(ctx, ts.http.URL, c.Room.ID, c.Token, 0, 0)
-	if err != nil {
-		t.Fatal(err)
-	}
+	c := ts.seenRoom(t, ctx, map[string]any{"card_seen": true}, true)
+	ts.startRoom(t, ctx, c)
+	ann := ts.dialRoom(t, ctx, c, c.Token)
 	if err := ann.Send(ctx, map[string]any{"type": "seen", "id": 1}); err != nil {
 		t.Fatal(err)
 	}
@@ -253,11 +255,7 @@ func TestTheWaitForCardsSurvivesAServerRestart(t *testing.T) {
 	if info.Game == nil || info.Game.Night || info.Game.CardsSeen == nil || *info.Game.CardsSeen != (cardsInfo{1, 2}) {
 		t.Fatalf("after the restart: %+v", info.Game)
 	}
-	conn, err := client.Dial(ctx, ts.http.URL, c.Room.ID, bob.Token, 0, 0)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer conn.Close()
+	conn := ts.dialRoom(t, ctx, c, c.bob.Token)
 	if err := conn.Send(ctx, map[string]any{"type": "seen", "id": 1}); err != nil {
 		t.Fatal(err)
 	}
@@ -270,19 +268,9 @@ func TestATableRoomPlaysToTheEnd(t *testing.T) {
 	ts := newTestServer(t)
 	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 	defer cancel()
-	var c client.Created
-	if err := ts.api.Do(ctx, "POST", "/api/rooms", "", map[string]any{"preset": "std-9", "nickname": "Ann", "card_seen": true,
-		"timers": quick}, &c); err != nil {
-		t.Fatal(err)
-	}
-	if err := ts.api.Do(ctx, "POST", "/api/rooms/"+c.Room.ID+"/start", c.HostToken, nil, nil); err != nil {
-		t.Fatal(err)
-	}
-	conn, err := client.Dial(ctx, ts.http.URL, c.Room.ID, c.Token, 0, 0)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer conn.Close()
+	c := ts.seenRoom(t, ctx, map[string]any{"card_seen": true}, false)
+	ts.startRoom(t, ctx, c)
+	conn := ts.dialRoom(t, ctx, c, c.Token)
 	framesUntil(t, conn, "", func(f client.Frame) bool { return f.Type == "seen" })
 	if err := conn.Send(ctx, map[string]any{"type": "seen", "id": 1}); err != nil {
 		t.Fatal(err)

@@ -75,6 +75,9 @@ type Options struct {
 	// AIWolf, if set, runs the AIWolf gateway: /aiwolf/ws here, /ws on
 	// its own listener (AIWolf), agent seats in rooms (docs/aiwolf.md).
 	AIWolf *aiwolf.Options
+	// Cluster, if set, makes the server a node of a cluster (cluster.go,
+	// docs/cluster.md); its store must be fenced by Cluster.Leases.
+	Cluster *Cluster
 	// Ready are more checks of /readyz (a cluster's bus connection,
 	// docs/cluster.md): the first error makes it answer 503 with it.
 	Ready []func() error
@@ -104,6 +107,7 @@ type Server struct {
 	stalled      atomic.Int32
 	storeFailing atomic.Bool
 	agents       *aiwolf.Gateway // nil without Options.AIWolf
+	cl           *node           // nil without Options.Cluster
 	games        sync.WaitGroup  // live games
 	sessions     sync.WaitGroup  // open WebSocket connections
 }
@@ -135,6 +139,9 @@ func New(st store.Store, opts Options) *Server {
 			panic(err) // the caller checks the options (cmd/wolfden: --aiwolf-players)
 		}
 		s.agents = g
+	}
+	if opts.Cluster != nil {
+		s.cl = newNode(s, *opts.Cluster)
 	}
 	s.routes()
 	return s
@@ -168,6 +175,9 @@ func (s *Server) Operator() http.Handler {
 	m := http.NewServeMux()
 	m.HandleFunc("GET /healthz", healthz)
 	m.HandleFunc("GET /readyz", s.readyz)
+	if s.cl != nil {
+		m.HandleFunc("GET /cluster", s.clusterInfo)
+	}
 	m.Handle("GET /metrics", promhttp.HandlerFor(s.m.reg, promhttp.HandlerOpts{}))
 	return m
 }
@@ -202,29 +212,29 @@ func (s *Server) routes() {
 	m.HandleFunc("GET /api/balance/presets", s.balancePresets)
 	m.HandleFunc("GET /api/rooms", s.listRooms)
 	m.HandleFunc("POST /api/rooms", s.createRoom)
-	m.HandleFunc("GET /api/rooms/{id}", s.getRoom)
-	m.HandleFunc("POST /api/rooms/{id}/join", s.join)
-	m.HandleFunc("POST /api/rooms/{id}/leave", s.leave)
-	m.HandleFunc("POST /api/rooms/{id}/bots", s.addBots)
-	m.HandleFunc("DELETE /api/rooms/{id}/seats/{seat}", s.clearSeat)
-	m.HandleFunc("POST /api/rooms/{id}/seats/{seat}/open", s.openSeat)
-	m.HandleFunc("POST /api/rooms/{id}/order", s.reorder)
-	m.HandleFunc("POST /api/rooms/{id}/start", s.start)
-	m.HandleFunc("POST /api/rooms/{id}/pause", s.pause(true))
-	m.HandleFunc("POST /api/rooms/{id}/resume", s.pause(false))
-	m.HandleFunc("POST /api/rooms/{id}/red-card", s.redCard)
-	m.HandleFunc("GET /api/rooms/{id}/replay", s.replay)
-	m.HandleFunc("POST /api/rooms/{id}/again", s.again)
-	m.HandleFunc("POST /api/rooms/{id}/abort", s.abort)
-	m.HandleFunc("POST /api/rooms/{id}/seen/skip", s.skipSeen)
+	m.HandleFunc("GET /api/rooms/{id}", s.routed(s.getRoom))
+	m.HandleFunc("POST /api/rooms/{id}/join", s.routed(s.join))
+	m.HandleFunc("POST /api/rooms/{id}/leave", s.routed(s.leave))
+	m.HandleFunc("POST /api/rooms/{id}/bots", s.routed(s.addBots))
+	m.HandleFunc("DELETE /api/rooms/{id}/seats/{seat}", s.routed(s.clearSeat))
+	m.HandleFunc("POST /api/rooms/{id}/seats/{seat}/open", s.routed(s.openSeat))
+	m.HandleFunc("POST /api/rooms/{id}/order", s.routed(s.reorder))
+	m.HandleFunc("POST /api/rooms/{id}/start", s.routed(s.start))
+	m.HandleFunc("POST /api/rooms/{id}/pause", s.routed(s.pause(true)))
+	m.HandleFunc("POST /api/rooms/{id}/resume", s.routed(s.pause(false)))
+	m.HandleFunc("POST /api/rooms/{id}/red-card", s.routed(s.redCard))
+	m.HandleFunc("GET /api/rooms/{id}/replay", s.routed(s.replay))
+	m.HandleFunc("POST /api/rooms/{id}/again", s.routed(s.again))
+	m.HandleFunc("POST /api/rooms/{id}/abort", s.routed(s.abort))
+	m.HandleFunc("POST /api/rooms/{id}/seen/skip", s.routed(s.skipSeen))
 	m.HandleFunc("GET /ws/{id}", s.websocket)
-	m.HandleFunc("POST /api/rooms/{id}/seats/{seat}/agent", s.openAgentSeat)
+	m.HandleFunc("POST /api/rooms/{id}/seats/{seat}/agent", s.routed(s.openAgentSeat))
 	if s.agents != nil {
 		m.Handle("GET /aiwolf/ws", s.agents)
 	}
 	m.HandleFunc("GET /api/codes/{code}", s.codeRoom)
 	m.HandleFunc("GET /j/{code}", s.joinLink)
-	m.HandleFunc("GET /api/rooms/{id}/qr.svg", s.roomQR)
+	m.HandleFunc("GET /api/rooms/{id}/qr.svg", s.routed(s.roomQR))
 	if s.opts.Web != nil {
 		m.Handle("GET /", static(s.opts.Web))
 	}
@@ -351,6 +361,13 @@ func (s *Server) options(w http.ResponseWriter, r *http.Request) {
 // resuming: it is set aside as lost, logged with its reason, and its
 // players are told when they come (docs/server.md, "When the store fails").
 func (s *Server) Restore(ctx context.Context) (int, error) {
+	if s.cl != nil { // a node adopts the rooms no node owns, and no more
+		n := len(s.roomList())
+		if err := s.cl.start(ctx); err != nil {
+			return 0, err
+		}
+		return len(s.roomList()) - n, nil
+	}
 	open, err := s.st.Rooms(ctx, store.StatusOpen)
 	if err != nil {
 		return 0, err
@@ -446,6 +463,9 @@ func (s *Server) restoreGame(ctx context.Context, rec store.Room) (bool, error) 
 // games being played go on.
 func (s *Server) Drain() {
 	s.draining.Store(true)
+	if s.cl != nil { // the other nodes take the games at once
+		s.cl.handOver()
+	}
 	var ended []*game.Actor
 	for _, rm := range s.roomList() {
 		rm.mu.Lock()
@@ -488,6 +508,9 @@ func (s *Server) Close(ctx context.Context) error {
 // Stop ends every live game's actor. Their games are stored and resume at
 // the next start.
 func (s *Server) Stop() {
+	if s.cl != nil {
+		s.cl.stop()
+	}
 	if s.agents != nil {
 		s.agents.Close()
 	}

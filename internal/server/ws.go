@@ -41,7 +41,18 @@ type welcome struct {
 }
 
 func (s *Server) websocket(w http.ResponseWriter, r *http.Request) {
-	rm, err := s.roomFor(r.Context(), r.PathValue("id"))
+	id := r.PathValue("id")
+	if s.cl != nil && !s.cl.owns(id) {
+		if s.relay(w, r, id) {
+			return
+		}
+		if !s.servesUnowned(r.Context(), id) {
+			w.Header().Set("Retry-After", "1")
+			writeErr(w, errMoving)
+			return
+		}
+	}
+	rm, err := s.roomFor(r.Context(), id)
 	if err != nil {
 		writeErr(w, err)
 		return
@@ -71,19 +82,19 @@ func (s *Server) websocket(w http.ResponseWriter, r *http.Request) {
 
 // reply writes a frame directly; the session's own answers (bad frames,
 // rate) do not go through the game.
-func reply(ctx context.Context, conn *websocket.Conn, v any) {
+func reply(ctx context.Context, conn wsConn, v any) {
 	b, _ := json.Marshal(v)
 	wctx, cancel := context.WithTimeout(ctx, writeWait)
 	defer cancel()
 	_ = conn.Write(wctx, websocket.MessageText, b)
 }
 
-func closeWith(conn *websocket.Conn, code, msg string) {
+func closeWith(conn wsConn, code, msg string) {
 	reply(context.Background(), conn, game.ErrorFrame{Type: "error", Code: code, Message: msg})
 	_ = conn.Close(websocket.StatusPolicyViolation, code)
 }
 
-func (s *Server) session(ctx context.Context, cancel context.CancelFunc, conn *websocket.Conn, rm *room, addr string) {
+func (s *Server) session(ctx context.Context, cancel context.CancelFunc, conn wsConn, rm *room, addr string) {
 	// A timer, not the read's context, bounds the wait for the hello: the
 	// library closes a connection whose read context expires, and the
 	// error frame could not be sent.
@@ -143,7 +154,7 @@ func (s *Server) session(ctx context.Context, cancel context.CancelFunc, conn *w
 	reply(ctx, conn, welcome{Type: "welcome", Room: rm.rec.ID, Seat: seat, Players: players, Now: time.Now().UnixMilli(),
 		Practice: practice})
 	defer a.Leave(sub)
-	go s.writer(ctx, cancel, conn, sub, a)
+	go s.writer(ctx, cancel, conn, sub, a, rm)
 	// Refusals travel with the game's frames: at night they wait for
 	// the next tick, so that an answer's timing tells nothing (a wolf
 	// over his chat budget must not get a message a villager never
@@ -311,7 +322,7 @@ func untaken(err error) string {
 // a connection whose queue is full. A write that takes longer than
 // writeWait ends the connection (one watchdog timer, not a context per
 // frame: frames are many).
-func (s *Server) writer(ctx context.Context, cancel context.CancelFunc, conn *websocket.Conn, sub *game.Sub, a *game.Actor) {
+func (s *Server) writer(ctx context.Context, cancel context.CancelFunc, conn wsConn, sub *game.Sub, a *game.Actor, rm *room) {
 	defer cancel()
 	dog := time.AfterFunc(time.Hour, cancel)
 	defer dog.Stop()
@@ -362,6 +373,13 @@ func (s *Server) writer(ctx context.Context, cancel context.CancelFunc, conn *we
 				if !write(<-sub.Out) {
 					return
 				}
+			}
+			rm.mu.Lock()
+			moved := rm.moved
+			rm.mu.Unlock()
+			if moved { // to another node of the cluster: the client reconnects there
+				_ = conn.Close(websocket.StatusServiceRestart, "moved")
+				return
 			}
 			_ = conn.Close(websocket.StatusGoingAway, "the game has stopped")
 			return

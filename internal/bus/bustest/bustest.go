@@ -120,11 +120,11 @@ func subjects(t testing.TB, room string, seats ...int) (cmd, all string, seat []
 	if cmd, err = bus.Commands(room); err != nil {
 		t.Fatal(err)
 	}
-	if all, err = bus.Room(room); err != nil {
+	if all, err = bus.Conn(room, "all"); err != nil {
 		t.Fatal(err)
 	}
 	for _, s := range seats {
-		sub, err := bus.Seat(room, s)
+		sub, err := bus.Conn(room, fmt.Sprintf("seat%d", s))
 		if err != nil {
 			t.Fatal(err)
 		}

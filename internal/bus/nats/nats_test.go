@@ -56,7 +56,7 @@ func TestCutOffClientGetsErrorsNotHangs(t *testing.T) {
 	srv := natstest.Embedded(t)
 	owner, node := connect(t, srv.URL), connect(t, srv.URL)
 	cmd, _ := bus.Commands("r1")
-	all, _ := bus.Room("r1")
+	all, _ := bus.Conn("r1", "c1")
 	heard := make(chan struct{}, 1)
 	if _, err := owner.Subscribe(cmd, func(bus.Msg) { heard <- struct{}{} }); err != nil { // never answers
 		t.Fatal(err)

@@ -201,3 +201,35 @@ func (f *Fenced) Records(ctx context.Context, roomID string) ([]store.Record, er
 // Close closes the database's store; the leases are left to expire (a
 // drain releases them first).
 func (f *Fenced) Close() error { return f.db.Close() }
+
+// Orphans is DB.Orphans.
+func (f *Fenced) Orphans(ctx context.Context) ([]string, error) { return f.db.Orphans(ctx) }
+
+// Keeper is a node's leases as the server's cluster asks for them
+// (internal/server: Leases): errors only, and which errors mean what.
+type Keeper struct{ f *Fenced }
+
+// Keeper is f's leases for the server.
+func (f *Fenced) Keeper() Keeper { return Keeper{f} }
+
+func (k Keeper) Acquire(ctx context.Context, room string, ttl time.Duration) error {
+	_, err := k.f.Acquire(ctx, room, ttl)
+	return err
+}
+
+func (k Keeper) Renew(ctx context.Context, room string, ttl time.Duration) error {
+	_, err := k.f.Renew(ctx, room, ttl)
+	return err
+}
+
+func (k Keeper) Release(ctx context.Context, room string) error { return k.f.Release(ctx, room) }
+
+func (k Keeper) Orphans(ctx context.Context) ([]string, error) { return k.f.Orphans(ctx) }
+
+// Lost: the lease is another's now, found by a renewal or a write.
+func (k Keeper) Lost(err error) bool {
+	return errors.Is(err, ErrLeaseLost) || errors.Is(err, ErrFenced)
+}
+
+// Held: another node holds the lease.
+func (k Keeper) Held(err error) bool { return errors.Is(err, ErrLeaseHeld) }

@@ -169,3 +169,42 @@ func (d *DB) lease(ctx context.Context, room string) (Lease, error) {
 	}
 	return l, err
 }
+
+// Orphans lists the rooms, open or running, that no node owns: their lease
+// was never taken, was released, or has expired (oldest first). A node of a
+// cluster adopts them (internal/server, cluster.go); Acquire decides among
+// nodes that try the same one at once.
+func (d *DB) Orphans(ctx context.Context) ([]string, error) {
+	done, err := d.reading()
+	if err != nil {
+		return nil, err
+	}
+	defer done()
+	rows, err := d.pool.Query(ctx, `SELECT r.id FROM rooms r LEFT JOIN leases l ON l.room_id = r.id
+		WHERE r.status IN ('open', 'running') AND (l.room_id IS NULL OR l.node = '' OR l.expires < clock_timestamp())
+		ORDER BY r.created, r.id`)
+	if err != nil {
+		return nil, fmt.Errorf("postgres: rooms without an owner: %w", err)
+	}
+	ids, err := pgx.CollectRows(rows, pgx.RowTo[string])
+	if err != nil {
+		return nil, fmt.Errorf("postgres: rooms without an owner: %w", err)
+	}
+	return ids, nil
+}
+
+// Ping checks that the database answers (a node's /readyz).
+func (d *DB) Ping(ctx context.Context) error {
+	done, err := d.reading()
+	if err != nil {
+		return err
+	}
+	defer done()
+	if err := d.pool.Ping(ctx); err != nil {
+		return fmt.Errorf("postgres: %w", err)
+	}
+	return nil
+}
+
+// Ping is DB.Ping.
+func (f *Fenced) Ping(ctx context.Context) error { return f.db.Ping(ctx) }

@@ -51,7 +51,9 @@ export const PRIVATE_STEPS = new Set(['night_shot', 'nightmare', 'magician']);
 // Steps in which the seat with the floor speaks.
 export const SPEECH_STEPS = new Set(['campaign', 'sheriff_pk', 'speech', 'pk', 'last_words', 'discussion']);
 
-// internal/game/clock.go: the timers and their defaults, in seconds.
+// internal/game/clock.go: the timers and their defaults, in seconds. The
+// server tells no defaults, and the create page sends only the timers changed
+// from these: internal/game/clock_test.go fails when they differ from Go's.
 export const TIMERS = [['setup', 20], ['night', 40], ['witch', 20], ['speech', 90], ['vote', 20], ['other', 20],
   ['bot', 1.5]];
 

@@ -35,6 +35,33 @@ type Server struct {
 	// superuser.
 	URL string
 	dbs atomic.Int64
+	// ctl runs pg_ctl on the server's cluster with its start options;
+	// nil for a server the test did not start.
+	ctl func(args ...string) error
+}
+
+// Stop stops the server at once, as a crash would; Restart starts it
+// again on the same port and data. (Tests of what a node does while its
+// database is gone.)
+func (s *Server) Stop(t testing.TB) {
+	t.Helper()
+	if s.ctl == nil {
+		t.Fatalf("pgtest: %s names a server this test did not start: it cannot stop it", EnvURL)
+	}
+	if err := s.ctl("-m", "immediate", "-w", "stop"); err != nil {
+		t.Fatalf("pgtest: %v", err)
+	}
+}
+
+// Restart starts a server that Stop stopped.
+func (s *Server) Restart(t testing.TB) {
+	t.Helper()
+	if s.ctl == nil {
+		t.Fatalf("pgtest: %s names a server this test did not start: it cannot restart it", EnvURL)
+	}
+	if err := s.ctl("-w", "-t", "60", "start"); err != nil {
+		t.Fatalf("pgtest: %v", err)
+	}
 }
 
 // Start starts a server that is stopped, its data removed, when t ends:
@@ -89,12 +116,14 @@ func Start(t testing.TB) *Server {
 		log, _ := os.ReadFile(logFile)
 		t.Fatalf("pgtest: %v\nserver log:\n%s", err, log)
 	}
+	ctl := func(args ...string) error {
+		return run("pg_ctl", append([]string{"-D", data, "-o", opts, "-l", logFile}, args...)...)
+	}
 	t.Cleanup(func() {
-		if err := run("pg_ctl", "-D", data, "-m", "immediate", "-w", "stop"); err != nil {
-			t.Errorf("pgtest: %v", err)
-		}
+		// Stopped already if the test stopped it and did not restart it.
+		_ = ctl("-m", "immediate", "-w", "stop")
 	})
-	return &Server{URL: fmt.Sprintf("postgres://postgres@127.0.0.1:%d/postgres?sslmode=disable", port)}
+	return &Server{URL: fmt.Sprintf("postgres://postgres@127.0.0.1:%d/postgres?sslmode=disable", port), ctl: ctl}
 }
 
 // binDir finds initdb and pg_ctl: on PATH, else in Debian's

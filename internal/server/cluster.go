@@ -1,0 +1,540 @@
+package server
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"math/rand/v2"
+	"net/http"
+	"slices"
+	"sync"
+	"time"
+
+	"github.com/prometheus/client_golang/prometheus"
+
+	"github.com/wolfden/wolfden/internal/bus"
+	"github.com/wolfden/wolfden/internal/store"
+)
+
+// Cluster makes the server one node of several that share a database
+// (PostgreSQL) and a bus (NATS): docs/cluster.md. Each room, open or
+// running, is owned by one node at a time, the holder of its lease; its
+// requests and WebSockets may reach any node, which passes them to the
+// owner over the bus. When an owner dies its leases expire and the other
+// nodes adopt its rooms, restoring their games from the database.
+type Cluster struct {
+	// Node is this node's name, recorded in the leases it holds; two live
+	// nodes must not share one.
+	Node string
+	Bus  bus.Bus
+	// Leases are the node's leases on the shared database. The server's
+	// store must be fenced by them (postgres.Fenced): a write to a room
+	// whose lease the node lost is refused.
+	Leases Leases
+	// TTL is how long a lease lasts; the owner renews it every third of
+	// that. 0 takes 10 s.
+	TTL time.Duration
+}
+
+// Leases is what a node needs of the database's leases
+// (internal/store/postgres: lease.go, fenced.go).
+type Leases interface {
+	// Acquire takes room's lease if nobody holds it; Held(err) tells a
+	// refusal because another node does.
+	Acquire(ctx context.Context, room string, ttl time.Duration) error
+	Renew(ctx context.Context, room string, ttl time.Duration) error
+	Release(ctx context.Context, room string) error
+	// Orphans lists the open and running rooms whose lease is free or
+	// expired.
+	Orphans(ctx context.Context) ([]string, error)
+	// Lost tells an error of Renew or of a write that means the lease is
+	// another's now (not a passing failure of the database).
+	Lost(err error) bool
+	// Held tells an error of Acquire that means another node holds it.
+	Held(err error) bool
+}
+
+// How often a relaying node tells the owner that a connection is still
+// there, and how long the owner waits before dropping one it no longer
+// hears of (the relaying node died).
+const (
+	relayAlive = 5 * time.Second
+	relayDead  = 4 * relayAlive
+	// busWait bounds a request to another node (an HTTP request's wait for
+	// a room's change, changeWait, comes on top).
+	busWait = 10 * time.Second
+)
+
+var errMoving = fail(http.StatusServiceUnavailable, "moving",
+	"this room is moving to another server of the cluster; try again in a moment")
+
+// node is the server's part in a cluster.
+type node struct {
+	s   *Server
+	c   Cluster
+	ttl time.Duration
+
+	mu     sync.Mutex
+	owned  map[string]*lease          // the rooms this node owns
+	relays map[string]*relayConn      // connections other nodes relay to this one's games, by id
+	held   map[*relaySession]struct{} // connections of this node relayed to others' games
+	free   bus.Subscription
+	quit   chan struct{}
+	loop   sync.WaitGroup
+	m      *clusterMetrics
+}
+
+type lease struct {
+	cmd     bus.Subscription
+	renewed time.Time // this node's clock before the call that last took or renewed it
+}
+
+type clusterMetrics struct {
+	owned     prometheus.Gauge
+	remote    prometheus.Counter
+	takeovers prometheus.Counter
+	latency   prometheus.Histogram
+}
+
+func newNode(s *Server, c Cluster) *node {
+	if c.TTL == 0 {
+		c.TTL = 10 * time.Second
+	}
+	n := &node{s: s, c: c, ttl: c.TTL, owned: map[string]*lease{}, relays: map[string]*relayConn{},
+		held: map[*relaySession]struct{}{}, quit: make(chan struct{})}
+	n.m = &clusterMetrics{
+		owned: prometheus.NewGauge(prometheus.GaugeOpts{Name: "wolfden_cluster_games_owned",
+			Help: "Rooms, open or running, whose lease this node holds."}),
+		remote: prometheus.NewCounter(prometheus.CounterOpts{Name: "wolfden_cluster_remote_commands_total",
+			Help: "Requests and frames other nodes passed to this node's rooms."}),
+		takeovers: prometheus.NewCounter(prometheus.CounterOpts{Name: "wolfden_cluster_lease_takeovers_total",
+			Help: "Rooms this node adopted from a node that died, was cut off or handed them over."}),
+		latency: prometheus.NewHistogram(prometheus.HistogramOpts{Name: "wolfden_cluster_bus_seconds",
+			Help:    "Requests to another node over the bus, from sending to the reply.",
+			Buckets: prometheus.ExponentialBuckets(0.0001, 2, 16)}),
+	}
+	s.m.reg.MustRegister(n.m.owned, n.m.remote, n.m.takeovers, n.m.latency)
+	return n
+}
+
+// start adopts the rooms nobody owns, then keeps the leases and watches
+// for more orphans until stop.
+func (n *node) start(ctx context.Context) error {
+	sub, err := n.c.Bus.Subscribe(bus.Free, func(m bus.Msg) {
+		id := string(m.Data)
+		go func() {
+			ctx, cancel := context.WithTimeout(context.Background(), busWait)
+			defer cancel()
+			_, _ = n.adopt(ctx, id)
+		}()
+	})
+	if err != nil {
+		return fmt.Errorf("cluster: listen for released rooms: %w", err)
+	}
+	n.free = sub
+	n.adoptOrphans(ctx)
+	n.loop.Add(1)
+	go n.keep()
+	return nil
+}
+
+// keep renews the leases, drops the rooms whose lease is lost or ran out,
+// adopts orphans and forgets relayed connections whose node went silent.
+func (n *node) keep() {
+	defer n.loop.Done()
+	t := time.NewTicker(n.ttl / 3)
+	defer t.Stop()
+	for {
+		select {
+		case <-n.quit:
+			return
+		case <-t.C:
+		}
+		ctx, cancel := context.WithTimeout(context.Background(), n.ttl/3)
+		n.renew(ctx)
+		n.adoptOrphans(ctx)
+		cancel()
+		n.reap()
+	}
+}
+
+func (n *node) stop() {
+	select {
+	case <-n.quit:
+	default:
+		close(n.quit)
+	}
+	n.loop.Wait()
+	if n.free != nil {
+		_ = n.free.Unsubscribe()
+	}
+}
+
+// renew extends every lease the node holds. A node cut off from the bus
+// does not: it cannot serve the rooms' other nodes, so it lets them go to
+// a node that can, and stops acting for them once their leases run out.
+func (n *node) renew(ctx context.Context) {
+	cut := n.c.Bus.Ready() != nil
+	for _, id := range n.ownedIDs() {
+		n.mu.Lock()
+		l := n.owned[id]
+		n.mu.Unlock()
+		if l == nil {
+			continue
+		}
+		at := time.Now()
+		var err error
+		if !cut {
+			err = n.c.Leases.Renew(ctx, id, n.ttl)
+		}
+		switch {
+		case !cut && err == nil:
+			n.mu.Lock()
+			l.renewed = at
+			n.mu.Unlock()
+		case err != nil && n.c.Leases.Lost(err):
+			n.s.log.Warn("cluster: the lease of a room was lost; another node has it", "room", id, "err", err)
+			n.abandon(id, false)
+		case time.Since(l.renewed) >= n.ttl:
+			n.s.log.Warn("cluster: a room's lease ran out unrenewed; it is left to another node", "room", id,
+				"cut_off", cut, "err", err)
+			n.abandon(id, false)
+		}
+	}
+}
+
+func (n *node) ownedIDs() []string {
+	n.mu.Lock()
+	defer n.mu.Unlock()
+	ids := make([]string, 0, len(n.owned))
+	for id := range n.owned {
+		ids = append(ids, id)
+	}
+	slices.Sort(ids)
+	return ids
+}
+
+// adoptOrphans takes the rooms no node owns, in random order so that nodes
+// that look at once share them out.
+func (n *node) adoptOrphans(ctx context.Context) {
+	if n.s.draining.Load() || n.c.Bus.Ready() != nil {
+		return
+	}
+	ids, err := n.c.Leases.Orphans(ctx)
+	if err != nil {
+		n.s.log.Warn("cluster: listing the rooms without an owner", "err", err)
+		return
+	}
+	rand.Shuffle(len(ids), func(i, j int) { ids[i], ids[j] = ids[j], ids[i] })
+	for _, id := range ids {
+		if _, err := n.adopt(ctx, id); err != nil {
+			n.s.log.Warn("cluster: adopting a room", "room", id, "err", err)
+		}
+	}
+}
+
+// own takes a new room's lease: the node that creates a room owns it.
+// hold puts the room in memory before its requests are answered.
+func (n *node) own(ctx context.Context, id string, hold func()) error {
+	at := time.Now()
+	if err := n.c.Leases.Acquire(ctx, id, n.ttl); err != nil {
+		return err
+	}
+	hold()
+	return n.listen(id, at)
+}
+
+// listen answers the room's requests from other nodes, once its room is in
+// memory (so that none is served from a copy of the store's).
+func (n *node) listen(id string, renewed time.Time) error {
+	subj, err := bus.Commands(id)
+	if err != nil {
+		return err
+	}
+	sub, err := n.c.Bus.Subscribe(subj, func(m bus.Msg) { n.serve(id, m) })
+	if err != nil {
+		return err
+	}
+	n.mu.Lock()
+	n.owned[id] = &lease{cmd: sub, renewed: renewed}
+	n.mu.Unlock()
+	n.m.owned.Inc()
+	return nil
+}
+
+// adopt takes a room nobody owns and brings it into memory: an open room
+// as it is, a game restored from its records, timers included. It is
+// false, without an error, if another node holds the room's lease.
+func (n *node) adopt(ctx context.Context, id string) (bool, error) {
+	if n.s.draining.Load() {
+		return false, nil
+	}
+	n.mu.Lock()
+	_, mine := n.owned[id]
+	n.mu.Unlock()
+	if mine {
+		return true, nil
+	}
+	at := time.Now()
+	if err := n.c.Leases.Acquire(ctx, id, n.ttl); err != nil {
+		if n.c.Leases.Held(err) {
+			return false, nil
+		}
+		return false, err
+	}
+	rec, err := n.s.st.Room(ctx, id)
+	if err == nil {
+		switch rec.Status {
+		case store.StatusOpen:
+			var rm *room
+			if rm, err = loadRoom(rec); err == nil {
+				n.s.hold(rm)
+			}
+		case store.StatusRunning:
+			_, err = n.s.restoreGame(ctx, rec)
+		default: // it ended meanwhile: nothing to own
+			n.release(id)
+			return false, nil
+		}
+	}
+	if err == nil {
+		err = n.listen(id, at)
+	}
+	if err != nil {
+		n.s.dropRoom(id)
+		n.release(id)
+		return false, err
+	}
+	n.m.takeovers.Inc()
+	n.s.log.Info("cluster: adopted a room", "room", id, "status", rec.Status)
+	return true, nil
+}
+
+func (n *node) release(id string) {
+	ctx, cancel := context.WithTimeout(context.Background(), busWait)
+	defer cancel()
+	if err := n.c.Leases.Release(ctx, id); err != nil && !n.c.Leases.Lost(err) {
+		n.s.log.Warn("cluster: releasing a room's lease", "room", id, "err", err)
+	}
+}
+
+// abandon lets a room go: its requests are no longer answered here, its
+// game stops (its records are stored) and its connections, here and
+// relayed, are closed as moved, so that their clients reconnect to the
+// room's next owner. With handOver it releases the lease and says so on
+// the bus, for another node to take the room at once.
+func (n *node) abandon(id string, handOver bool) {
+	n.mu.Lock()
+	l := n.owned[id]
+	delete(n.owned, id)
+	n.mu.Unlock()
+	if l == nil {
+		return
+	}
+	n.m.owned.Dec()
+	_ = l.cmd.Unsubscribe()
+	n.s.dropRoom(id)
+	if handOver {
+		n.release(id)
+		ctx, cancel := context.WithTimeout(context.Background(), busWait)
+		_ = n.c.Bus.Publish(ctx, bus.Free, []byte(id))
+		cancel()
+	}
+}
+
+// disown lets a finished room go once it leaves memory.
+func (n *node) disown(id string) {
+	n.mu.Lock()
+	l := n.owned[id]
+	delete(n.owned, id)
+	n.mu.Unlock()
+	if l == nil {
+		return
+	}
+	n.m.owned.Dec()
+	_ = l.cmd.Unsubscribe()
+	n.release(id)
+}
+
+// handOver gives every room to the other nodes (a drain), and closes the
+// connections this node relays to theirs.
+func (n *node) handOver() {
+	for _, id := range n.ownedIDs() {
+		n.abandon(id, true)
+	}
+	n.mu.Lock()
+	held := make([]*relaySession, 0, len(n.held))
+	for rs := range n.held {
+		held = append(held, rs)
+	}
+	n.mu.Unlock()
+	for _, rs := range held {
+		rs.moved()
+	}
+}
+
+// owns tells whether the room is this node's.
+func (n *node) owns(id string) bool {
+	n.mu.Lock()
+	defer n.mu.Unlock()
+	_, ok := n.owned[id]
+	return ok
+}
+
+// dropRoom takes a room out of memory as it moves to another node: its
+// game's actor stops (what it acknowledged is stored) and its connections
+// are closed as moved.
+func (s *Server) dropRoom(id string) {
+	s.mu.Lock()
+	rm := s.rooms[id]
+	delete(s.rooms, id)
+	s.mu.Unlock()
+	if rm == nil {
+		return
+	}
+	rm.mu.Lock()
+	rm.moved = true
+	a, status := rm.actor, rm.rec.Status
+	rm.mu.Unlock()
+	s.m.rooms.WithLabelValues(status).Dec()
+	if a != nil {
+		a.Stop()
+		<-a.Done()
+	}
+}
+
+// The requests a node sends a room's owner (op), on the room's Commands
+// subject.
+type envelope struct {
+	Op   string `json:"op"` // http, open, in, alive, close
+	Conn string `json:"conn,omitempty"`
+	Node string `json:"node,omitempty"`
+	// Addr is the client's address as the node it reached saw it
+	// (clientAddr), for the owner's limits per address.
+	Addr string `json:"addr,omitempty"`
+	Data []byte `json:"data,omitempty"` // in: a WebSocket message
+
+	Method string      `json:"method,omitempty"`
+	URL    string      `json:"url,omitempty"`
+	Host   string      `json:"host,omitempty"`
+	Header http.Header `json:"header,omitempty"`
+}
+
+type answer struct {
+	// Gone: the relayed connection is no longer known to the owner.
+	Gone   bool        `json:"gone,omitempty"`
+	Status int         `json:"status,omitempty"`
+	Header http.Header `json:"header,omitempty"`
+	Body   []byte      `json:"body,omitempty"`
+}
+
+// ask sends a room's owner a request and waits for its answer.
+func (n *node) ask(ctx context.Context, id string, e envelope, wait time.Duration) (answer, error) {
+	subj, err := bus.Commands(id)
+	if err != nil {
+		return answer{}, err
+	}
+	e.Node = n.c.Node
+	b, _ := json.Marshal(e)
+	ctx, cancel := context.WithTimeout(ctx, wait)
+	defer cancel()
+	t0 := time.Now()
+	reply, err := n.c.Bus.Request(ctx, subj, b)
+	if err != nil {
+		return answer{}, err
+	}
+	n.m.latency.Observe(time.Since(t0).Seconds())
+	var a answer
+	if err := json.Unmarshal(reply, &a); err != nil {
+		return answer{}, fmt.Errorf("cluster: the owner of room %s answered %q: %v", id, trim(reply), err)
+	}
+	return a, nil
+}
+
+func trim(b []byte) string {
+	if len(b) > 80 {
+		return string(b[:80]) + "…"
+	}
+	return string(b)
+}
+
+// serve answers a request of another node about a room this node owns.
+// Messages of one subscription come in order: what keeps a connection's
+// frames in order is done here, the rest (HTTP) off the bus's goroutine.
+func (n *node) serve(id string, m bus.Msg) {
+	var e envelope
+	if err := json.Unmarshal(m.Data, &e); err != nil {
+		n.respond(m, answer{Status: http.StatusBadRequest})
+		return
+	}
+	n.m.remote.Inc()
+	switch e.Op {
+	case "http":
+		go n.serveHTTP(id, m, e)
+	case "open":
+		n.respond(m, n.openRelay(id, e))
+	case "in", "alive", "close":
+		n.mu.Lock()
+		rc := n.relays[e.Conn]
+		n.mu.Unlock()
+		if rc == nil || rc.room != id {
+			n.respond(m, answer{Gone: true})
+			return
+		}
+		n.respond(m, answer{Gone: !rc.take(e)})
+	default:
+		n.respond(m, answer{Status: http.StatusBadRequest})
+	}
+}
+
+func (n *node) respond(m bus.Msg, a answer) {
+	b, _ := json.Marshal(a)
+	_ = m.Respond(b)
+}
+
+// reap forgets the relayed connections whose node has gone silent.
+func (n *node) reap() {
+	n.mu.Lock()
+	var dead []*relayConn
+	for _, rc := range n.relays {
+		if time.Since(rc.lastHeard()) > relayDead {
+			dead = append(dead, rc)
+		}
+	}
+	n.mu.Unlock()
+	for _, rc := range dead {
+		rc.shut()
+	}
+}
+
+// errNoOwner: no node owns the room, and this one could not take it.
+var errNoOwner = errors.New("cluster: no node owns the room")
+
+// clusterInfo is the operator's view of the node: its name and the rooms
+// it owns (GET /cluster on the operator listener).
+func (s *Server) clusterInfo(w http.ResponseWriter, r *http.Request) {
+	writeJSON(w, http.StatusOK, map[string]any{"node": s.cl.c.Node, "owned": s.cl.ownedIDs()})
+}
+
+// clusterRooms is the lobby's list on a node: every node's rooms, read
+// from the database, this node's as it holds them.
+func (s *Server) clusterRooms(ctx context.Context, status string) ([]*room, error) {
+	recs, err := s.st.Rooms(ctx, status)
+	if err != nil {
+		return nil, err
+	}
+	rooms := make([]*room, 0, len(recs))
+	for _, rec := range recs {
+		s.mu.Lock()
+		rm := s.rooms[rec.ID]
+		s.mu.Unlock()
+		if rm == nil {
+			if rm, err = loadRoom(rec); err != nil {
+				continue // a damaged room is not offered
+			}
+		}
+		rooms = append(rooms, rm)
+	}
+	return rooms, nil
+}
