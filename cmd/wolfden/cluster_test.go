@@ -40,8 +40,7 @@ func TestClusterPlaysAGameAcrossNodes(t *testing.T) {
 	ctx, cancel := context.WithTimeout(context.Background(), 90*time.Second)
 	defer cancel()
 	errs := g.play(ctx, cl, 0)
-	waitPlayers(t, []*cgame{g}, []<-chan error{errs})
-	cl.check(g)
+	cl.finish([]*cgame{g}, []<-chan error{errs})
 	remote, bus := 0.0, 0.0
 	for _, nd := range cl.nodes {
 		n, err := nd.metric("wolfden_cluster_remote_commands_total")
@@ -121,10 +120,7 @@ func TestClusterSurvivesKilledOwners(t *testing.T) {
 			t.Fatalf("trial %d: restarting %s: %v", k+1, x.name, err)
 		}
 	}
-	waitPlayers(t, games, errs)
-	for _, g := range games {
-		cl.check(g)
-	}
+	cl.finish(games, errs)
 }
 
 // TestClusterSigtermHandsOver: SIGTERM makes a node hand its games over
@@ -170,10 +166,9 @@ func TestClusterSigtermHandsOver(t *testing.T) {
 	for _, g := range games {
 		g.gate.open()
 	}
-	waitPlayers(t, games, errs)
+	cl.finish(games, errs)
 	moved := 0
 	for _, g := range games {
-		cl.check(g)
 		for _, p := range g.players {
 			for _, e := range p.ends {
 				if strings.HasPrefix(e, drained.name+": 1012 ") {
@@ -225,9 +220,8 @@ func TestClusterFencesANodeCutFromNATS(t *testing.T) {
 		t.Errorf("%s, cut off and its games taken: wolfden_cluster_games_owned %v (%v), want 0", cut.name, n, err)
 	}
 	proxy.Mend()
-	waitPlayers(t, games, errs)
+	cl.finish(games, errs)
 	for _, g := range games {
-		cl.check(g)
 		if node, epoch := cl.lease(g.room); node == cut.name || epoch < 2 {
 			t.Errorf("room %s: its lease is epoch %d of %q: it should have passed from %s to another node", g.room, epoch, node, cut.name)
 		}

@@ -569,19 +569,30 @@ func (g *cgame) play(ctx context.Context, cl *cluster, first int) <-chan error {
 	return errs
 }
 
-// wait waits for every player of the games.
-func waitPlayers(t *testing.T, games []*cgame, errs []<-chan error) {
+// finish waits for every player of the games, then checks each game
+// whose players all ended well, and fails naming every problem.
+func (cl *cluster) finish(games []*cgame, errs []<-chan error) {
+	t := cl.t
 	t.Helper()
 	var failed []error
 	for i, g := range games {
+		var bad []error
 		for range g.players {
 			if err := <-errs[i]; err != nil {
-				failed = append(failed, err)
+				bad = append(bad, err)
 			}
+		}
+		if len(bad) == 0 {
+			if err := cl.check(g); err != nil {
+				bad = append(bad, err)
+			}
+		}
+		if len(bad) > 0 {
+			failed = append(failed, fmt.Errorf("room %s (made on %s):\n%w", g.room, g.owner.name, errors.Join(bad...)))
 		}
 	}
 	if len(failed) > 0 {
-		t.Fatalf("%d players failed:\n%v", len(failed), errors.Join(failed...))
+		t.Fatalf("%d of %d games went wrong:\n%v", len(failed), len(games), errors.Join(failed...))
 	}
 }
 
@@ -596,21 +607,20 @@ type replayJSON struct {
 // board and seed that is over, every seat's stream (put together across
 // its connections) is exactly the replay's events that seat may see, every
 // acknowledged command is stored, none twice.
-func (cl *cluster) check(g *cgame) {
-	t := cl.t
-	t.Helper()
+func (cl *cluster) check(g *cgame) error {
+	var errs []error
 	ctx := context.Background()
 	recs, err := cl.st.Records(ctx, g.room)
 	if err != nil {
-		t.Fatalf("room %s: records: %v", g.room, err)
+		return fmt.Errorf("room %s: records: %v", g.room, err)
 	}
 	events, _, err := game.Log(recs) // refuses records that skip or repeat a number
 	if err != nil {
-		t.Fatalf("room %s: the stored game is broken: %v", g.room, err)
+		return fmt.Errorf("room %s: the stored game is broken: %v", g.room, err)
 	}
 	for i := range events {
 		if events[i].Seq != int32(i+1) {
-			t.Fatalf("room %s: stored event %d is numbered %d", g.room, i+1, events[i].Seq)
+			return fmt.Errorf("room %s: stored event %d is numbered %d", g.room, i+1, events[i].Seq)
 		}
 	}
 	// The replay, asked of a node that did not create the room.
@@ -623,21 +633,21 @@ func (cl *cluster) check(g *cgame) {
 	}
 	var rep replayJSON
 	if err := (&client.API{Base: via.base}).Do(ctx, "GET", "/api/rooms/"+g.room+"/replay", "", nil, &rep); err != nil {
-		t.Fatalf("room %s: GET replay through %s: %v", g.room, via.name, err)
+		return fmt.Errorf("room %s: GET replay through %s: %v", g.room, via.name, err)
 	}
 	if len(rep.Events) != len(events) {
-		t.Fatalf("room %s: the replay through %s has %d events, PostgreSQL %d", g.room, via.name, len(rep.Events), len(events))
+		return fmt.Errorf("room %s: the replay through %s has %d events, PostgreSQL %d", g.room, via.name, len(rep.Events), len(events))
 	}
 	for i := range events {
 		b, _ := json.Marshal(events[i])
 		if !sameJSON(b, rep.Events[i]) {
-			t.Fatalf("room %s: replay event %d is %s; PostgreSQL holds %s", g.room, i+1, rep.Events[i], b)
+			return fmt.Errorf("room %s: replay event %d is %s; PostgreSQL holds %s", g.room, i+1, rep.Events[i], b)
 		}
 	}
 	// A game of the rules: its board and seed deal it, and it is over.
 	rec, err := cl.st.Room(ctx, g.room)
 	if err != nil {
-		t.Fatal(err)
+		return err
 	}
 	var cfg struct {
 		Cards   []string          `json:"cards"`
@@ -645,38 +655,38 @@ func (cl *cluster) check(g *cgame) {
 		Seed    uint64            `json:"seed"`
 	}
 	if err := json.Unmarshal(rec.Config, &cfg); err != nil {
-		t.Fatalf("room %s: config: %v", g.room, err)
+		return fmt.Errorf("room %s: config: %v", g.room, err)
 	}
 	var board rules.Board
 	for _, c := range cfg.Cards {
 		r, err := rules.ParseRole(c)
 		if err != nil {
-			t.Fatal(err)
+			return err
 		}
 		board.Cards = append(board.Cards, r)
 	}
 	for k, v := range cfg.Options {
 		if err := board.Options.Set(k, v); err != nil {
-			t.Fatal(err)
+			return err
 		}
 	}
 	if rep.Seed != cfg.Seed {
-		t.Fatalf("room %s: the replay's seed %d, the room's %d", g.room, rep.Seed, cfg.Seed)
+		return fmt.Errorf("room %s: the replay's seed %d, the room's %d", g.room, rep.Seed, cfg.Seed)
 	}
 	dealt, err := rules.New(board, cfg.Seed, nil)
 	if err != nil {
-		t.Fatal(err)
+		return err
 	}
 	if d := dealt.Events(); len(events) < len(d) || !reflect.DeepEqual(events[:len(d)], d) {
-		t.Fatalf("room %s: the stored game does not begin with its seed's deal", g.room)
+		return fmt.Errorf("room %s: the stored game does not begin with its seed's deal", g.room)
 	}
 	replayed, err := rules.Replay(board, cfg.Seed, events)
 	if err != nil {
-		t.Fatalf("room %s: the stored events are not a game: %v", g.room, err)
+		return fmt.Errorf("room %s: the stored events are not a game: %v", g.room, err)
 	}
 	over, winner := replayed.Over()
 	if !over {
-		t.Fatalf("room %s: the stored game is not over", g.room)
+		return fmt.Errorf("room %s: the stored game is not over", g.room)
 	}
 	// Each seat's stream.
 	stored := map[int][]string{}
@@ -690,39 +700,44 @@ func (cl *cluster) check(g *cgame) {
 			Bot  bool   `json:"bot"`
 		}
 		if err := json.Unmarshal(r.Body, &c); err != nil {
-			t.Fatalf("room %s: record %d: %v", g.room, r.N, err)
+			return fmt.Errorf("room %s: record %d: %v", g.room, r.N, err)
 		}
 		if !c.Bot {
 			stored[c.Seat] = append(stored[c.Seat], c.Cmd)
 		}
 	}
+players:
 	for _, p := range g.players {
 		who := fmt.Sprintf("room %s seat %d", g.room, p.seat)
 		if p.seat == 0 {
 			who = fmt.Sprintf("room %s's spectator", g.room)
 		}
 		if len(p.bad) > 0 {
-			t.Errorf("%s:\n%s", who, strings.Join(p.bad, "\n"))
+			errs = append(errs, fmt.Errorf("%s:\n%s", who, strings.Join(p.bad, "\n")))
 		}
 		if p.winner != winner.String() {
-			t.Errorf("%s saw the winner %q; the stored game's is %q", who, p.winner, winner)
+			errs = append(errs, fmt.Errorf("%s saw the winner %q; the stored game's is %q", who, p.winner, winner))
 		}
 		want := seatStream(events, rules.Seat(p.seat))
 		if len(p.events) != len(want) {
-			t.Fatalf("%s put together %d events across its connections (ended %v); the replay has %d for it", who, len(p.events), p.ends, len(want))
+			errs = append(errs, fmt.Errorf("%s put together %d events across its connections (ended %v); the replay has %d for it", who, len(p.events), p.ends, len(want)))
+			continue
 		}
 		for i := range want {
 			if !sameJSON(p.events[i], want[i]) {
-				t.Fatalf("%s: event %d was %s; the replay's is %s", who, i+1, p.events[i], want[i])
+				errs = append(errs, fmt.Errorf("%s: event %d was %s; the replay's is %s", who, i+1, p.events[i], want[i]))
+				continue players
 			}
 		}
 		if i, ok := subsequence(p.acked, stored[p.seat]); !ok {
-			t.Fatalf("%s: acknowledged command %d %q is not in the stored game (acknowledged %q, stored %q)", who, i+1, p.acked[i], p.acked, stored[p.seat])
+			errs = append(errs, fmt.Errorf("%s: acknowledged command %d %q is not in the stored game (acknowledged %q, stored %q)", who, i+1, p.acked[i], p.acked, stored[p.seat]))
+			continue
 		}
 		if i, ok := subsequence(stored[p.seat], p.sent); !ok {
-			t.Fatalf("%s: stored command %d %q was not sent, or stored twice (sent %q, stored %q)", who, i+1, stored[p.seat][i], p.sent, stored[p.seat])
+			errs = append(errs, fmt.Errorf("%s: stored command %d %q was not sent, or stored twice (sent %q, stored %q)", who, i+1, stored[p.seat][i], p.sent, stored[p.seat]))
 		}
 	}
+	return errors.Join(errs...)
 }
 
 // seatStream is the events seat receives, as frames, numbered in its own
