@@ -14,6 +14,8 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/wolfden/wolfden/internal/client"
 )
 
 // TestClusterPlaysAGameAcrossNodes: one game owned by the node that made
@@ -225,5 +227,42 @@ func TestClusterFencesANodeCutFromNATS(t *testing.T) {
 		if node, epoch := cl.lease(g.room); node == cut.name || epoch < 2 {
 			t.Errorf("room %s: its lease is epoch %d of %q: it should have passed from %s to another node", g.room, epoch, node, cut.name)
 		}
+	}
+}
+
+// TestClusterServesAFinishedGameAfterItsOwnerDied: a spectator who left in
+// the middle of a game comes back after it ended and after its owner died
+// (a single server restores a finished game for its --linger, so that a
+// client away at the end still reads it): another node gives him the rest
+// of his stream.
+func TestClusterServesAFinishedGameAfterItsOwnerDied(t *testing.T) {
+	cl := startCluster(t, 3, "2s", nil)
+	owner := cl.nodes[0]
+	g := cl.newGame(owner, 31)
+	ctx, cancel := context.WithTimeout(context.Background(), 90*time.Second)
+	defer cancel()
+	away := &cplayer{seat: 0, first: 1}
+	conn, err := client.Dial(ctx, cl.nodes[1].base, g.room, "", 0, 0)
+	if err != nil {
+		t.Fatalf("a spectator dialing %s: %v", cl.nodes[1].name, err)
+	}
+	for f := range conn.Frames { // a few events, then he leaves
+		if f.Type == "event" {
+			away.events = append(away.events, f.Raw)
+			if len(away.events) == 3 {
+				break
+			}
+		}
+	}
+	conn.Kill()
+	errs := g.play(ctx, cl, 0)
+	cl.finish([]*cgame{g}, []<-chan error{errs})
+	owner.kill(t)
+	g.players = []*cplayer{away}
+	if err := away.play(ctx, cl, g); err != nil {
+		t.Fatal(err)
+	}
+	if err := cl.check(g); err != nil {
+		t.Fatal(err)
 	}
 }
