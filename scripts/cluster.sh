@@ -86,7 +86,7 @@ freeport() {
 
 # get prints the status code and body of GET http://127.0.0.1:$1$2.
 get() {
-	exec 3<>"/dev/tcp/127.0.0.1/$1" || return 1
+	{ exec 3<>"/dev/tcp/127.0.0.1/$1"; } 2>/dev/null || return 1
 	printf 'GET %s HTTP/1.0\r\nHost: 127.0.0.1\r\n\r\n' "$2" >&3
 	IFS=' ' read -r _ code _ <&3 || { exec 3<&-; return 1; }
 	while IFS= read -r line <&3; do [ "$line" = $'\r' ] || [ -z "$line" ] && break; done
@@ -95,7 +95,15 @@ get() {
 	echo "$code $body"
 }
 
-alive() { [ -f "$1" ] && kill -0 "$(cat "$1")" 2>/dev/null; }
+# alive says whether the process of a pid file runs (a zombie does not: a
+# detached cluster's processes are reaped by whoever adopted them, if at all).
+alive() {
+	[ -f "$1" ] || return 1
+	local p
+	p=$(cat "$1")
+	kill -0 "$p" 2>/dev/null || return 1
+	[ "$(sed 's/.*) //' "/proc/$p/stat" 2>/dev/null | cut -c1)" != Z ]
+}
 
 # as runs a PostgreSQL program as the user postgres when we are root.
 as() {
@@ -177,7 +185,7 @@ status)
 		if alive "$DIR/node$i.pid"; then
 			say "node$i http://127.0.0.1:$((HTTP + i - 1)) pid $(cat "$DIR/node$i.pid"): readyz $(get $((OPS + i - 1)) /readyz | tr -d '\n'); cluster $(get $((OPS + i - 1)) /cluster | cut -d' ' -f2-)"
 		else
-			say "node$i: not running"
+			say "node$i: not running (scripts/cluster.sh revive $i)"
 		fi
 	done
 	exit 0
@@ -206,7 +214,7 @@ esac
 # start
 command -v go >/dev/null 2>&1 || die "Go is needed (https://go.dev/dl/) to build wolfden and nats-server"
 for f in "$DIR"/nats.pid "$DIR"/node*.pid "$DIR/pg/data/postmaster.pid"; do
-	[ -f "$f" ] && kill -0 "$(head -1 "$f")" 2>/dev/null &&
+	[ -f "$f" ] && head -1 "$f" >"$DIR/.pid" && alive "$DIR/.pid" &&
 		die "a cluster already runs in $DIR ($f): scripts/cluster.sh stop --dir $DIR"
 done
 PG=$(pgbin)
