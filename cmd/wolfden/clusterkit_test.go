@@ -95,6 +95,12 @@ func startCluster(t *testing.T, n int, ttl string, busFor func(i int, url string
 		for _, nd := range cl.nodes {
 			nd.stop()
 		}
+		for _, nd := range cl.nodes { // under -race the nodes are built with it too
+			if log := nd.log(); strings.Contains(log, "WARNING: DATA RACE") {
+				i := strings.Index(log, "WARNING: DATA RACE")
+				t.Errorf("%s found a data race:\n%s", nd.name, log[i:min(len(log), i+6000)])
+			}
+		}
 		if t.Failed() {
 			for _, nd := range cl.nodes {
 				t.Logf("--- %s's log:\n%s", nd.name, nd.tail(150))
