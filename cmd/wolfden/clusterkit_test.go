@@ -10,6 +10,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"hash/fnv"
 	"io"
 	"math/rand/v2"
 	"net"
@@ -461,7 +462,9 @@ type cplayer struct {
 
 // play runs the player until its game is over.
 func (p *cplayer) play(ctx context.Context, cl *cluster, g *cgame) error {
-	r := rand.New(rand.NewPCG(uint64(p.seat), uint64(len(g.room))))
+	h := fnv.New64a()
+	h.Write([]byte(g.room))
+	r := rand.New(rand.NewPCG(uint64(p.seat), h.Sum64()))
 	var lastErr error
 	var refused time.Time // since when every node refuses the finished game
 	lastDial := make([]string, len(cl.nodes))
