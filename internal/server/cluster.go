@@ -402,6 +402,9 @@ func (s *Server) dropRoom(id string) {
 		a.Stop()
 		<-a.Done()
 	}
+	if rm.stalled.Swap(false) { // its new owner counts it, if it is still paused there
+		s.stall(false)
+	}
 }
 
 // The requests a node sends a room's owner (op), on the room's Commands

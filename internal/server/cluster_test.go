@@ -6,6 +6,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"maps"
 	"math/rand/v2"
 	"net/http/httptest"
 	"slices"
@@ -536,4 +537,36 @@ func TestAWaitForARoomsChangeOutlivesItsMove(t *testing.T) {
 	if after.Version <= info.Version {
 		t.Fatalf("after the move the room is at version %d, below the %d its client had", after.Version, info.Version)
 	}
+}
+
+// TestClusterFencesAnOwnerThatMissedItsLeasesEnd: an owner that stops
+// renewing without noticing (paused, its clock or loop stuck) while its
+// game goes on: once another node has adopted the game, the old owner's
+// next write is refused inside its transaction (fenced), it drops the game
+// at once, unpaused, and its players move to the new owner losing nothing.
+func TestClusterFencesAnOwnerThatMissedItsLeasesEnd(t *testing.T) {
+	c := newTestCluster(t)
+	nodes := []*clusterNode{c.node(t, "a"), c.node(t, "b")}
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+	defer cancel()
+	// Nights long enough for the lease to run out within the game.
+	slow := maps.Clone(quick)
+	slow["night"] = "1s"
+	room, players := clusterTable(ctx, t, nodes, map[string]any{"preset": "std-9", "seed": 6, "practice": true, "timers": slow})
+	playAll(ctx, t, room.Room.ID, players, func(i, dial int) *clusterNode {
+		if dial == 0 {
+			return nodes[i%2]
+		}
+		return nodes[1]
+	}, func() { nodes[0].cl.stop() }) // no more renewals, nor the checks that would drop the game
+	if t.Failed() {
+		return
+	}
+	if nodes[0].cl.owns(room.Room.ID) {
+		t.Fatal("the fenced node still owns the room")
+	}
+	if n := nodes[0].stalled.Load(); n != 0 {
+		t.Fatalf("the fenced node counts %d paused games", n)
+	}
+	checkStreams(ctx, t, owner(t, room.Room.ID, nodes[1]), room.Room.ID, players)
 }

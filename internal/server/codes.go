@@ -1,9 +1,12 @@
 package server
 
 import (
+	"cmp"
 	"context"
 	"crypto/rand"
+	"errors"
 	"fmt"
+	"log/slog"
 	"math/big"
 	"net/http"
 	"net/url"
@@ -34,34 +37,56 @@ const (
 // table whose phones share one address, too few to walk the codes.
 const DefaultCodesPerMinute = 30
 
-// codeBook is the live rooms' codes: each names one room in memory. A
-// code is freed when its room leaves the server (a finished game, once its
-// linger is over), or is handed to the room's rematch.
+// codeBook is the rooms' codes. Which room a code names is its claim in
+// the store (store.Codes), so that servers sharing one database never give
+// one code to two live rooms: a code is drawn by claiming it there, and a
+// look-up asks the store, which finds a code another server claimed. Its
+// memory is only the claims this server holds for its own rooms, for
+// holds (a room's info, its QR code), which must not cost a query per
+// room of the lobby. A code is freed when its room leaves the server (a
+// finished game, once its linger is over), or is handed to the room's
+// rematch.
 type codeBook struct {
-	mu     sync.Mutex
-	byCode map[string]codeHolder
+	st  store.Codes
+	log *slog.Logger
+	// lapse is how long a finished room's claim lasts at most: its linger
+	// and a margin. free ends it sooner; lapse is for a server that stops
+	// before it frees the code, so that the code does not stay taken.
+	lapse time.Duration
+	// draw is a random code of n characters (randomCode; a test makes two
+	// servers draw the same codes).
+	draw func(n int) string
+
+	mu   sync.Mutex
+	held map[string]string // code → the room of this server holding it
 }
 
-type codeHolder struct {
-	id      string
-	alive   bool // open or running, not over
-	created time.Time
+// codeMargin is how much longer than its linger a finished room's claim
+// lasts, so that it lapses only when free has not come.
+const codeMargin = time.Minute
+
+func newCodeBook(st store.Codes, log *slog.Logger, linger time.Duration) *codeBook {
+	return &codeBook{st: st, log: log, lapse: linger + codeMargin, draw: randomCode, held: map[string]string{}}
 }
 
-func newCodeBook() *codeBook { return &codeBook{byCode: map[string]codeHolder{}} }
-
-// fresh draws a code no live room holds and reserves it for room id.
-func (b *codeBook) fresh(id string) string {
-	b.mu.Lock()
-	defer b.mu.Unlock()
+// fresh draws a code no room holds and claims it for room id; the error
+// is the store's, when a claim could not be made.
+func (b *codeBook) fresh(ctx context.Context, id string) (string, error) {
 	for n := MinCode; ; n++ {
 		// At the longest length the tries go on: 31^6 codes cannot all be live.
 		for try := 0; try < 20 || n >= MaxCode; try++ {
-			c := randomCode(min(n, MaxCode))
-			if _, taken := b.byCode[c]; !taken {
-				b.byCode[c] = codeHolder{id: id, alive: true}
-				return c
+			c := b.draw(min(n, MaxCode))
+			err := b.st.ClaimCode(ctx, c, id)
+			if errors.Is(err, store.ErrCodeTaken) {
+				continue
 			}
+			if err != nil {
+				return "", fmt.Errorf("claim a room code: %w", err)
+			}
+			b.mu.Lock()
+			b.held[c] = id
+			b.mu.Unlock()
+			return c, nil
 		}
 	}
 }
@@ -79,62 +104,83 @@ func randomCode(n int) string {
 	return sb.String()
 }
 
-// give makes code name room id: a rematch takes its room's code.
-func (b *codeBook) give(code, id string) {
+// give makes code name room id: a rematch takes its room's code, from the
+// room of this server holding it (ClaimCode when none does).
+// store.ErrCodeTaken: another room holds it now.
+func (b *codeBook) give(ctx context.Context, code, id string) error {
 	b.mu.Lock()
-	defer b.mu.Unlock()
-	b.byCode[code] = codeHolder{id: id, alive: true}
+	from := cmp.Or(b.held[code], id)
+	b.mu.Unlock()
+	if err := b.st.GiveCode(ctx, code, from, id); err != nil {
+		return err
+	}
+	b.mu.Lock()
+	b.held[code] = id
+	b.mu.Unlock()
+	return nil
 }
 
-// hold enters a room loaded from the store. Two loaded rooms may hold one
-// code (a finished room lingering and its rematch, or a code freed and
-// drawn again): the live one wins over a finished one, then the newer.
-// It reports whether the room holds its code.
-func (b *codeBook) hold(rec store.Room) bool {
-	if rec.Code == "" {
-		return false
+// hold claims the code of a room loaded from the store, which its claim
+// may still hold (a restart), or which another room may hold now (the
+// finished room's rematch, or a room that claimed the code once it was
+// freed). It reports whether the room holds its code.
+func (b *codeBook) hold(ctx context.Context, code, id string) (bool, error) {
+	err := b.st.ClaimCode(ctx, code, id)
+	switch {
+	case errors.Is(err, store.ErrCodeTaken):
+		return false, nil
+	case err != nil:
+		return false, err
 	}
-	alive := rec.Status == store.StatusOpen || rec.Status == store.StatusRunning
 	b.mu.Lock()
-	defer b.mu.Unlock()
-	h, taken := b.byCode[rec.Code]
-	if taken && h.id != rec.ID && (h.alive && !alive || h.alive == alive && !rec.Created.After(h.created)) {
-		return false
-	}
-	b.byCode[rec.Code] = codeHolder{id: rec.ID, alive: alive, created: rec.Created}
-	return true
+	b.held[code] = id
+	b.mu.Unlock()
+	return true, nil
 }
 
-// over notes that a room's game ended: a live room drawn later wins the
-// code over it after a restart, as in hold.
+// over notes that a room's game ended: its claim lapses by itself if the
+// server stops before it frees the code.
 func (b *codeBook) over(code, id string) {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	if h, ok := b.byCode[code]; ok && h.id == id {
-		h.alive = false
-		b.byCode[code] = h
+	if !b.holds(code, id) {
+		return
+	}
+	if err := b.st.ExpireCode(context.Background(), code, id, b.lapse); err != nil && !errors.Is(err, store.ErrNotFound) {
+		b.log.Error("a finished room's code could not be set to lapse; it is freed at the end of its linger", "room", id, "err", err)
 	}
 }
 
-// free releases a room's code, unless another room holds it now.
+// free releases a room's code, unless another room holds it now. It is
+// forgotten here first, so that once a look-up finds the code free, the
+// room's info no longer shows it.
 func (b *codeBook) free(code, id string) {
 	b.mu.Lock()
-	defer b.mu.Unlock()
-	if h, ok := b.byCode[code]; ok && h.id == id {
-		delete(b.byCode, code)
+	if b.held[code] == id {
+		delete(b.held, code)
+	}
+	b.mu.Unlock()
+	if code == "" {
+		return
+	}
+	if err := b.st.FreeCode(context.Background(), code, id); err != nil {
+		b.log.Error("a room's code could not be freed; its claim lapses by itself", "room", id, "err", err)
 	}
 }
 
-// room is the ID of the room holding code, or "".
-func (b *codeBook) room(code string) string {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	return b.byCode[code].id
+// room is the ID of the room holding code, or "": the store's answer,
+// which knows the codes every server sharing it claimed.
+func (b *codeBook) room(ctx context.Context, code string) (string, error) {
+	id, err := b.st.CodeRoom(ctx, code)
+	if errors.Is(err, store.ErrNotFound) {
+		return "", nil
+	}
+	return id, err
 }
 
-// holds reports whether room id holds code.
+// holds reports whether room id, of this server, holds code.
 func (b *codeBook) holds(code, id string) bool {
-	return code != "" && b.room(code) == id
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return code != "" && b.held[code] == id
 }
 
 // normalizeCode reads a code as people type it: any case, with spaces or
@@ -165,8 +211,17 @@ func (s *Server) lookCode(w http.ResponseWriter, r *http.Request) (code, id stri
 		writeErr(w, fail(http.StatusBadRequest, "bad_code", "%v", err))
 		return "", "", false
 	}
-	return code, s.codes.room(code), true
+	id, err = s.codes.room(r.Context(), code)
+	if err != nil {
+		s.log.Error("a room code could not be looked up", "code", code, "err", err)
+		writeErr(w, errCodesDown)
+		return "", "", false
+	}
+	return code, id, true
 }
+
+// errCodesDown answers a look-up the store could not answer.
+var errCodesDown = fail(http.StatusServiceUnavailable, "store", "the room codes cannot be read right now; try again in a moment")
 
 func (s *Server) codesPerMinute() int {
 	if s.opts.CodesPerMinute == 0 {
@@ -205,28 +260,59 @@ func (s *Server) joinLink(w http.ResponseWriter, r *http.Request) {
 }
 
 // giveCode gives a room being created its code: a rematch's is its room's,
-// handed over; any other room's is drawn.
-func (s *Server) giveCode(rm *room) {
+// handed over (a new one if another room took it meanwhile); any other
+// room's is drawn. The error is answered: the room is not created without
+// the claim of its code.
+func (s *Server) giveCode(ctx context.Context, rm *room) error {
 	if rm.rec.Code != "" {
-		s.codes.give(rm.rec.Code, rm.rec.ID)
-		return
+		err := s.codes.give(ctx, rm.rec.Code, rm.rec.ID)
+		if err == nil {
+			return nil
+		}
+		if !errors.Is(err, store.ErrCodeTaken) {
+			s.wrote(err)
+			return s.storeFailed(rm.rec.ID, fmt.Errorf("hand over code %s: %w", rm.rec.Code, err))
+		}
+		s.log.Warn("the rematch's code was taken by another room; it is given a new one", "room", rm.rec.ID, "code", rm.rec.Code)
 	}
-	rm.rec.Code = s.codes.fresh(rm.rec.ID)
+	code, err := s.codes.fresh(ctx, rm.rec.ID)
+	if err != nil {
+		s.wrote(err)
+		return s.storeFailed(rm.rec.ID, err)
+	}
+	rm.rec.Code = code
+	return nil
 }
 
 // holdCode enters a room loaded from the store into the book; a live room
-// stored before codes existed is given one, and stored with it.
+// stored before codes existed, or whose code another room holds now, is
+// given one, and stored with it.
 func (s *Server) holdCode(ctx context.Context, rm *room) {
 	rm.mu.Lock() // a restored game that is over may be finishing already
 	defer rm.mu.Unlock()
-	if rm.rec.Code == "" && (rm.rec.Status == store.StatusOpen || rm.rec.Status == store.StatusRunning) {
-		rm.rec.Code = s.codes.fresh(rm.rec.ID)
-		err := s.st.UpdateRoom(ctx, rm.rec)
-		s.wrote(err)
+	live := rm.rec.Status == store.StatusOpen || rm.rec.Status == store.StatusRunning
+	if rm.rec.Code != "" {
+		held, err := s.codes.hold(ctx, rm.rec.Code, rm.rec.ID)
 		if err != nil {
-			s.log.Error("a room's new code could not be stored; another is drawn at the next start", "room", rm.rec.ID, "err", err)
+			s.log.Error("a room's code could not be claimed; the room shows none until the next start", "room", rm.rec.ID, "code", rm.rec.Code, "err", err)
+			return
 		}
+		if held || !live {
+			return
+		}
+	}
+	if !live {
 		return
 	}
-	s.codes.hold(rm.rec)
+	code, err := s.codes.fresh(ctx, rm.rec.ID)
+	if err != nil {
+		s.log.Error("a room's new code could not be claimed; another is drawn at the next start", "room", rm.rec.ID, "err", err)
+		return
+	}
+	rm.rec.Code = code
+	err = s.st.UpdateRoom(ctx, rm.rec)
+	s.wrote(err)
+	if err != nil {
+		s.log.Error("a room's new code could not be stored; another is drawn at the next start", "room", rm.rec.ID, "err", err)
+	}
 }

@@ -3,14 +3,20 @@ package server
 import (
 	"context"
 	"errors"
+	"log/slog"
 	"math/rand/v2"
 	"net/http"
+	"net/http/httptest"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
 	"github.com/wolfden/wolfden/internal/client"
 	"github.com/wolfden/wolfden/internal/store"
+	"github.com/wolfden/wolfden/internal/store/memory"
+	"github.com/wolfden/wolfden/internal/store/postgres"
+	"github.com/wolfden/wolfden/internal/store/postgres/pgtest"
 )
 
 func wantCodeShape(t *testing.T, code string) {
@@ -82,10 +88,13 @@ func TestEveryRoomHasAUniqueCodeThatLeadsToIt(t *testing.T) {
 
 // The book draws codes no live room holds, however many there are.
 func TestFreshCodesAreUniqueAmongLiveRooms(t *testing.T) {
-	b := newCodeBook()
+	b := newCodeBook(memory.New(), slog.New(slog.DiscardHandler), time.Minute)
 	seen := map[string]bool{}
 	for i := range 20000 {
-		c := b.fresh(string(rune(i)))
+		c, err := b.fresh(context.Background(), string(rune(i)))
+		if err != nil {
+			t.Fatal(err)
+		}
 		if seen[c] {
 			t.Fatalf("code %s drawn twice", c)
 		}
@@ -275,8 +284,8 @@ func TestAnEndedRoomsCodeIsFreed(t *testing.T) {
 	if got := roomCode(t, ts, c.Room.ID); got != "" {
 		t.Errorf("the ended room still shows code %q", got)
 	}
-	if ts.codes.room(code) != "" {
-		t.Errorf("the book still holds %s", code)
+	if id, err := ts.codes.room(ctx, code); err != nil || id != "" {
+		t.Errorf("the store still holds %s: %q, %v", code, id, err)
 	}
 }
 
@@ -313,4 +322,264 @@ func TestTheRematchKeepsTheCode(t *testing.T) {
 		t.Fatalf("the finished room: %+v, %v", stored, err)
 	}
 	check(ts.restart(t, Options{}))
+}
+
+// sameDraws makes a server draw the codes of a sequence of its own, the
+// same for every server given the same seed: servers that did not ask
+// each other would give out the same codes.
+func sameDraws(b *codeBook, seed uint64) {
+	r := rand.New(rand.NewPCG(seed, seed))
+	var mu sync.Mutex
+	b.draw = func(n int) string {
+		mu.Lock()
+		defer mu.Unlock()
+		b := make([]byte, n)
+		for i := range b {
+			b[i] = CodeAlphabet[r.IntN(len(CodeAlphabet))]
+		}
+		return string(b)
+	}
+}
+
+// serverOn runs a server on st, which the test closes.
+func serverOn(t *testing.T, st store.Store) *testServer {
+	t.Helper()
+	s := New(st, Options{CodesPerMinute: -1})
+	hs := httptest.NewServer(s)
+	t.Cleanup(func() { hs.Close(); s.Stop() })
+	return &testServer{Server: s, api: &client.API{Base: hs.URL}, http: hs}
+}
+
+// Servers sharing one store (a cluster's nodes on one database) never
+// give one code to two rooms, even drawing the same codes in the same
+// order, rooms being created on both at once; and a code claimed by one
+// leads to its room from the other.
+func TestServersOnOneStoreNeverShareACode(t *testing.T) {
+	for _, c := range []struct {
+		name   string
+		stores func(t *testing.T) (a, b store.Store)
+	}{
+		{"memory", func(t *testing.T) (store.Store, store.Store) {
+			st := memory.New()
+			return st, st
+		}},
+		{"postgres", func(t *testing.T) (store.Store, store.Store) {
+			url := pgtest.Start(t).NewDB(t)
+			var dbs [2]store.Store
+			for i := range dbs {
+				db, err := postgres.Open(context.Background(), url)
+				if err != nil {
+					t.Fatal(err)
+				}
+				t.Cleanup(func() { db.Close() })
+				dbs[i] = db
+			}
+			return dbs[0], dbs[1]
+		}},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			sa, sb := c.stores(t)
+			servers := []*testServer{serverOn(t, sa), serverOn(t, sb)}
+			for _, ts := range servers {
+				sameDraws(ts.codes, 7)
+			}
+			const rooms = 15 // on each server
+			ctx := context.Background()
+			var mu sync.Mutex
+			codes := map[string]string{} // code → room
+			var wg sync.WaitGroup
+			for s, ts := range servers {
+				for range rooms {
+					wg.Go(func() {
+						var cr struct {
+							Room roomInfo `json:"room"`
+						}
+						if err := ts.api.Do(ctx, "POST", "/api/rooms", "", map[string]any{"preset": "std-9"}, &cr); err != nil {
+							t.Error(err)
+							return
+						}
+						wantCodeShape(t, cr.Room.Code)
+						mu.Lock()
+						defer mu.Unlock()
+						if other, dup := codes[cr.Room.Code]; dup {
+							t.Errorf("server %d gave code %s to room %s, which room %s holds", s, cr.Room.Code, cr.Room.ID, other)
+						}
+						codes[cr.Room.Code] = cr.Room.ID
+					})
+				}
+			}
+			wg.Wait()
+			if len(codes) != 2*rooms {
+				t.Fatalf("%d codes for %d rooms", len(codes), 2*rooms)
+			}
+			for code, id := range codes {
+				for s, ts := range servers {
+					var got struct{ Code, ID string }
+					if err := ts.api.Do(ctx, "GET", "/api/codes/"+code, "", nil, &got); err != nil || got.ID != id {
+						t.Errorf("server %d: code %s leads to %q (%v), want room %s", s, code, got.ID, err, id)
+					}
+				}
+			}
+		})
+	}
+}
+
+// failingClaims is a store whose code claims fail, its rooms being
+// written as usual.
+type failingClaims struct{ store.Store }
+
+func (failingClaims) ClaimCode(context.Context, string, string) error {
+	return errors.New("the claims table is locked")
+}
+
+// A code that cannot be claimed is a store failure: the room is not
+// created, rather than created with a code nobody holds.
+func TestARoomIsNotCreatedWithoutItsCodesClaim(t *testing.T) {
+	st := memory.New()
+	ts := serverOn(t, failingClaims{st})
+	var e *client.Error
+	err := ts.api.Do(context.Background(), "POST", "/api/rooms", "", map[string]any{"preset": "std-9"}, nil)
+	if !errors.As(err, &e) || e.Status != http.StatusServiceUnavailable || e.Code != "store" {
+		t.Fatalf("creating a room whose code cannot be claimed: %v, want 503 store", err)
+	}
+	if rooms, err := st.Rooms(context.Background(), store.StatusOpen); err != nil || len(rooms) != 0 {
+		t.Fatalf("the store holds %d rooms (%v), want none", len(rooms), err)
+	}
+}
+
+// A live room whose code another room claimed while the server was down
+// (another server on the store) is given a new code at the restart, and
+// stored with it; the code stays the other room's.
+func TestARestoredRoomWhoseCodeWasTakenGetsANewOne(t *testing.T) {
+	ts := newTestServer(t)
+	ctx := context.Background()
+	var c client.Created
+	if err := ts.api.Do(ctx, "POST", "/api/rooms", "", map[string]any{"preset": "std-9"}, &c); err != nil {
+		t.Fatal(err)
+	}
+	code := roomCode(t, ts, c.Room.ID)
+	if err := ts.st.FreeCode(ctx, code, c.Room.ID); err != nil {
+		t.Fatal(err)
+	}
+	if err := ts.st.ClaimCode(ctx, code, "elsewhere"); err != nil {
+		t.Fatal(err)
+	}
+	ts = ts.restart(t, Options{})
+	got := roomCode(t, ts, c.Room.ID)
+	wantCodeShape(t, got)
+	if got == code {
+		t.Fatalf("the restored room shows code %s, which another room holds", code)
+	}
+	if stored, err := ts.st.Room(ctx, c.Room.ID); err != nil || stored.Code != got {
+		t.Fatalf("the new code is not stored: %q, %v", stored.Code, err)
+	}
+	var look struct{ ID string }
+	if err := ts.api.Do(ctx, "GET", "/api/codes/"+got, "", nil, &look); err != nil || look.ID != c.Room.ID {
+		t.Fatalf("the new code %s leads to %q (%v)", got, look.ID, err)
+	}
+	if id, err := ts.codes.room(ctx, code); err != nil || id != "elsewhere" {
+		t.Fatalf("the old code leads to %q (%v), want the room that claimed it", id, err)
+	}
+}
+
+// A finished room's claim lapses by itself after its linger and a margin,
+// should the server stop before freeing it: over sets it so in the store.
+func TestAFinishedRoomsClaimLapsesByItself(t *testing.T) {
+	st := memory.New()
+	ctx := context.Background()
+	b := newCodeBook(st, slog.New(slog.DiscardHandler), time.Hour)
+	if b.lapse != time.Hour+codeMargin {
+		t.Fatalf("a finished room's claim lasts %v, want its linger and %v", b.lapse, codeMargin)
+	}
+	code, err := b.fresh(ctx, "r1")
+	if err != nil {
+		t.Fatal(err)
+	}
+	b.over(code, "r1")
+	if id, err := st.CodeRoom(ctx, code); err != nil || id != "r1" {
+		t.Fatalf("while it lingers, code %s leads to %q (%v)", code, id, err)
+	}
+	b.lapse = 0 // the linger and its margin gone by
+	b.over(code, "r1")
+	if id, err := st.CodeRoom(ctx, code); !errors.Is(err, store.ErrNotFound) {
+		t.Fatalf("once lapsed, code %s leads to %q (%v)", code, id, err)
+	}
+	if err := st.ClaimCode(ctx, code, "r2"); err != nil {
+		t.Fatalf("a lapsed code cannot be claimed: %v", err)
+	}
+}
+
+// The nodes of a cluster, drawing the same codes, give each room a code of
+// its own, which leads to it from every node; when its owner dies, the
+// node that adopts the room keeps its code.
+func TestClusterNodesNeverShareACodeAndKeepItOnAdoption(t *testing.T) {
+	c := newTestCluster(t)
+	nodes := []*clusterNode{c.node(t, "a"), c.node(t, "b"), c.node(t, "c")}
+	for _, n := range nodes {
+		sameDraws(n.codes, 11)
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	const rooms = 5 // made on each node
+	var mu sync.Mutex
+	codes := map[string]string{} // code → room
+	var byA []string             // the rooms made on node a, which owns them
+	var wg sync.WaitGroup
+	for i, n := range nodes {
+		for range rooms {
+			wg.Go(func() {
+				var cr struct {
+					Room roomInfo `json:"room"`
+				}
+				if err := n.api.Do(ctx, "POST", "/api/rooms", "", map[string]any{"preset": "std-9"}, &cr); err != nil {
+					t.Error(err)
+					return
+				}
+				mu.Lock()
+				defer mu.Unlock()
+				if other, dup := codes[cr.Room.Code]; dup {
+					t.Errorf("node %s gave code %s to room %s, which room %s holds", n.name, cr.Room.Code, cr.Room.ID, other)
+				}
+				codes[cr.Room.Code] = cr.Room.ID
+				if i == 0 {
+					byA = append(byA, cr.Room.ID)
+				}
+			})
+		}
+	}
+	wg.Wait()
+	if t.Failed() {
+		return
+	}
+	lookUp := func(n *clusterNode, code string) string {
+		t.Helper()
+		var got struct{ ID string }
+		if err := n.api.Do(ctx, "GET", "/api/codes/"+code, "", nil, &got); err != nil {
+			t.Errorf("node %s: code %s: %v", n.name, code, err)
+		}
+		return got.ID
+	}
+	want := map[string]string{} // room → code
+	for code, id := range codes {
+		want[id] = code
+		for _, n := range nodes {
+			if got := lookUp(n, code); got != id {
+				t.Errorf("node %s: code %s leads to %q, want room %s", n.name, code, got, id)
+			}
+		}
+	}
+	nodes[0].kill()
+	for _, id := range byA {
+		next := owner(t, id, nodes[1], nodes[2])
+		var info roomInfo
+		if err := nodes[1].api.Do(ctx, "GET", "/api/rooms/"+id, "", nil, &info); err != nil {
+			t.Fatal(err)
+		}
+		if info.Code != want[id] {
+			t.Errorf("room %s, adopted by node %s, shows code %q, want its own %s", id, next.name, info.Code, want[id])
+		}
+		if got := lookUp(nodes[2], want[id]); got != id {
+			t.Errorf("after the adoption code %s leads to %q, want room %s", want[id], got, id)
+		}
+	}
 }

@@ -118,9 +118,18 @@ func (s *Server) hooks(rm *room) game.Hooks {
 			// Called from the actor: the room's status is stored off its goroutine.
 			go s.finish(rm, w)
 		},
-		Failed:      func(err error) { s.log.Error("game stopped", "room", rm.rec.ID, "err", err) },
-		WriteFailed: func(error) { s.m.storeFails.Inc() },
-		Stalled:     s.stall,
+		Failed: func(err error) { s.log.Error("game stopped", "room", rm.rec.ID, "err", err) },
+		WriteFailed: func(err error) {
+			s.m.storeFails.Inc()
+			if s.cl != nil && s.cl.c.Leases.Lost(err) { // fenced: another node has the game now
+				go s.cl.abandon(rm.rec.ID, false)
+			}
+		},
+		Stalled: func(on bool) {
+			if rm.stalled.Swap(on) != on {
+				s.stall(on)
+			}
+		},
 	}
 }
 
@@ -311,8 +320,10 @@ func (s *Server) again(w http.ResponseWriter, r *http.Request) {
 		nx.rec.Code = rm.rec.Code
 	}
 	if err := s.addRoom(r.Context(), nx); err != nil {
-		if nx.rec.Code != "" {
-			s.codes.give(rm.rec.Code, rm.rec.ID)
+		if nx.rec.Code != "" { // the code goes back to the finished room
+			if err := s.codes.give(context.WithoutCancel(r.Context()), rm.rec.Code, rm.rec.ID); err != nil {
+				s.log.Warn("a finished room's code could not be given back after its rematch failed", "room", rm.rec.ID, "err", err)
+			}
 			s.codes.over(rm.rec.Code, rm.rec.ID)
 		}
 		writeErr(w, err)

@@ -16,6 +16,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"golang.org/x/time/rate"
@@ -49,6 +50,9 @@ type room struct {
 	// moved: the room went to another node of the cluster (cluster.go);
 	// its connections here are closed as moved, not as ended.
 	moved bool
+	// stalled: its game is paused on a failed write (faults.go), counted
+	// in the server's stalled games until it goes on or leaves.
+	stalled atomic.Bool
 }
 
 // Tokens are 256 random bits; only their SHA-256 is stored, and they are
@@ -243,7 +247,9 @@ func (s *Server) addRoom(ctx context.Context, rm *room) error {
 	rm.rec = store.Room{ID: newRoomID(), Created: now, Updated: now, Status: store.StatusOpen, Code: rm.rec.Code}
 	rm.rec.Config, _ = json.Marshal(rm.cfg)
 	rm.rec.Seats, _ = json.Marshal(rm.seats)
-	s.giveCode(rm)
+	if err := s.giveCode(ctx, rm); err != nil {
+		return err
+	}
 	err := s.st.CreateRoom(ctx, rm.rec)
 	s.wrote(err)
 	if err != nil {

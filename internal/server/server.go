@@ -124,7 +124,7 @@ func New(st store.Store, opts Options) *Server {
 	s := &Server{st: st, opts: opts, log: opts.Log, m: newMetrics(), rooms: map[string]*room{},
 		roomLim: newHostLimits(opts.RoomsPerMinute), joinLim: newHostLimits(opts.JoinsPerMinute),
 		specLim: newHostLimits(defaultLimits.spectatorsPerMinute), lim: defaultLimits,
-		bal: newBalanceState(opts.BalancePerMinute, opts.BalanceBudget), codes: newCodeBook()}
+		bal: newBalanceState(opts.BalancePerMinute, opts.BalanceBudget), codes: newCodeBook(st, opts.Log, opts.Linger)}
 	s.codeLim = newHostLimits(s.codesPerMinute())
 	if _, err := rand.Read(s.secret[:]); err != nil {
 		panic(err)

@@ -8,6 +8,7 @@ package store
 import (
 	"context"
 	"errors"
+	"fmt"
 	"time"
 
 	"github.com/wolfden/wolfden/rules"
@@ -40,9 +41,10 @@ type Room struct {
 	Config  []byte
 	Seats   []byte
 	// Code is the room's short code for joining across a table (the
-	// server's; "" for none). The store does not keep it unique: a code
-	// is freed when its game ends and may then name a newer room, which
-	// the server tells apart (internal/server/codes.go).
+	// server's; "" for none), as the room was given it. The room record
+	// does not keep it unique: a code is freed when its game ends and may
+	// then name a newer room. Which room a code leads to now is the
+	// code's claim (Codes), unique across every server sharing the store.
 	Code string
 }
 
@@ -58,8 +60,54 @@ type Record struct {
 	Clock  []byte
 }
 
+// ErrCodeTaken: another room's live claim holds the code.
+var ErrCodeTaken = errors.New("store: the room code is held by another room")
+
+// Codes are the claims on rooms' short codes (internal/server/codes.go):
+// a code names at most one room at a time, across every server sharing
+// the store, since each claim is made in the store itself. A claim is
+// live until it is freed, or until the time ExpireCode gave it (a
+// finished game's room lingering); a lapsed claim leads nowhere and
+// another room may claim the code. A claim does not need its room to be
+// stored: a new room claims its code before it is created.
+type Codes interface {
+	// ClaimCode makes code room's: ErrCodeTaken if another room's live
+	// claim holds it. Claimed again by its holder, the claim is live
+	// again, without an end.
+	ClaimCode(ctx context.Context, code, room string) error
+	// GiveCode hands code from room from to room to (a rematch takes its
+	// table's code), live again, without an end; from's claim may have
+	// lapsed, if no other room has claimed the code since. When from
+	// holds no claim of it, it is ClaimCode(code, to): ErrCodeTaken if
+	// another room's live claim holds it.
+	GiveCode(ctx context.Context, code, from, to string) error
+	// ExpireCode makes room's claim on code lapse after ttl (0: now),
+	// by the store's clock; ErrNotFound if room holds no claim of it.
+	ExpireCode(ctx context.Context, code, room string, ttl time.Duration) error
+	// FreeCode drops room's claim on code; another room's claim stays,
+	// without an error.
+	FreeCode(ctx context.Context, code, room string) error
+	// CodeRoom is the room whose live claim holds code (ErrNotFound).
+	CodeRoom(ctx context.Context, code string) (room string, err error)
+}
+
+// CheckClaim refuses a code claim's call without its code or a room, in
+// the adapters' words (op names the call).
+func CheckClaim(op, code string, rooms ...string) error {
+	if code == "" {
+		return fmt.Errorf("%s: no room code given", op)
+	}
+	for _, r := range rooms {
+		if r == "" {
+			return fmt.Errorf("%s %s: no room given", op, code)
+		}
+	}
+	return nil
+}
+
 // Store is the event store.
 type Store interface {
+	Codes
 	// CreateRoom adds a room; its ID must be new.
 	CreateRoom(ctx context.Context, r Room) error
 	// UpdateRoom replaces a room's Status, Config, Seats, Code and Updated.

@@ -22,6 +22,7 @@ type Store struct {
 	mu      sync.Mutex
 	rooms   map[string]store.Room
 	records map[string][]store.Record
+	codes   map[string]claim
 	closed  bool
 	fail    error // every write fails with it while set (FailWrites)
 }
@@ -38,7 +39,7 @@ func (m *Store) FailWrites(err error) {
 
 // New makes an empty store.
 func New() *Store {
-	return &Store{rooms: map[string]store.Room{}, records: map[string][]store.Record{}}
+	return &Store{rooms: map[string]store.Room{}, records: map[string][]store.Record{}, codes: map[string]claim{}}
 }
 
 // errClosed wraps store.ErrClosed.
@@ -235,4 +236,90 @@ func (m *Store) Close() error {
 	defer m.mu.Unlock()
 	m.closed = true
 	return nil
+}
+
+// claim is a room's claim on a code: live until ends, if set.
+type claim struct {
+	room string
+	ends time.Time
+}
+
+func (c claim) live(now time.Time) bool { return c.ends.IsZero() || now.Before(c.ends) }
+
+// ClaimCode implements store.Store.
+func (m *Store) ClaimCode(ctx context.Context, code, room string) error {
+	if err := store.CheckClaim("memory: claim code", code, room); err != nil {
+		return err
+	}
+	if err := m.write(ctx); err != nil {
+		return err
+	}
+	defer m.mu.Unlock()
+	if c, ok := m.codes[code]; ok && c.room != room && c.live(time.Now()) {
+		return fmt.Errorf("memory: claim code %s for room %q: %w (room %q)", code, room, store.ErrCodeTaken, c.room)
+	}
+	m.codes[code] = claim{room: room}
+	return nil
+}
+
+// GiveCode implements store.Store.
+func (m *Store) GiveCode(ctx context.Context, code, from, to string) error {
+	if err := store.CheckClaim("memory: give code", code, from, to); err != nil {
+		return err
+	}
+	if err := m.write(ctx); err != nil {
+		return err
+	}
+	defer m.mu.Unlock()
+	if c, ok := m.codes[code]; ok && c.room != from && c.room != to && c.live(time.Now()) {
+		return fmt.Errorf("memory: give code %s to room %q: %w (room %q, not %q)", code, to, store.ErrCodeTaken, c.room, from)
+	}
+	m.codes[code] = claim{room: to}
+	return nil
+}
+
+// ExpireCode implements store.Store.
+func (m *Store) ExpireCode(ctx context.Context, code, room string, ttl time.Duration) error {
+	if err := store.CheckClaim("memory: expire code", code, room); err != nil {
+		return err
+	}
+	if err := m.write(ctx); err != nil {
+		return err
+	}
+	defer m.mu.Unlock()
+	c, ok := m.codes[code]
+	if !ok || c.room != room {
+		return fmt.Errorf("memory: expire code %s of room %q: %w", code, room, store.ErrNotFound)
+	}
+	c.ends = time.Now().Add(max(ttl, 0))
+	m.codes[code] = c
+	return nil
+}
+
+// FreeCode implements store.Store.
+func (m *Store) FreeCode(ctx context.Context, code, room string) error {
+	if err := store.CheckClaim("memory: free code", code, room); err != nil {
+		return err
+	}
+	if err := m.write(ctx); err != nil {
+		return err
+	}
+	defer m.mu.Unlock()
+	if c, ok := m.codes[code]; ok && c.room == room {
+		delete(m.codes, code)
+	}
+	return nil
+}
+
+// CodeRoom implements store.Store.
+func (m *Store) CodeRoom(_ context.Context, code string) (string, error) {
+	if err := m.read(); err != nil {
+		return "", err
+	}
+	defer m.mu.Unlock()
+	c, ok := m.codes[code]
+	if !ok || !c.live(time.Now()) {
+		return "", fmt.Errorf("memory: code %s: %w", code, store.ErrNotFound)
+	}
+	return c.room, nil
 }

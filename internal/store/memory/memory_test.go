@@ -32,3 +32,5 @@ var adapter = storetest.Adapter{
 func TestContract(t *testing.T) { storetest.Run(t, adapter) }
 
 func BenchmarkAppend(b *testing.B) { storetest.BenchmarkAppend(b, adapter) }
+
+func BenchmarkClaimCode(b *testing.B) { storetest.BenchmarkClaimCode(b, adapter) }

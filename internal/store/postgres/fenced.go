@@ -20,7 +20,9 @@ import (
 //   - UpdateRoom is fenced while the node holds the room's lease (the
 //     owner's changes of a game), and plain otherwise (an open room's
 //     seats, changed by whichever node the request came to);
-//   - CreateRoom and the reads are plain.
+//   - CreateRoom, the code claims (a code is no game's: the node that
+//     creates a room, or opens its rematch, need not own it) and the
+//     reads are plain.
 //
 // The leases it holds are those its Acquire took, until Release, or until
 // Renew or a write finds them lost.
@@ -233,3 +235,28 @@ func (k Keeper) Lost(err error) bool {
 
 // Held: another node holds the lease.
 func (k Keeper) Held(err error) bool { return errors.Is(err, ErrLeaseHeld) }
+
+// ClaimCode is DB.ClaimCode.
+func (f *Fenced) ClaimCode(ctx context.Context, code, room string) error {
+	return f.db.ClaimCode(ctx, code, room)
+}
+
+// GiveCode is DB.GiveCode.
+func (f *Fenced) GiveCode(ctx context.Context, code, from, to string) error {
+	return f.db.GiveCode(ctx, code, from, to)
+}
+
+// ExpireCode is DB.ExpireCode.
+func (f *Fenced) ExpireCode(ctx context.Context, code, room string, ttl time.Duration) error {
+	return f.db.ExpireCode(ctx, code, room, ttl)
+}
+
+// FreeCode is DB.FreeCode.
+func (f *Fenced) FreeCode(ctx context.Context, code, room string) error {
+	return f.db.FreeCode(ctx, code, room)
+}
+
+// CodeRoom is DB.CodeRoom.
+func (f *Fenced) CodeRoom(ctx context.Context, code string) (string, error) {
+	return f.db.CodeRoom(ctx, code)
+}

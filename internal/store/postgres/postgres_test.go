@@ -6,8 +6,11 @@ import (
 	"fmt"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
+
+	"github.com/jackc/pgx/v5"
 
 	"github.com/wolfden/wolfden/internal/store"
 	"github.com/wolfden/wolfden/internal/store/postgres/pgtest"
@@ -43,6 +46,10 @@ func TestContract(t *testing.T) {
 
 func BenchmarkAppend(b *testing.B) {
 	storetest.BenchmarkAppend(b, adapter(pgtest.Start(b)))
+}
+
+func BenchmarkClaimCode(b *testing.B) {
+	storetest.BenchmarkClaimCode(b, adapter(pgtest.Start(b)))
 }
 
 // TestTwoStoresOnOneDatabase: two servers sharing a database (the cluster
@@ -131,4 +138,73 @@ func TestASecondExclusiveServerIsRefused(t *testing.T) {
 		t.Fatalf("once the first has closed: %v", err)
 	}
 	storetest.WantRoom(t, b, storetest.Room("r1", store.StatusOpen, 1))
+}
+
+// TestTwoStoresClaimOneCode: nodes on one database claiming the same
+// codes at once: each code is won by exactly one room, of one node, and
+// both nodes find it there.
+func TestTwoStoresClaimOneCode(t *testing.T) {
+	url := pgtest.Start(t).NewDB(t)
+	a, b := open(t, url), open(t, url)
+	const codes, rooms = 30, 4
+	var wins [codes]atomic.Int32
+	var winner [codes]atomic.Value
+	var wg sync.WaitGroup
+	for c := range codes {
+		for s, st := range []*DB{a, b} {
+			for r := range rooms {
+				wg.Go(func() {
+					code, room := fmt.Sprintf("C%03d", c), fmt.Sprintf("%d-%d", s, r)
+					switch err := st.ClaimCode(ctx, code, room); {
+					case err == nil:
+						wins[c].Add(1)
+						winner[c].Store(room)
+					case errors.Is(err, store.ErrCodeTaken):
+					default:
+						t.Errorf("code %s, room %s: %v", code, room, err)
+					}
+				})
+			}
+		}
+	}
+	wg.Wait()
+	for c := range codes {
+		if n := wins[c].Load(); n != 1 {
+			t.Errorf("code C%03d: won by %d rooms, want 1", c, n)
+			continue
+		}
+		for _, st := range []*DB{a, b} {
+			storetest.WantCode(t, st, fmt.Sprintf("C%03d", c), winner[c].Load().(string))
+		}
+	}
+}
+
+// TestClaimsAreMigratedFromTheRooms: a database from before the claims
+// gets one for each live room's code, the newer room's where two shared
+// one; a finished room's code is left free.
+func TestClaimsAreMigratedFromTheRooms(t *testing.T) {
+	url := pgtest.Start(t).NewDB(t)
+	db := open(t, url)
+	db.Close()
+	conn, err := pgx.Connect(ctx, url)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer conn.Close(ctx)
+	// Back to the schema before claims, with rooms as it left them.
+	for _, q := range []string{
+		`DROP TABLE codes`,
+		`DELETE FROM goose_db_version WHERE version_id = 4`,
+		`INSERT INTO rooms (id, created, status, code) VALUES
+			('old', 1, 'open', 'K7QX'), ('new', 2, 'running', 'K7QX'),
+			('over', 3, 'over', 'M3W9P'), ('none', 4, 'open', ''), ('bare', NULL, 'open', 'Z2Z2')`,
+	} {
+		if _, err := conn.Exec(ctx, q); err != nil {
+			t.Fatalf("%s: %v", q, err)
+		}
+	}
+	db = open(t, url)
+	storetest.WantCode(t, db, "K7QX", "new")
+	storetest.WantCode(t, db, "M3W9P", "")
+	storetest.WantCode(t, db, "Z2Z2", "bare")
 }

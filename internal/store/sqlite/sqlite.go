@@ -386,6 +386,12 @@ const (
 	opUpdate
 	opStart // opUpdate and opAppend together
 	opReset // opUpdate, and the room's records dropped
+	// The code claims (store.Codes): roomID is the claiming room (from,
+	// for opGive).
+	opClaim
+	opGive
+	opExpire
+	opFree
 )
 
 // op is one write waiting for the writer.
@@ -395,6 +401,9 @@ type op struct {
 	room   store.Room     // opCreate, opUpdate, opStart
 	recs   []store.Record // opAppend, opStart
 	events [][]byte       // opAppend, opStart: recs' events, encoded
+	code   string         // the code claims'
+	to     string         // opGive: the room given the code
+	ttl    time.Duration  // opExpire
 	// state lets the caller withdraw the op on cancellation only while it
 	// is queued, so that a cancelled write is never committed.
 	state atomic.Int32
@@ -568,6 +577,8 @@ func (t *txn) apply(ctx context.Context, o *op) (refusal, err error) {
 		return fmt.Errorf("sqlite: create room %q: the room already exists", r.ID), nil
 	case opUpdate:
 		return t.updateRoom(ctx, o.room)
+	case opClaim, opGive, opExpire, opFree:
+		return t.claim(ctx, o)
 	case opReset:
 		if refusal, err := t.updateRoom(ctx, o.room); refusal != nil || err != nil {
 			return refusal, err
@@ -636,4 +647,92 @@ func affected(res sql.Result, err error) (int64, error) {
 		return 0, err
 	}
 	return res.RowsAffected()
+}
+
+// claim applies a code claim's op. The time a claim lapses at is this
+// process's clock, read in the transaction.
+func (t *txn) claim(ctx context.Context, o *op) (refusal, err error) {
+	now := time.Now().UnixNano()
+	var n int64
+	switch o.kind {
+	case opClaim, opGive:
+		// A claim takes over its own claim, or a lapsed one; a gift the
+		// giver's claim (lapsed or not), or the receiver's.
+		to := o.roomID
+		if o.kind == opGive {
+			to = o.to
+		}
+		n, err = affected(t.tx.ExecContext(ctx, `INSERT INTO codes (code, room_id, expires) VALUES (?1, ?2, NULL)
+			ON CONFLICT (code) DO UPDATE SET room_id = excluded.room_id, expires = NULL
+			WHERE codes.room_id IN (?2, ?3) OR codes.expires <= ?4`, o.code, to, o.roomID, now))
+		if err != nil || n > 0 {
+			return nil, err
+		}
+		var holder string
+		if err := t.tx.QueryRowContext(ctx, `SELECT room_id FROM codes WHERE code = ?`, o.code).Scan(&holder); err != nil {
+			return nil, err
+		}
+		if o.kind == opGive {
+			return fmt.Errorf("sqlite: give code %s to room %q: %w (room %q, not %q)", o.code, o.to, store.ErrCodeTaken, holder, o.roomID), nil
+		}
+		return fmt.Errorf("sqlite: claim code %s for room %q: %w (room %q)", o.code, o.roomID, store.ErrCodeTaken, holder), nil
+	case opExpire:
+		n, err = affected(t.tx.ExecContext(ctx, `UPDATE codes SET expires = ? WHERE code = ? AND room_id = ?`,
+			now+int64(max(o.ttl, 0)), o.code, o.roomID))
+		if err != nil || n > 0 {
+			return nil, err
+		}
+		return fmt.Errorf("sqlite: expire code %s of room %q: %w", o.code, o.roomID, store.ErrNotFound), nil
+	default: // opFree
+		_, err = t.tx.ExecContext(ctx, `DELETE FROM codes WHERE code = ? AND room_id = ?`, o.code, o.roomID)
+		return nil, err
+	}
+}
+
+// ClaimCode makes code room's (store.Codes).
+func (d *DB) ClaimCode(ctx context.Context, code, room string) error {
+	if err := store.CheckClaim("sqlite: claim code", code, room); err != nil {
+		return err
+	}
+	return d.do(ctx, &op{kind: opClaim, roomID: room, code: code})
+}
+
+// GiveCode hands code from room from to room to (store.Codes).
+func (d *DB) GiveCode(ctx context.Context, code, from, to string) error {
+	if err := store.CheckClaim("sqlite: give code", code, from, to); err != nil {
+		return err
+	}
+	return d.do(ctx, &op{kind: opGive, roomID: from, to: to, code: code})
+}
+
+// ExpireCode makes room's claim on code lapse after ttl (store.Codes).
+func (d *DB) ExpireCode(ctx context.Context, code, room string, ttl time.Duration) error {
+	if err := store.CheckClaim("sqlite: expire code", code, room); err != nil {
+		return err
+	}
+	return d.do(ctx, &op{kind: opExpire, roomID: room, code: code, ttl: ttl})
+}
+
+// FreeCode drops room's claim on code (store.Codes).
+func (d *DB) FreeCode(ctx context.Context, code, room string) error {
+	if err := store.CheckClaim("sqlite: free code", code, room); err != nil {
+		return err
+	}
+	return d.do(ctx, &op{kind: opFree, roomID: room, code: code})
+}
+
+// CodeRoom is the room whose live claim holds code (store.Codes).
+func (d *DB) CodeRoom(ctx context.Context, code string) (string, error) {
+	if d.isClosed() {
+		return "", ErrClosed
+	}
+	var room string
+	err := d.db.QueryRowContext(ctx, `SELECT room_id FROM codes WHERE code = ? AND (expires IS NULL OR expires > ?)`, code, time.Now().UnixNano()).Scan(&room)
+	if errors.Is(err, sql.ErrNoRows) {
+		return "", fmt.Errorf("sqlite: code %s: %w", code, store.ErrNotFound)
+	}
+	if err != nil {
+		return "", fmt.Errorf("sqlite: code %s: %w", code, err)
+	}
+	return room, nil
 }

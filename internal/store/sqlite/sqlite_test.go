@@ -3,6 +3,7 @@ package sqlite
 import (
 	"bufio"
 	"context"
+	"database/sql"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -59,6 +60,8 @@ var adapter = storetest.Adapter{
 func TestContract(t *testing.T) { storetest.Run(t, adapter) }
 
 func BenchmarkAppend(b *testing.B) { storetest.BenchmarkAppend(b, adapter) }
+
+func BenchmarkClaimCode(b *testing.B) { storetest.BenchmarkClaimCode(b, adapter) }
 
 // A write that SQLite refuses, rather than the store's own checks, fails its
 // whole transaction: the others in it must be committed all the same.
@@ -169,4 +172,36 @@ func TestKilledProcessKeepsAppendedRecord(t *testing.T) {
 	db := open(t, path)
 	defer db.Close()
 	wantRecords(t, db, "r1", records(1, 2))
+}
+
+// TestClaimsAreMigratedFromTheRooms: a file from before the claims gets
+// one for each live room's code, the newer room's where two shared one; a
+// finished room's code is left free.
+func TestClaimsAreMigratedFromTheRooms(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "wolfden.db")
+	if err := open(t, path).Close(); err != nil {
+		t.Fatal(err)
+	}
+	raw, err := sql.Open("sqlite", path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// Back to the schema before claims, with rooms as it left them.
+	for _, q := range []string{
+		`DROP TABLE codes`,
+		`DELETE FROM goose_db_version WHERE version_id = 3`,
+		`INSERT INTO rooms (id, created, status, code) VALUES
+			('old', 1, 'open', 'K7QX'), ('new', 2, 'running', 'K7QX'),
+			('over', 3, 'over', 'M3W9P'), ('none', 4, 'open', ''), ('bare', NULL, 'open', 'Z2Z2')`,
+	} {
+		if _, err := raw.Exec(q); err != nil {
+			t.Fatalf("%s: %v", q, err)
+		}
+	}
+	raw.Close()
+	db := open(t, path)
+	defer db.Close()
+	storetest.WantCode(t, db, "K7QX", "new")
+	storetest.WantCode(t, db, "M3W9P", "")
+	storetest.WantCode(t, db, "Z2Z2", "bare")
 }

@@ -59,6 +59,11 @@ func Run(t *testing.T, a Adapter) {
 		{"StartStoresTheRoomAndItsRecordsTogether", suite.testStartGame, false},
 		{"ResetRoomDropsTheRecords", suite.testResetRoom, false},
 		{"RoomCodeIsKeptAndReplaced", suite.testRoomCode, false},
+		{"CodeClaimsHoldOneRoomEach", suite.testCodeClaims, false},
+		{"CodeIsGivenToTheRematch", suite.testGiveCode, false},
+		{"ExpiredCodeClaimLapses", suite.testExpireCode, false},
+		{"ConcurrentClaimsOfOneCodeHaveOneWinner", suite.testConcurrentClaims, false},
+		{"CodeClaimsSurviveAReopening", suite.testCodeClaimsReopen, a.Volatile},
 	}
 	for _, c := range tests {
 		if c.skip {
@@ -460,6 +465,8 @@ func (s suite) testCancelledContextWritesNothing(t *testing.T) {
 		{"UpdateRoom", func() error { return st.UpdateRoom(cancelled, running) }},
 		{"ResetRoom", func() error { return st.ResetRoom(cancelled, running) }},
 		{"CreateRoom", func() error { return st.CreateRoom(cancelled, Room("r2", store.StatusOpen, 1)) }},
+		{"ClaimCode", func() error { return st.ClaimCode(cancelled, "K7QX", "r1") }},
+		{"GiveCode", func() error { return st.GiveCode(cancelled, "K7QX", "r0", "r1") }},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			if err := c.call(); !errors.Is(err, context.Canceled) {
@@ -472,6 +479,7 @@ func (s suite) testCancelledContextWritesNothing(t *testing.T) {
 	if _, err := st.Room(ctx, "r2"); !errors.Is(err, store.ErrNotFound) {
 		t.Errorf("a cancelled CreateRoom: %v", err)
 	}
+	WantCode(t, st, "K7QX", "")
 }
 
 func (s suite) testClosedStoreRefusesCalls(t *testing.T) {
@@ -492,6 +500,11 @@ func (s suite) testClosedStoreRefusesCalls(t *testing.T) {
 		{"Room", func() error { _, err := st.Room(ctx, "r1"); return err }},
 		{"Rooms", func() error { _, err := st.Rooms(ctx, store.StatusOpen); return err }},
 		{"Records", func() error { _, err := st.Records(ctx, "r1"); return err }},
+		{"ClaimCode", func() error { return st.ClaimCode(ctx, "K7QX", "r1") }},
+		{"GiveCode", func() error { return st.GiveCode(ctx, "K7QX", "r1", "r2") }},
+		{"ExpireCode", func() error { return st.ExpireCode(ctx, "K7QX", "r1", 0) }},
+		{"FreeCode", func() error { return st.FreeCode(ctx, "K7QX", "r1") }},
+		{"CodeRoom", func() error { _, err := st.CodeRoom(ctx, "K7QX"); return err }},
 		{"Close", st.Close},
 	} {
 		t.Run(c.name, func(t *testing.T) {
@@ -628,4 +641,241 @@ func BenchmarkAppend(b *testing.B, a Adapter) {
 		}
 	})
 	b.ReportMetric(float64(b.N)/b.Elapsed().Seconds(), "appends/s")
+}
+
+// WantCode checks that code leads to room ("": to none, ErrNotFound).
+func WantCode(t testing.TB, st store.Store, code, room string) {
+	t.Helper()
+	got, err := st.CodeRoom(ctx, code)
+	switch {
+	case room == "" && !errors.Is(err, store.ErrNotFound):
+		t.Errorf("code %s: room %q, %v; want none (ErrNotFound)", code, got, err)
+	case room != "" && (err != nil || got != room):
+		t.Errorf("code %s: room %q, %v; want room %q", code, got, err, room)
+	}
+}
+
+// wantTaken checks that err is ErrCodeTaken naming the code.
+func wantTaken(t testing.TB, err error, code string) {
+	t.Helper()
+	if !errors.Is(err, store.ErrCodeTaken) || !strings.Contains(err.Error(), code) {
+		t.Errorf("got %v; want ErrCodeTaken naming %s", err, code)
+	}
+}
+
+// A code's claim names one room: another room's claim is refused until
+// the holder frees it, a room that does not hold it cannot free it, and a
+// call without its code or room says so.
+func (s suite) testCodeClaims(t *testing.T) {
+	st := s.open(t)
+	WantCode(t, st, "K7QX", "")
+	if err := st.ClaimCode(ctx, "K7QX", "a"); err != nil {
+		t.Fatal(err)
+	}
+	WantCode(t, st, "K7QX", "a")
+	if err := st.ClaimCode(ctx, "K7QX", "a"); err != nil {
+		t.Errorf("claimed again by its holder: %v", err)
+	}
+	wantTaken(t, st.ClaimCode(ctx, "K7QX", "b"), "K7QX")
+	if err := st.ClaimCode(ctx, "M3W9P", "b"); err != nil { // another code, another room
+		t.Fatal(err)
+	}
+	if err := st.FreeCode(ctx, "K7QX", "b"); err != nil {
+		t.Errorf("freeing a code another room holds: %v, want nil (nothing done)", err)
+	}
+	WantCode(t, st, "K7QX", "a")
+	if err := st.FreeCode(ctx, "K7QX", "a"); err != nil {
+		t.Fatal(err)
+	}
+	WantCode(t, st, "K7QX", "")
+	WantCode(t, st, "M3W9P", "b")
+	if err := st.ClaimCode(ctx, "K7QX", "b"); err != nil {
+		t.Errorf("claiming a freed code: %v", err)
+	}
+	WantCode(t, st, "K7QX", "b")
+	for _, c := range []struct {
+		name, want string
+		err        error
+	}{
+		{"ClaimCode without a code", "no room code", st.ClaimCode(ctx, "", "a")},
+		{"ClaimCode without a room", "no room given", st.ClaimCode(ctx, "Z2Z2", "")},
+		{"GiveCode without a room", "no room given", st.GiveCode(ctx, "K7QX", "b", "")},
+		{"ExpireCode without a code", "no room code", st.ExpireCode(ctx, "", "b", 0)},
+		{"FreeCode without a room", "no room given", st.FreeCode(ctx, "K7QX", "")},
+	} {
+		if c.err == nil || !strings.Contains(c.err.Error(), c.want) || errors.Is(c.err, store.ErrCodeTaken) {
+			t.Errorf("%s: %v, want an error saying %q", c.name, c.err, c.want)
+		}
+	}
+	WantCode(t, st, "K7QX", "b")
+	WantCode(t, st, "Z2Z2", "")
+}
+
+// A finished room hands its code to its rematch, even once its claim is
+// lapsing, but not a code another room holds; a room with no claim of the
+// code claims it.
+func (s suite) testGiveCode(t *testing.T) {
+	st := s.open(t)
+	if err := st.ClaimCode(ctx, "K7QX", "a"); err != nil {
+		t.Fatal(err)
+	}
+	if err := st.ExpireCode(ctx, "K7QX", "a", time.Hour); err != nil { // its game is over: it lingers
+		t.Fatal(err)
+	}
+	if err := st.GiveCode(ctx, "K7QX", "a", "a2"); err != nil {
+		t.Fatal(err)
+	}
+	WantCode(t, st, "K7QX", "a2")
+	if err := st.GiveCode(ctx, "K7QX", "a", "a2"); err != nil {
+		t.Errorf("given twice: %v", err)
+	}
+	wantTaken(t, st.GiveCode(ctx, "K7QX", "a", "a3"), "K7QX")
+	wantTaken(t, st.ClaimCode(ctx, "K7QX", "a"), "K7QX")
+	if err := st.FreeCode(ctx, "K7QX", "a"); err != nil {
+		t.Fatal(err)
+	}
+	WantCode(t, st, "K7QX", "a2") // the former holder frees nothing
+	// The rematch's claim is live, without an end: a lapse set before the
+	// hand-over does not follow it.
+	if err := st.ClaimCode(ctx, "Z2Z2", "b"); err != nil {
+		t.Fatal(err)
+	}
+	if err := st.ExpireCode(ctx, "Z2Z2", "b", 0); err != nil {
+		t.Fatal(err)
+	}
+	if err := st.GiveCode(ctx, "Z2Z2", "b", "b2"); err != nil {
+		t.Errorf("a lapsed claim nobody took since, given: %v", err)
+	}
+	WantCode(t, st, "Z2Z2", "b2")
+	if err := st.GiveCode(ctx, "M3W9P", "c", "c2"); err != nil {
+		t.Errorf("giving a code nobody holds: %v", err)
+	}
+	WantCode(t, st, "M3W9P", "c2")
+}
+
+// A finished room's claim lasts while it lingers, then lapses: the code
+// leads nowhere and another room may claim it, which the former holder
+// can then neither give nor free.
+func (s suite) testExpireCode(t *testing.T) {
+	st := s.open(t)
+	if err := st.ExpireCode(ctx, "K7QX", "a", 0); !errors.Is(err, store.ErrNotFound) {
+		t.Errorf("expiring a code nobody holds: %v, want ErrNotFound", err)
+	}
+	for _, c := range []string{"K7QX", "M3W9P"} {
+		if err := st.ClaimCode(ctx, c, "a"); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := st.ExpireCode(ctx, "K7QX", "b", 0); !errors.Is(err, store.ErrNotFound) {
+		t.Errorf("expiring another room's code: %v, want ErrNotFound", err)
+	}
+	if err := st.ExpireCode(ctx, "K7QX", "a", time.Hour); err != nil {
+		t.Fatal(err)
+	}
+	WantCode(t, st, "K7QX", "a")
+	wantTaken(t, st.ClaimCode(ctx, "K7QX", "b"), "K7QX")
+	if err := st.ExpireCode(ctx, "K7QX", "a", 0); err != nil {
+		t.Fatal(err)
+	}
+	WantCode(t, st, "K7QX", "")
+	WantCode(t, st, "M3W9P", "a")
+	if err := st.ClaimCode(ctx, "K7QX", "b"); err != nil {
+		t.Fatalf("claiming a lapsed code: %v", err)
+	}
+	WantCode(t, st, "K7QX", "b")
+	wantTaken(t, st.GiveCode(ctx, "K7QX", "a", "a2"), "K7QX")
+	if err := st.FreeCode(ctx, "K7QX", "a"); err != nil {
+		t.Fatal(err)
+	}
+	WantCode(t, st, "K7QX", "b")
+	// Claimed again by its holder, a lapsing claim is live again.
+	if err := st.ExpireCode(ctx, "M3W9P", "a", 0); err != nil {
+		t.Fatal(err)
+	}
+	if err := st.ClaimCode(ctx, "M3W9P", "a"); err != nil {
+		t.Fatal(err)
+	}
+	WantCode(t, st, "M3W9P", "a")
+}
+
+// Rooms claiming one code at once, each code fought over by several:
+// exactly one room wins each, the others are told it is taken, and the
+// code leads to the winner.
+func (s suite) testConcurrentClaims(t *testing.T) {
+	st := s.open(t)
+	const codes, rooms = 20, 8
+	var wins [codes]atomic.Int32
+	var winner [codes][rooms]bool
+	var wg sync.WaitGroup
+	for c := range codes {
+		for r := range rooms {
+			wg.Go(func() {
+				code := fmt.Sprintf("C%03d", c)
+				switch err := st.ClaimCode(ctx, code, fmt.Sprint(r)); {
+				case err == nil:
+					wins[c].Add(1)
+					winner[c][r] = true
+				case errors.Is(err, store.ErrCodeTaken):
+				default:
+					t.Errorf("code %s, room %d: %v", code, r, err)
+				}
+			})
+		}
+	}
+	wg.Wait()
+	for c := range codes {
+		if n := wins[c].Load(); n != 1 {
+			t.Errorf("code C%03d: %d rooms claimed it, want 1", c, n)
+			continue
+		}
+		for r := range rooms {
+			if winner[c][r] {
+				WantCode(t, st, fmt.Sprintf("C%03d", c), fmt.Sprint(r))
+			}
+		}
+	}
+}
+
+// The claims, and when they lapse, are kept by the store.
+func (s suite) testCodeClaimsReopen(t *testing.T) {
+	st := s.open(t)
+	for _, c := range []struct{ code, room string }{{"K7QX", "a"}, {"M3W9P", "b"}, {"Z2Z2", "c"}} {
+		if err := st.ClaimCode(ctx, c.code, c.room); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := st.ExpireCode(ctx, "M3W9P", "b", time.Hour); err != nil {
+		t.Fatal(err)
+	}
+	if err := st.ExpireCode(ctx, "Z2Z2", "c", 0); err != nil {
+		t.Fatal(err)
+	}
+	if err := st.Close(); err != nil {
+		t.Fatal(err)
+	}
+	st = s.open(t)
+	WantCode(t, st, "K7QX", "a")
+	WantCode(t, st, "M3W9P", "b")
+	WantCode(t, st, "Z2Z2", "")
+	wantTaken(t, st.ClaimCode(ctx, "M3W9P", "d"), "M3W9P")
+}
+
+// BenchmarkClaimCode measures a room creation's claim of its code, one
+// caller at a time (rooms are created one request each), and a look-up.
+func BenchmarkClaimCode(b *testing.B, a Adapter) {
+	st := a.NewDB(b)(b)
+	b.Run("claim", func(b *testing.B) {
+		for i := range b.N {
+			if err := st.ClaimCode(ctx, fmt.Sprintf("C%07d", i), fmt.Sprint(i)); err != nil {
+				b.Fatal(err)
+			}
+		}
+	})
+	b.Run("look-up", func(b *testing.B) {
+		for i := range b.N {
+			if _, err := st.CodeRoom(ctx, fmt.Sprintf("C%07d", i%1000)); err != nil && !errors.Is(err, store.ErrNotFound) {
+				b.Fatal(err)
+			}
+		}
+	})
 }
