@@ -272,6 +272,13 @@ func ask[T any](a *Actor, f func() T) (T, error) {
 	case v := <-ch:
 		return v, nil
 	case <-a.done:
+		// f may have been the actor's last act (an abort stops it): its
+		// answer was sent before the actor ended, and is the answer.
+		select {
+		case v := <-ch:
+			return v, nil
+		default:
+		}
 		return zero, ErrStopped
 	case <-t.C:
 		return zero, ErrBusy

@@ -3,7 +3,6 @@ package server
 import (
 	"context"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"math/rand/v2"
 	"net/http"
@@ -395,8 +394,9 @@ func (s *Server) dropRoom(id string) {
 	}
 	rm.mu.Lock()
 	rm.moved = true
-	a, status := rm.actor, rm.rec.Status
+	a, status, code := rm.actor, rm.rec.Status, rm.rec.Code
 	rm.mu.Unlock()
+	s.codes.forget(code, id)
 	s.m.rooms.WithLabelValues(status).Dec()
 	if a != nil {
 		a.Stop()
@@ -510,9 +510,6 @@ func (n *node) reap() {
 		rc.shut()
 	}
 }
-
-// errNoOwner: no node owns the room, and this one could not take it.
-var errNoOwner = errors.New("cluster: no node owns the room")
 
 // clusterInfo is the operator's view of the node: its name and the rooms
 // it owns (GET /cluster on the operator listener).

@@ -153,16 +153,22 @@ func (b *codeBook) over(code, id string) {
 // forgotten here first, so that once a look-up finds the code free, the
 // room's info no longer shows it.
 func (b *codeBook) free(code, id string) {
-	b.mu.Lock()
-	if b.held[code] == id {
-		delete(b.held, code)
-	}
-	b.mu.Unlock()
+	b.forget(code, id)
 	if code == "" {
 		return
 	}
 	if err := b.st.FreeCode(context.Background(), code, id); err != nil {
 		b.log.Error("a room's code could not be freed; its claim lapses by itself", "room", id, "err", err)
+	}
+}
+
+// forget drops a room's claim from this server's memory, not from the
+// store: the room went to another node of the cluster, which holds it now.
+func (b *codeBook) forget(code, id string) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	if b.held[code] == id {
+		delete(b.held, code)
 	}
 }
 

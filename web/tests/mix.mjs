@@ -22,6 +22,7 @@
 // states (what the pages show), never on time.
 import { chromium } from 'playwright-core';
 import { api, startServer } from './server.mjs';
+import { act, playPass } from './lib/pass.mjs';
 
 const LIMIT = Number(process.env.MIX_LIMIT_S || 240) * 1000;
 const started = Date.now();
@@ -51,38 +52,6 @@ const VICTIM = 3;
 const EXILE = 2;
 // long enough for the device to be handed round its eight seats on a busy machine
 const TIMERS = { setup: '5s', night: '16s', witch: '8s', speech: '20s', vote: '40s', other: '10s', bot: '0s' };
-
-// act plays the pending action panel inside scope: the first target of
-// `prefer` that is offered and its confirmation, else a pass (skip,
-// abstain, the end of a speech). Returns what it did, or '' if nothing was
-// pending.
-async function act(scope, prefer) {
-  // the step may move on under a click (the panel is redrawn): nothing done, the loop looks again
-  return actOnce(scope, prefer).catch(() => '');
-}
-
-async function actOnce(scope, prefer) {
-  const panel = scope.locator('[data-testid="action-panel"][data-pending="1"]');
-  if ((await panel.count()) === 0) return '';
-  for (const n of prefer) {
-    const t = panel.locator(`button[data-testid^="target-"][data-testid$="-${n}"]:not([disabled])`).first();
-    if (await t.count()) {
-      const id = await t.getAttribute('data-testid');
-      if ((await t.getAttribute('aria-pressed')) !== 'true') await t.click({ timeout: 3000 });
-      await panel.locator('button[data-testid^="confirm-"]:not([disabled])').first().click({ timeout: 3000 });
-      return id;
-    }
-  }
-  for (const sel of ['[data-testid="act-skip"]', '[data-testid="act-abstain"]', '[data-testid^="act-"]:not([data-testid="act-explode"])']) {
-    const b = panel.locator(sel).first();
-    if (await b.count()) {
-      const id = await b.getAttribute('data-testid');
-      await b.click({ timeout: 3000 });
-      return id;
-    }
-  }
-  return '';
-}
 
 // the device's public screen: everything but a player's private screen
 const publicText = (page) =>
@@ -190,93 +159,50 @@ async function main(base, browser) {
   });
 
   // 4. The device, from the deal to the end of day 1's vote.
-  const dealt = [];
-  const calls = [];
-  const handled = new Set();
   const ballots = {};
   let seerScreen = '';
   let handsOffered = null;
-  const until = Date.now() + 180000;
-  for (;;) {
-    if (Date.now() > until) fail(`no vote result after 180 s (dealt ${dealt.join()}, calls ${calls.join(' ')})`);
-    const what = await dev.waitForFunction(() => {
-      const q = (s) => document.querySelector(s);
-      if (q('[data-testid="pass-over"]')) return { over: true };
-      if (q('[data-testid="pass-private"]')) return { private: true };
-      const see = q('[data-testid="pass-deal"]');
-      if (see && q('[data-testid="pass-see"]')) return { deal: Number(see.dataset.seat) };
-      const call = q('[data-testid="pass-call"]');
-      if (call) return { call: call.dataset.who, night: Number(call.dataset.night) };
-      const seat = q('[data-testid^="pass-seat-"]');
-      if (seat) return { seats: [...document.querySelectorAll('[data-testid^="pass-seat-"]')].map((b) => Number(b.dataset.testid.slice(10))), hands: !!q('[data-testid="pass-hands"]') };
-      return null;
-    }, null, { timeout: 2000, polling: 100 }).then((h) => h.jsonValue()).catch(() => ({}));
-    if (phoneDid.error) throw phoneDid.error;
-    if (phoneDid.result) break;
-    if (process.env.DEBUG && Object.keys(what).length) log('device:', JSON.stringify(what));
-    if (what.over) fail('the game ended before day 1\'s vote');
-    if (what.private) {
-      await dev.locator('[data-testid="pass-close"], [data-testid="pass-seen"]').first().click({ timeout: 2000 }).catch(() => {});
-      continue;
-    }
-    if (what.deal) {
-      if (what.deal === PHONE) fail('the device deals the phone\'s seat');
-      await dev.getByTestId('pass-see').click();
-      const shown = Number(await dev.getByTestId('pass-private').getAttribute('data-seat'));
-      if (shown !== what.deal) fail(`the deal called seat ${what.deal} and showed seat ${shown}`);
-      await dev.getByTestId('pass-seen').click();
-      dealt.push(what.deal);
-      continue;
-    }
-    if (what.call) {
-      const key = `${what.night}:${what.call}`;
-      if (handled.has(key)) {
-        await dev.waitForFunction((k) => {
-          const c = document.querySelector('[data-testid="pass-call"]');
-          return !c || `${c.dataset.night}:${c.dataset.who}` !== k;
-        }, key, { timeout: 60000, polling: 100 });
-        continue;
-      }
-      handled.add(key);
-      calls.push(key);
-      await dev.getByTestId('pass-open').click();
-      const priv = dev.getByTestId('pass-private');
-      await priv.waitFor({ timeout: 5000 });
+  const { end, dealt, calls } = await playPass(dev, {
+    limit: 180000,
+    poll: 2000,
+    debug: process.env.DEBUG && ((w) => log('device:', w)),
+    stop() {
+      if (phoneDid.error) throw phoneDid.error;
+      return phoneDid.result;
+    },
+    async deal(seat) {
+      if (seat === PHONE) fail('the device deals the phone\'s seat');
+    },
+    async call({ night, who }, priv) {
       const seat = Number(await priv.getAttribute('data-seat'));
-      if (what.call === 'seer') {
+      if (who === 'seer') {
         // the seer is the phone's: the device has nobody to show, and nothing of the check
         seerScreen = await priv.innerText();
         if (seat !== 0 || !(await priv.getByTestId('pass-nothing').count())) fail(`the device's seer call opened seat ${seat}: ${seerScreen}`);
-      } else {
-        if (seat === PHONE) fail(`the device opened the phone's seat at the ${what.call}' call`);
-        const did = await act(priv, what.call === 'wolves' ? [VICTIM] : []);
-        log(`night ${what.night}: the ${what.call} called, seat ${seat} on the device: ${did || 'nothing to do'}`);
+        return;
       }
-      await dev.getByTestId('pass-close').click({ timeout: 3000 }).catch(() => {});
-      continue;
-    }
-    if (what.seats) {
+      if (seat === PHONE) fail(`the device opened the phone's seat at the ${who}' call`);
+      const did = await act(priv, who === 'wolves' ? [VICTIM] : []);
+      log(`night ${night}: the ${who} called, seat ${seat} on the device: ${did || 'nothing to do'}`);
+    },
+    async day(what) {
       if (what.seats.includes(PHONE)) fail('the device\'s day queue names the phone\'s seat: ' + what.seats.join());
-      if (what.hands && handsOffered === null) {
-        // the count of hands lists the device's voters only
-        await dev.getByTestId('pass-hands').click();
-        await dev.getByTestId('pass-hands-count').waitFor();
-        handsOffered = [...new Set(await dev.locator('[data-testid^="hand-"]').evaluateAll((bs) => bs.map((b) => Number(b.dataset.testid.split('-')[2]))))].sort();
-        await dev.locator('[data-testid="pass-hands-count"] .btn.ghost').click();
-        if (handsOffered.includes(PHONE)) fail('the count of hands offers the phone\'s hand: ' + handsOffered.join());
-        continue;
-      }
-      const s = what.seats[0];
-      await dev.getByTestId('pass-seat-' + s).click({ timeout: 3000 }).catch(() => {});
-      const priv = dev.getByTestId('pass-private');
-      if (await priv.isVisible().catch(() => false)) {
-        const did = await act(priv, s === EXILE ? [4] : [EXILE]);
-        if (did.startsWith('target-vote-')) ballots[s] = Number(did.split('-')[2]);
-        if (process.env.DEBUG) log(`day: seat ${s} on the device: ${did}`);
-        await dev.getByTestId('pass-close').click({ timeout: 3000 }).catch(() => {});
-      }
-    }
-  }
+      if (!what.hands || handsOffered !== null) return false;
+      // the count of hands lists the device's voters only
+      await dev.getByTestId('pass-hands').click();
+      await dev.getByTestId('pass-hands-count').waitFor();
+      handsOffered = [...new Set(await dev.locator('[data-testid^="hand-"]').evaluateAll((bs) => bs.map((b) => Number(b.dataset.testid.split('-')[2]))))].sort();
+      await dev.locator('[data-testid="pass-hands-count"] .btn.ghost').click();
+      if (handsOffered.includes(PHONE)) fail('the count of hands offers the phone\'s hand: ' + handsOffered.join());
+      return true;
+    },
+    async turn(s, priv) {
+      const did = await act(priv, s === EXILE ? [4] : [EXILE]);
+      if (did.startsWith('target-vote-')) ballots[s] = Number(did.split('-')[2]);
+      if (process.env.DEBUG) log(`day: seat ${s} on the device: ${did}`);
+    },
+  });
+  if (end === 'over') fail('the game ended before day 1\'s vote');
   await phoneSide;
 
   // the deal: the device's seats in turn, never the phone's; the phone confirmed its own

@@ -33,6 +33,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { chromium } from 'playwright-core';
 import { api, repo, startServer } from './server.mjs';
+import { PHONE, joinHere as joinHere1, openPhone, taskOf as taskOf1, tapDecoy as tapDecoy1 } from './lib/phone.mjs';
 
 const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'wolfden-phones-'));
 const shots = process.env.SCREENSHOTS ? path.join(repo, 'docs', 'screenshots') : path.join(tmp, 'screenshots');
@@ -71,68 +72,15 @@ const SEED = 16;
 const CHECK = 4; // the seer checks seat 4, a wolf
 // Night slots long enough to tap on a loaded machine; the day is not played.
 const TIMERS = { setup: '2s', night: '12s', witch: '8s', speech: '60s', vote: '30s', other: '15s', bot: '0s' };
-const PHONE = { viewport: { width: 390, height: 844 }, deviceScaleFactor: 2, isMobile: true, hasTouch: true, reducedMotion: 'reduce' };
 
-// Each phone records its vibrations and its screen wake lock requests (the
-// headless browser has neither).
-function fakeDevice() {
-  window.__buzz = [];
-  window.__locks = [];
-  Object.defineProperty(Navigator.prototype, 'vibrate', {
-    configurable: true,
-    value: (p) => {
-      window.__buzz.push(JSON.stringify(p));
-      (window.__buzzAt ||= []).push(Date.now());
-      return true;
-    },
-  });
-  Object.defineProperty(Navigator.prototype, 'wakeLock', {
-    configurable: true,
-    get: () => ({
-      request: async (type) => {
-        const l = new EventTarget();
-        l.type = type;
-        l.release = async () => l.dispatchEvent(new Event('release'));
-        window.__locks.push(type);
-        return l;
-      },
-    }),
-  });
-}
-
+// Each phone records its vibrations, its screen wake lock requests and its
+// WebSocket frames (lib/phone.mjs).
 async function phone(browser, who, locale, auth) {
-  const ctx = await browser.newContext({ ...PHONE, locale });
-  await ctx.addInitScript(fakeDevice);
-  if (auth) {
-    await ctx.addInitScript(([key, value]) => {
-      if (!localStorage.getItem(key)) localStorage.setItem(key, JSON.stringify({ ...value, at: Date.now() }));
-    }, auth);
-  }
-  const page = await ctx.newPage();
-  watch(page, who);
-  // what the phone sends on its game's WebSocket: the frames' types and sizes
-  const sent = [];
-  page.on('websocket', (ws) => {
-    if (!/\/ws\//.test(ws.url())) return;
-    ws.on('framesent', (f) => {
-      const text = String(f.payload);
-      let type = '?';
-      try {
-        type = JSON.parse(text).type;
-      } catch {
-        // not JSON: kept as '?'
-      }
-      sent.push({ type, bytes: Buffer.byteLength(text) });
-    });
-  });
-  return { who, ctx, page, sent };
+  return openPhone(browser, { who, locale, auth, watch });
 }
 
 async function joinHere(p, nick) {
-  await p.page.locator('#join-nick').fill(nick);
-  await p.page.getByTestId('join').click();
-  await p.page.locator('[data-testid^="room-seat-"].me').waitFor();
-  const seat = Number((await p.page.locator('[data-testid^="room-seat-"].me').getAttribute('data-testid')).split('-').pop());
+  const seat = await joinHere1(p, nick);
   log(`${p.who} joined as ${nick} at seat ${seat}`);
   return seat;
 }
@@ -228,37 +176,19 @@ function throughDawn(events) {
   return next < 0 ? null : events.slice(0, next + 1);
 }
 
-// Waits until the phone shows the task of slot `slot` of the kind it
-// should have (a woken phone may show the decoy for the moment its state
-// takes to come, then its real task), and reads what it shows.
 async function taskOf(p, slot, want) {
-  const el = p.page.getByTestId('phone-task');
-  await p.page.waitForFunction(([s, want]) => {
-    const t = document.querySelector('[data-testid="phone-task"]');
-    if (!t || t.dataset.slot !== String(s) || t.dataset.kind !== want) return false;
-    // a real task is the action panel's, on the screen
-    return want === 'decoy' || !!document.querySelector('[data-testid="action-panel"][data-pending="1"]');
-  }, [slot, want], { timeout: 60000 }).catch(async (err) => {
-    const seen = await p.page.evaluate(() => {
-      const t = document.querySelector('[data-testid="phone-task"]');
-      const table = document.querySelector('[data-testid="table"]');
-      return { task: t ? { ...t.dataset } : null, night: table && table.dataset.night, now: Date.now() };
-    });
+  return taskOf1(p, slot, want).catch((err) => {
     if (problems.length) console.error(problems.join('\n'));
-    fail(`${p.who}: no ${want} task in slot ${slot}: ${JSON.stringify(seen)} (${err.message.split('\n')[0]})`);
+    fail(err.message);
   });
-  return { kind: await el.getAttribute('data-kind'), at: await el.getAttribute('data-at'), instants: await el.getAttribute('data-instants') };
 }
 
 async function tapDecoy(p, seat, screenshot) {
-  await p.page.getByTestId('decoy-seat-' + seat).click();
-  if (screenshot) {
+  await tapDecoy1(p, seat, screenshot && (async (page) => {
     // the task whole at the bottom of the screen, the night's ring above it
-    await p.page.getByTestId('decoy-task').evaluate((el) => el.scrollIntoView({ block: 'end', behavior: 'instant' }));
-    await shot(p.page, screenshot);
-  }
-  await p.page.getByTestId('decoy-confirm').click();
-  await p.page.getByTestId('decoy-done').waitFor();
+    await page.getByTestId('decoy-task').evaluate((el) => el.scrollIntoView({ block: 'end', behavior: 'instant' }));
+    await shot(page, screenshot);
+  }));
 }
 
 const srv = await startServer({ name: 'phones', log });

@@ -19,6 +19,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { chromium } from 'playwright-core';
 import { api, repo, startServer } from './server.mjs';
+import { act, playPass } from './lib/pass.mjs';
 
 const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'wolfden-table-'));
 const shots = process.env.SCREENSHOTS ? path.join(repo, 'docs', 'screenshots') : path.join(tmp, 'screenshots');
@@ -202,49 +203,6 @@ const DEAL12 = ['seer', 'werewolf', 'villager', 'witch', 'werewolf', 'hunter', '
 const GODS = [1, 4, 6, 9];
 const PASS_TIMERS = { setup: '5s', night: '16s', witch: '7s', speech: '40s', vote: '60s', other: '15s', bot: '0s' };
 
-// closePrivate closes a seat's screen if it is still open: a night call's
-// closes by itself when the call ends, and a click on a button gone waited
-// its whole timeout.
-async function closePrivate(page) {
-  const close = page.locator('[data-testid="pass-private"] [data-testid="pass-close"]');
-  if (await close.count()) await close.click({ timeout: 3000 }).catch(() => {});
-}
-
-async function act(scope) {
-  const panel = scope.locator('[data-testid="action-panel"][data-pending="1"]');
-  if ((await panel.count()) === 0) return false;
-  try {
-    // the gods first (seer 1, witch 4, hunter 6, idiot 9): the wolves win in two nights, the game stays short
-    let target = panel.locator('button[data-testid^="target-"]:not([disabled])').first();
-    for (const g of GODS) {
-      const t = panel.locator(`button[data-testid^="target-"][data-testid$="-${g}"]:not([disabled])`).first();
-      if (await t.count()) {
-        target = t;
-        break;
-      }
-    }
-    if (await target.count()) {
-      if ((await target.getAttribute('aria-pressed')) !== 'true') await target.click({ timeout: 3000 });
-      const confirm = panel.locator('button[data-testid^="confirm-"]:not([disabled])').first();
-      await confirm.click({ timeout: 3000 });
-    } else {
-      let pass = null;
-      for (const sel of ['[data-testid="act-skip"]', '[data-testid="act-abstain"]', '[data-testid^="act-"]:not([data-testid="act-explode"])']) {
-        const b = panel.locator(sel).first();
-        if (await b.count()) {
-          pass = b;
-          break;
-        }
-      }
-      if (!pass) return false;
-      await pass.click({ timeout: 3000 });
-    }
-  } catch {
-    return false;
-  }
-  return true;
-}
-
 // A room made for phones is remade for the table: the same board, the
 // wait for the cards, clocks long enough to hand the device round.
 async function remade(base) {
@@ -287,72 +245,29 @@ async function passAndPlay(base) {
   if (room.seats.some((s) => s.bot || !s.nick)) fail('pass-and-play: a seat is not a person of the device: ' + JSON.stringify(room.seats));
   if (room.seats[0].nick !== 'Mei' || room.seats[1].nick !== 'Player 2') fail('pass-and-play: the names typed are not the seats\' names');
 
-  const dealt = [];
-  const calls = [];
-  const handled = new Set();
   let checks = 0;
   let deadSeer = 0; // the night the seer, dead, was called as when alive
   let hands = false;
-  let days = 0;
-  const until = Date.now() + 300000;
-  for (;;) {
-    if (Date.now() > until) fail(`pass-and-play: no end after 300 s (dealt ${dealt.length}, calls ${calls.join(' ')})`);
-    const what = await page.waitForFunction(() => {
-      const q = (s) => document.querySelector(s);
-      if (q('[data-testid="pass-over"]')) return { over: true };
-      if (q('[data-testid="pass-private"]')) return { private: true };
-      const see = q('[data-testid="pass-deal"]');
-      if (see && q('[data-testid="pass-see"]')) return { deal: Number(see.dataset.seat) };
-      const call = q('[data-testid="pass-call"]');
-      if (call) return { call: call.dataset.who, night: Number(call.dataset.night) };
-      if (q('[data-testid="pass-hands"]')) return { hands: true };
-      const seat = q('[data-testid^="pass-seat-"]');
-      if (seat) return { seat: Number(seat.dataset.testid.slice(10)) };
-      return null;
-    }, null, { timeout: 120000, polling: 100 }).then((h) => h.jsonValue());
-    if (process.env.DEBUG) log('pass:', JSON.stringify(what));
-    if (what.over) break;
-    if (what.private) {
-      // a screen left open (the step moved on under it): close it
-      await page.locator('[data-testid="pass-close"], [data-testid="pass-seen"]').first().click({ timeout: 2000 }).catch(() => {});
-      continue;
-    }
-    if (what.deal) {
-      await page.getByTestId('pass-see').click();
-      const role = await page.getByTestId('pass-role').innerText({ timeout: 5000 });
-      const shownSeat = Number(await page.getByTestId('pass-private').getAttribute('data-seat'));
-      if (shownSeat !== what.deal) fail(`pass-and-play: the deal called seat ${what.deal} and showed seat ${shownSeat}'s card`);
-      if (DEAL12[what.deal - 1] && !new RegExp(DEAL12[what.deal - 1].replace('_', ' '), 'i').test(role)) fail(`pass-and-play: seat ${what.deal} was shown "${role}", dealt ${DEAL12[what.deal - 1]}: ${await page.getByTestId('pass-private').innerText()}`);
-      await page.getByTestId('pass-seen').click();
-      dealt.push(what.deal);
-      continue;
-    }
-    if (what.call) {
-      const key = `${what.night}:${what.call}`;
-      if (handled.has(key)) {
-        await page.waitForFunction((k) => {
-          const c = document.querySelector('[data-testid="pass-call"]');
-          return !c || `${c.dataset.night}:${c.dataset.who}` !== k;
-        }, key, { timeout: 60000, polling: 100 });
-        continue;
+  // every seat plays the gods first (seer 1, witch 4, hunter 6, idiot 9),
+  // else the first legal target, else a pass: the wolves win in two nights
+  const play = (priv) => act(priv, GODS, { first: true });
+  const { dealt, calls } = await playPass(page, {
+    limit: 300000,
+    debug: process.env.DEBUG && ((w) => log('pass:', w)),
+    async deal(seat, priv) {
+      const role = await priv.getByTestId('pass-role').innerText({ timeout: 5000 });
+      if (DEAL12[seat - 1] && !new RegExp(DEAL12[seat - 1].replace('_', ' '), 'i').test(role)) fail(`pass-and-play: seat ${seat} was shown "${role}", dealt ${DEAL12[seat - 1]}: ${await priv.innerText()}`);
+    },
+    async call({ night, who }, priv) {
+      if (who === 'seer' && night > 1 && !deadSeer) {
+        deadSeer = (await page.locator('.seat.dead [data-testid="seat-1"]').count()) > 0 ? night : 0;
       }
-      handled.add(key);
-      calls.push(key);
-      if (what.call === 'seer' && what.night > 1 && !deadSeer) {
-        deadSeer = await page.locator('.seat.dead [data-testid="seat-1"]').count() > 0 ? what.night : 0;
+      if ((await play(priv)) && who === 'seer') {
+        await priv.getByTestId('pass-told').waitFor({ timeout: 10000 }).then(() => checks++).catch(() => fail('pass-and-play: the seer was not shown his result'));
       }
-      await page.getByTestId('pass-open').click();
-      const priv = page.getByTestId('pass-private');
-      await priv.waitFor({ timeout: 5000 });
-      if (await act(priv)) {
-        if (what.call === 'seer') {
-          await priv.getByTestId('pass-told').waitFor({ timeout: 10000 }).then(() => checks++).catch(() => fail('pass-and-play: the seer was not shown his result'));
-        }
-      }
-      await closePrivate(page);
-      continue;
-    }
-    if (what.hands && !hands) {
+    },
+    async day(what) {
+      if (!what.hands || hands) return false;
       hands = true;
       await page.getByTestId('pass-hands').click();
       const cands = [...new Set((await page.locator('[data-testid^="hand-"]').evaluateAll((bs) => bs.map((b) => Number(b.dataset.testid.split('-')[1])))))];
@@ -360,20 +275,13 @@ async function passAndPlay(base) {
       for (const b of await page.locator(`[data-testid^="hand-${cand}-"]`).all()) await b.click();
       await page.getByTestId('pass-hands-send').click();
       log(`pass-and-play: a vote by raised hands, every hand for seat ${cand}`);
-      days++;
-      continue;
-    }
-    if (what.seat || what.hands) {
-      const s = what.seat || Number((await page.locator('[data-testid^="pass-seat-"]').first().getAttribute('data-testid')).slice(10));
-      await page.getByTestId('pass-seat-' + s).click({ timeout: 3000 }).catch(() => {});
-      const priv = page.getByTestId('pass-private');
-      if (await priv.isVisible().catch(() => false)) {
-        if (process.env.DEBUG) log('private:', (await priv.innerText()).replace(/\n/g, ' | ').slice(0, 400));
-        await act(priv);
-        await closePrivate(page);
-      }
-    }
-  }
+      return true;
+    },
+    async turn(seat, priv) {
+      if (process.env.DEBUG) log('private:', (await priv.innerText()).replace(/\n/g, ' | ').slice(0, 400));
+      await play(priv);
+    },
+  });
   if (dealt.join() !== [1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12].join()) fail('pass-and-play: dealt to ' + dealt.join());
   const byNight = {};
   for (const k of calls) {
