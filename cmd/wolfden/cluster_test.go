@@ -205,6 +205,10 @@ func TestClusterFencesANodeCutFromNATS(t *testing.T) {
 	var errs []<-chan error
 	for i := range 2 {
 		g := cl.newGame(cut, 400+i)
+		// Cut at night, the games go on on the cut-off node until its
+		// leases run out; held at their first vote (if they come to it
+		// before another node has them), they cannot end before.
+		g.holdAtVote = true
 		games = append(games, g)
 		errs = append(errs, g.play(ctx, cl, i))
 	}
@@ -220,6 +224,9 @@ func TestClusterFencesANodeCutFromNATS(t *testing.T) {
 	cl.waitOwned(rooms, cut.name, cut.name+" cut off from NATS")
 	if n, err := cut.metric("wolfden_cluster_games_owned"); err != nil || n != 0 {
 		t.Errorf("%s, cut off and its games taken: wolfden_cluster_games_owned %v (%v), want 0", cut.name, n, err)
+	}
+	for _, g := range games {
+		g.gate.open()
 	}
 	proxy.Mend()
 	cl.finish(games, errs)

@@ -313,16 +313,18 @@ func (cl *cluster) waitOwned(rooms []string, not string, why string) map[string]
 }
 
 // gate holds a table's players before their next command while it is
-// shut: the test kills a node while a vote waits for them.
+// shut: the test kills a node while a vote waits for them. Once opened it
+// stays open, so that a test's hold is for one moment of the game.
 type gate struct {
-	mu   sync.Mutex
-	shut chan struct{}
+	mu     sync.Mutex
+	shut   chan struct{}
+	opened bool
 }
 
 func (g *gate) close() {
 	g.mu.Lock()
 	defer g.mu.Unlock()
-	if g.shut == nil {
+	if g.shut == nil && !g.opened {
 		g.shut = make(chan struct{})
 	}
 }
@@ -330,6 +332,7 @@ func (g *gate) close() {
 func (g *gate) open() {
 	g.mu.Lock()
 	defer g.mu.Unlock()
+	g.opened = true
 	if g.shut != nil {
 		close(g.shut)
 		g.shut = nil
