@@ -54,6 +54,7 @@ func benchCmd() *cobra.Command {
 func benchLoadCmd() *cobra.Command {
 	var cfg loadConfig
 	var rawURL, metricsURL, timers string
+	var nodes []string
 	var asJSON bool
 	cmd := &cobra.Command{
 		Use:   "load --url URL --metrics-url URL --games N [--players N] [--preset NAME] [--ramp DURATION] [--seed S] [--timers NAME=DURATION,...] [--json]",
@@ -78,18 +79,29 @@ The rooms' timers are
 unless --timers changes some of them; nights last the sum of their timers
 whatever the players do, which is what makes a game last. Room i gets the
 seed S+i. The set-up keeps --parallel requests or dials in flight (--ramp
-spreads it over a time) and retries briefly a connection that fails.`,
+spreads it over a time) and retries briefly a connection that fails.
+With --stagger each game is played as soon as its seats are connected, as
+real rooms start when they are ready: with --ramp the games' play is spread
+as their set-up is, rather than every client starting at once.`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			var err error
-			if cfg.URL, err = checkLoadURL(rawURL); err != nil {
+			if cfg.URL, err = checkLoadURL("url", rawURL); err != nil {
 				return err
+			}
+			cfg.Nodes = []string{cfg.URL}
+			for _, n := range nodes {
+				u, err := checkLoadURL("nodes", n)
+				if err != nil {
+					return err
+				}
+				cfg.Nodes = append(cfg.Nodes, u)
 			}
 			if metricsURL == "" {
 				metricsURL = rawURL
 			}
-			if cfg.MetricsURL, err = checkLoadURL(metricsURL); err != nil {
-				return fmt.Errorf("%v (--metrics-url)", err)
+			if cfg.MetricsURL, err = checkLoadURL("metrics-url", metricsURL); err != nil {
+				return err
 			}
 			if cfg.Games < 1 {
 				return fmt.Errorf("bench load: --games must be 1 or more, not %d", cfg.Games)
@@ -143,11 +155,13 @@ spreads it over a time) and retries briefly a connection that fails.`,
 	}
 	f := cmd.Flags()
 	f.StringVar(&rawURL, "url", "http://127.0.0.1:8080", "the server's address")
+	f.StringSliceVar(&nodes, "nodes", nil, "the other nodes of a cluster (docs/cluster.md): game i is made on node i of --url and these in turn, and its seats connect to one node after another, so that most connections are relayed to their game's owner")
 	f.StringVar(&metricsURL, "metrics-url", "", "the server's operator listener, where /metrics is (its --metrics-addr; default: --url)")
 	f.IntVar(&cfg.Games, "games", 10, "games played at once")
 	f.IntVar(&cfg.Players, "players", 0, "players a game, for presets with a range (default: the preset's smallest size; 12 for std-12)")
 	f.StringVar(&cfg.Preset, "preset", "std-12", "the preset of every room (wolfden presets)")
 	f.DurationVar(&cfg.Ramp, "ramp", 0, "spread the games' set-up evenly over this long (default: as fast as --parallel allows)")
+	f.BoolVar(&cfg.Stagger, "stagger", false, "each game's clients play as soon as its seats are connected, as real rooms do, rather than all at once when everyone is (the memory is then read mid-play)")
 	f.Uint64Var(&cfg.Seed, "seed", 1, "seeds the deals (room i gets S+i) and each client's random choices")
 	f.StringVar(&timers, "timers", "", "timer overrides, NAME=DURATION,... (setup, night, witch, speech, vote, other, bot, tick)")
 	f.IntVar(&cfg.Parallel, "parallel", 64, "HTTP requests and WebSocket dials in flight at once during the set-up")
@@ -165,11 +179,11 @@ func timerList(m map[string]string) string {
 }
 
 // checkLoadURL accepts the http(s) address of a server, without a path.
-func checkLoadURL(raw string) (string, error) {
+func checkLoadURL(flag, raw string) (string, error) {
 	u, err := url.Parse(raw)
 	if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" ||
 		(u.Path != "" && u.Path != "/") || u.RawQuery != "" || u.Fragment != "" {
-		return "", fmt.Errorf("bench load: --url %q is not the address of a server, such as http://127.0.0.1:8080", raw)
+		return "", fmt.Errorf("bench load: --%s %q is not the address of a server, such as http://127.0.0.1:8080", flag, raw)
 	}
 	return u.Scheme + "://" + u.Host, nil
 }
@@ -201,12 +215,16 @@ func parseLoadTimers(s string) (map[string]string, error) {
 
 // loadConfig is a load run.
 type loadConfig struct {
-	URL        string // http://host:port
+	URL string // http://host:port
+	// Nodes are a cluster's nodes, URL first: game i is made on node i
+	// (in turn) and its seat s dials node i+s. Only URL's metrics are read.
+	Nodes      []string
 	MetricsURL string // the operator listener: http://host:port
 	Games      int
 	Players    int // seats a game
 	Preset     string
 	Ramp       time.Duration
+	Stagger    bool // each game plays from its own set-up on, not all at once when everyone is connected
 	Seed       uint64
 	Timers     map[string]string
 	Parallel   int
@@ -227,6 +245,7 @@ type loadReport struct {
 	ConnectedPeak  int     `json:"connected_peak"`
 	LiveGamesPeak  int     `json:"live_games_peak"`
 	SetupSeconds   float64 `json:"setup_seconds"`
+	Staggered      bool    `json:"staggered"` // --stagger: the wall time runs from the set-up's start
 	WallSeconds    float64 `json:"wall_seconds"`
 	GamesPerSecond float64 `json:"games_per_second"`
 	Commands       int     `json:"commands"`
@@ -333,7 +352,10 @@ func runLoad(ctx context.Context, cfg loadConfig) (*loadReport, error) {
 		IdleConnTimeout:     30 * time.Second,
 	}}
 	defer hc.CloseIdleConnections()
-	api := &client.API{Base: cfg.URL, HTTP: hc}
+	apis := make([]*client.API, len(cfg.Nodes))
+	for i, n := range cfg.Nodes {
+		apis[i] = &client.API{Base: n, HTTP: hc}
+	}
 
 	base, err := scrapeMetrics(ctx, hc, cfg.MetricsURL)
 	if err != nil {
@@ -389,6 +411,38 @@ func runLoad(ctx context.Context, cfg loadConfig) (*loadReport, error) {
 		progress("  %s: %d games started, %d of %d players connected", time.Since(t0).Round(time.Second),
 			startedGames.Load(), connected.Load(), cfg.Games*cfg.Players)
 	})
+	// play sets a game's clients playing until it is over.
+	var over, acks atomic.Int64
+	var plays sync.WaitGroup
+	play := func(gi int, g *loadGame) {
+		if g == nil || !g.started {
+			return
+		}
+		var once sync.Once
+		for _, s := range g.seats {
+			if s.conn == nil {
+				continue
+			}
+			plays.Go(func() {
+				r := rand.New(rand.NewPCG(cfg.Seed, uint64(gi)<<8|uint64(s.seat)))
+				s.refused = map[string]int{}
+				s.stats, s.err = s.conn.PlayRandom(ctx, r, func(f client.Frame) bool {
+					switch f.Type {
+					case "ack":
+						acks.Add(1)
+					case "error":
+						s.refused[f.Code]++
+					}
+					return false
+				})
+				s.end = time.Now()
+				if s.stats.Winner != "" {
+					once.Do(func() { over.Add(1) })
+				}
+				_ = s.conn.Kill() // the game is over: no need for a closing handshake
+			})
+		}
+	}
 	jobs := make(chan int)
 	var wg sync.WaitGroup
 	for range min(cfg.Parallel, cfg.Games) {
@@ -396,19 +450,23 @@ func runLoad(ctx context.Context, cfg loadConfig) (*loadReport, error) {
 			for i := range jobs {
 				g := &loadGame{idx: i}
 				games[i] = g
-				if err := setupGame(ctx, api, cfg, g); err != nil {
+				node := i % len(cfg.Nodes)
+				if err := setupGame(ctx, apis[node], cfg, g); err != nil {
 					errs.add("game %d: %v", i+1, err)
 					continue
 				}
 				startedGames.Add(1)
 				for _, s := range g.seats {
-					conn, err := dialSeat(ctx, cfg.URL, g.id, s.token)
+					conn, err := dialSeat(ctx, cfg.Nodes[(node+s.seat)%len(cfg.Nodes)], g.id, s.token)
 					if err != nil {
 						errs.add("game %d seat %d: connecting: %v", i+1, s.seat, err)
 						continue
 					}
 					s.conn = conn
 					connected.Add(1)
+				}
+				if cfg.Stagger {
+					play(i, g)
 				}
 			}
 		})
@@ -433,7 +491,7 @@ feed:
 	wg.Wait()
 	stopTick()
 	setup := time.Since(t0)
-	rep.SetupSeconds = setup.Seconds()
+	rep.SetupSeconds, rep.Staggered = setup.Seconds(), cfg.Stagger
 	rep.GamesStarted = int(startedGames.Load())
 	rep.Connected = int(connected.Load())
 	rep.Retries = int(retries.Load() - retried)
@@ -475,43 +533,22 @@ feed:
 		}
 	}
 
-	// Play: every client at once, until every game is over.
+	// Play: every client at once (or, staggered, each game from its
+	// set-up on), until every game is over.
 	progress("playing")
-	var over, acks atomic.Int64
 	t1 := time.Now()
+	if cfg.Stagger {
+		t1 = t0
+	}
 	stopTick = ticker(10*time.Second, func() {
 		progress("  %s: %d of %d games over, %d commands", time.Since(t1).Round(time.Second), over.Load(), rep.GamesStarted, acks.Load())
 	})
-	for gi, g := range games {
-		if g == nil || !g.started {
-			continue
-		}
-		var once sync.Once
-		for _, s := range g.seats {
-			if s.conn == nil {
-				continue
-			}
-			wg.Go(func() {
-				r := rand.New(rand.NewPCG(cfg.Seed, uint64(gi)<<8|uint64(s.seat)))
-				s.refused = map[string]int{}
-				s.stats, s.err = s.conn.PlayRandom(ctx, r, func(f client.Frame) bool {
-					switch f.Type {
-					case "ack":
-						acks.Add(1)
-					case "error":
-						s.refused[f.Code]++
-					}
-					return false
-				})
-				s.end = time.Now()
-				if s.stats.Winner != "" {
-					once.Do(func() { over.Add(1) })
-				}
-				_ = s.conn.Kill() // the game is over: no need for a closing handshake
-			})
+	if !cfg.Stagger {
+		for gi, g := range games {
+			play(gi, g)
 		}
 	}
-	wg.Wait()
+	plays.Wait()
 	stopTick()
 	var end time.Time
 	var lat []time.Duration
@@ -825,7 +862,11 @@ func (rep *loadReport) writeText(w io.Writer) {
 	fmt.Fprintf(w, "  players          %d joined, %d connected (server peak: %d connections, %d live games)\n",
 		rep.Players, rep.Connected, rep.ConnectedPeak, rep.LiveGamesPeak)
 	fmt.Fprintf(w, "  set-up           %.1fs (create, join, start, connect every seat)\n", rep.SetupSeconds)
-	fmt.Fprintf(w, "  wall time        %.1fs (from everyone connected to every game over)\n", rep.WallSeconds)
+	if rep.Staggered {
+		fmt.Fprintf(w, "  wall time        %.1fs (each game played from its set-up on: from the set-up's start to every game over)\n", rep.WallSeconds)
+	} else {
+		fmt.Fprintf(w, "  wall time        %.1fs (from everyone connected to every game over)\n", rep.WallSeconds)
+	}
 	fmt.Fprintf(w, "  games/s          %.2f\n", rep.GamesPerSecond)
 	fmt.Fprintf(w, "  commands/s       %.0f (%d commands acknowledged, %d frames received)\n", rep.CommandsPerSec, rep.Commands, rep.Frames)
 	fmt.Fprintf(w, "  latency          p50 %s  p90 %s  p99 %s  max %s (%d commands, send → ack; the ack follows the broadcast)\n",

@@ -98,6 +98,7 @@ func TestBenchLoadRefusesBadFlags(t *testing.T) {
 		{[]string{"--preset", "nope"}, "--preset"},
 		{[]string{"--ramp", "-1s"}, "--ramp cannot be negative"},
 		{[]string{"--parallel", "0"}, "--parallel must be 1 or more"},
+		{[]string{"--nodes", "http://127.0.0.1:8082,127.0.0.1:8083"}, `"127.0.0.1:8083" is not the address of a server`},
 	} {
 		args := append([]string{"bench", "load"}, c.args...)
 		_, err := wolfden(t, args...)
@@ -112,5 +113,32 @@ func TestBenchLoadRefusesBadFlags(t *testing.T) {
 	_, err := wolfden(t, "bench", "load", "--url", url, "--games", "1")
 	if err == nil || !strings.Contains(err.Error(), "reading "+url+"/metrics") {
 		t.Errorf("no server: got %v", err)
+	}
+}
+
+// TestBenchLoadStaggered: with --stagger each game plays from its own
+// set-up on, and every game still ends.
+func TestBenchLoadStaggered(t *testing.T) {
+	st := memory.New()
+	srv := server.New(st, server.Options{})
+	hs := httptest.NewServer(srv)
+	op := httptest.NewServer(srv.Operator())
+	defer func() {
+		op.Close()
+		hs.Close()
+		srv.Stop()
+		st.Close()
+	}()
+	out, err := wolfden(t, "bench", "load", "--url", hs.URL, "--metrics-url", op.URL, "--games", "3", "--seed", "7", "--json",
+		"--stagger", "--ramp", "300ms", "--timers", "setup=30ms,night=30ms,witch=30ms,speech=500ms,vote=500ms,other=500ms")
+	if err != nil {
+		t.Fatalf("%v\n%s", err, out)
+	}
+	var rep loadReport
+	if err := json.Unmarshal([]byte(out), &rep); err != nil {
+		t.Fatalf("%v\n%s", err, out)
+	}
+	if !rep.Staggered || rep.GamesOver != 3 || rep.Errors != 0 || rep.Commands == 0 || rep.WallSeconds < rep.SetupSeconds {
+		t.Fatalf("staggered run: %+v", rep)
 	}
 }

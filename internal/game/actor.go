@@ -17,6 +17,7 @@ import (
 
 	"github.com/wolfden/wolfden/bot"
 	"github.com/wolfden/wolfden/internal/store"
+	"github.com/wolfden/wolfden/internal/wire"
 	"github.com/wolfden/wolfden/rules"
 )
 
@@ -118,8 +119,14 @@ type Actor struct {
 	tickAt   time.Time // the next tick
 	tickN    int       // the last tick sent
 
-	calls      []CallJSON // tonight's calls, as the table knew the game at nightfall
+	calls      []wire.CallJSON // tonight's calls, as the table knew the game at nightfall
 	callsNight int
+
+	// What deliveries share among connections (sub.go).
+	gen       int // deliveries made
+	stCache   [rules.MaxSeats + 1]seatState
+	evTails   [][]byte    // shown's events' frames after their seq
+	chatTails [][2][]byte // the messages' frames after their seq: as written, anonymous
 
 	team wolfTeam // tonight's wolf team of people and bots (wolfteam.go)
 
@@ -272,8 +279,8 @@ func ask[T any](a *Actor, f func() T) (T, error) {
 	case v := <-ch:
 		return v, nil
 	case <-a.done:
-		// f may have been the actor's last act (an abort stops it): its
-		// answer was sent before the actor ended, and is the answer.
+		// An act that stops the actor (Abort) has answered before done
+		// closed; both being ready, select may pick either.
 		select {
 		case v := <-ch:
 			return v, nil
@@ -326,13 +333,10 @@ func (a *Actor) recover() {
 	}
 	a.log.Error("the game stopped on an internal error", "panic", fmt.Sprint(r), "stack", string(debug.Stack()))
 	a.halt()
-	msg := encode(ErrorFrame{Type: "error", Code: "internal",
+	msg := encode(wire.ErrorFrame{Type: "error", Code: "internal",
 		Message: "the game has stopped on an internal error; it is kept and resumes when the server restarts"})
 	for sub := range a.subs {
-		select {
-		case sub.Out <- msg:
-		default:
-		}
+		sub.offer(msg) // behind what it has waiting; a full queue misses it
 	}
 	if a.hooks.Failed != nil {
 		a.hooks.Failed(fmt.Errorf("panic: %v", r))
@@ -414,7 +418,7 @@ func (a *Actor) commit() bool {
 		a.deliver()
 	}
 	for _, k := range a.acks {
-		a.queue(k.sub, encode(AckFrame{Type: "ack", ID: k.id}))
+		a.queue(k.sub, encode(wire.AckFrame{Type: "ack", ID: k.id}))
 		if k.cmd && a.hooks.Command != nil {
 			a.hooks.Command("ok", time.Since(k.start))
 		}
@@ -439,7 +443,7 @@ func (a *Actor) stall(err error) {
 		if a.hooks.Stalled != nil {
 			a.hooks.Stalled(true)
 		}
-		notice := encode(ErrorFrame{Type: "error", Code: "store", Message: ErrStalled.Error()})
+		notice := encode(wire.ErrorFrame{Type: "error", Code: "store", Message: ErrStalled.Error()})
 		for sub := range a.subs {
 			a.queue(sub, notice)
 		}

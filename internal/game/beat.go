@@ -2,7 +2,10 @@ package game
 
 import (
 	"bytes"
+	"sync"
 	"time"
+
+	"github.com/wolfden/wolfden/internal/wire"
 )
 
 // The night's beat. From nightfall to dawn every connection — each seat,
@@ -72,15 +75,31 @@ func (a *Actor) tickIfDue(now time.Time) {
 
 // tick sends every connection its message of the tick.
 func (a *Actor) tick() {
-	head := encode(TickFrame{Type: "tick", N: a.tickN})
+	head := encode(wire.TickFrame{Type: "tick", N: a.tickN})
 	for sub := range a.subs {
 		a.put(sub, a.pack(sub, head))
 	}
 }
 
+// nightBufs keeps the night's messages once written: each connection gets
+// one at every tick, and allocating them anew (80 MB/s at 10,000
+// connections and the default tick of 500 ms) made the garbage collector
+// run over the whole heap every few seconds.
+var nightBufs = sync.Pool{New: func() any { b := make([]byte, 0, NightMessage); return &b }}
+
+// Recycle hands back a night message once written, for another tick to
+// fill: its reader calls it when nothing holds the bytes any more. Any
+// other message is left alone.
+func Recycle(msg []byte) {
+	if cap(msg) == NightMessage && Sealed(msg) {
+		msg = msg[:0]
+		nightBufs.Put(&msg)
+	}
+}
+
 // pack fills one night message for sub from its waiting frames.
 func (a *Actor) pack(sub *Sub, head []byte) []byte {
-	msg := make([]byte, 0, NightMessage)
+	msg := (*nightBufs.Get().(*[]byte))[:0]
 	msg = append(msg, head...)
 	n := 0
 	for ; n < len(sub.frames); n++ {

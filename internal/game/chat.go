@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/wolfden/wolfden/internal/store"
+	"github.com/wolfden/wolfden/internal/wire"
 	"github.com/wolfden/wolfden/rules"
 )
 
@@ -100,13 +101,13 @@ var ErrChannel = errors.New("you cannot write to this channel now")
 func (a *Actor) Chat(sub *Sub, id int64, ch, text string) error {
 	return a.send(func() {
 		if a.stalled {
-			a.queue(sub, encode(ErrorFrame{Type: "error", ID: id, Code: "store", Message: ErrStalled.Error()}))
+			a.queue(sub, encode(wire.ErrorFrame{Type: "error", ID: id, Code: "store", Message: ErrStalled.Error()}))
 			return
 		}
 		v := a.view(sub.Seat)
 		c, ok := a.audience(&v, ch)
 		if sub.Seat == rules.NoSeat || !ok {
-			a.queue(sub, encode(ErrorFrame{Type: "error", ID: id, Code: "channel", Message: ErrChannel.Error()}))
+			a.queue(sub, encode(wire.ErrorFrame{Type: "error", ID: id, Code: "channel", Message: ErrChannel.Error()}))
 			return
 		}
 		c.Channel, c.Seat, c.Text, c.At = ch, sub.Seat, text, time.Now().UnixMilli()

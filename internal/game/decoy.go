@@ -1,6 +1,9 @@
 package game
 
-import "github.com/wolfden/wolfden/rules"
+import (
+	"github.com/wolfden/wolfden/internal/wire"
+	"github.com/wolfden/wolfden/rules"
+)
 
 // Decoys (issue 16): at a table every living player without a night
 // action is given a task of the same shape as the real ones ("tap any
@@ -15,7 +18,7 @@ import "github.com/wolfden/wolfden/rules"
 func (a *Actor) Decoy(sub *Sub, id int64) error {
 	return a.send(func() {
 		refuse := func(code, msg string) {
-			a.queue(sub, encode(ErrorFrame{Type: "error", ID: id, Code: code, Message: msg}))
+			a.queue(sub, encode(wire.ErrorFrame{Type: "error", ID: id, Code: code, Message: msg}))
 		}
 		// The refusals a real command would get whatever the seat's role:
 		// they are the table's, and tell nothing.

@@ -571,8 +571,37 @@ func BenchmarkNightTick(b *testing.B) {
 		a.tickN++
 		a.tick()
 		for _, sub := range subs {
-			<-sub.Out
+			Recycle(<-sub.Out) // as the server's writer does
 		}
+	}
+}
+
+// TestARecycledNightMessageIsAsNew: a night message made in a buffer that
+// held another one (its bytes left behind) is byte for byte the one a new
+// buffer gives; only the night's messages are taken back.
+func TestARecycledNightMessageIsAsNew(t *testing.T) {
+	a := newActor("recycle", Config{Timers: DefaultTimers}, nil, Hooks{}, nil, nil, nil)
+	head := encode(TickFrame{Type: "tick", N: 3})
+	frames := [][]byte{encode(AckFrame{Type: "ack", ID: 9}), encode(ErrorFrame{Type: "error", Code: "x", Message: "y"})}
+	fresh := func() []byte {
+		sub := NewSub(1, 1, nil)
+		sub.frames = append(sub.frames, frames...)
+		return a.pack(sub, head)
+	}
+	want := bytes.Clone(fresh())
+	for range 50 {
+		dirty := bytes.Repeat([]byte{'X'}, NightMessage)
+		copy(dirty, head)
+		Recycle(dirty[:len(head)+10])
+		if got := fresh(); !bytes.Equal(got, want) {
+			t.Fatalf("a message from a used buffer differs:\n%q\nwant\n%q", got, want)
+		}
+	}
+	day := make([]byte, 0, NightMessage)
+	day = append(day, `{"type":"state"}`...)
+	Recycle(day) // not a night message: kept as it is
+	if string(day) != `{"type":"state"}` {
+		t.Fatal("a day message was taken back")
 	}
 }
 

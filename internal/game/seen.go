@@ -4,6 +4,7 @@ import (
 	"errors"
 	"math/bits"
 
+	"github.com/wolfden/wolfden/internal/wire"
 	"github.com/wolfden/wolfden/rules"
 )
 
@@ -15,16 +16,6 @@ import (
 // only how many people of how many have confirmed, never who. The night's
 // schedule — its clock — starts when the wait ends. The confirmations are
 // stored with the clock, so a restart in the middle of the wait keeps them.
-
-// SeenFrame tells every connection, the spectators' and the table device's
-// alike, how far the wait for the cards has got: Count people of Of have
-// confirmed. Waiting is false in the last one, sent as the wait ends.
-type SeenFrame struct {
-	Type    string `json:"type"` // "seen"
-	Count   int    `json:"count"`
-	Of      int    `json:"of"`
-	Waiting bool   `json:"waiting"`
-}
 
 // ErrNotWaiting refuses a confirmation or a skip once the wait is over (or
 // in a game that has none): it is public, so it tells nothing.
@@ -60,7 +51,7 @@ func (a *Actor) dealEnd() int {
 func (a *Actor) Seen(sub *Sub, id int64) error {
 	return a.send(func() {
 		refuse := func(code, msg string) {
-			a.queue(sub, encode(ErrorFrame{Type: "error", ID: id, Code: code, Message: msg}))
+			a.queue(sub, encode(wire.ErrorFrame{Type: "error", ID: id, Code: code, Message: msg}))
 		}
 		bit := uint32(1) << uint(sub.Seat)
 		switch {
@@ -106,9 +97,9 @@ func (a *Actor) SkipSeen() error {
 }
 
 // seenFrame is the wait's count as every connection is told it.
-func (a *Actor) seenFrame() SeenFrame {
+func (a *Actor) seenFrame() wire.SeenFrame {
 	p := a.humans()
-	return SeenFrame{Type: "seen", Count: bits.OnesCount32(a.clk.Seen & p), Of: bits.OnesCount32(p), Waiting: a.clk.Gate}
+	return wire.SeenFrame{Type: "seen", Count: bits.OnesCount32(a.clk.Seen & p), Of: bits.OnesCount32(p), Waiting: a.clk.Gate}
 }
 
 // deliverSeen queues the wait's count for sub when it changed: during the
@@ -132,6 +123,6 @@ func (a *Actor) mustSee(s rules.Seat) bool {
 
 // Cards is the wait's count for the room's info: how many people of how
 // many have seen their card, and whether the table still waits.
-func (a *Actor) Cards() (SeenFrame, error) {
+func (a *Actor) Cards() (wire.SeenFrame, error) {
 	return ask(a, a.seenFrame)
 }

@@ -3,8 +3,13 @@ package game
 import (
 	"bytes"
 	"errors"
+	"maps"
+	"slices"
+	"strconv"
+	"sync"
 	"time"
 
+	"github.com/wolfden/wolfden/internal/wire"
 	"github.com/wolfden/wolfden/rules"
 )
 
@@ -20,15 +25,80 @@ type Sub struct {
 	evIdx, evSeq     int // events of the log looked at, and sent
 	chatIdx, chatSeq int
 	lastState        []byte
-	lastSeen         []byte // the last count of the wait for the cards (seen.go)
+	last             wire.StateFrame // what lastState encodes; set with it
+	lastSeen         []byte          // the last count of the wait for the cards (seen.go)
 	dropped          bool
 	frames           [][]byte // frames not yet sent
+
+	// A lazy queue (NewLazySub): Out holds a few messages, and up to size
+	// in all wait in spill, behind everything in Out, while the reader is
+	// behind. Out only takes a message while spill is empty.
+	size  int
+	mu    sync.Mutex
+	spill [][]byte
 }
 
 // NewSub makes a connection's queue of size messages; kick is called once,
 // from the actor, when the connection is dropped for being too slow.
 func NewSub(seat rules.Seat, size int, kick func()) *Sub {
 	return &Sub{Seat: seat, Out: make(chan []byte, size), kick: kick}
+}
+
+// lazyOut is how many messages a lazy queue's Out holds: a reader that
+// keeps up has one or two waiting.
+const lazyOut = 8
+
+// NewLazySub is NewSub with a queue that costs only what waits in it: a
+// channel of 1,024 slots is 24 KiB a connection, most of its memory, while
+// a reader that keeps up has a message or two waiting. The bound is the
+// same (size messages, then the connection is dropped), but only the first
+// few go to Out: the reader must take the rest with Spilled when Out is
+// empty.
+func NewLazySub(seat rules.Seat, size int, kick func()) *Sub {
+	return &Sub{Seat: seat, Out: make(chan []byte, min(size, lazyOut)), kick: kick, size: size}
+}
+
+// Spilled takes the messages that wait behind Out, in order, once Out is
+// empty (none while it is not: they come after what it holds). The reader
+// calls it when Out is empty, before it waits on Out.
+func (s *Sub) Spilled() [][]byte {
+	if s.size == 0 {
+		return nil
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if len(s.Out) > 0 { // refilled since the reader looked: those first
+		return nil
+	}
+	out := s.spill
+	s.spill = nil
+	return out
+}
+
+// offer queues a message without waiting; false: the queue is full.
+func (s *Sub) offer(msg []byte) bool {
+	if s.size == 0 {
+		select {
+		case s.Out <- msg:
+			return true
+		default:
+			return false
+		}
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if len(s.spill) == 0 {
+		select {
+		case s.Out <- msg:
+			return true
+		default:
+		}
+	}
+	if len(s.Out)+len(s.spill) >= s.size {
+		return false
+	}
+	s.spill = append(s.spill, msg)
+	return true
 }
 
 // Join attaches a connection. since and chatSince are the last event and
@@ -56,7 +126,7 @@ func (a *Actor) Join(sub *Sub, since, chatSince int) error {
 			// night's size, whatever the seat, when the client itself asked
 			// (tick -1: off the night's grid), unless a tick just carried
 			// it. The rest follows the beat.
-			a.put(sub, a.pack(sub, encode(TickFrame{Type: "tick", N: -1})))
+			a.put(sub, a.pack(sub, encode(wire.TickFrame{Type: "tick", N: -1})))
 		}
 		return nil
 	})
@@ -91,13 +161,90 @@ func (a *Actor) catchUp(sub *Sub, since, chatSince int) {
 			sub.chatSeq++
 		}
 	}
+	a.gen++
 	a.deliverTo(sub)
 }
 
 func (a *Actor) deliver() {
+	a.gen++
 	for sub := range a.subs {
 		a.deliverTo(sub)
 	}
+}
+
+// Within one delivery (one gen) every connection of a seat is told the same
+// state, and every connection that sees an event or a message gets the same
+// bytes but for its own number: both are built once, not once per
+// connection. A frame is cached only as encoded, so what a connection
+// receives is exactly what encoding it for that connection alone would give.
+
+// seatState is a seat's state in this delivery, built once.
+type seatState struct {
+	gen int
+	f   wire.StateFrame
+	b   []byte // encoded on first need
+}
+
+func (a *Actor) stateOf(s rules.Seat) *seatState {
+	c := &a.stCache[s]
+	if c.gen != a.gen {
+		c.gen, c.f, c.b = a.gen, a.state(s), nil
+	}
+	return c
+}
+
+// seqFrame appends a frame {"type":T,"seq":N,…} for seq n from tail, the
+// encoding's bytes after the number.
+func seqFrame(head []byte, n int, tail []byte) []byte {
+	b := make([]byte, 0, len(head)+20+len(tail))
+	b = strconv.AppendInt(append(b, head...), int64(n), 10)
+	return append(b, tail...)
+}
+
+var (
+	eventHead = []byte(`{"type":"event","seq":`)
+	chatHead  = []byte(`{"type":"chat","seq":`)
+)
+
+// tailAfterSeq is an encoded frame's bytes after its seq (encoded as 0).
+func tailAfterSeq(b, head []byte) []byte {
+	if !bytes.HasPrefix(b, head) || len(b) <= len(head) || b[len(head)] != '0' {
+		panic("game: a frame's encoding does not start with its type and seq")
+	}
+	return b[len(head)+1:]
+}
+
+// eventTail is event i's frame after its seq, encoded once.
+func (a *Actor) eventTail(i int) []byte {
+	for len(a.evTails) <= i {
+		a.evTails = append(a.evTails, nil)
+	}
+	if a.evTails[i] == nil {
+		e := &a.shown.Events()[i]
+		a.evTails[i] = tailAfterSeq(encode(eventFrame(0, e)), eventHead)
+	}
+	return a.evTails[i]
+}
+
+// chatTail is message i's frame after its seq, encoded once; anon: the copy
+// without the writer's seat (the little girl's).
+func (a *Actor) chatTail(i int, anon bool) []byte {
+	for len(a.chatTails) <= i {
+		a.chatTails = append(a.chatTails, [2][]byte{})
+	}
+	k := 0
+	if anon {
+		k = 1
+	}
+	if a.chatTails[i][k] == nil {
+		c := &a.chats[i]
+		f := wire.ChatFrame{Type: "chat", Channel: c.Channel, Seat: c.Seat, Text: c.Text, At: c.At}
+		if anon {
+			f.Seat = rules.NoSeat
+		}
+		a.chatTails[i][k] = tailAfterSeq(encode(f), chatHead)
+	}
+	return a.chatTails[i][k]
 }
 
 // deliverTo sends a connection the events and messages it has not had,
@@ -109,25 +256,53 @@ func (a *Actor) deliverTo(sub *Sub) {
 		e := &ev[sub.evIdx]
 		if e.Visible(sub.Seat) {
 			sub.evSeq++
-			a.queue(sub, encode(eventFrame(sub.evSeq, e)))
+			a.queue(sub, seqFrame(eventHead, sub.evSeq, a.eventTail(sub.evIdx)))
 		}
 	}
 	for ; sub.chatIdx < len(a.chats); sub.chatIdx++ {
 		c := &a.chats[sub.chatIdx]
 		if c.visible(sub.Seat) {
 			sub.chatSeq++
-			f := ChatFrame{Type: "chat", Seq: sub.chatSeq, Channel: c.Channel, Seat: c.Seat, Text: c.Text, At: c.At}
-			if !c.Public && c.To&(1<<uint(sub.Seat)) == 0 { // the little girl's copy
-				f.Seat = rules.NoSeat
-			}
-			a.queue(sub, encode(f))
+			anon := !c.Public && c.To&(1<<uint(sub.Seat)) == 0 // the little girl's copy
+			a.queue(sub, seqFrame(chatHead, sub.chatSeq, a.chatTail(sub.chatIdx, anon)))
 		}
 	}
-	st := encode(a.state(sub.Seat))
-	if !bytes.Equal(st, sub.lastState) {
-		sub.lastState = st
-		a.queue(sub, st)
+	// Most changes leave most seats' states as they were: comparing the
+	// frame is much cheaper than encoding it to compare the bytes.
+	st := a.stateOf(sub.Seat)
+	if sub.lastState != nil && sameState(&st.f, &sub.last) {
+		return
 	}
+	if st.b == nil {
+		st.b = appendState(make([]byte, 0, 512), &st.f)
+	}
+	if !bytes.Equal(st.b, sub.lastState) {
+		sub.lastState = st.b
+		a.queue(sub, st.b)
+	}
+	sub.last = st.f
+}
+
+// sameState reports whether two state frames are equal field by field, so
+// that they encode alike. TestSameStateSeesEveryField holds it to every
+// field of the frame.
+func sameState(x, y *wire.StateFrame) bool {
+	return x.Type == y.Type && x.Seat == y.Seat && x.Role == y.Role && x.Day == y.Day && x.Night == y.Night &&
+		x.Step == y.Step && x.Turn == y.Turn && sameSeats(x.Alive, y.Alive) && x.Sheriff == y.Sheriff &&
+		(x.Known == nil) == (y.Known == nil) && maps.Equal(x.Known, y.Known) &&
+		sameSeats(x.Wolves, y.Wolves) && sameSeats(x.Lovers, y.Lovers) && sameSeats(x.Exposed, y.Exposed) &&
+		x.Pending == y.Pending && slices.EqualFunc(x.Choices, y.Choices, sameChoice) && (x.Choices == nil) == (y.Choices == nil) &&
+		x.Deadline == y.Deadline && x.NightEnd == y.NightEnd && x.Paused == y.Paused && x.Over == y.Over &&
+		x.Winner == y.Winner && slices.Equal(x.Channels, y.Channels) && (x.Channels == nil) == (y.Channels == nil) &&
+		x.Bot == y.Bot && slices.Equal(x.Calls, y.Calls) && (x.Calls == nil) == (y.Calls == nil) && x.SeeCard == y.SeeCard
+}
+
+// sameSeats: nil and empty encode differently (null, []).
+func sameSeats(x, y []rules.Seat) bool { return (x == nil) == (y == nil) && slices.Equal(x, y) }
+
+func sameChoice(x, y wire.ChoiceJSON) bool {
+	return x.Cmd == y.Cmd && sameSeats(x.Targets, y.Targets) && x.NoTarget == y.NoTarget && x.Value == y.Value &&
+		x.Pick == y.Pick && slices.Equal(x.Roles, y.Roles) && (x.Roles == nil) == (y.Roles == nil)
 }
 
 // queue adds a frame to what the connection is sent next. By day the
@@ -165,9 +340,7 @@ func (a *Actor) sendAll() {
 // put hands a message to a connection, or drops the connection when its
 // queue is full.
 func (a *Actor) put(sub *Sub, msg []byte) {
-	select {
-	case sub.Out <- msg:
-	default:
+	if !sub.offer(msg) {
 		a.drop(sub)
 	}
 }
@@ -184,12 +357,12 @@ func (a *Actor) drop(sub *Sub) {
 }
 
 // state is what seat s knows and may do now, from what the table was told.
-func (a *Actor) state(s rules.Seat) StateFrame {
+func (a *Actor) state(s rules.Seat) wire.StateFrame {
 	v := a.view(s)
 	// A seat the table still believes awaited after its time ran out (the
 	// timeout is told at a fixed time) may no longer act.
 	v.Pending = v.Pending && a.caughtUp()
-	f := StateFrame{Type: "state", Seat: s, Day: v.Day, Night: v.Night, Turn: v.Turn,
+	f := wire.StateFrame{Type: "state", Seat: s, Day: v.Day, Night: v.Night, Turn: v.Turn,
 		Alive: rules.Seats(v.Alive), Sheriff: v.Sheriff, Pending: v.Pending && !a.clk.Paused,
 		Paused: a.clk.Paused, Over: v.Over, Bot: a.clk.Away&(1<<uint(s)) != 0, SeeCard: a.mustSee(s)}
 	if v.Step != rules.StepNone {
@@ -248,7 +421,7 @@ func (a *Actor) state(s rules.Seat) StateFrame {
 // knowledge as it stood at nightfall: it is read from the game as it was
 // then, once a night, never from tonight's events (a death told to the
 // moderator at the end of the wolves' slot must not drop a call).
-func (a *Actor) nightCalls() []CallJSON {
+func (a *Actor) nightCalls() []wire.CallJSON {
 	n := a.shown.NightNumber()
 	if a.callsNight == n && a.calls != nil {
 		return a.calls
@@ -262,15 +435,15 @@ func (a *Actor) nightCalls() []CallJSON {
 	if err != nil {
 		panic(err) // a prefix of a log the game made
 	}
-	a.calls, a.callsNight = []CallJSON{}, n
+	a.calls, a.callsNight = []wire.CallJSON{}, n
 	for _, c := range g.Narration(n) {
 		a.calls = append(a.calls, callJSON(c))
 	}
 	return a.calls
 }
 
-func choiceJSON(c rules.Choice) ChoiceJSON {
-	j := ChoiceJSON{Cmd: c.Kind.String(), Targets: rules.Seats(c.Targets), NoTarget: c.NoTarget, Value: c.Value, Pick: c.Pick}
+func choiceJSON(c rules.Choice) wire.ChoiceJSON {
+	j := wire.ChoiceJSON{Cmd: c.Kind.String(), Targets: rules.Seats(c.Targets), NoTarget: c.NoTarget, Value: c.Value, Pick: c.Pick}
 	for r := rules.Role(0); r < 32; r++ {
 		if c.Roles&(1<<uint(r)) != 0 {
 			j.Roles = append(j.Roles, r.String())
@@ -283,7 +456,7 @@ func choiceJSON(c rules.Choice) ChoiceJSON {
 // reached the game (over a rate, malformed). The answer goes out with the
 // game's own frames: at night, at the next tick like everything else, so
 // that when it comes tells nothing of what the seat did.
-func (a *Actor) Refuse(sub *Sub, f ErrorFrame) error {
+func (a *Actor) Refuse(sub *Sub, f wire.ErrorFrame) error {
 	f.Type = "error"
 	return a.send(func() { a.queue(sub, encode(f)) }) // sent as the actor commits
 }
@@ -300,7 +473,7 @@ func (a *Actor) Act(sub *Sub, id int64, c rules.Command) error {
 
 func (a *Actor) act(sub *Sub, id int64, c rules.Command, start time.Time) {
 	refuse := func(code, msg string) {
-		a.queue(sub, encode(ErrorFrame{Type: "error", ID: id, Code: code, Message: msg}))
+		a.queue(sub, encode(wire.ErrorFrame{Type: "error", ID: id, Code: code, Message: msg}))
 		if a.hooks.Command != nil {
 			a.hooks.Command("refused", time.Since(start))
 		}
@@ -416,7 +589,7 @@ func (a *Actor) Abort() error {
 		if over, _ := a.shown.Over(); over {
 			return errors.New("the game is over")
 		}
-		msg := encode(ErrorFrame{Type: "error", Code: "aborted", Message: ErrAborted.Error()})
+		msg := encode(wire.ErrorFrame{Type: "error", Code: "aborted", Message: ErrAborted.Error()})
 		for sub := range a.subs {
 			a.put(sub, msg)
 		}

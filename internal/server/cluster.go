@@ -3,6 +3,7 @@ package server
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"math/rand/v2"
 	"net/http"
@@ -227,7 +228,7 @@ func (n *node) adoptOrphans(ctx context.Context) {
 	}
 	rand.Shuffle(len(ids), func(i, j int) { ids[i], ids[j] = ids[j], ids[i] })
 	for _, id := range ids {
-		if _, err := n.adopt(ctx, id); err != nil {
+		if _, err := n.adopt(ctx, id); err != nil && !errors.Is(err, errHeld) {
 			n.s.log.Warn("cluster: adopting a room", "room", id, "err", err)
 		}
 	}
@@ -262,12 +263,17 @@ func (n *node) listen(id string, renewed time.Time) error {
 	return nil
 }
 
+// errHeld: another node holds the room's lease.
+var errHeld = errors.New("cluster: another node holds the room")
+
 // adopt takes a room nobody owns and brings it into memory: an open room
-// as it is, a game restored from its records, timers included. It is
-// false, without an error, if another node holds the room's lease.
+// as it is, a game restored from its records, timers included, and a
+// finished one on its end screen for what is left of its linger. It is
+// false if there is nothing to own (the room is a replay now), errHeld
+// if another node holds its lease.
 func (n *node) adopt(ctx context.Context, id string) (bool, error) {
 	if n.s.draining.Load() {
-		return false, nil
+		return false, errHeld // soon another node's
 	}
 	n.mu.Lock()
 	_, mine := n.owned[id]
@@ -278,21 +284,22 @@ func (n *node) adopt(ctx context.Context, id string) (bool, error) {
 	at := time.Now()
 	if err := n.c.Leases.Acquire(ctx, id, n.ttl); err != nil {
 		if n.c.Leases.Held(err) {
-			return false, nil
+			return false, errHeld
 		}
 		return false, err
 	}
 	rec, err := n.s.st.Room(ctx, id)
 	if err == nil {
-		switch rec.Status {
-		case store.StatusOpen:
+		switch {
+		case rec.Status == store.StatusOpen:
 			var rm *room
 			if rm, err = loadRoom(rec); err == nil {
 				n.s.hold(rm)
 			}
-		case store.StatusRunning:
+		case rec.Status == store.StatusRunning,
+			rec.Status == store.StatusOver && time.Since(rec.Updated) < n.s.opts.Linger:
 			_, err = n.s.restoreGame(ctx, rec)
-		default: // it ended meanwhile: nothing to own
+		default: // only a replay now: nothing to own
 			n.release(id)
 			return false, nil
 		}

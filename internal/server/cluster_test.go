@@ -570,3 +570,31 @@ func TestClusterFencesAnOwnerThatMissedItsLeasesEnd(t *testing.T) {
 	}
 	checkStreams(ctx, t, owner(t, room.Room.ID, nodes[1]), room.Room.ID, players)
 }
+
+// TestClusterShowsAFinishedGameAfterItsOwnerDied: a game ended on its
+// owner, which died while its end was shown: another node adopts it on its
+// end screen for the rest of its linger, and every seat connecting then
+// gets its whole stream, to the end, as the owner sent it.
+func TestClusterShowsAFinishedGameAfterItsOwnerDied(t *testing.T) {
+	c := newTestCluster(t)
+	nodes := []*clusterNode{c.node(t, "a"), c.node(t, "b")}
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+	defer cancel()
+	room, players := clusterTable(ctx, t, nodes, map[string]any{"preset": "std-9", "seed": 14, "practice": true, "timers": quick})
+	var wg sync.WaitGroup
+	for i, p := range players {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			if err := p.play(ctx, t, room.Room.ID, func(int) *clusterNode { return nodes[i%2] }); err != nil {
+				t.Errorf("seat %d: %v", p.seat, err)
+			}
+		}()
+	}
+	wg.Wait()
+	if t.Failed() {
+		return
+	}
+	owner(t, room.Room.ID, nodes[0]).kill()
+	checkStreams(ctx, t, owner(t, room.Room.ID, nodes[1]), room.Room.ID, players)
+}

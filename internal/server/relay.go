@@ -84,10 +84,12 @@ func (s *Server) routed(h http.HandlerFunc) http.HandlerFunc {
 	}
 }
 
-// servesUnowned decides about a room no node answers for: a finished or
-// unknown room is served here from the store; an open or running one is
-// adopted if its lease is free (its owner died long enough ago), else it
-// waits for the lease to expire (false).
+// servesUnowned decides about a room no node answers for: it is adopted
+// here if it needs an owner and its lease is free (its owner died long
+// enough ago), and served here; an unknown room, and a finished one whose
+// linger is over, are served here from the store; while another node's
+// lease runs (its owner just died, or is handing it over) it is false:
+// the client tries again.
 func (s *Server) servesUnowned(ctx context.Context, id string) bool {
 	rec, err := s.st.Room(ctx, id)
 	switch {
@@ -95,14 +97,20 @@ func (s *Server) servesUnowned(ctx context.Context, id string) bool {
 		return true
 	case err != nil:
 		return false
-	case rec.Status != store.StatusOpen && rec.Status != store.StatusRunning:
-		return true
+	case rec.Status != store.StatusOpen && rec.Status != store.StatusRunning && rec.Status != store.StatusOver:
+		return true // lost: kept for the operator, answered as such
+	case rec.Status == store.StatusOver && time.Since(rec.Updated) >= s.opts.Linger:
+		return true // a replay: nothing to own
 	}
-	ok, err := s.cl.adopt(ctx, id)
-	if err != nil {
+	_, err = s.cl.adopt(ctx, id)
+	switch {
+	case errors.Is(err, errHeld):
+		return false
+	case err != nil:
 		s.log.Warn("cluster: adopting a room on request", "room", id, "err", err)
+		return false
 	}
-	return ok
+	return true // adopted, or only a replay now
 }
 
 // forward passes an HTTP request to the room's owner and writes its answer.
@@ -390,7 +398,7 @@ func (s *Server) relay(w http.ResponseWriter, r *http.Request, id string) bool {
 		return err == nil && !a.Gone
 	}
 	defer ask(envelope{Op: "close"})
-	conn, err := websocket.Accept(w, r, &websocket.AcceptOptions{OriginPatterns: s.opts.Origins,
+	conn, err := websocket.Accept(wsBuffers{w}, r, &websocket.AcceptOptions{OriginPatterns: s.opts.Origins,
 		CompressionMode: websocket.CompressionDisabled})
 	if err != nil {
 		return true

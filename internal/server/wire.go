@@ -8,36 +8,16 @@ import (
 	"unicode/utf8"
 
 	"github.com/wolfden/wolfden/internal/game"
+	"github.com/wolfden/wolfden/internal/wire"
 	"github.com/wolfden/wolfden/rules"
 )
 
 // MaxFrame is the largest frame a client may send, in bytes.
 const MaxFrame = 4096
 
-// inFrame is a frame from a client (docs/api.md).
-type inFrame struct {
-	Type string `json:"type"` // hello, act, chat, ping, cover, seen, decoy
-	ID   int64  `json:"id"`   // echoed in the ack or error
-	// Pad is ignored: a client at night sends frames of one size, whatever
-	// they say (docs/server.md, night traffic).
-	Pad string `json:"pad"`
-
-	// hello
-	Token     string `json:"token"`
-	Since     int    `json:"since"`
-	ChatSince int    `json:"chat_since"`
-
-	// act
-	Cmd    string `json:"cmd"`
-	Target int    `json:"target"`
-	Seats  []int  `json:"seats"`
-	Value  int    `json:"value"`
-	Role   string `json:"role"`
-
-	// chat
-	Channel string `json:"channel"`
-	Text    string `json:"text"`
-}
+// inFrame is a frame from a client (wire.ClientFrame), with the server's
+// reading of it.
+type inFrame wire.ClientFrame
 
 // decodeFrame reads a client frame strictly: unknown fields, trailing data
 // and values out of range are errors that say what is wrong.

@@ -13,6 +13,7 @@ import (
 
 	"github.com/wolfden/wolfden/internal/game"
 	"github.com/wolfden/wolfden/internal/store"
+	"github.com/wolfden/wolfden/internal/wire"
 	"github.com/wolfden/wolfden/rules"
 )
 
@@ -63,7 +64,7 @@ func (s *Server) websocket(w http.ResponseWriter, r *http.Request) {
 	// TestAWebSocketOutlivesTheHTTPTimeouts holds it to that.
 	// No compression: a compressed message's size would tell its contents,
 	// which the night's fixed-size messages hide (docs/server.md).
-	conn, err := websocket.Accept(w, r, &websocket.AcceptOptions{OriginPatterns: s.opts.Origins,
+	conn, err := websocket.Accept(wsBuffers{w}, r, &websocket.AcceptOptions{OriginPatterns: s.opts.Origins,
 		CompressionMode: websocket.CompressionDisabled})
 	if err != nil {
 		return // Accept has answered (a refused origin: 403)
@@ -90,7 +91,7 @@ func reply(ctx context.Context, conn wsConn, v any) {
 }
 
 func closeWith(conn wsConn, code, msg string) {
-	reply(context.Background(), conn, game.ErrorFrame{Type: "error", Code: code, Message: msg})
+	reply(context.Background(), conn, wire.ErrorFrame{Type: "error", Code: code, Message: msg})
 	_ = conn.Close(websocket.StatusPolicyViolation, code)
 }
 
@@ -144,7 +145,7 @@ func (s *Server) session(ctx context.Context, cancel context.CancelFunc, conn ws
 		return
 	}
 	defer s.release(rm, seat, addr)
-	sub := game.NewSub(seat, queueSize, cancel)
+	sub := game.NewLazySub(seat, queueSize, cancel)
 	if err := a.Join(sub, hello.Since, hello.ChatSince); err != nil {
 		closeWith(conn, untaken(err), err.Error())
 		return
@@ -159,7 +160,7 @@ func (s *Server) session(ctx context.Context, cancel context.CancelFunc, conn ws
 	// the next tick, so that an answer's timing tells nothing (a wolf
 	// over his chat budget must not get a message a villager never
 	// gets). The pong is the exception: every client pings alike.
-	refuse := func(e game.ErrorFrame) {
+	refuse := func(e wire.ErrorFrame) {
 		if a.Refuse(sub, e) != nil {
 			e.Type = "error"
 			reply(ctx, conn, e)
@@ -184,12 +185,12 @@ func (s *Server) session(ctx context.Context, cancel context.CancelFunc, conn ws
 			// Said at once, unlike the other refusals: it answers how fast
 			// the client sends, whatever its seat, and a flood is closed
 			// before the next tick would carry it.
-			reply(ctx, conn, game.ErrorFrame{Type: "error", Code: "rate", Message: "too many frames; slow down"})
+			reply(ctx, conn, wire.ErrorFrame{Type: "error", Code: "rate", Message: "too many frames; slow down"})
 			continue
 		}
 		f, err := decodeFrame(data)
 		if err != nil {
-			refuse(game.ErrorFrame{ID: f.ID, Code: "bad_frame", Message: err.Error()})
+			refuse(wire.ErrorFrame{ID: f.ID, Code: "bad_frame", Message: err.Error()})
 			continue
 		}
 		switch f.Type {
@@ -199,7 +200,7 @@ func (s *Server) session(ctx context.Context, cancel context.CancelFunc, conn ws
 		case "cover": // a client's filler at night, sent whether or not it acts
 			continue
 		case "hello":
-			refuse(game.ErrorFrame{ID: f.ID, Code: "bad_frame", Message: "already greeted; reconnect to resume from another point"})
+			refuse(wire.ErrorFrame{ID: f.ID, Code: "bad_frame", Message: "already greeted; reconnect to resume from another point"})
 			continue
 		case "act":
 			c, _ := f.command()
@@ -210,7 +211,7 @@ func (s *Server) session(ctx context.Context, cancel context.CancelFunc, conn ws
 			err = a.Decoy(sub, f.ID)
 		case "chat":
 			if !s.chatAllowed(rm, seat, f.Channel) {
-				refuse(game.ErrorFrame{ID: f.ID, Code: "rate", Message: fmt.Sprintf(
+				refuse(wire.ErrorFrame{ID: f.ID, Code: "rate", Message: fmt.Sprintf(
 					"chat is limited to %v message a second per seat (%d at once), whatever the connection; this one was not sent",
 					float64(s.lim.chatRate), s.lim.chatBurst)})
 				continue
@@ -218,7 +219,7 @@ func (s *Server) session(ctx context.Context, cancel context.CancelFunc, conn ws
 			err = a.Chat(sub, f.ID, f.Channel, f.Text)
 		}
 		if err != nil {
-			reply(ctx, conn, game.ErrorFrame{Type: "error", ID: f.ID, Code: untaken(err), Message: err.Error()})
+			reply(ctx, conn, wire.ErrorFrame{Type: "error", ID: f.ID, Code: untaken(err), Message: err.Error()})
 		}
 	}
 }
@@ -335,42 +336,61 @@ func (s *Server) writer(ctx context.Context, cancel context.CancelFunc, conn wsC
 		}
 		return err == nil
 	}
-	var batch []byte
-	for {
+	// pend holds what was taken from the queue and not yet written: Out's
+	// messages first, then those that waited behind it (game.NewLazySub).
+	var pend [][]byte
+	more := func() bool {
+		if len(pend) > 0 {
+			return true
+		}
 		select {
 		case b := <-sub.Out:
+			pend = append(pend, b)
+		default:
+			pend = append(pend, sub.Spilled()...)
+		}
+		return len(pend) > 0
+	}
+	pop := func() []byte {
+		b := pend[0]
+		pend[0], pend = nil, pend[1:]
+		return b
+	}
+	var batch []byte
+	for {
+		if more() {
 			// Frames queued together go out in one message, one per line:
 			// a write per frame would cost more than everything else. A
 			// night message goes out alone and as it is: its size and count
 			// are the same on every connection.
-			for b != nil {
-				if game.Sealed(b) {
-					if !write(b) {
-						return
-					}
-					break
-				}
-				batch, b = append(batch[:0], b...), nil
-				for len(sub.Out) > 0 && len(batch) < maxBatch {
-					next := <-sub.Out
-					if game.Sealed(next) {
-						b = next
-						break
-					}
-					batch = append(append(batch, '\n'), next...)
-				}
-				if !write(batch) {
+			b := pop()
+			if game.Sealed(b) {
+				if !write(b) {
 					return
 				}
+				game.Recycle(b) // written: the library holds no part of it
+				continue
 			}
+			batch = append(batch[:0], b...)
+			for len(batch) < maxBatch && more() && !game.Sealed(pend[0]) {
+				batch = append(append(batch, '\n'), pop()...)
+			}
+			if !write(batch) {
+				return
+			}
+			continue
+		}
+		select {
+		case b := <-sub.Out:
+			pend = append(pend, b)
 		case <-ctx.Done():
 			// kicked (too slow), or the reader ended
 			_ = conn.Close(websocket.StatusGoingAway, "closed")
 			return
 		case <-a.Done():
 			// The game's last frames (its end) are sent before closing.
-			for len(sub.Out) > 0 {
-				if !write(<-sub.Out) {
+			for more() {
+				if !write(pop()) {
 					return
 				}
 			}

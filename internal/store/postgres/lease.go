@@ -170,10 +170,13 @@ func (d *DB) lease(ctx context.Context, room string) (Lease, error) {
 	return l, err
 }
 
-// Orphans lists the rooms, open or running, that no node owns: their lease
-// was never taken, was released, or has expired (oldest first). A node of a
-// cluster adopts them (internal/server, cluster.go); Acquire decides among
-// nodes that try the same one at once.
+// Orphans lists the rooms that need an owner and have none (oldest
+// first): the open and running ones whose lease was never taken, was
+// released, or has expired, and the finished ones whose owner died while
+// their end was still shown (a lease expired, not released: a node lets a
+// finished game's lease go when it leaves its memory). A node of a cluster
+// adopts them (internal/server, cluster.go); Acquire decides among nodes
+// that try the same one at once.
 func (d *DB) Orphans(ctx context.Context) ([]string, error) {
 	done, err := d.reading()
 	if err != nil {
@@ -181,7 +184,8 @@ func (d *DB) Orphans(ctx context.Context) ([]string, error) {
 	}
 	defer done()
 	rows, err := d.pool.Query(ctx, `SELECT r.id FROM rooms r LEFT JOIN leases l ON l.room_id = r.id
-		WHERE r.status IN ('open', 'running') AND (l.room_id IS NULL OR l.node = '' OR l.expires < clock_timestamp())
+		WHERE (r.status IN ('open', 'running') AND (l.room_id IS NULL OR l.node = '' OR l.expires < clock_timestamp()))
+			OR (r.status = 'over' AND l.node <> '' AND l.expires < clock_timestamp())
 		ORDER BY r.created, r.id`)
 	if err != nil {
 		return nil, fmt.Errorf("postgres: rooms without an owner: %w", err)
