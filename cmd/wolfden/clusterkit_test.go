@@ -35,6 +35,7 @@ import (
 	"github.com/wolfden/wolfden/internal/store"
 	"github.com/wolfden/wolfden/internal/store/postgres"
 	"github.com/wolfden/wolfden/internal/store/postgres/pgtest"
+	"github.com/wolfden/wolfden/internal/wire"
 	"github.com/wolfden/wolfden/rules"
 )
 
@@ -761,7 +762,7 @@ func seatStream(events []rules.Event, seat rules.Seat) [][]byte {
 		if !e.Visible(seat) {
 			continue
 		}
-		f := game.EventFrame{Type: "event", Seq: len(out) + 1, Kind: e.Kind.String(), Seat: e.Seat, Target: e.Target, Value: e.Value}
+		f := wire.EventFrame{Type: "event", Seq: len(out) + 1, Kind: e.Kind.String(), Seat: e.Seat, Target: e.Target, Value: e.Value}
 		if e.Role != rules.NoRole {
 			f.Role = e.Role.String()
 		}
