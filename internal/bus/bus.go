@@ -8,7 +8,7 @@
 // Subjects are exact: a subscription names one subject and receives what
 // is published to that subject only. There are no wildcards, so that a
 // node cannot, by a pattern, receive the private frames of a seat it does
-// not hold; Room, Seat and Commands build the subjects a game uses.
+// not hold; Commands, Conn and Free are the subjects a cluster uses.
 package bus
 
 import (
