@@ -1,6 +1,7 @@
 package game
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"testing"
@@ -10,9 +11,13 @@ import (
 	"github.com/wolfden/wolfden/rules"
 )
 
+// arrival is an event or a state a seat received: when, in which message
+// (counted from 1), and, for a state at night, the dawn it announces.
 type arrival struct {
-	at time.Time
-	f  EventFrame
+	at       time.Time
+	msg      int
+	f        EventFrame
+	nightEnd int64 // unix ms
 }
 
 // watch records when a seat receives each event and each state until the
@@ -20,24 +25,33 @@ type arrival struct {
 func watch(t *testing.T, sub *Sub) []arrival {
 	t.Helper()
 	var out []arrival
-	limit, l := time.After(60*time.Second), linesOf(sub)
-	for {
-		b, ok := l.recv(limit)
-		if !ok {
+	limit := time.After(60 * time.Second)
+	for msg := 1; ; msg++ {
+		var m []byte
+		select {
+		case m = <-sub.Out:
+		case <-limit:
 			t.Fatal("the game did not end")
 		}
-		var f EventFrame
-		if err := json.Unmarshal(b, &f); err != nil {
-			t.Fatal(err)
-		}
-		if f.Type == "event" || f.Type == "state" {
-			out = append(out, arrival{time.Now(), f})
-		}
-		if f.Type == "state" {
-			var st StateFrame
-			_ = json.Unmarshal(b, &st)
-			if st.Over {
-				return out
+		at := time.Now()
+		for _, b := range bytes.Split(m, []byte{'\n'}) {
+			var f EventFrame
+			if bytes.HasPrefix(b, []byte(`{"type":"pad"`)) {
+				continue
+			}
+			if err := json.Unmarshal(b, &f); err != nil {
+				t.Fatal(err)
+			}
+			switch f.Type {
+			case "event":
+				out = append(out, arrival{at: at, msg: msg, f: f})
+			case "state":
+				var st StateFrame
+				_ = json.Unmarshal(b, &st)
+				out = append(out, arrival{at: at, msg: msg, f: f, nightEnd: st.NightEnd})
+				if st.Over {
+					return out
+				}
 			}
 		}
 	}
@@ -50,9 +64,6 @@ func watch(t *testing.T, sub *Sub) []arrival {
 // changes when anything is told.
 func TestNightsAreToldOnAFixedSchedule(t *testing.T) {
 	const night, witch = 120 * time.Millisecond, 80 * time.Millisecond
-	// Frames are read a little after they are queued (the store's write, the
-	// race detector, the scheduler): arrivals are compared with that slack.
-	const jitter = 40 * time.Millisecond // a loaded machine (the race detector, other packages' tests) reads late
 	tm := fastTimers()
 	tm.Night, tm.Witch = night, witch
 	deal := []rules.Role{rules.Villager, rules.Witch, rules.Werewolf, rules.Werewolf, rules.Werewolf, rules.Werewolf,
@@ -73,23 +84,36 @@ func TestNightsAreToldOnAFixedSchedule(t *testing.T) {
 	witchEvs := make(chan []arrival)
 	go func() { witchEvs <- watch(t, witchSub) }()
 	evs := watch(t, villager)
+	// Times are the actor's schedule, the dawn each seat is told at
+	// nightfall (night_end): a frame cannot arrive before it was sent, so
+	// however late a loaded machine reads, a frame sent early is seen early.
+	// (A millisecond for night_end's rounding.)
+	dawnOf := func(evs []arrival, i int) time.Time {
+		for _, x := range evs[i:] {
+			if x.nightEnd > 0 {
+				return time.UnixMilli(x.nightEnd - 1)
+			}
+		}
+		t.Fatalf("no state after nightfall told the dawn")
+		return time.Time{}
+	}
 	nights := 0
 	for i, e := range evs {
 		if e.f.Kind != "night" {
 			continue
 		}
 		nights++
+		dawn := dawnOf(evs, i)
 		// The night of std-12 has two slots: everyone at once, then the witch.
 		// Nothing — no event, no new state — reaches a sleeper before both
 		// are over, but what came in nightfall's own message.
 		for _, x := range evs[i+1:] {
-			gap := x.at.Sub(e.at)
-			if gap < 5*time.Millisecond {
+			if x.msg == e.msg {
 				continue
 			}
-			if gap < night+witch-jitter {
-				t.Errorf("night %d: the sleeping villager got a %s %q %v after nightfall, before the night's %v were over %+v",
-					e.f.Value, x.f.Type, x.f.Kind, gap, night+witch, x.f)
+			if x.at.Before(dawn) {
+				t.Errorf("night %d: the sleeping villager got a %s %q %v before the dawn the night was told to end at %+v",
+					e.f.Value, x.f.Type, x.f.Kind, dawn.Sub(x.at), x.f)
 			}
 			break
 		}
@@ -97,16 +121,17 @@ func TestNightsAreToldOnAFixedSchedule(t *testing.T) {
 	if nights == 0 {
 		t.Fatal("no night was played")
 	}
-	var fell time.Time
+	wevs := <-witchEvs
 	woken := 0
-	for _, e := range <-witchEvs {
+	var wolvesEnd time.Time
+	for i, e := range wevs {
 		switch {
 		case e.f.Kind == "night":
-			fell = e.at
+			wolvesEnd = dawnOf(wevs, i).Add(-witch) // the witch's slot is the night's last
 		case e.f.Kind == "witch_told":
 			woken++
-			if gap := e.at.Sub(fell); gap < night-jitter {
-				t.Errorf("the witch was woken %v after nightfall, before the wolves' %v were over", gap, night)
+			if e.at.Before(wolvesEnd) {
+				t.Errorf("the witch was woken %v before the end of the wolves' %v", wolvesEnd.Sub(e.at), night)
 			}
 		}
 	}
