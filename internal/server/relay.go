@@ -329,8 +329,6 @@ func (rc *relayConn) send(kind byte, p []byte) error {
 // relaySession is, on the node a client reached, its WebSocket to a game
 // another node owns.
 type relaySession struct {
-	n    *node
-	room string
 	conn *websocket.Conn
 	out  chan relayed
 	gone chan struct{}
@@ -360,7 +358,7 @@ func (s *Server) relay(w http.ResponseWriter, r *http.Request, id string) bool {
 		writeErr(w, errNoRoom)
 		return true
 	}
-	rs := &relaySession{n: n, room: id, out: make(chan relayed, queueSize), gone: make(chan struct{})}
+	rs := &relaySession{out: make(chan relayed, queueSize), gone: make(chan struct{})}
 	// Listening before the owner is asked, so that nothing it sends is missed.
 	sub, err := n.c.Bus.Subscribe(subj, func(m bus.Msg) {
 		if len(m.Data) == 0 {
