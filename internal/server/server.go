@@ -404,10 +404,15 @@ func (s *Server) Restore(ctx context.Context) (int, error) {
 // hold keeps a room in memory, counted by its status, and enters its code.
 func (s *Server) hold(rm *room) {
 	s.holdCode(context.Background(), rm)
-	s.mu.Lock()
-	s.rooms[rm.rec.ID] = rm
-	s.mu.Unlock()
+	// Under the room's lock: a restored game may be ending already
+	// (finish), moving its count from running to over.
+	rm.mu.Lock()
+	id := rm.rec.ID
 	s.m.rooms.WithLabelValues(rm.rec.Status).Inc()
+	rm.mu.Unlock()
+	s.mu.Lock()
+	s.rooms[id] = rm
+	s.mu.Unlock()
 }
 
 // restoreGame rebuilds one room's game from its records. A room stored as
