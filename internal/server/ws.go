@@ -155,7 +155,19 @@ func (s *Server) session(ctx context.Context, cancel context.CancelFunc, conn ws
 	reply(ctx, conn, welcome{Type: "welcome", Room: rm.rec.ID, Seat: seat, Players: players, Now: time.Now().UnixMilli(),
 		Practice: practice})
 	defer a.Leave(sub)
-	go s.writer(ctx, cancel, conn, sub, a, rm)
+	// The session ends once its writer has: the writer's close (1012
+	// "moved" when the game leaves for another node) may still be on its
+	// way when the reader, seeing the connection closing, returns, and a
+	// process that stops once its sessions have ended would cut it off.
+	wrote := make(chan struct{})
+	go func() {
+		defer close(wrote)
+		s.writer(ctx, cancel, conn, sub, a, rm)
+	}()
+	defer func() {
+		cancel()
+		<-wrote
+	}()
 	// Refusals travel with the game's frames: at night they wait for
 	// the next tick, so that an answer's timing tells nothing (a wolf
 	// over his chat budget must not get a message a villager never
