@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"maps"
 	"math/rand/v2"
+	"net"
 	"net/http/httptest"
 	"slices"
 	"strings"
@@ -143,7 +144,10 @@ func (p *seatPlayer) play(ctx context.Context, t *testing.T, room string, node f
 			p.winner = st.Winner
 			return nil
 		}
-		if !errors.Is(err, client.ErrClosed) {
+		// The connection closed, as it does when its game moves: read
+		// (client.ErrClosed), or while a command was being sent. Either
+		// way the client dials again, as the web client does.
+		if !errors.Is(err, client.ErrClosed) && !errors.Is(err, net.ErrClosed) {
 			return err
 		}
 	}
