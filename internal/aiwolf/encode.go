@@ -4,6 +4,8 @@ import (
 	"encoding/json"
 	"slices"
 	"strconv"
+
+	"github.com/wolfden/wolfden/internal/wire"
 )
 
 // encodePacket writes p exactly as json.Marshal would (encode_test.go
@@ -14,7 +16,7 @@ import (
 func encodePacket(p *Packet, setting []byte) []byte {
 	b := make([]byte, 0, 512)
 	b = append(b, `{"request":`...)
-	b = appendString(b, p.Request)
+	b = wire.AppendString(b, p.Request)
 	if p.Info != nil {
 		b = append(b, `,"info":`...)
 		b = appendInfo(b, p.Info)
@@ -39,14 +41,14 @@ func encodePacket(p *Packet, setting []byte) []byte {
 
 func appendInfo(b []byte, in *Info) []byte {
 	b = append(b, `{"game_id":`...)
-	b = appendString(b, in.GameID)
+	b = wire.AppendString(b, in.GameID)
 	b = append(b, `,"day":`...)
 	b = strconv.AppendInt(b, int64(in.Day), 10)
 	b = append(b, `,"agent":`...)
-	b = appendString(b, in.Agent)
+	b = wire.AppendString(b, in.Agent)
 	if in.Profile != "" {
 		b = append(b, `,"profile":`...)
-		b = appendString(b, in.Profile)
+		b = wire.AppendString(b, in.Profile)
 	}
 	if in.MediumResult != nil {
 		b = append(b, `,"medium_result":`...)
@@ -58,11 +60,11 @@ func appendInfo(b []byte, in *Info) []byte {
 	}
 	if in.ExecutedAgent != "" {
 		b = append(b, `,"executed_agent":`...)
-		b = appendString(b, in.ExecutedAgent)
+		b = wire.AppendString(b, in.ExecutedAgent)
 	}
 	if in.AttackedAgent != "" {
 		b = append(b, `,"attacked_agent":`...)
-		b = appendString(b, in.AttackedAgent)
+		b = wire.AppendString(b, in.AttackedAgent)
 	}
 	if len(in.VoteList) > 0 {
 		b = append(b, `,"vote_list":`...)
@@ -92,11 +94,11 @@ func appendJudge(b []byte, j *Judge) []byte {
 	b = append(b, `{"day":`...)
 	b = strconv.AppendInt(b, int64(j.Day), 10)
 	b = append(b, `,"agent":`...)
-	b = appendString(b, j.Agent)
+	b = wire.AppendString(b, j.Agent)
 	b = append(b, `,"target":`...)
-	b = appendString(b, j.Target)
+	b = wire.AppendString(b, j.Target)
 	b = append(b, `,"result":`...)
-	b = appendString(b, j.Result)
+	b = wire.AppendString(b, j.Result)
 	return append(b, '}')
 }
 
@@ -109,9 +111,9 @@ func appendVotes(b []byte, vs []Vote) []byte {
 		b = append(b, `{"day":`...)
 		b = strconv.AppendInt(b, int64(vs[i].Day), 10)
 		b = append(b, `,"agent":`...)
-		b = appendString(b, vs[i].Agent)
+		b = wire.AppendString(b, vs[i].Agent)
 		b = append(b, `,"target":`...)
-		b = appendString(b, vs[i].Target)
+		b = wire.AppendString(b, vs[i].Target)
 		b = append(b, '}')
 	}
 	return append(b, ']')
@@ -131,9 +133,9 @@ func appendTalks(b []byte, ts []Talk) []byte {
 		b = append(b, `,"turn":`...)
 		b = strconv.AppendInt(b, int64(t.Turn), 10)
 		b = append(b, `,"agent":`...)
-		b = appendString(b, t.Agent)
+		b = wire.AppendString(b, t.Agent)
 		b = append(b, `,"text":`...)
-		b = appendString(b, t.Text)
+		b = wire.AppendString(b, t.Text)
 		b = append(b, `,"skip":`...)
 		b = strconv.AppendBool(b, t.Skip)
 		b = append(b, `,"over":`...)
@@ -162,24 +164,9 @@ func appendMap(b []byte, m map[string]string) []byte {
 		if i > 0 {
 			b = append(b, ',')
 		}
-		b = appendString(b, k)
+		b = wire.AppendString(b, k)
 		b = append(b, ':')
-		b = appendString(b, m[k])
+		b = wire.AppendString(b, m[k])
 	}
 	return append(b, '}')
-}
-
-// appendString writes s as a JSON string: as it is when json.Marshal
-// would not change it (printable ASCII but the quote, the backslash and
-// the HTML characters it escapes), else json.Marshal's own encoding.
-func appendString(b []byte, s string) []byte {
-	for i := 0; i < len(s); i++ {
-		if c := s[i]; c < 0x20 || c > 0x7e || c == '"' || c == '\\' || c == '<' || c == '>' || c == '&' {
-			q, _ := json.Marshal(s)
-			return append(b, q...)
-		}
-	}
-	b = append(b, '"')
-	b = append(b, s...)
-	return append(b, '"')
 }

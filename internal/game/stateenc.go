@@ -1,7 +1,6 @@
 package game
 
 import (
-	"encoding/json"
 	"slices"
 	"strconv"
 
@@ -15,15 +14,15 @@ import (
 // reflection was a tenth of the server's work at 10,000 players.
 func appendState(b []byte, f *wire.StateFrame) []byte {
 	b = append(b, `{"type":`...)
-	b = appendString(b, f.Type)
+	b = wire.AppendString(b, f.Type)
 	b = appendInt(append(b, `,"seat":`...), int64(f.Seat))
 	if f.Role != "" {
-		b = appendString(append(b, `,"role":`...), f.Role)
+		b = wire.AppendString(append(b, `,"role":`...), f.Role)
 	}
 	b = appendInt(append(b, `,"day":`...), int64(f.Day))
 	b = appendBool(append(b, `,"night":`...), f.Night)
 	if f.Step != "" {
-		b = appendString(append(b, `,"step":`...), f.Step)
+		b = wire.AppendString(append(b, `,"step":`...), f.Step)
 	}
 	if f.Turn != 0 {
 		b = appendInt(append(b, `,"turn":`...), int64(f.Turn))
@@ -45,8 +44,8 @@ func appendState(b []byte, f *wire.StateFrame) []byte {
 				b = append(b, ',')
 			}
 			n, _ := strconv.Atoi(k)
-			b = append(appendString(b, k), ':')
-			b = appendString(b, f.Known[n])
+			b = append(wire.AppendString(b, k), ':')
+			b = wire.AppendString(b, f.Known[n])
 		}
 		b = append(b, '}')
 	}
@@ -83,7 +82,7 @@ func appendState(b []byte, f *wire.StateFrame) []byte {
 		b = append(b, `,"over":true`...)
 	}
 	if f.Winner != "" {
-		b = appendString(append(b, `,"winner":`...), f.Winner)
+		b = wire.AppendString(append(b, `,"winner":`...), f.Winner)
 	}
 	if len(f.Channels) > 0 {
 		b = appendStrings(append(b, `,"channels":`...), f.Channels)
@@ -97,12 +96,12 @@ func appendState(b []byte, f *wire.StateFrame) []byte {
 			if i > 0 {
 				b = append(b, ',')
 			}
-			b = appendString(append(b, `{"key":`...), c.Key)
+			b = wire.AppendString(append(b, `{"key":`...), c.Key)
 			if c.Role != "" {
-				b = appendString(append(b, `,"role":`...), c.Role)
+				b = wire.AppendString(append(b, `,"role":`...), c.Role)
 			}
 			if c.Group != "" {
-				b = appendString(append(b, `,"group":`...), c.Group)
+				b = wire.AppendString(append(b, `,"group":`...), c.Group)
 			}
 			b = append(b, '}')
 		}
@@ -115,7 +114,7 @@ func appendState(b []byte, f *wire.StateFrame) []byte {
 }
 
 func appendChoice(b []byte, c *wire.ChoiceJSON) []byte {
-	b = appendString(append(b, `{"cmd":`...), c.Cmd)
+	b = wire.AppendString(append(b, `{"cmd":`...), c.Cmd)
 	if len(c.Targets) > 0 {
 		b = appendSeats(append(b, `,"targets":`...), c.Targets)
 	}
@@ -159,22 +158,7 @@ func appendStrings(b []byte, s []string) []byte {
 		if i > 0 {
 			b = append(b, ',')
 		}
-		b = appendString(b, x)
+		b = wire.AppendString(b, x)
 	}
 	return append(b, ']')
-}
-
-// appendString writes the names the frames hold (roles, steps, channels:
-// plain ASCII) as they are, and leaves anything else to encoding/json and
-// its escaping.
-func appendString(b []byte, s string) []byte {
-	for i := 0; i < len(s); i++ {
-		if c := s[i]; c < 0x20 || c > 0x7e || c == '"' || c == '\\' || c == '<' || c == '>' || c == '&' {
-			q, _ := json.Marshal(s)
-			return append(b, q...)
-		}
-	}
-	b = append(b, '"')
-	b = append(b, s...)
-	return append(b, '"')
 }

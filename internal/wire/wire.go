@@ -4,7 +4,11 @@
 // none of them owns them.
 package wire
 
-import "github.com/wolfden/wolfden/rules"
+import (
+	"encoding/json"
+
+	"github.com/wolfden/wolfden/rules"
+)
 
 // The frames a client receives. Each is one JSON object with a "type".
 
@@ -141,4 +145,20 @@ type ClientFrame struct {
 	// chat
 	Channel string `json:"channel"`
 	Text    string `json:"text"`
+}
+
+// AppendString writes s as a JSON string: as it is when json.Marshal would
+// not change it (printable ASCII but the quote, the backslash and the HTML
+// characters it escapes), else json.Marshal's own encoding. The frames'
+// hand-written encoders (the game's state, the AIWolf packets) share it.
+func AppendString(b []byte, s string) []byte {
+	for i := 0; i < len(s); i++ {
+		if c := s[i]; c < 0x20 || c > 0x7e || c == '"' || c == '\\' || c == '<' || c == '>' || c == '&' {
+			q, _ := json.Marshal(s)
+			return append(b, q...)
+		}
+	}
+	b = append(b, '"')
+	b = append(b, s...)
+	return append(b, '"')
 }
