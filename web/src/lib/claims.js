@@ -12,6 +12,12 @@ import { CAUSES, CLAIMS, SPEECH_STEPS } from './enums.js';
 const PUBLIC = new Set(['claim', 'ballot', 'exile', 'death', 'dawn', 'sheriff', 'run', 'withdraw', 'reveal', 'shoot',
   'explode', 'badge', 'red_card', 'duel', 'day', 'night', 'step']);
 
+// A seat that has claimed the seer speaks of his checks: "8号金水" (gold
+// water, cleared) and "查杀8号" (checked: a wolf), as players say them; anyone
+// else vouches (保) or accuses (踩).
+const CHECKERS = new Set(['seer']);
+const CHECK_KINDS = { good: 'gold', wolf: 'kill' };
+
 // claimsBoard reads a log: {seats: {n: [entry]}, order: [seats], day, speaker}.
 // An entry is {kind, day, target?, role?, night?}; order is the speakers of
 // the latest day in turn, speaker the one who has the floor now (0: nobody).
@@ -26,6 +32,7 @@ export function claimsBoard(events) {
   let order = [];
   let speaker = 0;
   let step = '';
+  const claimed = {}; // seat → the role it claimed last
   for (const e of events || []) {
     if (!PUBLIC.has(e.kind) || e.secret) continue;
     switch (e.kind) {
@@ -48,7 +55,12 @@ export function claimsBoard(events) {
         break;
       case 'claim': {
         const what = CLAIMS[e.value] || 'role';
-        add(e.seat, what === 'role' ? { kind: 'role', day, role: e.role } : { kind: what, day, target: e.target });
+        if (what === 'role') {
+          claimed[e.seat] = e.role;
+          add(e.seat, { kind: 'role', day, role: e.role });
+        } else {
+          add(e.seat, { kind: (CHECKERS.has(claimed[e.seat]) && CHECK_KINDS[what]) || what, day, target: e.target });
+        }
         break;
       }
       case 'ballot':
@@ -105,13 +117,13 @@ export function entryText(x, tr) {
 }
 
 // The kinds an entry may have, for the catalogue's test.
-export const ENTRY_KINDS = ['role', 'wolf', 'good', 'vote', 'abstain', 'run', 'withdraw', 'sheriff', 'badge', 'tear', 'exiled',
+export const ENTRY_KINDS = ['role', 'wolf', 'good', 'gold', 'kill', 'vote', 'abstain', 'run', 'withdraw', 'sheriff', 'badge', 'tear', 'exiled',
   'dead_night', 'dead_day', 'revealed', 'shot', 'exploded', 'duel', 'red_card'];
 
 // tone: how an entry reads on the board (a wolf accusation red, a vouch green).
 export function tone(x) {
-  if (x.kind === 'wolf' || x.kind === 'exploded') return 'bad';
-  if (x.kind === 'good') return 'good';
+  if (x.kind === 'wolf' || x.kind === 'kill' || x.kind === 'exploded') return 'bad';
+  if (x.kind === 'good' || x.kind === 'gold') return 'good';
   if (x.kind === 'role') return 'claim';
   if (x.kind.startsWith('dead') || x.kind === 'exiled' || x.kind === 'red_card') return 'gone';
   return '';

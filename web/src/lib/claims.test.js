@@ -25,11 +25,30 @@ const log = [
 describe('claimsBoard', () => {
   it('lists each seat\'s claims, accusations, votes and fate in the order made', () => {
     const b = claimsBoard(log);
-    expect(b.seats[5]).toEqual([{ kind: 'role', day: 1, role: 'seer' }, { kind: 'wolf', day: 1, target: 8 }, { kind: 'vote', day: 1, target: 8, sheriff: false }]);
+    expect(b.seats[5]).toEqual([{ kind: 'role', day: 1, role: 'seer' }, { kind: 'kill', day: 1, target: 8 }, { kind: 'vote', day: 1, target: 8, sheriff: false }]);
     expect(b.seats[6]).toEqual([{ kind: 'good', day: 1, target: 5 }, { kind: 'abstain', day: 1 }]);
     expect(b.seats[4]).toEqual([{ kind: 'dead_night', day: 1, night: 1 }]);
     expect(b.seats[8]).toEqual([{ kind: 'exiled', day: 1 }]); // the exile's death is not told twice
     expect(b.seats[9]).toEqual([{ kind: 'revealed', day: 1, role: 'idiot' }]);
+  });
+
+  it('says a claimed seer\'s results as players do: 金水 and 查杀; anyone else vouches and accuses', () => {
+    const b = claimsBoard([
+      ev('day', { value: 1 }),
+      ev('claim', { seat: 2, value: 3, target: 7 }), // before his claim: a vouch
+      ev('claim', { seat: 2, value: 1, role: 'seer' }),
+      ev('claim', { seat: 2, value: 3, target: 4 }),
+      ev('claim', { seat: 2, value: 2, target: 9 }),
+      ev('claim', { seat: 3, value: 1, role: 'witch' }),
+      ev('claim', { seat: 3, value: 3, target: 4 }),
+    ]);
+    expect(b.seats[2].map((x) => x.kind)).toEqual(['good', 'role', 'gold', 'kill']);
+    expect(b.seats[3].map((x) => x.kind)).toEqual(['role', 'good']);
+    const zh = { 'ui.claims.gold': '{target}号金水', 'ui.claims.kill': '查杀{target}号', 'ui.claims.good': '保{target}号' };
+    const tr = (k, p) => (zh[k] || k).replace('{target}', p.target);
+    expect(b.seats[2].slice(2).map((x) => entryText(x, tr))).toEqual(['4号金水', '查杀9号']);
+    expect(tone(b.seats[2][2])).toBe('good');
+    expect(tone(b.seats[2][3])).toBe('bad');
   });
 
   it('gives the day\'s speaking order and who has the floor', () => {

@@ -19,3 +19,13 @@ export function flipHide() {
   hide.on = !hide.on;
   save('hide.' + hide.room, hide.on);
 }
+
+// At a table (a room made for one, issue 23) the card is face down by
+// default, phones lying among the players: it and every sign of it show
+// only while its player holds it (RoleCard, press and hold). held is that
+// moment, for the other parts of the screen (the ring, the log).
+export const held = $state({ on: false });
+
+export function holdCard(on) {
+  held.on = !!on;
+}
