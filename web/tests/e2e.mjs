@@ -85,6 +85,9 @@ async function createRoom(page, base, { nick, preset, seed, screenshot }) {
   if (screenshot) await shot(page, 'lobby');
   await page.getByTestId('create-room').click();
   await page.getByTestId('create').waitFor();
+  // online or at one table: a phone asks first, a wide screen starts online
+  await page.getByTestId('where-online').click();
+  if ((await page.getByTestId('where-online').getAttribute('aria-checked')) !== 'true') fail('create: "online" is not chosen after a tap');
   await page.getByTestId('preset-' + preset).click();
   await page.getByTestId('timers').locator('summary').click();
   for (const [k, v] of Object.entries(FAST)) await page.locator('#timer-' + k).fill(v);
@@ -99,6 +102,8 @@ async function createRoom(page, base, { nick, preset, seed, screenshot }) {
   await page.getByTestId('create-submit').click();
   const req = JSON.parse((await sent).postData() || '{}');
   if (req.seed !== seed || req.practice !== true) fail(`create: a seeded room was asked for without practice: ${JSON.stringify(req)}`);
+  // online, the standard pace is the server's own: not sent; the timers typed are
+  if ('pace' in req || req.card_seen || Object.keys(req.timers || {}).length !== Object.keys(FAST).length) fail(`create: an online room with its timers typed was asked as ${JSON.stringify(req)}`);
   await page.getByTestId('room').waitFor();
   await page.waitForURL(/\/room\/[a-z0-9]+$/);
   const id = page.url().split('/room/')[1];

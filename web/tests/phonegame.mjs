@@ -38,7 +38,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { chromium } from 'playwright-core';
 import { api, repo, startServer } from './server.mjs';
-import { answered, frame, joinHere, openPhone, taskOf, tapDecoy } from './lib/phone.mjs';
+import { answered, cardSigns, frame, joinHere, openPhone, taskOf, tapDecoy, whileHeld } from './lib/phone.mjs';
 
 const LIMIT = Number(process.env.PHONEGAME_LIMIT_S || 240) * 1000;
 const started = Date.now();
@@ -352,10 +352,28 @@ async function main(base, browser) {
   await dev.getByTestId('table-device').waitFor({ timeout: 30000 });
 
   // 4. The card-seen step: each phone confirms, the host's shows the count
-  // (how many, not who); night falls after the last.
+  // (how many, not who), and the table device in large type; night falls
+  // after the last. At a table the card lies face down: the wolf's phone
+  // shows neither his card nor his mates until he holds it.
+  await host.locator('[data-testid="role-card"][data-hold="1"]').waitFor();
+  const face = [await cardSigns(host)];
+  face.push(await whileHeld(host, async () => {
+    await host.getByTestId('my-role').waitFor({ timeout: 10000 });
+    return cardSigns(host);
+  }));
+  face.push(await cardSigns(host));
+  if (face[0].role || face[0].known || face[0].ring || !face[1].role || !face[1].known || face[2].role || face[2].known || face[2].ring) {
+    fail('the wolf\'s card at a table (before, held, let go): ' + JSON.stringify(face));
+  }
+  log('the wolf\'s card and mates: not on his phone until held, then hidden again', JSON.stringify(face[1]));
   for (const [i, s] of PEOPLE.entries()) {
     await phones[s].page.getByTestId('card-seen-button').click({ timeout: 30000 });
-    if (i < PEOPLE.length - 1) await host.locator(`[data-testid="card-seen-count"][data-count="${i + 1}"][data-of="${PEOPLE.length}"]`).waitFor();
+    if (i < PEOPLE.length - 1) {
+      await host.locator(`[data-testid="card-seen-count"][data-count="${i + 1}"][data-of="${PEOPLE.length}"]`).waitFor();
+      const line = `请查看身份牌 ${i + 1}/${PEOPLE.length}`;
+      await dev.waitForFunction((l) => document.querySelector('[data-testid="device-caption"]')?.textContent.trim() === l, line, { timeout: 10000 })
+        .catch(async () => fail(`the table device does not say "${line}": ${await dev.getByTestId('device-caption').innerText()}`));
+    }
   }
   log('the four phones confirmed their cards, the host\'s phone counting 1, 2, 3 of 4');
 

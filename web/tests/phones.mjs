@@ -33,7 +33,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { chromium } from 'playwright-core';
 import { api, repo, startServer } from './server.mjs';
-import { PHONE, joinHere as joinHere1, openPhone, taskOf as taskOf1, tapDecoy as tapDecoy1 } from './lib/phone.mjs';
+import { PHONE, armSentClock, cardSigns, joinHere as joinHere1, openPhone, sentClock, taskOf as taskOf1, tapDecoy as tapDecoy1, whileHeld } from './lib/phone.mjs';
 
 const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'wolfden-phones-'));
 const shots = process.env.SCREENSHOTS ? path.join(repo, 'docs', 'screenshots') : path.join(tmp, 'screenshots');
@@ -104,15 +104,28 @@ async function shell(browser, base) {
   if (manifest.type !== 'application/manifest+json' || manifest.body.start_url !== '/' || !manifest.body.icons.some((i) => i.sizes === '512x512')) {
     fail('manifest: ' + JSON.stringify(manifest));
   }
-  // a room made for a table from the create page waits for the cards
+  // a room made for a table from the create page waits for the cards: on a
+  // phone the page asks first online or at one table, then offers the five
+  // boards most played (the others behind "more boards")
   await page.goto(base + '/new');
+  await page.getByTestId('where-table').waitFor();
+  if (await page.getByTestId('create-submit').count()) fail('the create page on a phone shows its form before asking where the game is played');
+  await page.getByTestId('where-table').click();
+  const boards = await page.locator('[data-testid^="preset-"]').count();
+  if (boards !== 5) fail(`the create page on a phone lists ${boards} boards, not the five most played`);
+  await page.getByTestId('more-boards').click();
+  if ((await page.locator('[data-testid^="preset-"]').count()) <= 5) fail('"more boards" shows no more boards');
   await page.getByTestId('preset-std-9').click();
-  await page.getByTestId('card-seen-option').check();
+  // at a table the pace is quick unless chosen: the server's default there, so not sent
+  if (!(await page.getByTestId('pace-quick').locator('input').isChecked())) fail('at one table the pace is not quick');
   await page.locator('#cnick').fill('Ann');
+  const sent = page.waitForRequest((r) => r.method() === 'POST' && new URL(r.url()).pathname === '/api/rooms');
   await page.getByTestId('create-submit').click();
+  const req = JSON.parse((await sent).postData() || '{}');
+  if ('pace' in req || req.timers) fail('a quick room at a table sent ' + JSON.stringify(req));
   await page.waitForURL(/\/room\//);
   const made = await api(base, 'GET', '/api/rooms/' + page.url().split('/room/')[1]);
-  if (made.card_seen !== true) fail('the create page\'s "we play at one table" made a room without card_seen');
+  if (made.card_seen !== true) fail('the create page\'s "at one table" made a room without card_seen');
   await ctx.setOffline(true);
   await page.goto(base + '/new');
   await page.getByTestId('create').waitFor();
@@ -280,6 +293,17 @@ try {
   // count (how many, not who); night falls after the last.
   const info = await api(base, 'GET', `/api/rooms/${id}`);
   if (!info.card_seen) fail('the room for a table does not wait for the cards: ' + JSON.stringify(info));
+  // at a table the card lies face down: nothing of the seer's card on his
+  // phone until he holds it, then nothing again once let go
+  await A.page.waitForFunction(() => document.querySelector('[data-testid="role-card"][data-hold="1"]'));
+  const face = [await cardSigns(A.page)];
+  face.push(await whileHeld(A.page, async () => {
+    await A.page.getByTestId('my-role').waitFor({ timeout: 5000 });
+    return cardSigns(A.page);
+  }));
+  face.push(await cardSigns(A.page));
+  if (face[0].role || face[0].ring || face[2].role || face[2].ring || !face[1].role) fail('the card at a table (before, held, let go): ' + JSON.stringify(face));
+  log('the card at a table: hidden, shown while held (' + JSON.stringify(face[1]) + '), hidden again');
   const counts = async () => Promise.all(phones.map((p) => p.page.getByTestId('card-seen-count').getAttribute('data-count')));
   for (const [i, p] of phones.entries()) {
     await p.page.getByTestId('card-seen-button').click();
@@ -302,10 +326,21 @@ try {
     fail('the phones do not share the night\'s task instants: ' + JSON.stringify(first));
   }
   if (first[0].instants.split(',').length !== 2) fail('std-9 night 1 should have two slots (everyone, the witch): ' + first[0].instants);
+  // a night tap shows as sent at once, never waiting for the server: the
+  // seer's check and a villager's decoy alike, the same words
   await A.page.getByTestId('target-check-' + CHECK).click();
+  await armSentClock(A.page);
+  await armSentClock(C.page);
   await A.page.getByTestId('confirm-check').click();
   await tapDecoy(B, 6);
   await tapDecoy(C, 5, 'phone-decoy');
+  const marks = [await sentClock(A.page), await sentClock(C.page)];
+  log('sent mark:', marks.map((m, i) => `${[A, C][i].who}: "${m.text}" ${m.ms.toFixed(1)} ms after the tap`).join('; '));
+  for (const [i, m] of marks.entries()) if (!(m.ms <= 100)) fail(`${[A, C][i].who}: the tap's sent mark came ${m.ms} ms after it (over 100 ms)`);
+  if (marks[0].text !== marks[1].text) fail(`the seer's sent mark "${marks[0].text}" differs from a decoy's "${marks[1].text}"`);
+  // then confirmed at a tick, on both
+  for (const p of [A, C]) await p.page.locator('[data-testid="sent"][data-state="ok"]').waitFor({ timeout: 30000 });
+  log('sent mark: confirmed on the seer\'s phone and on the decoy\'s');
   // a villager's decoy never turns into a task of his
   for (const p of [B, C]) if ((await p.page.getByTestId('phone-task').getAttribute('data-kind')) !== 'decoy') fail(p.who + ': the decoy turned real');
 

@@ -157,6 +157,22 @@ async function tableDevices(base) {
   // seat 12 still speaks: the day's picture, the claims of those who spoke before him on the board
   await waitLine(en.page, () => [...document.querySelectorAll('[data-testid="narration-log"] li')].some((l) => /10 seconds left/.test(l.textContent)), 'en: 10 seconds left', 30000);
   await shot(en.page, 'table-day');
+  // read from two metres: at 1280×800 every seat's number and name 36 px or more, and last night's result stands above
+  const labels = await en.page.evaluate(() => [...document.querySelectorAll('[data-testid="ring"] .num, [data-testid="ring"] .nick')]
+    .filter((e) => e.textContent.trim()).map((e) => parseFloat(getComputedStyle(e).fontSize)));
+  if (labels.length < 12 || Math.min(...labels) < 36) fail(`the device's seat labels at 1280x800: ${labels.length} of ${Math.min(...labels)} px at the least (want 36)`);
+  const result = await en.page.getByTestId('device-result').innerText().catch(() => '');
+  if (!/^(Last night: nobody died|Died last night: Seat \d+)/.test(result.trim())) fail('the device does not say last night\'s result by day: ' + JSON.stringify(result));
+  log(`by day: ${labels.length} seat labels of ${Math.min(...labels)} px and more at 1280x800; "${result.trim().replace(/\s+/g, ' ')}"`);
+  // by day (seat 12 speaks for 14 s): the ring, the board and the lines fit, nothing to scroll
+  for (const d of pages) await noScroll(d.page, d.lang);
+  log('the kiosk fits landscape (1280x800, 1024x768) and portrait (800x1280), nothing to scroll');
+  // the claims board has filled with the day's speeches before seat 12's (it shows by day only)
+  const filled = await en.page.$$eval('[data-testid^="claims-"][data-count]', (r) => r.filter((x) => Number(x.dataset.count) > 0).length);
+  if (filled < 3) fail(`the claims board shows only ${filled} seats with entries on day 1`);
+  log(`claims board: ${filled} seats with entries`);
+  // the ring is shown by day only: who is dead, for night 2's log
+  const deadSeats = await en.page.$$eval('.seat.dead [data-testid^="seat-"]', (b) => b.map((x) => Number(x.dataset.testid.slice(5))));
   await waitLine(zh.page, () => document.querySelector('[data-testid="narration-log"] li[data-key="ui.table.say.vote"]'), 'the vote call', 60000);
   let lines = await transcript(zh.page);
   const keys = lines.map((l) => l.key);
@@ -164,20 +180,22 @@ async function tableDevices(base) {
   if (!(first('day.breaks') < first('event') && first('event') < first('ui.table.say.speech') && first('ui.table.say.speech') < first('ui.table.say.left') && first('ui.table.say.left') < first('ui.table.say.vote')))
     fail('day 1 not said in order: ' + keys.join(' '));
   log('day 1: the dawn, the speakers, "还有10秒", the vote, in order');
-  for (const d of pages) await noScroll(d.page, d.lang);
-  log('the kiosk fits landscape (1280x800, 1024x768) and portrait (800x1280), nothing to scroll');
 
   // night 2: every role called again, the dead and the living alike, at the instants of its plan
   await waitLine(zh.page, () => document.querySelector('[data-testid="narration-log"] li[data-id="n2:wolves:open"]'), 'night 2', 90000);
   await waitLine(en.page, () => document.querySelector('[data-testid="narration-log"] li[data-id="n2:wolves:open"]'), 'night 2 (en)', 30000);
   await shot(en.page, 'table-night');
+  // by night only the call: no ring, no claims board, no day's result
+  for (const d of pages) {
+    const shown = await d.page.evaluate(() => ['ring', 'claims', 'device-result'].filter((id) => document.querySelector(`[data-testid="${id}"]`)));
+    if (shown.length) fail(`${d.lang}: by night the device shows ${shown.join(', ')} beside the call`);
+  }
   await waitLine(zh.page, () => document.querySelector('[data-testid="narration-log"] li[data-id="n2:witch:close"]'), 'night 2 to its end', 60000);
-  const deadSeats = await zh.page.$$eval('.seat.dead [data-testid^="seat-"]', (b) => b.map((x) => Number(x.dataset.testid.slice(5))));
   const dead = deadSeats.map((s) => [DEAL[s - 1], s]);
   lines = await transcript(zh.page);
   const n2 = lines.filter((l) => l.id.startsWith('n2:')).map((l) => l.id);
   if (n2.join() !== calls(2, roles).join()) fail('night 2 called ' + n2.join());
-  log(`night 2: every role called (${n2.join(' ')}), with dead at nightfall or since: ${dead.map(([r, s]) => `${s} (dealt ${r})`).join(', ') || 'none'}`);
+  log(`night 2: every role called (${n2.join(' ')}), with dead on day 1: ${dead.map(([r, s]) => `${s} (dealt ${r})`).join(', ') || 'none'}`);
   log('night 2 called the guard and the psychic, one of them at least lying in the middle (the thief took at most one)');
   // the witch has her own slot at the end of every night: the same call, as long, whoever lives
   const at = (id) => (lines.find((l) => l.id === id) || {}).at;
@@ -186,10 +204,6 @@ async function tableDevices(base) {
   if (!(w1 > 0) || w1 !== w2) fail(`the witch's call lasted ${w1} ms on night 1, ${w2} on night 2`);
   log(`the witch called for ${w1} ms each night, whoever died`);
 
-  // by night 2's end the claims board has filled
-  const filled = await en.page.$$eval('[data-testid^="claims-"][data-count]', (r) => r.filter((x) => Number(x.dataset.count) > 0).length);
-  if (filled < 3) fail(`the claims board shows only ${filled} seats with entries after day 1`);
-  log(`claims board: ${filled} seats with entries`);
   for (const d of pages) await d.page.context().close();
 }
 

@@ -57,6 +57,18 @@ export const SPEECH_STEPS = new Set(['campaign', 'sheriff_pk', 'speech', 'pk', '
 export const TIMERS = [['setup', 20], ['night', 40], ['witch', 20], ['speech', 90], ['vote', 20], ['other', 20],
   ['bot', 1.5]];
 
+// The pace presets of the create page (issue 23), in seconds per timer: a
+// room's clocks unless a timer is given. The server holds the same table
+// (POST /api/rooms "pace"); here they only show as each field's value when
+// left empty. Table and pass-and-play rooms start quick, online rooms
+// standard.
+export const PACES = {
+  quick: { setup: 10, night: 15, witch: 10, speech: 60, vote: 15, other: 15, bot: 1 },
+  standard: { setup: 15, night: 25, witch: 15, speech: 90, vote: 20, other: 20, bot: 1.5 },
+  relaxed: { setup: 20, night: 40, witch: 20, speech: 120, vote: 20, other: 20, bot: 1.5 },
+};
+export const PACE_DEFAULT = { table: 'quick', online: 'standard' };
+
 // internal/game/chat.go: the chat channels, in the order of their tabs.
 export const CHANNELS = ['day', 'wolves', 'lovers', 'dead'];
 

@@ -166,3 +166,53 @@ export async function tapDecoy(p, seat, before) {
   await p.page.getByTestId('decoy-confirm').click();
   await p.page.getByTestId('decoy-done').waitFor();
 }
+
+// armSentClock makes the page time its next confirming tap (a command's
+// confirm-*, act-* or a decoy's): performance.now() at the click, and in the
+// first animation frame (before its paint) that holds the "sent" mark
+// (SentMark). sentClock then reads {ms, text, state}, or null before.
+export async function armSentClock(page) {
+  await page.evaluate(() => {
+    window.__sent = null;
+    const onTap = (e) => {
+      if (!e.target.closest('[data-testid^="confirm-"], [data-testid^="act-"], [data-testid="decoy-confirm"]')) return;
+      document.removeEventListener('click', onTap, true);
+      const tap = performance.now();
+      const look = () => {
+        const m = document.querySelector('[data-testid="sent"][data-state="sent"]');
+        if (m) window.__sent = { ms: performance.now() - tap, text: m.textContent.trim(), state: m.dataset.state };
+        else if (performance.now() - tap < 5000) requestAnimationFrame(look);
+        else window.__sent = { ms: Infinity, text: '', state: '' };
+      };
+      requestAnimationFrame(look);
+    };
+    document.addEventListener('click', onTap, true);
+  });
+}
+
+export async function sentClock(page) {
+  return (await page.waitForFunction(() => window.__sent, null, { timeout: 10000 })).jsonValue();
+}
+
+// cardSigns: what the page shows of its seat's card (RoleCard, the ring).
+export function cardSigns(page) {
+  return page.evaluate(() => ({
+    role: document.querySelectorAll('[data-testid="my-role"]').length,
+    known: document.querySelectorAll('.rolecard .known li').length,
+    ring: document.querySelectorAll('[data-testid="ring"] .role, [data-testid="ring"] .wolfmate').length,
+  }));
+}
+
+// whileHeld presses the card (a pointer held down on it), runs fn, lets go.
+export async function whileHeld(page, fn) {
+  const card = page.getByTestId('role-card');
+  await card.scrollIntoViewIfNeeded();
+  const box = await card.boundingBox();
+  await page.mouse.move(box.x + box.width / 2, box.y + box.height / 2);
+  await page.mouse.down();
+  try {
+    return await fn();
+  } finally {
+    await page.mouse.up();
+  }
+}
