@@ -698,6 +698,7 @@ async function pushAndAbort(browser, base) {
     log('abort: (the server cannot abort a game yet)');
   } else {
     const answer = host.waitForResponse((r) => r.url().endsWith('/abort'));
+    await host.getByTestId('host-menu').click(); // the host's weighty controls are folded behind one button
     await host.getByTestId('abort').click();
     const res = await answer;
     if (!res.ok()) fail('abort: the server answered ' + res.status());
@@ -748,6 +749,7 @@ async function playPhone(browser, base) {
       const seats = await page.getByTestId('red-seat').locator('option').evaluateAll((os) => os.map((o) => o.value).filter((v) => v && v !== '2'));
       if (seats.length) {
         carded = Number(seats[seats.length - 1]);
+        if (!(await page.getByTestId('red-seat').isVisible())) await page.getByTestId('host-menu').tap();
         await page.getByTestId('red-seat').selectOption(String(carded));
         await page.getByTestId('red-card').tap();
         log('phone: red card for seat', carded);

@@ -261,6 +261,7 @@ async function passAndPlay(base) {
 
   let checks = 0;
   let deadSeer = 0; // the night the seer, dead, was called as when alive
+  let seerDead = false; // seen dead on the ring (shown by day only)
   let hands = false;
   // every seat plays the gods first (seer 1, witch 4, hunter 6, idiot 9),
   // else the first legal target, else a pass: the wolves win in two nights
@@ -273,14 +274,13 @@ async function passAndPlay(base) {
       if (DEAL12[seat - 1] && !new RegExp(DEAL12[seat - 1].replace('_', ' '), 'i').test(role)) fail(`pass-and-play: seat ${seat} was shown "${role}", dealt ${DEAL12[seat - 1]}: ${await priv.innerText()}`);
     },
     async call({ night, who }, priv) {
-      if (who === 'seer' && night > 1 && !deadSeer) {
-        deadSeer = (await page.locator('.seat.dead [data-testid="seat-1"]').count()) > 0 ? night : 0;
-      }
+      if (who === 'seer' && night > 1 && !deadSeer) deadSeer = seerDead ? night : 0;
       if ((await play(priv)) && who === 'seer') {
         await priv.getByTestId('pass-told').waitFor({ timeout: 10000 }).then(() => checks++).catch(() => fail('pass-and-play: the seer was not shown his result'));
       }
     },
     async day(what) {
+      if (!seerDead) seerDead = (await page.locator('.seat.dead [data-testid="seat-1"]').count()) > 0;
       if (!what.hands || hands) return false;
       hands = true;
       await page.getByTestId('pass-hands').click();
