@@ -340,7 +340,12 @@ try {
   if (marks[0].text !== marks[1].text) fail(`the seer's sent mark "${marks[0].text}" differs from a decoy's "${marks[1].text}"`);
   // then confirmed at a tick, on both
   for (const p of [A, C]) await p.page.locator('[data-testid="sent"][data-state="ok"]').waitFor({ timeout: 30000 });
-  log('sent mark: confirmed on the seer\'s phone and on the decoy\'s');
+  // and the seer's phone, his check done, shows what a decoy done shows
+  await A.page.getByTestId('real-done').waitFor({ timeout: 30000 });
+  const looks = [];
+  for (const p of [A, C]) looks.push(await p.page.evaluate(() => ['phone-task', 'sent'].map((id) => document.querySelector(`[data-testid="${id}"]`)?.innerText.trim()).join(' | ')));
+  if (looks[0] !== looks[1]) fail(`the seer's phone after his check shows "${looks[0]}", a decoy's "${looks[1]}"`);
+  log('sent mark: confirmed on the seer\'s phone and on the decoy\'s, the two screens\' tasks alike:', looks[0]);
   // a villager's decoy never turns into a task of his
   for (const p of [B, C]) if ((await p.page.getByTestId('phone-task').getAttribute('data-kind')) !== 'decoy') fail(p.who + ': the decoy turned real');
 

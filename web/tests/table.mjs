@@ -8,21 +8,16 @@
 //
 //   node tests/table.mjs             builds the client and the server first
 //   WOLFDEN_BIN=/path/wolfden ...    uses that binary (its embedded client)
-//   SCREENSHOTS=1 ...                writes docs/screenshots/table-night.png, table-day.png
+//   (docs/screenshots/table-night.png and table-day.png, at half size: tests/shots-table.mjs)
 //
 // Deterministic: a practice room with a fixed deal and seed (the same bots'
 // moves every run). It waits on states, never on time: what it checks of
 // the instants is the plan (each line's data-at, from night_end), not when
 // the page happened to run.
-import fs from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
 import { chromium } from 'playwright-core';
-import { api, repo, startServer } from './server.mjs';
+import { api, startServer } from './server.mjs';
 import { act, playPass } from './lib/pass.mjs';
 
-const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'wolfden-table-'));
-const shots = process.env.SCREENSHOTS ? path.join(repo, 'docs', 'screenshots') : path.join(tmp, 'screenshots');
 const LIMIT = Number(process.env.TABLE_LIMIT_S || 420) * 1000;
 const started = Date.now();
 let srv = null;
@@ -33,7 +28,6 @@ const log = (...a) => console.log(`[table ${((Date.now() - started) / 1000).toFi
 function fail(msg) {
   throw new Error(msg);
 }
-process.on('exit', () => fs.rmSync(tmp, { recursive: true, force: true }));
 setTimeout(() => {
   console.error(`table: over ${LIMIT / 1000}s, giving up`);
   process.exit(1);
@@ -44,12 +38,6 @@ function watch(page, who) {
   page.on('console', (m) => {
     if (m.type() === 'error') problems.push(`${who}: console error: ${m.text()}`);
   });
-}
-
-async function shot(page, name) {
-  fs.mkdirSync(shots, { recursive: true });
-  await page.screenshot({ path: path.join(shots, name + '.png') });
-  log('screenshot', name + '.png');
 }
 
 // A twelve-player board with a thief (盗贼): two cards lie in the middle,
@@ -156,7 +144,6 @@ async function tableDevices(base) {
   await waitLine(zh.page, () => [...document.querySelectorAll('[data-testid="narration-log"] li')].some((l) => /还有10秒/.test(l.textContent)), 'seat 12 told 10 seconds are left', 90000);
   // seat 12 still speaks: the day's picture, the claims of those who spoke before him on the board
   await waitLine(en.page, () => [...document.querySelectorAll('[data-testid="narration-log"] li')].some((l) => /10 seconds left/.test(l.textContent)), 'en: 10 seconds left', 30000);
-  await shot(en.page, 'table-day');
   // read from two metres: at 1280×800 every seat's number and name 36 px or more, and last night's result stands above
   const labels = await en.page.evaluate(() => [...document.querySelectorAll('[data-testid="ring"] .num, [data-testid="ring"] .nick')]
     .filter((e) => e.textContent.trim()).map((e) => parseFloat(getComputedStyle(e).fontSize)));
@@ -184,7 +171,6 @@ async function tableDevices(base) {
   // night 2: every role called again, the dead and the living alike, at the instants of its plan
   await waitLine(zh.page, () => document.querySelector('[data-testid="narration-log"] li[data-id="n2:wolves:open"]'), 'night 2', 90000);
   await waitLine(en.page, () => document.querySelector('[data-testid="narration-log"] li[data-id="n2:wolves:open"]'), 'night 2 (en)', 30000);
-  await shot(en.page, 'table-night');
   // by night only the call: no ring, no claims board, no day's result
   for (const d of pages) {
     const shown = await d.page.evaluate(() => ['ring', 'claims', 'device-result'].filter((id) => document.querySelector(`[data-testid="${id}"]`)));
