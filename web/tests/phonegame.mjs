@@ -299,6 +299,24 @@ const transcript = (page) =>
 // its audience too.
 const gameOf = (replay) => replay.events.map((e) => JSON.stringify(e));
 
+// faceDown: at a table the wolf's phone shows neither his card nor (once
+// the pack has met, mates) his mates until he holds the card, and nothing
+// again once let go.
+async function faceDown(page, mates) {
+  const face = [await cardSigns(page)];
+  face.push(await whileHeld(page, async () => {
+    await page.getByTestId('my-role').waitFor({ timeout: 10000 });
+    if (mates) await page.locator('.rolecard .known li').first().waitFor({ timeout: 10000 });
+    return cardSigns(page);
+  }));
+  face.push(await cardSigns(page));
+  const none = (f) => !f.role && !f.known && !f.ring;
+  if (!none(face[0]) || !face[1].role || (mates && (!face[1].known || face[1].ring < 3)) || !none(face[2])) {
+    fail(`the wolf's card at a table (before, held, let go)${mates ? ' with his mates' : ''}: ` + JSON.stringify(face));
+  }
+  log(`the wolf's card${mates ? ' and mates' : ''}: not on his phone until held, then hidden again`, JSON.stringify(face[1]));
+}
+
 async function main(base, browser) {
   const create = (name) => api(base, 'POST', '/api/rooms', {
     name, preset: 'std-9', practice: true, seed: SEED, deal: DEAL, timers: TIMERS, nickname: PHONES[WOLF].nick, card_seen: true,
@@ -356,16 +374,7 @@ async function main(base, browser) {
   // after the last. At a table the card lies face down: the wolf's phone
   // shows neither his card nor his mates until he holds it.
   await host.locator('[data-testid="role-card"][data-hold="1"]').waitFor();
-  const face = [await cardSigns(host)];
-  face.push(await whileHeld(host, async () => {
-    await host.getByTestId('my-role').waitFor({ timeout: 10000 });
-    return cardSigns(host);
-  }));
-  face.push(await cardSigns(host));
-  if (face[0].role || face[0].known || face[0].ring || !face[1].role || !face[1].known || face[2].role || face[2].known || face[2].ring) {
-    fail('the wolf\'s card at a table (before, held, let go): ' + JSON.stringify(face));
-  }
-  log('the wolf\'s card and mates: not on his phone until held, then hidden again', JSON.stringify(face[1]));
+  await faceDown(host, false);
   for (const [i, s] of PEOPLE.entries()) {
     await phones[s].page.getByTestId('card-seen-button').click({ timeout: 30000 });
     if (i < PEOPLE.length - 1) {
@@ -397,6 +406,8 @@ async function main(base, browser) {
         fail(`night ${n} slot ${i}: the phones' tasks are not at one instant: ${JSON.stringify(by)}`);
       }
       log(`phones: night ${n} slot ${i} at ${got[0].at}: ${alive.map((s) => `${s} ${by[s].kind}`).join(', ')}`);
+      // the pack has met: the wolf's mates, as his card, only while held
+      if (n === 1 && i === 1 && alive.includes(WOLF)) await faceDown(phones[WOLF].page, true);
       const target = living.includes(PLAN.attack[n]) ? PLAN.attack[n] : living[0];
       return () => Promise.all(alive.filter((x) => !real.includes(x)).map(async (s) => {
         await tapDecoy(phones[s], target);
