@@ -66,9 +66,8 @@ async function device(browser, base) {
   await api(base, 'POST', `/api/rooms/${id}/start`, undefined, made.host_token);
   await page.getByTestId('table-device').waitFor({ timeout: 15000 });
   log(`device: room ${id} started, twelve named seats`);
-  // day 1 with its result line, a speech under way
-  await said(page, () => document.querySelector('[data-testid="device-result"]') && document.querySelector('[data-testid="narration-log"] li[data-key="ui.table.say.speech"]'), 'day 1');
-  await said(page, () => [...document.querySelectorAll('[data-testid^="claims-"][data-count]')].some((r) => Number(r.dataset.count) > 0), 'a claim', 60000).catch(() => {});
+  // day 1 once its vote exiled someone: last night's result and the vote's stand, the board filled
+  await said(page, () => document.querySelector('[data-testid="device-result"] [data-key="exiled"]') && document.querySelector('[data-testid="ring"]'), 'day 1\'s exile', 180000);
   await shot(page, 'table-day');
   await said(page, () => document.querySelector('[data-testid="narration-log"] li[data-id="n2:wolves:open"]'), 'night 2');
   await shot(page, 'table-night');
