@@ -10,6 +10,18 @@ export function seedFields(seed) {
   return { seed: Number(s), practice: true };
 }
 
+// placeFields is what the create request says of where the game is played
+// and its pace (issue 23): a room for a table waits for the cards to be
+// seen; the pace goes only when it is not the server's default for the
+// place (quick at a table, standard online), so that a server without
+// paces, which refuses a field it does not know, makes such rooms still.
+export function placeFields(where, pace, defaults) {
+  const out = {};
+  if (where === 'table') out.card_seen = true;
+  if (pace && pace !== defaults[where]) out.pace = pace;
+  return out;
+}
+
 // isPractice: the room info (or the lobby's row) or the game's welcome says
 // the room is a practice room.
 export function isPractice(room, g) {

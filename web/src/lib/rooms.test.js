@@ -1,5 +1,6 @@
 import { describe, expect, test } from 'vitest';
-import { freeSeats, isPractice, seatState, seedFields } from './rooms.js';
+import { freeSeats, isPractice, placeFields, seatState, seedFields } from './rooms.js';
+import { PACE_DEFAULT } from './enums.js';
 
 describe('practice rooms', () => {
   test('a seed in the form makes the room a practice room', () => {
@@ -32,5 +33,16 @@ describe('closed seats', () => {
   test('a server without closed seats: every empty seat is free', () => {
     expect(freeSeats({ players: 3, taken: 1, seats: [{ seat: 1, nick: 'a' }, { seat: 2 }, { seat: 3 }] })).toBe(2);
     expect(freeSeats({ players: 9, taken: 4 })).toBe(5);
+  });
+});
+
+describe('placeFields', () => {
+  test('a room for a table waits for the cards; its quick pace is the server\'s default, not sent', () => {
+    expect(placeFields('table', 'quick', PACE_DEFAULT)).toEqual({ card_seen: true });
+    expect(placeFields('table', 'relaxed', PACE_DEFAULT)).toEqual({ card_seen: true, pace: 'relaxed' });
+  });
+  test('an online room sends a pace only when not standard', () => {
+    expect(placeFields('online', 'standard', PACE_DEFAULT)).toEqual({});
+    expect(placeFields('online', 'quick', PACE_DEFAULT)).toEqual({ pace: 'quick' });
   });
 });
