@@ -231,7 +231,7 @@ async function playDesktop(browser, base) {
         return b && b.top >= 0 && b.bottom <= window.innerHeight;
       }, null, { timeout: 3000 }).catch(() => fail('desktop: the confirm button of a pick on the ring is out of view'));
       if (!(await confirm.count())) fail('desktop: no confirm button for the pick');
-      await shot(page, 'table-night');
+      await shot(page, 'seat-night'); // a seat's table (table-night.png is the table device's: shots-table.mjs)
       await hideAndShow(page);
     }
     if (!night && !dawnShot && (await page.getByTestId('dawn-summary').count())) {
@@ -250,7 +250,7 @@ async function playDesktop(browser, base) {
     // by day, the exile vote (after the sheriff's election)
     if (!night && !dayShot && (await page.locator('[data-testid="action-panel"][data-pending="1"] [data-testid^="target-vote-"]').count())) {
       dayShot = true;
-      await shot(page, 'table-day');
+      await shot(page, 'seat-day');
     }
     if (!switched && /^Day \d+$/.test(title)) {
       switched = true;
