@@ -9,7 +9,9 @@
 //      called the same "nothing to do";
 //   dark: at night every screen of the device — the shared one, the call's
 //      "tap your own seat", a called role's own screen, a bot's call — has
-//      a background of relative luminance (WCAG) under 0.1.
+//      a background of relative luminance (WCAG) under 0.1;
+//   the speaker's screen is a clock and one large "I'm done" that ends the
+//   speech at once; the host frees the seat he took, to play none.
 //
 //   node tests/passsecrets.mjs       builds the client and the server first
 //   WOLFDEN_BIN=/path/wolfden ...    uses that binary (its embedded client)
@@ -37,7 +39,8 @@ const DEAL = ['villager', 'werewolf', 'seer', 'witch', 'werewolf', 'hunter', 'vi
 const BOT = 3;
 const WITCH = 4;
 const HOST = 1;
-const TIMERS = { setup: '5s', night: '20s', witch: '20s', speech: '20s', vote: '40s', other: '10s', bot: '0s' };
+// a speech lasts ten minutes: it ends at once only by its "I'm done"
+const TIMERS = { setup: '5s', night: '20s', witch: '20s', speech: '10m', vote: '40s', other: '10s', bot: '0s' };
 
 // luminance: the WCAG relative luminance of an element's computed
 // background, the first one not transparent from it up to the page.
@@ -201,7 +204,49 @@ async function main() {
     // 1, again by night: the room's URL without ?pass=1 opens no seat
     await page.goto(`${base}/room/${id}`);
     await sharedOnly(page, 'the room\'s URL without ?pass=1, by night');
+
+    // day 1: the speaker's screen is a clock and one large "I'm done", which ends the speech at once
+    // (the turns before the first speech, a dying seat's skill window, passed as they come)
+    let speaker = 0;
+    let clock = '';
+    for (let turns = 0; !speaker; turns++) {
+      if (turns > 12) fail('no speech on the device by day 1');
+      const btn = await page.waitForSelector('[data-testid^="pass-seat-"]', { timeout: 90000 });
+      const seat = Number((await btn.getAttribute('data-testid')).slice(10));
+      await btn.click().catch(() => {});
+      const priv = page.getByTestId('pass-private');
+      // the step may move on under the tap (the screen then closes): look again
+      if (!(await priv.waitFor({ timeout: 5000 }).then(() => true, () => false))) continue;
+      if (!(await page.getByTestId('pass-speech').count())) {
+        await act(priv, []);
+        await page.getByTestId('pass-close').click({ timeout: 3000 }).catch(() => {});
+        await page.waitForFunction((s) => !document.querySelector(`[data-testid="pass-seat-${s}"]`) || !document.querySelector('[data-testid="pass-private"]'), seat, { timeout: 60000, polling: 100 });
+        continue;
+      }
+      clock = await page.getByTestId('pass-speech-clock').innerText();
+      if (!/^\d+:\d\d$/.test(clock.trim())) fail('the speech\'s clock reads ' + clock);
+      await page.getByTestId('pass-speech-done').click();
+      await page.waitForFunction((s) => !document.querySelector(`[data-testid="pass-seat-${s}"]`) && !document.querySelector('[data-testid="pass-private"]'), seat, { timeout: 60000, polling: 100 })
+        .catch(() => fail(`seat ${seat}'s speech did not end on "I'm done"`));
+      speaker = seat;
+    }
+    log(`day 1: seat ${speaker}'s speech (clock ${clock}) ended on "I'm done"`);
     await ctx.close();
+
+    // the host need not play: he frees the seat he took when he made the room
+    const other = await api(base, 'POST', '/api/rooms', { preset: 'std-9', card_seen: true, nickname: 'Host' });
+    const ctx2 = await browser.newContext({ locale: 'en-US' });
+    await ctx2.addInitScript(([room, auth]) => {
+      if (!localStorage.getItem('wolfden.room.' + room)) localStorage.setItem('wolfden.room.' + room, JSON.stringify(auth));
+    }, [other.room.id, { host: other.host_token, token: other.token, seat: other.seat, nick: 'Host' }]);
+    const p2 = await ctx2.newPage();
+    await p2.goto(`${base}/room/${other.room.id}?pass=1`);
+    await p2.getByTestId('pass-free-mine').click();
+    await p2.getByTestId('pass-name-1').waitFor({ timeout: 10000 });
+    const after = await api(base, 'GET', `/api/rooms/${other.room.id}`);
+    if (after.seats[0].nick) fail('the host\'s seat is still taken: ' + JSON.stringify(after.seats[0]));
+    log('the host freed his seat: seat 1 is offered for a player\'s name');
+    await ctx2.close();
   } finally {
     await browser.close().catch(() => {});
   }

@@ -17,6 +17,12 @@ export async function act(scope, prefer = [], { first = false } = {}) {
 }
 
 async function actOnce(scope, prefer, first) {
+  // a speech on a pass-and-play screen: one large "I'm done"
+  const done = scope.locator('[data-testid="pass-speech-done"]');
+  if (await done.count()) {
+    await done.click({ timeout: 3000 });
+    return 'pass-speech-done';
+  }
   const panel = scope.locator('[data-testid="action-panel"][data-pending="1"]');
   if ((await panel.count()) === 0) return '';
   const targets = [...prefer.map((n) => `button[data-testid^="target-"][data-testid$="-${n}"]:not([disabled])`)];
