@@ -15,11 +15,13 @@
 //
 //   node tests/passsecrets.mjs       builds the client and the server first
 //   WOLFDEN_BIN=/path/wolfden ...    uses that binary (its embedded client)
+//   SCREENSHOTS=1 ...                writes docs/screenshots/pass-night.png (a call opened: "tap your own seat")
 //
 // Deterministic: a practice room with a fixed deal and seed. It waits on
 // states, never on time.
 import { chromium } from 'playwright-core';
-import { api, startServer } from './server.mjs';
+import path from 'node:path';
+import { api, repo, startServer } from './server.mjs';
 import { act } from './lib/pass.mjs';
 
 const LIMIT = Number(process.env.SECRETS_LIMIT_S || 240) * 1000;
@@ -167,6 +169,7 @@ async function main() {
       if (who === 'seer' || who === 'witch') {
         picker[who] = await privateText(page);
         await dark(page, '[data-testid="pass-private"]', `the "tap your own seat" screen of the ${who}'s call${who === 'seer' ? ' (a bot\'s)' : ''}`);
+        if (process.env.SCREENSHOTS && who === 'witch') await page.screenshot({ path: path.join(repo, 'docs', 'screenshots', 'pass-night.png') });
         await page.getByTestId('pass-me-' + HOST).click();
         await page.locator('[data-testid="pass-private"][data-mode="night"]').waitFor({ timeout: 5000 });
         nothing[who] = await privateText(page);
