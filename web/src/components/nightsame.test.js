@@ -1,5 +1,6 @@
-// By night every living phone shows the same banner and ring, woken or
-// asleep (issue 23, "A woken seat's phone differs from a decoy's"): the
+// At a table (a room with card_seen) every living phone shows the same
+// banner and ring by night, woken or asleep (issue 23, "A woken seat's
+// phone differs from a decoy's"): the
 // seer at his check and a sleeping villager see the same title, line and
 // countdown (the night's end, not the seer's slot's), and the same ring;
 // what differs is inside the task only. Rendered on the server with the
@@ -34,10 +35,10 @@ const seer = game(3, { role: 'seer', day: 0, night: true, step: 'night', alive, 
   choices: [{ cmd: 'check', targets: [1, 2, 4, 5, 6, 7, 8, 9] }] });
 const villager = game(5, { role: 'villager', day: 0, night: true, alive, pending: false, deadline: nightEnd, night_end: nightEnd });
 
-const banner = (g) => render(PhaseBanner, { props: { g, room: { id: 'r' }, auth: {}, status: 'open', table: false } }).body;
+const banner = (g) => render(PhaseBanner, { props: { g, room: { id: 'r', card_seen: true }, auth: {}, status: 'open', table: false } }).body;
 const ring = (g) => {
   const r = tableRing(actionsOf(g.state.choices), '', !!g.state.pending);
-  return render(SeatRing, { props: { g, players: 9, names: {}, ring: r, picked: [], onpick: () => {}, hidden: true } }).body;
+  return render(SeatRing, { props: { g, players: 9, names: {}, ring: r, picked: [], onpick: () => {}, hidden: true, atTable: true } }).body;
 };
 const text = (html) => html.replace(/<!--[^>]*-->/g, '').replace(/<[^>]+>/g, ' ').replace(/\s+/g, ' ').trim();
 
@@ -61,4 +62,11 @@ test('the ring is the same on both: its classes, centre and targets; no prompt o
   expect(enabled(a)).toEqual(enabled(b));
   expect(text(a).replace(/ you/, '')).toBe(text(b).replace(/ you/, ''));
   expect(a).not.toMatch(/Whom to check|target/);
+});
+
+test('online (no table), the woken seat keeps his slot\'s countdown and the ring where he picks', () => {
+  const online = (g) => render(PhaseBanner, { props: { g, room: { id: 'r' }, auth: {}, status: 'open', table: false } }).body;
+  expect(/role="timer"[^>]*>([^<]*)</.exec(online(seer))?.[1]).toBe('0:21');
+  const r = tableRing(actionsOf(seer.state.choices), '', true);
+  expect(render(SeatRing, { props: { g: seer, players: 9, names: {}, ring: r, onpick: () => {} } }).body).toMatch(/target/);
 });

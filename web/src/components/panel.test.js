@@ -61,14 +61,14 @@ describe('the shot inside the night', () => {
     expect(strip(day)).toEqual(strip(html));
   });
 
-  test('his phone\'s ring is a sleeper\'s; a private screen\'s (pass-and-play) offers his targets', () => {
+  test('the ring offers his targets; at a table his phone\'s ring is a sleeper\'s', () => {
     const g = game(6, shooter, [...night, step]);
     const ring = tableRing(actionsOf(g.state.choices), '', true);
-    // by night a phone's ring is the same woken or asleep: the panel holds the shot
-    const phone = render(SeatRing, { props: { g, players: 9, names: {}, ring, onpick: () => {} } }).body;
-    const sleeper = render(SeatRing, { props: { g: game(6, { ...shooter, pending: false, step: undefined, turn: 0, choices: [] }, night), players: 9, names: {}, ring: null, onpick: () => {} } }).body;
+    // at a table a phone's ring is the same by night woken or asleep: the panel holds the shot
+    const phone = render(SeatRing, { props: { g, players: 9, names: {}, ring, onpick: () => {}, atTable: true } }).body;
+    const sleeper = render(SeatRing, { props: { g: game(6, { ...shooter, pending: false, step: undefined, turn: 0, choices: [] }, night), players: 9, names: {}, ring: null, onpick: () => {}, atTable: true } }).body;
     expect(phone).toBe(sleeper);
-    const html = render(SeatRing, { props: { g, players: 9, names: {}, ring, onpick: () => {}, woken: true } }).body;
+    const html = render(SeatRing, { props: { g, players: 9, names: {}, ring, onpick: () => {} } }).body;
     expect(html).toContain('Whom to shoot?');
     const tag = (n) => new RegExp(`<button[^>]*data-testid="seat-${n}"[^>]*>`).exec(html)[0];
     expect(tag(1)).not.toContain('disabled');
