@@ -411,13 +411,12 @@ async function main(base, browser) {
         fail(`night ${n} slot ${i}: the phones' tasks are not at one instant: ${JSON.stringify(by)}`);
       }
       log(`phones: night ${n} slot ${i} at ${got[0].at}: ${alive.map((s) => `${s} ${by[s].kind}`).join(', ')}`);
-      await sameNight(n, i, alive.map((s) => phones[s]));
       const target = living.includes(PLAN.attack[n]) ? PLAN.attack[n] : living[0];
-      return () => Promise.all(alive.filter((x) => !real.includes(x)).map(async (s) => {
+      return () => Promise.all([sameNight(n, i, alive.map((s) => phones[s])), ...alive.filter((x) => !real.includes(x)).map(async (s) => {
         await tapDecoy(phones[s], target);
         decoyTaps.push(`${n}:${i}:${s}`);
         if ((await phones[s].page.getByTestId('phone-task').getAttribute('data-kind')) !== 'decoy') fail(`${phones[s].who}: the decoy turned real`);
-      }));
+      })]);
     },
   };
   const [nights, twinNights] = await Promise.all([play(screens(phones), hooks), play(T)]);
