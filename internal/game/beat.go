@@ -15,9 +15,16 @@ import (
 // they fit, and padding. Nothing is sent in between, so neither the number,
 // the size nor the timing of the messages on a connection tells what its
 // seat does at night, even to someone who only watches the encrypted
-// traffic. Frames that do not fit wait for the next tick; the beat goes on
-// after dawn until every connection's queue is empty, then messages go out
-// as they come again.
+// traffic. Frames that do not fit wait for the next tick.
+//
+// The dawn's tick is the night's last, for every connection alike: it
+// carries all that each connection has waiting (the dawn, and whatever the
+// wolves wrote late, still queued behind the night's other frames), in a
+// message of the same size for all — NightMessage, or the multiple of it
+// that the fullest queue needs. Had the frames waiting gone out at further
+// ticks, the wolves' dawn would arrive a tick after everyone else's, and
+// every connection would be sent one more tick than on a quiet night. Then
+// messages go out as they come again.
 
 // NightMessage is the size of every message at night. It holds the longest
 // chat message (MaxChat characters, each at most 6 bytes once escaped) and
@@ -62,22 +69,33 @@ func (a *Actor) tickIfDue(now time.Time) {
 	a.tickN = max(k, a.tickN+1)
 	a.tick()
 	a.tickAt = a.tickBase.Add(time.Duration(a.tickN+1) * every)
-	if a.clk.Slots != nil {
-		return
+	if a.clk.Slots == nil { // that was the dawn's tick: the night's last
+		a.ticking = false
 	}
-	for sub := range a.subs { // after dawn: beat on until every queue is empty
-		if len(sub.frames) > 0 {
-			return
-		}
-	}
-	a.ticking = false
 }
 
-// tick sends every connection its message of the tick.
+// tick sends every connection its message of the tick; after dawn, all it
+// has waiting, in messages of one size for all.
 func (a *Actor) tick() {
 	head := encode(wire.TickFrame{Type: "tick", N: a.tickN})
+	if a.clk.Slots != nil {
+		for sub := range a.subs {
+			a.put(sub, a.pack(sub, head, NightMessage, false))
+		}
+		return
+	}
+	size := NightMessage
 	for sub := range a.subs {
-		a.put(sub, a.pack(sub, head))
+		n := len(head) + padMin
+		for _, f := range sub.frames {
+			n += 1 + len(f)
+		}
+		for n > size {
+			size += NightMessage
+		}
+	}
+	for sub := range a.subs {
+		a.put(sub, a.pack(sub, head, size, true))
 	}
 }
 
@@ -97,14 +115,15 @@ func Recycle(msg []byte) {
 	}
 }
 
-// pack fills one night message for sub from its waiting frames.
-func (a *Actor) pack(sub *Sub, head []byte) []byte {
+// pack fills one night message of at least size bytes (a multiple of
+// NightMessage) for sub from its waiting frames: as many as fit, or all.
+func (a *Actor) pack(sub *Sub, head []byte, size int, all bool) []byte {
 	msg := (*nightBufs.Get().(*[]byte))[:0]
 	msg = append(msg, head...)
 	n := 0
 	for ; n < len(sub.frames); n++ {
 		f := sub.frames[n]
-		if len(msg)+1+len(f)+padMin > NightMessage {
+		if !all && len(msg)+1+len(f)+padMin > size {
 			break
 		}
 		msg = append(append(msg, '\n'), f...)
@@ -118,7 +137,6 @@ func (a *Actor) pack(sub *Sub, head []byte) []byte {
 		n = 1
 	}
 	sub.frames = sub.frames[n:]
-	size := NightMessage
 	for len(msg)+padMin > size {
 		size += NightMessage
 	}

@@ -166,7 +166,8 @@ func everyConnectionGetsTheSameNight(t *testing.T, b rules.Board, seed uint64) {
 		}
 		night := false
 		for _, m := range log {
-			if m.sealed && m.size != NightMessage {
+			// the dawn's, the night's last, holds all that waits: a multiple of the size
+			if m.sealed && m.size != NightMessage && (!m.has("event", "day") || m.size%NightMessage != 0) {
 				t.Errorf("seat %d: a night message of %d bytes", subs[i].Seat, m.size)
 			}
 			if m.has("event", "night") {
@@ -586,7 +587,7 @@ func TestARecycledNightMessageIsAsNew(t *testing.T) {
 	fresh := func() []byte {
 		sub := NewSub(1, 1, nil)
 		sub.frames = append(sub.frames, frames...)
-		return a.pack(sub, head)
+		return a.pack(sub, head, NightMessage, false)
 	}
 	want := bytes.Clone(fresh())
 	for range 50 {
@@ -651,6 +652,93 @@ func TestTheNightShotHasASlotEveryNight(t *testing.T) {
 			if sl.Step == rules.StepNightShot {
 				t.Fatalf("a board that shoots at dawn has a night shot slot: %v", nightSlots(&b, 2, &tm))
 			}
+		}
+	}
+}
+
+// TestDawnReachesEveryConnectionInTheSameTick: the wolves write late in
+// the night, more than the ticks left can carry. Dawn still reaches every
+// connection — the wolves', the little girl's who reads them, a
+// sleeper's, a spectator's — in the same tick and in messages of the same
+// size, and none of them is sent a tick after it: neither the wolves' dawn
+// nor the number of ticks tells that anything was said.
+func TestDawnReachesEveryConnectionInTheSameTick(t *testing.T) {
+	cards := []rules.Role{rules.Werewolf, rules.Werewolf, rules.LittleGirl, rules.Seer, rules.Witch,
+		rules.Villager, rules.Villager, rules.Villager}
+	tm := nightTimers()
+	tm.Setup, tm.Night, tm.Witch = 50*time.Millisecond, 50*time.Millisecond, 300*time.Millisecond
+	// The wolves are people who let their time run out; the rest are bots.
+	cfg := Config{Board: rules.Board{Cards: cards}, Seed: 3, Timers: tm, Deal: cards, Bots: 0x1f8}
+	a, err := Start(context.Background(), "dawn", cfg, memory.New(), Hooks{}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer a.Stop()
+	subs := joinSeats(t, a, 1, 2, 3, 4, 6)
+	subs[0] = NewSub(0, 4096, nil)
+	if err := a.Join(subs[0], 0, 0); err != nil {
+		t.Fatal(err)
+	}
+	// The attack line ends the wolves' slot; the witch's has 30 ticks left.
+	record(t, subs[1], 10*time.Second, func(m msg) bool { return m.has("event", "attack") })
+	long := strings.Repeat("<", MaxChat) // 6 bytes each once escaped: one message a tick
+	const said = 60
+	for i := range said {
+		if err := a.Chat(subs[rules.Seat(1+i%2)], int64(i+1), ChanWolves, long); err != nil {
+			t.Fatal(err)
+		}
+	}
+	type dawn struct{ tick, size, after int }
+	got := map[rules.Seat]dawn{}
+	for s, sub := range subs {
+		d := dawn{tick: -1}
+		chats, refused := 0, 0
+		for _, m := range record(t, sub, 20*time.Second, func(m msg) bool { return m.has("event", "day") }) {
+			for _, f := range m.frames {
+				if f["type"] == "chat" {
+					chats++
+				}
+				if f["type"] == "error" && f["code"] == "channel" {
+					refused++
+				}
+			}
+			if m.has("event", "day") {
+				d.tick, d.size = m.tick, m.size
+			}
+		}
+		// what follows the dawn's message: further ticks, up to the first message of the day
+		limit := time.After(20 * time.Second)
+		for {
+			m, ok := read(t, sub, limit)
+			if !ok {
+				t.Fatalf("seat %d: nothing came after the dawn", s)
+			}
+			for _, f := range m.frames {
+				if f["type"] == "chat" {
+					chats++
+				}
+			}
+			if !m.sealed {
+				break
+			}
+			d.after++
+		}
+		if s == 1 && (refused > 0 || chats < said) {
+			t.Fatalf("the wolf's messages did not all go out at night (%d read, %d refused): too slow a machine for this test", chats, refused)
+		}
+		got[s] = d
+	}
+	want := got[0]
+	if want.tick < 0 || want.size%NightMessage != 0 {
+		t.Fatalf("the spectator's dawn: %+v", want)
+	}
+	for s, d := range got {
+		if d != want {
+			t.Errorf("seat %d: dawn at tick %d in %d bytes, then %d more ticks; the spectator's: tick %d, %d bytes, %d more ticks",
+				s, d.tick, d.size, d.after, want.tick, want.size, want.after)
+		}
+		if d.after != 0 {
+			t.Errorf("seat %d was sent %d ticks after the dawn", s, d.after)
 		}
 	}
 }

@@ -126,7 +126,7 @@ func (a *Actor) Join(sub *Sub, since, chatSince int) error {
 			// night's size, whatever the seat, when the client itself asked
 			// (tick -1: off the night's grid), unless a tick just carried
 			// it. The rest follows the beat.
-			a.put(sub, a.pack(sub, encode(wire.TickFrame{Type: "tick", N: -1})))
+			a.put(sub, a.pack(sub, encode(wire.TickFrame{Type: "tick", N: -1}), NightMessage, false))
 		}
 		return nil
 	})

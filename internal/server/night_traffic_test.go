@@ -225,7 +225,8 @@ func nightsLookTheSame(t *testing.T, ts *testServer, body map[string]any, seed u
 				cur = -1
 				continue
 			}
-			if m.size != game.NightMessage {
+			// the dawn's, the night's last, holds all that waits: a multiple of the size
+			if m.size != game.NightMessage && (!m.day || m.size%game.NightMessage != 0) {
 				t.Errorf("%s received a night message of %d bytes", who, m.size)
 			}
 			out[cur] = append(out[cur], beat{m.tick, m.size})

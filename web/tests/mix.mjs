@@ -173,12 +173,13 @@ async function main(base, browser) {
     async deal(seat) {
       if (seat === PHONE) fail('the device deals the phone\'s seat');
     },
+    holders: (who) => DEAL.flatMap((r, i) => ((who === 'wolves' ? r === 'werewolf' : r === who) && i + 1 !== PHONE ? [i + 1] : [])),
     async call({ night, who }, priv) {
       const seat = Number(await priv.getAttribute('data-seat'));
       if (who === 'seer') {
-        // the seer is the phone's: the device has nobody to show, and nothing of the check
+        // the seer is the phone's: the seat tapped at the call is shown nothing to do, and nothing of the check
         seerScreen = await priv.innerText();
-        if (seat !== 0 || !(await priv.getByTestId('pass-nothing').count())) fail(`the device's seer call opened seat ${seat}: ${seerScreen}`);
+        if (!(await priv.getByTestId('pass-nothing').count())) fail(`the device's seer call opened seat ${seat}'s task: ${seerScreen}`);
         return;
       }
       if (seat === PHONE) fail(`the device opened the phone's seat at the ${who}' call`);

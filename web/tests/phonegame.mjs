@@ -14,6 +14,9 @@
 //     their screens;
 //   - the table device called each night's roles in order, from nightfall,
 //     the dead seer and witch too;
+//   - in each slot, every living phone's banner (title, line, the instant it
+//     counts to) and ring (no target, pick, turn, prompt or victim on it)
+//     are the same, real task or decoy;
 //   - the decoys change nothing: a twin room, the same seed and deal, whose
 //     people make the same moves over plain WebSockets in the same order
 //     and tap no decoy, plays the same game: the two replays hold the same
@@ -386,6 +389,35 @@ async function main(base, browser) {
   }
   log('the four phones confirmed their cards, the host\'s phone counting 1, 2, 3 of 4');
 
+  // What a neighbour sees of a phone at night is the same woken or asleep
+  // (issue 23): the banner's title, line and the instant it counts to (the
+  // night's end), and the ring (no seat to tap, no pick, turn, prompt or
+  // victim on it); the task alone differs. Compared in a slot where
+  // some phones hold a real task and the others a decoy; the words among
+  // phones of one language.
+  async function sameNight(n, i, ps) {
+    const looks = await Promise.all(ps.map((p) => p.page.evaluate(() => {
+      const ring = document.querySelector('[data-testid="table"] [data-testid="ring"]');
+      return {
+        lang: document.documentElement.lang,
+        title: document.querySelector('[data-testid="phase"]')?.textContent.trim(),
+        line: document.querySelector('[data-testid="step"]')?.textContent.trim() || '',
+        end: document.querySelector('[data-testid="banner-clock"]')?.dataset.end || '',
+        // what marks a woken seat's ring: targets, picks, a turn, a prompt, the victim (what a card
+        // knows, its mates and checks, shows only while the card is shown: RoleCard's press)
+        ring: ring ? [...ring.querySelectorAll('.disc')].map((d) => ['target', 'picked', 'speaking'].filter((c) => d.classList.contains(c)).join('+')).join('|') +
+          ` center:${ring.querySelector('.center')?.textContent.trim() ? 1 : 0} picks:${ring.querySelectorAll('.mark.picks').length} victim:${ring.querySelectorAll('.mark.victim').length}` : 'none',
+        taps: ring ? ring.querySelectorAll('button:not([disabled])').length : -1,
+      };
+    })));
+    const differ = (k) => new Set(looks.map((l) => l[k])).size !== 1;
+    if (differ('end') || differ('ring') || differ('taps') || !looks[0].end) fail(`night ${n} slot ${i}: the phones' banners or rings differ: ${JSON.stringify(looks.map((l, k) => ({ who: ps[k].who, ...l })))}`);
+    for (const l of looks) {
+      const same = looks.filter((o) => o.lang === l.lang);
+      if (same.some((o) => o.title !== l.title || o.line !== l.line)) fail(`night ${n} slot ${i}: two ${l.lang} phones' banners read differently: ${JSON.stringify(same)}`);
+    }
+  }
+
   // 5. Both tables to the end, at once.
   const tasks = {}; // night → slot → seat → {kind, at, instants}
   const decoyTaps = [];
@@ -409,11 +441,11 @@ async function main(base, browser) {
       // the pack has met: the wolf's mates, as his card, only while held
       if (n === 1 && i === 1 && alive.includes(WOLF)) await faceDown(phones[WOLF].page, true);
       const target = living.includes(PLAN.attack[n]) ? PLAN.attack[n] : living[0];
-      return () => Promise.all(alive.filter((x) => !real.includes(x)).map(async (s) => {
+      return () => Promise.all([sameNight(n, i, alive.map((s) => phones[s])), ...alive.filter((x) => !real.includes(x)).map(async (s) => {
         await tapDecoy(phones[s], target);
         decoyTaps.push(`${n}:${i}:${s}`);
         if ((await phones[s].page.getByTestId('phone-task').getAttribute('data-kind')) !== 'decoy') fail(`${phones[s].who}: the decoy turned real`);
-      }));
+      })]);
     },
   };
   const [nights, twinNights] = await Promise.all([play(screens(phones), hooks), play(T)]);

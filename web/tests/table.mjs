@@ -259,6 +259,7 @@ async function passAndPlay(base) {
       const role = await priv.getByTestId('pass-role').innerText({ timeout: 5000 });
       if (DEAL12[seat - 1] && !new RegExp(DEAL12[seat - 1].replace('_', ' '), 'i').test(role)) fail(`pass-and-play: seat ${seat} was shown "${role}", dealt ${DEAL12[seat - 1]}: ${await priv.innerText()}`);
     },
+    holders: (who) => DEAL12.flatMap((r, i) => ((who === 'wolves' ? r === 'werewolf' : r === who) ? [i + 1] : [])),
     async call({ night, who }, priv) {
       if (who === 'seer' && night > 1 && !deadSeer) deadSeer = seerDead ? night : 0;
       if ((await play(priv)) && who === 'seer') {

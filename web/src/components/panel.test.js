@@ -61,9 +61,13 @@ describe('the shot inside the night', () => {
     expect(strip(day)).toEqual(strip(html));
   });
 
-  test('the ring offers his targets', () => {
+  test('the ring offers his targets; at a table his phone\'s ring is a sleeper\'s', () => {
     const g = game(6, shooter, [...night, step]);
     const ring = tableRing(actionsOf(g.state.choices), '', true);
+    // at a table a phone's ring is the same by night woken or asleep: the panel holds the shot
+    const phone = render(SeatRing, { props: { g, players: 9, names: {}, ring, onpick: () => {}, atTable: true } }).body;
+    const sleeper = render(SeatRing, { props: { g: game(6, { ...shooter, pending: false, step: undefined, turn: 0, choices: [] }, night), players: 9, names: {}, ring: null, onpick: () => {}, atTable: true } }).body;
+    expect(phone).toBe(sleeper);
     const html = render(SeatRing, { props: { g, players: 9, names: {}, ring, onpick: () => {} } }).body;
     expect(html).toContain('Whom to shoot?');
     const tag = (n) => new RegExp(`<button[^>]*data-testid="seat-${n}"[^>]*>`).exec(html)[0];

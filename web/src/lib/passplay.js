@@ -19,10 +19,19 @@ export const PACK = new Set([...WOLF_ROLES].filter((r) => !LONE.has(r)));
 
 // The seats this device holds in a room: {seat: {token, nick}}.
 export function passSeats(room) {
-  return load('pass.' + room, {});
+  return load('pass.' + room, null) || {};
 }
 export function savePassSeats(room, seats) {
   save('pass.' + room, seats);
+}
+
+// passDevice: this device plays the room pass-and-play (it began to seat
+// its players: the record of its seats exists, even empty). Such a device
+// shows the room only through the pass-and-play screens, whatever the
+// URL or the history says: the host's own token must not open his seat
+// where the whole table can see it.
+export function passDevice(room) {
+  return load('pass.' + room, null) !== null;
 }
 
 // calledSeats lists the device's seats a call names: the pack for the

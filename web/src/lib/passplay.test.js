@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { ballotFrame, calledSeats, dealQueue, handsVotes, nicknames, publicPrompt, windowAt, waiting } from './passplay.js';
+import { ballotFrame, calledSeats, dealQueue, handsVotes, nicknames, passDevice, passSeats, publicPrompt, savePassSeats, windowAt, waiting } from './passplay.js';
 import { nightPlan } from './narrate.js';
 
 const seats = [
@@ -111,5 +111,21 @@ describe('publicPrompt: what the whole table sees of the device', () => {
     const a = publicPrompt({ st: vote, seats: voters(dealA), voteSteps: new Set(['vote']) });
     expect(a).toEqual({ kind: 'turns', seats: [1, 2, 3], voting: true });
     expect(publicPrompt({ st: vote, seats: voters(dealB), voteSteps: new Set(['vote']) })).toEqual(a);
+  });
+});
+
+describe('passDevice', () => {
+  it('marks a room this device began to seat, even with no seat of its own (all bots, the host playing none)', () => {
+    const m = new Map();
+    globalThis.localStorage = { getItem: (k) => (m.has(k) ? m.get(k) : null), setItem: (k, v) => m.set(k, String(v)), removeItem: (k) => m.delete(k) };
+    expect(passDevice('r1')).toBe(false);
+    expect(passSeats('r1')).toEqual({});
+    savePassSeats('r1', {});
+    expect(passDevice('r1')).toBe(true);
+    expect(passDevice('r2')).toBe(false);
+    savePassSeats('r2', { 1: { token: 't', nick: 'Host' } });
+    expect(passDevice('r2')).toBe(true);
+    expect(passSeats('r2')[1].nick).toBe('Host');
+    delete globalThis.localStorage;
   });
 });

@@ -17,6 +17,12 @@ export async function act(scope, prefer = [], { first = false } = {}) {
 }
 
 async function actOnce(scope, prefer, first) {
+  // a speech on a pass-and-play screen: one large "I'm done"
+  const done = scope.locator('[data-testid="pass-speech-done"]');
+  if (await done.count()) {
+    await done.click({ timeout: 3000 });
+    return 'pass-speech-done';
+  }
   const panel = scope.locator('[data-testid="action-panel"][data-pending="1"]');
   if ((await panel.count()) === 0) return '';
   const targets = [...prefer.map((n) => `button[data-testid^="target-"][data-testid$="-${n}"]:not([disabled])`)];
@@ -49,6 +55,20 @@ export async function closePrivate(page) {
   if (await close.count()) await close.click({ timeout: 3000 }).catch(() => {});
 }
 
+// pickSeat answers a call's "tap your own seat" (it shows the same
+// whoever holds the role): the first of seats that is alive on the
+// device's ring, else the first seat offered (a dead or absent holder:
+// "nothing to do"). It returns the seat tapped.
+export async function pickSeat(page, seats = []) {
+  const pick = page.getByTestId('pass-pick');
+  await pick.waitFor({ timeout: 5000 });
+  const dead = new Set(await page.$$eval('[data-testid="table-device"] .seat.dead [data-testid^="seat-"]', (b) => b.map((x) => Number(x.dataset.testid.slice(5)))));
+  const offered = await pick.locator('[data-testid^="pass-me-"]').evaluateAll((b) => b.map((x) => Number(x.dataset.testid.slice(8))));
+  const seat = seats.find((s) => offered.includes(s) && !dead.has(s)) || offered[0];
+  await page.getByTestId('pass-me-' + seat).click();
+  return seat;
+}
+
 // prompt reads what the device asks now: {over}, {private} (a seat's
 // screen left open), {deal: seat}, {call, night}, {seats: [...], hands}
 // (the seats awaited by day, and whether the count of hands is offered),
@@ -73,7 +93,9 @@ function prompt() {
 //
 //   deal(seat, priv)             the seat's card is shown (after its tap)
 //   call({night, who}, priv)     a night's call, opened once: priv is the
-//                                called player's screen (seat 0 when none)
+//                                screen of the seat tapped (holders)
+//   holders(who)                 the seats that may hold the role called
+//                                (the first alive is tapped), else none
 //   day({seats, hands})          the seats awaited by day: true when it
 //                                handled the prompt (a count of hands)
 //   turn(seat, priv)             the first seat awaited, his screen open
@@ -81,7 +103,7 @@ function prompt() {
 // poll is how long one look waits for a prompt before stop() is asked.
 // It returns {end, dealt, calls} (the seats dealt to in order, the calls
 // as "night:who").
-export async function playPass(page, { limit, poll = 120000, stop = () => false, deal, call, day, turn, debug }) {
+export async function playPass(page, { limit, poll = 120000, stop = () => false, deal, call, holders = () => [], day, turn, debug }) {
   const dealt = [];
   const calls = [];
   const handled = new Set();
@@ -120,7 +142,8 @@ export async function playPass(page, { limit, poll = 120000, stop = () => false,
       handled.add(key);
       calls.push(key);
       await page.getByTestId('pass-open').click();
-      const priv = page.getByTestId('pass-private');
+      await pickSeat(page, holders(what.call));
+      const priv = page.locator('[data-testid="pass-private"][data-mode="night"]');
       await priv.waitFor({ timeout: 5000 });
       if (call) await call({ night: what.night, who: what.call }, priv);
       await closePrivate(page);
