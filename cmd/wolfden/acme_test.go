@@ -54,6 +54,13 @@ func buildPebble(t *testing.T) string {
 	return pebbleBin
 }
 
+// removePebble removes what buildPebble built, after the tests (TestMain).
+func removePebble() {
+	if pebbleBin != "" {
+		os.RemoveAll(filepath.Dir(pebbleBin))
+	}
+}
+
 // acmeCA is a running Pebble.
 type acmeCA struct {
 	directory string         // its ACME directory URL
@@ -243,7 +250,7 @@ func TestDomainObtainsCertificateByACME(t *testing.T) {
 		challenge string
 		validity  int
 	}{
-		{"tls-alpn-01", 20}, // a short life (renewed after about 13 s)
+		{"tls-alpn-01", 30}, // a short life: renewed after about 20 s
 		{"http-01", 3600},
 	} {
 		t.Run(c.challenge, func(t *testing.T) {
