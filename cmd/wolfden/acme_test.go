@@ -181,8 +181,8 @@ func port(addr string) int {
 	return n
 }
 
-// domainClient reaches the name on 127.0.0.1 (the HTTPS port of the URL
-// it is given), trusts only roots, and follows no redirect.
+// domainClient reaches any name on 127.0.0.1, at the port its URL names,
+// trusts only roots, and follows no redirect.
 func domainClient(roots *x509.CertPool) *http.Client {
 	d := &net.Dialer{Timeout: 5 * time.Second}
 	dial := func(ctx context.Context, network, addr string) (net.Conn, error) {
@@ -195,8 +195,8 @@ func domainClient(roots *x509.CertPool) *http.Client {
 	}
 }
 
-// startDomain runs `wolfden serve --domain` against the CA; it returns
-// the server's output so far and a function that stops it.
+// startDomain runs `wolfden serve --domain` against the CA; it returns a
+// function that stops it (called at the test's end if not before).
 func startDomain(t *testing.T, ca *acmeCA, domain, httpsAddr, httpAddr, db string) (stop func()) {
 	t.Helper()
 	ctx, cancel := context.WithCancel(context.Background())

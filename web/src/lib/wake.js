@@ -139,7 +139,7 @@ function blankVideo(doc) {
   v.setAttribute('aria-hidden', 'true');
   v.setAttribute('data-testid', 'wake-video');
   v.tabIndex = -1;
-  v.style.cssText = 'position:fixed;inset:0;width:100vw;height:100vh;object-fit:cover;opacity:0;pointer-events:none;z-index:-1';
+  v.style.cssText = 'position:fixed;inset:0;width:100%;height:100%;object-fit:cover;opacity:0;pointer-events:none;z-index:-1';
   for (const [src, type] of [[mp4, 'video/mp4'], [webm, 'video/webm']]) {
     const s = doc.createElement('source');
     s.src = src;
