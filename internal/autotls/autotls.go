@@ -158,7 +158,7 @@ func (m *Manager) Obtain() {
 			CipherSuites:     []uint16{tls.TLS_ECDHE_ECDSA_WITH_AES_128_GCM_SHA256, tls.TLS_ECDHE_RSA_WITH_AES_128_GCM_SHA256}}
 		cert, err := m.m.GetCertificate(hello)
 		if err != nil {
-			m.cfg.Log.Error("no certificate yet: is the domain's DNS record this server's address, and are ports 80 and 443 open to the internet?",
+			m.cfg.Log.Error("no certificate yet (a visit in a minute tries again): check that the name's DNS record is this machine's address, that ports 443 and 80 are open to the internet, and that the CA answers",
 				"domain", d, "acme", m.cfg.Directory, "err", err)
 			continue
 		}
