@@ -35,7 +35,9 @@ func TestMain(m *testing.M) {
 		}
 		os.Exit(0)
 	}
-	os.Exit(m.Run())
+	code := m.Run()
+	removePebble()
+	os.Exit(code)
 }
 
 // child is a server process.

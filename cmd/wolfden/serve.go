@@ -32,8 +32,9 @@ func serveCmd() *cobra.Command {
 	var af aiwolfFlags
 	var lf llmFlags
 	var bf busFlag
+	var df domainFlags
 	cmd := &cobra.Command{
-		Use:   "serve [--addr HOST:PORT] [--db FILE|postgres://…] [--metrics-addr HOST:PORT] [--tls-cert FILE --tls-key FILE]",
+		Use:   "serve [--addr HOST:PORT | --domain NAME] [--db FILE|postgres://…] [--metrics-addr HOST:PORT] [--tls-cert FILE --tls-key FILE]",
 		Short: "Run the game server: rooms, real-time play over WebSockets, stored games",
 		Long: `Run the game server (docs/server.md). It listens on 127.0.0.1:8080 and keeps
 everything in ./wolfden.db (SQLite) unless --addr / WOLFDEN_ADDR and
@@ -43,7 +44,10 @@ when the server stopped or crashed resume where they were, timers included.
 
 /metrics and /readyz are served only on the operator listener, --metrics-addr
 (env WOLFDEN_METRICS_ADDR), off unless given. With --tls-cert and --tls-key
-the server speaks HTTPS (and WSS) on --addr.
+the server speaks HTTPS (and WSS) on --addr. With --domain NAME (a DNS
+name pointing at this machine) it serves HTTPS on :443 under that name,
+with a certificate it obtains and renews by ACME (Let's Encrypt unless
+--acme-directory says otherwise), and redirects :80 to it.
 
 On SIGTERM or Ctrl-C the server drains: /readyz answers 503, no new room or
 game starts, the games being played go on until they end or --drain runs
@@ -88,6 +92,14 @@ out; games still running then are stored and resume at the next start.`,
 			if l.tls, err = loadTLS(l.certFile, l.keyFile); err != nil {
 				return err
 			}
+			cluster := bf.url != "" || os.Getenv("WOLFDEN_BUS") != "" || cmd.Flags().Changed("node") || cmd.Flags().Changed("lease-ttl")
+			addrSet := cmd.Flags().Changed("addr") || os.Getenv("WOLFDEN_ADDR") != ""
+			if l.domain, err = df.config(cmd.Flags().Changed, db, addrSet, l.tls != nil, cluster, slog.New(h)); err != nil {
+				return fmt.Errorf("serve: %v", err)
+			}
+			if l.domain != nil && publicURL == "" {
+				publicURL = l.domain.m.PublicURL()
+			}
 			opts := server.Options{Origins: origins, Linger: linger, Log: slog.New(h), Web: web.Dist(),
 				RoomsPerMinute: roomRate, JoinsPerMinute: joinRate, TrustedProxies: trusted, PublicURL: publicURL}
 			if opts.LLM, err = lf.config(cmd.Flags().Changed); err != nil {
@@ -100,7 +112,7 @@ out; games still running then are stored and resume at the next start.`,
 				return fmt.Errorf("serve: %v", err)
 			}
 			l.aiwolf = af.addr
-			if bf.url != "" || os.Getenv("WOLFDEN_BUS") != "" || cmd.Flags().Changed("node") || cmd.Flags().Changed("lease-ttl") {
+			if cluster {
 				if !isPostgres(db) {
 					return errors.New("serve: a cluster's nodes share one database: --bus needs --db postgres://… (docs/cluster.md)")
 				}
@@ -135,6 +147,7 @@ out; games still running then are stored and resume at the next start.`,
 	lf.add(cmd)
 	af.add(cmd)
 	bf.add(cmd)
+	df.add(cmd)
 	cmd.Flags().StringSliceVar(&proxies, "trusted-proxy", nil, "reverse proxies (address or CIDR) whose X-Forwarded-For names the client")
 	return cmd
 }
@@ -146,6 +159,7 @@ type listeners struct {
 	aiwolf            string // the AIWolf gateway's own listener (/ws), if any
 	certFile, keyFile string
 	tls               *tls.Config
+	domain            *domainListen // --domain: HTTPS by ACME instead of addr
 }
 
 // loadTLS reads the certificate and its key; neither is no TLS.
@@ -254,17 +268,25 @@ func serve(ctx context.Context, l listeners, dbPath string, opts server.Options,
 		return fmt.Errorf("serve: resuming the stored games: %v", err)
 	}
 	opts.Log.Info("games resumed", "games", n, "took", time.Since(t0).Round(time.Millisecond).String())
-	ln, err := net.Listen("tcp", l.addr)
+	addr := l.addr
+	if l.domain != nil {
+		addr = l.domain.https
+	}
+	ln, err := net.Listen("tcp", addr)
 	if err != nil {
 		srv.Stop()
 		return fmt.Errorf("serve: %v", err)
 	}
-	scheme := "http"
-	if l.tls != nil {
+	scheme, shown := "http", ln.Addr().String()
+	switch {
+	case l.domain != nil:
+		ln, scheme = tls.NewListener(ln, l.domain.m.TLSConfig()), "https"
+		shown = strings.TrimPrefix(l.domain.m.PublicURL(), "https://") + ", listening on " + shown
+	case l.tls != nil:
 		ln, scheme = tls.NewListener(ln, l.tls), "https"
 	}
 	hs := server.HTTPServer(srv)
-	errc := make(chan error, 3)
+	errc := make(chan error, 4)
 	var op *http.Server
 	opAt := ""
 	if l.metrics != "" {
@@ -290,8 +312,28 @@ func serve(ctx context.Context, l listeners, dbPath string, opts server.Options,
 		opAt += fmt.Sprintf("; AIWolf agents on ws://%s/ws", aln.Addr())
 		go func() { errc <- aw.Serve(aln) }()
 	}
-	fmt.Fprintf(out, "wolfden serving on %s://%s (database %s)%s\n", scheme, ln.Addr(), dbPath, opAt)
+	var redirect *http.Server
+	if l.domain != nil && l.domain.http != "" {
+		rln, err := net.Listen("tcp", l.domain.http)
+		if err != nil {
+			ln.Close()
+			for _, o := range []*http.Server{op, aw} {
+				if o != nil {
+					o.Close()
+				}
+			}
+			srv.Stop()
+			return fmt.Errorf("serve: --http-addr: %v", err)
+		}
+		redirect = &http.Server{Handler: l.domain.m.HTTPHandler(), ReadHeaderTimeout: server.ReadHeaderTimeout}
+		opAt += fmt.Sprintf("; http://%s redirects to HTTPS", rln.Addr())
+		go func() { errc <- redirect.Serve(rln) }()
+	}
+	fmt.Fprintf(out, "wolfden serving on %s://%s (database %s)%s\n", scheme, shown, dbPath, opAt)
 	go func() { errc <- hs.Serve(ln) }()
+	if l.domain != nil {
+		go l.domain.m.Obtain()
+	}
 	select {
 	case err := <-errc:
 		srv.Stop()
@@ -314,6 +356,9 @@ func serve(ctx context.Context, l listeners, dbPath string, opts server.Options,
 	}
 	if aw != nil {
 		_ = aw.Shutdown(sctx)
+	}
+	if redirect != nil {
+		_ = redirect.Shutdown(sctx)
 	}
 	opts.Log.Info("stopped")
 	return nil

@@ -18,8 +18,10 @@ import (
 // csp lets the client load only its own scripts, styles and connections
 // (the WebSocket included); styles may be inline (Svelte sets some). The
 // inline scripts of index.html (the one that preloads the language's
-// catalogue) are allowed by their hash, and only they.
-const cspBase = "default-src 'self'; img-src 'self' data:; style-src 'self' 'unsafe-inline'; connect-src 'self'; " +
+// catalogue) are allowed by their hash, and only they. Media may be data:
+// URIs: the blank looping video that keeps a phone's screen on over plain
+// HTTP (web/src/lib/wake.js).
+const cspBase = "default-src 'self'; img-src 'self' data:; media-src 'self' data:; style-src 'self' 'unsafe-inline'; connect-src 'self'; " +
 	"frame-ancestors 'none'; base-uri 'self'; form-action 'self'; object-src 'none'"
 
 // The encodings a build may hold beside a file (web/vite.config.js writes
