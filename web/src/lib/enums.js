@@ -57,6 +57,11 @@ export const SPEECH_STEPS = new Set(['campaign', 'sheriff_pk', 'speech', 'pk', '
 export const TIMERS = [['setup', 20], ['night', 40], ['witch', 20], ['speech', 90], ['vote', 20], ['other', 20],
   ['bot', 1.5]];
 
+// The least a clock gives a game played on one device handed round the
+// table (pass-and-play), in seconds, as PassPlay.svelte's remake gives a
+// room made for phones: the create page's "on this device".
+export const PASS_CLOCKS = { setup: 30, night: 75, witch: 30, vote: 90, other: 45 };
+
 // internal/game/chat.go: the chat channels, in the order of their tabs.
 export const CHANNELS = ['day', 'wolves', 'lovers', 'dead'];
 

@@ -17,7 +17,7 @@ function sources(dir) {
   const out = [];
   for (const f of readdirSync(dir, { withFileTypes: true })) {
     const p = join(dir, f.name);
-    if (f.isDirectory()) out.push(...sources(p));
+    if (f.isDirectory()) out.push(sources(p)); // a string: spread, each character would be an argument
     else if (/\.(svelte|js)$/.test(f.name) && !f.name.endsWith('.test.js')) out.push(readFileSync(p, 'utf8'));
   }
   return out.join('\n');
