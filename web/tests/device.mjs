@@ -60,6 +60,9 @@ async function main() {
   }, null, { timeout: 60000, polling: 250 });
   log('installed: the service worker controls the page and keeps the engine');
 
+  // a page the service worker served from the start (the first was not)
+  await page.reload();
+  await page.waitForFunction(() => !!navigator.serviceWorker.controller);
   await ctx.setOffline(true);
   const cut = await page.evaluate(() => fetch('/api/presets').then(() => 'reached', () => 'cut'));
   if (cut !== 'cut') fail('the network is not cut: ' + cut);
@@ -111,9 +114,11 @@ async function main() {
   if (rest.end !== 'over') fail('the game did not reach its end: ' + rest.end);
   const over = await room(page, id);
   if (over.status !== 'over' || !over.game || !over.game.winner) fail('the room at the end is ' + JSON.stringify({ status: over.status, game: over.game }));
-  // the replay of the end screen comes from the engine too
+  // reloaded, the end screen and its replay come from the engine too
   await page.reload();
-  await page.getByTestId('pass-over').or(page.locator('[data-testid="replay"], .ended')).first().waitFor({ timeout: 30000 }).catch(() => {});
+  await page.getByTestId('replay').waitFor({ timeout: 30000 });
+  const lines = await page.getByTestId('replay').locator('li').count();
+  if (lines < 20) fail(`the replay of the game on the device shows ${lines} lines`);
   log(`to the end offline (${rest.calls.join(' ')}): ${over.game.winner} won`);
   if (problems.length) fail('errors in the page:\n' + problems.join('\n'));
   log('ok');
