@@ -39,9 +39,12 @@ const Prefix = "local-"
 
 // Saver keeps a device's rooms where a reload finds them. Room is given
 // the room's whole record at each change of its seats or status; Records
-// the game's records as they are appended (from, the first one's number),
-// before the game acknowledges what they hold. An error pauses the game
-// until a write succeeds again, as a server's full disk does.
+// the game's records as they are appended (from, the first one's number;
+// any kept after them are dropped), before the game acknowledges what they
+// hold: a Saver that returns before they are kept (the page's, which
+// writes behind, docs/device.md) trades the last command of a closed tab
+// for speed. An error pauses the game until a write succeeds again, as a
+// server's full disk does; the same records are then given again.
 type Saver interface {
 	Room(id string, data []byte) error
 	Records(id string, from int64, data []byte) error

@@ -4,8 +4,9 @@
 // same requests and frames as a server: api.js sends the requests of a
 // room of the device to handle(), and conn.js opens a LocalSocket in
 // place of a WebSocket, so the screens have one code path. Every change
-// is kept in IndexedDB before the game acknowledges it, so a reload or a
-// closed tab resumes the game where it was.
+// is kept in IndexedDB as it is made (the room's at once, the game's
+// records right behind its answers), so a reload or a closed tab resumes
+// the game where it was.
 //
 // What IndexedDB holds is the device's: the whole game, every seat's card
 // included, as the device's screens can show it anyway.
@@ -41,7 +42,45 @@ const done = (tx) =>
 const range = (room, from = 0) => IDBKeyRange.bound([room, from], [room, Infinity]);
 
 // The engine's writes: a room's record; a game's records from number from
-// on (those after them, an aborted game's, are dropped).
+// on (those after them, an aborted game's, are dropped). A game's records
+// are written behind its answers, in order: waiting for IndexedDB before
+// each acknowledgement would take most of a command's time on a phone
+// (docs/device.md, "Speed"); a tab closed within those milliseconds loses
+// the last command, which its player sees still awaited when he comes
+// back. A write that fails is tried again, and meanwhile the engine is
+// refused, so the game pauses as a server's does on a full disk.
+const behind = [];
+let writing = null;
+let failing = null;
+
+async function writeRecords(id, from, json) {
+  const tx = (await openDB()).transaction('records', 'readwrite');
+  const st = tx.objectStore('records');
+  st.delete(range(id, from));
+  for (const r of JSON.parse(json)) st.put({ room: id, n: r.n, json: JSON.stringify(r) });
+  await done(tx);
+}
+
+function drain() {
+  if (writing) return writing;
+  writing = (async () => {
+    while (behind.length) {
+      try {
+        await writeRecords(...behind[0]);
+        behind.shift();
+        failing = null;
+      } catch (err) {
+        failing = err || new Error('IndexedDB refused the write');
+        await new Promise((r) => setTimeout(r, 1000));
+      }
+    }
+  })().finally(() => (writing = null));
+  return writing;
+}
+
+// flushed resolves once every record given is kept.
+export const flushed = () => drain();
+
 const saver = {
   async room(id, json) {
     const tx = (await openDB()).transaction('rooms', 'readwrite');
@@ -49,12 +88,11 @@ const saver = {
     tx.objectStore('rooms').put({ id, json, status: r.status, name: r.config.name, at: Date.now() });
     await done(tx);
   },
-  async records(id, from, json) {
-    const tx = (await openDB()).transaction('records', 'readwrite');
-    const st = tx.objectStore('records');
-    st.delete(range(id, from));
-    for (const r of JSON.parse(json)) st.put({ room: id, n: r.n, json: JSON.stringify(r) });
-    await done(tx);
+  records(id, from, json) {
+    if (failing) return Promise.reject(failing);
+    behind.push([id, from, json]);
+    drain();
+    return undefined; // the engine goes on at once
   },
 };
 
