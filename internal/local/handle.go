@@ -218,5 +218,5 @@ func options() any {
 	return map[string]any{"options": opts, "roles": roles}
 }
 
-// MaxChat re-exports the game's bound for the session's decoder.
+// maxChat bounds a chat message, as the server's decoder does.
 const maxChat = game.MaxChat

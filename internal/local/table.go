@@ -106,7 +106,7 @@ func (t *Table) describe() roomInfo {
 	in := roomInfo{ID: t.rec.ID, Name: c.Name, Status: t.rec.Status, Preset: c.Preset, Cards: c.Cards, Options: c.Options,
 		Timers: c.Timers, Bots: c.Bots, Practice: c.Practice, CardSeen: c.CardSeen, Players: len(t.rec.Seats),
 		Version: t.version, Local: true}
-	if c.Practice || t.rec.Status == store.StatusOver {
+	if c.Practice { // any other room's seed is told by its replay only, as a server's
 		seed := c.Seed
 		in.Seed = &seed
 	}
