@@ -79,6 +79,12 @@ type Request struct {
 	Board    string            `json:"board"`
 	Deal     []string          `json:"deal"`
 	Nickname string            `json:"nickname"`
+	// Unpaced: a game of bots only, its nights not on the fixed schedule
+	// (game.Config.Unpaced): each stage ends once its bots have acted, so
+	// no bot is ever timed out however slow the machine. For tests
+	// (web/engine: the device's games against the server's); refused in a
+	// room where a person has a seat.
+	Unpaced bool `json:"unpaced"`
 }
 
 // config is a room's settings as stored (the server's roomConfig): the
@@ -93,6 +99,7 @@ type config struct {
 	Seed     uint64            `json:"seed"`
 	Practice bool              `json:"practice,omitempty"`
 	CardSeen bool              `json:"card_seen,omitempty"`
+	Unpaced  bool              `json:"unpaced,omitempty"`
 	Host     string            `json:"host"` // the host's token: the device's own, kept on it
 }
 
@@ -118,7 +125,7 @@ type roomRec struct {
 const MaxName = 40
 
 func (req *Request) config() (config, rules.Board, error) {
-	c := config{Name: req.Name, Bots: req.Bots, Practice: req.Practice, CardSeen: true}
+	c := config{Name: req.Name, Bots: req.Bots, Practice: req.Practice, CardSeen: true, Unpaced: req.Unpaced}
 	var b rules.Board
 	switch {
 	case req.Board != "":

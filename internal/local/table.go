@@ -156,6 +156,9 @@ func (t *Table) join(nick string) (map[string]any, error) {
 	if t.rec.Status != store.StatusOpen {
 		return nil, conflict("not_open", "the game has started")
 	}
+	if t.rec.Config.Unpaced {
+		return nil, conflict("unpaced", "an unpaced room is played by bots only: nobody may join it")
+	}
 	i := slices.IndexFunc(t.rec.Seats, seatRec.empty)
 	if i < 0 {
 		return nil, conflict("full", "every seat is taken")
@@ -210,7 +213,7 @@ func (t *Table) gameConfig() (game.Config, error) {
 	if err != nil {
 		return game.Config{}, err
 	}
-	cfg := game.Config{Board: b, Seed: c.Seed, Timers: tm, Level: bot.Level(c.Bots), CardSeen: c.CardSeen}
+	cfg := game.Config{Board: b, Seed: c.Seed, Timers: tm, Level: bot.Level(c.Bots), CardSeen: c.CardSeen, Unpaced: c.Unpaced}
 	for i, s := range t.rec.Seats {
 		if s.Bot {
 			cfg.Bots |= 1 << uint(i+1)

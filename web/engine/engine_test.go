@@ -8,32 +8,30 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"net/http/httptest"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"strings"
 	"sync"
 	"testing"
-	"time"
 
-	"github.com/wolfden/wolfden/internal/client"
-	"github.com/wolfden/wolfden/internal/server"
-	"github.com/wolfden/wolfden/internal/store/memory"
+	"github.com/wolfden/wolfden/internal/local"
 	"github.com/wolfden/wolfden/rules"
 )
 
-// timers of the compared games: short, so that a game of bots takes a
-// second or two, yet each of the night's stages long enough for a bot to
-// act in it on a loaded machine (a stage that ends before its bot could
-// act would time it out, in one build and not the other).
-var timers = map[string]string{"setup": "400ms", "night": "400ms", "witch": "400ms", "speech": "400ms", "vote": "400ms",
-	"other": "400ms", "bot": "0s", "tick": "100ms"}
+// timers of the compared games: long, so that no step ever times out; the
+// games are unpaced (local.Request.Unpaced: a night's stage ends once its
+// bots have acted), so they take milliseconds, and no bot is timed out
+// however loaded the machine (paced, with short stages, a bot timed out
+// now and then on a loaded machine, in one build and not the other).
+var timers = map[string]string{"setup": "1h", "night": "1h", "witch": "1h", "speech": "1h", "vote": "1h",
+	"other": "1h", "bot": "0s"}
 
 type gameSpec struct {
-	Preset string            `json:"preset"`
-	Seed   uint64            `json:"seed"`
-	Timers map[string]string `json:"timers"`
+	Preset  string            `json:"preset"`
+	Seed    uint64            `json:"seed"`
+	Timers  map[string]string `json:"timers"`
+	Unpaced bool              `json:"unpaced"`
 }
 
 // played is what the comparison reads of a game's replay: the whole log,
@@ -58,11 +56,12 @@ func buildEngine(t *testing.T) string {
 	return out
 }
 
-// TestTheEngineOnTheDevicePlaysTheServersGames: for a seeded game of bots
+// TestTheEngineOnTheDeviceRecordsTheNativeEvents: for a seeded game of bots
 // of every preset, the engine built for the browser, run under Node,
-// records the very events the server records, byte for byte (the deal,
-// every night and day, the end), and the same messages.
-func TestTheEngineOnTheDevicePlaysTheServersGames(t *testing.T) {
+// records the very events the same engine records built for the server
+// (amd64, the actor the server runs), byte for byte (the deal, every night
+// and day, the end), and the same messages.
+func TestTheEngineOnTheDeviceRecordsTheNativeEvents(t *testing.T) {
 	node, err := exec.LookPath("node")
 	if err != nil {
 		t.Fatal("node is needed to run the engine built for the browser (Node 20 or later): ", err)
@@ -75,10 +74,10 @@ func TestTheEngineOnTheDevicePlaysTheServersGames(t *testing.T) {
 
 	var specs []gameSpec
 	for i, p := range rules.Presets() {
-		specs = append(specs, gameSpec{Preset: p.Name, Seed: uint64(1000 + i), Timers: timers})
+		specs = append(specs, gameSpec{Preset: p.Name, Seed: uint64(1000 + i), Timers: timers, Unpaced: true})
 	}
 
-	// The device: the wasm build under Node, while the server plays.
+	// The device: the wasm build under Node, while the native build plays.
 	wasm := buildEngine(t)
 	var device map[string]played
 	var deviceErr error
@@ -89,26 +88,22 @@ func TestTheEngineOnTheDevicePlaysTheServersGames(t *testing.T) {
 		device, deviceErr = runNode(node, wasm, wasmExec, specs)
 	}()
 
-	srv := server.New(memory.New(), server.Options{Linger: time.Minute})
-	hs := httptest.NewServer(srv)
-	defer func() {
-		hs.Close()
-		srv.Stop()
-	}()
-	api := &client.API{Base: hs.URL}
+	// The same games natively: the engine as the server runs it
+	// (internal/game on the memory store), through the same requests.
+	dev := local.New(nil)
 	native := make([]played, len(specs))
 	errs := make([]error, len(specs))
-	for i, g := range specs { // at once, as the device plays them
+	for i, g := range specs {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			native[i], errs[i] = serverGame(api, g)
+			native[i], errs[i] = nativeGame(dev, g)
 		}()
 	}
 	wg.Wait()
 	for i, err := range errs {
 		if err != nil {
-			t.Fatalf("%s on the server: %v", specs[i].Preset, err)
+			t.Fatalf("%s natively: %v", specs[i].Preset, err)
 		}
 	}
 	if deviceErr != nil {
@@ -117,14 +112,14 @@ func TestTheEngineOnTheDevicePlaysTheServersGames(t *testing.T) {
 	for i, g := range specs {
 		n, d := native[i], device[g.Preset]
 		if n.Seed != d.Seed || !bytes.Equal(n.Roles, d.Roles) {
-			t.Errorf("%s seed %d: the deal differs:\nserver %d %s\ndevice %d %s", g.Preset, g.Seed, n.Seed, n.Roles, d.Seed, d.Roles)
+			t.Errorf("%s seed %d: the deal differs:\nnative %d %s\ndevice %d %s", g.Preset, g.Seed, n.Seed, n.Roles, d.Seed, d.Roles)
 		}
 		if !bytes.Equal(n.Events, d.Events) {
-			t.Errorf("%s seed %d: the events differ from byte %d:\nserver %s\ndevice %s", g.Preset, g.Seed,
+			t.Errorf("%s seed %d: the events differ from byte %d:\nnative %s\ndevice %s", g.Preset, g.Seed,
 				firstDiff(n.Events, d.Events), around(n.Events, d.Events), around(d.Events, n.Events))
 		}
 		if !bytes.Equal(n.Chats, d.Chats) {
-			t.Errorf("%s seed %d: the messages differ:\nserver %s\ndevice %s", g.Preset, g.Seed, n.Chats, d.Chats)
+			t.Errorf("%s seed %d: the messages differ:\nnative %s\ndevice %s", g.Preset, g.Seed, n.Chats, d.Chats)
 		}
 		if len(n.Events) < 100 {
 			t.Errorf("%s: a game of %d bytes of events is no game", g.Preset, len(n.Events))
@@ -148,27 +143,45 @@ func around(a, b []byte) string {
 	return string(a[max(0, i-200):min(len(a), i+200)])
 }
 
-func serverGame(api *client.API, g gameSpec) (played, error) {
+// nativeGame plays a game as play.mjs does in the wasm build: create,
+// start, wait for the end, the replay.
+func nativeGame(d *local.Device, g gameSpec) (played, error) {
 	ctx := context.Background()
-	var made client.Created
-	if err := api.Do(ctx, "POST", "/api/rooms", "", map[string]any{"preset": g.Preset, "practice": true, "seed": g.Seed,
-		"timers": g.Timers}, &made); err != nil {
+	ask := func(method, path, token string, body any, out any) error {
+		var b []byte
+		if body != nil {
+			b, _ = json.Marshal(body)
+		}
+		status, resp := d.Handle(ctx, method, path, token, b)
+		if status >= 300 {
+			return fmt.Errorf("%s %s: %d %s", method, path, status, resp)
+		}
+		return json.Unmarshal(resp, out)
+	}
+	var made struct {
+		Host string `json:"host_token"`
+		Room struct {
+			ID string `json:"id"`
+		} `json:"room"`
+	}
+	if err := ask("POST", "/api/rooms", "", map[string]any{"preset": g.Preset, "practice": true, "seed": g.Seed,
+		"timers": g.Timers, "unpaced": g.Unpaced}, &made); err != nil {
 		return played{}, err
 	}
 	var room struct {
 		Status  string `json:"status"`
 		Version int64  `json:"version"`
 	}
-	if err := api.Do(ctx, "POST", "/api/rooms/"+made.Room.ID+"/start", made.HostToken, nil, &room); err != nil {
+	if err := ask("POST", "/api/rooms/"+made.Room.ID+"/start", made.Host, nil, &room); err != nil {
 		return played{}, err
 	}
 	for room.Status != "over" {
-		if err := api.Do(ctx, "GET", fmt.Sprintf("/api/rooms/%s?after=%d", made.Room.ID, room.Version), "", nil, &room); err != nil {
+		if err := ask("GET", fmt.Sprintf("/api/rooms/%s?after=%d", made.Room.ID, room.Version), "", nil, &room); err != nil {
 			return played{}, err
 		}
 	}
 	var p played
-	err := api.Do(ctx, "GET", "/api/rooms/"+made.Room.ID+"/replay", "", nil, &p)
+	err := ask("GET", "/api/rooms/"+made.Room.ID+"/replay", "", nil, &p)
 	return p, err
 }
 

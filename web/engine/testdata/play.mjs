@@ -4,7 +4,7 @@
 //
 //   node play.mjs ENGINE.wasm WASM_EXEC.js < games.json
 //
-// games.json: [{preset, seed, timers}]; prints one JSON line a game:
+// games.json: [{preset, seed, timers, unpaced}]; prints one JSON line a game:
 // {preset, seed, replay} with the room's replay as the engine answers it.
 import fs from 'node:fs';
 import { createRequire } from 'node:module';
@@ -28,19 +28,15 @@ async function call(method, path, token, body, raw = false) {
 }
 
 async function play(g) {
-  const made = await call('POST', '/api/rooms', '', { preset: g.preset, practice: true, seed: g.seed, timers: g.timers });
+  const made = await call('POST', '/api/rooms', '', { preset: g.preset, practice: true, seed: g.seed, timers: g.timers, unpaced: g.unpaced });
   const id = made.room.id;
   let room = await call('POST', `/api/rooms/${id}/start`, made.host_token);
   while (room.status !== 'over') room = await call('GET', `/api/rooms/${id}?after=${room.version}`);
   const replay = await call('GET', `/api/rooms/${id}/replay`, '', undefined, true);
   return `{"preset":${JSON.stringify(g.preset)},"seed":${g.seed},"replay":${replay}}\n`;
 }
-// A few games at a time, as a server plays its rooms. Not all at once: the
-// engine has one thread, and a dozen games whose nights began together
-// would each wait for the others' bots at every stage's start, past the
-// stage's end on a loaded machine (a bot timed out in one build and not
-// in the other).
-const LANES = Number(process.env.LANES || 2);
+// A few games at a time, as a server plays its rooms.
+const LANES = Number(process.env.LANES || 4);
 const lines = new Array(games.length);
 let next = 0;
 await Promise.all(Array.from({ length: LANES }, async () => {
