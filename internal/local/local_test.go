@@ -175,4 +175,12 @@ func TestTheDeviceRefusesWhatNeedsAServer(t *testing.T) {
 	if s := do(t, d, "GET", "/api/rooms/local-none", "", nil, &e); s != 404 || e.Error.Code != "no_room" {
 		t.Errorf("an unknown room: %d %+v", s, e)
 	}
+	// an unpaced room is for bots only: nobody joins it
+	var made struct {
+		Room struct{ ID string } `json:"room"`
+	}
+	do(t, d, "POST", "/api/rooms", "", map[string]any{"preset": "std-9", "unpaced": true}, &made)
+	if s := do(t, d, "POST", "/api/rooms/"+made.Room.ID+"/join", "", map[string]any{"nickname": "Mei"}, &e); s != 409 || e.Error.Code != "unpaced" {
+		t.Errorf("a person joined an unpaced room: %d %+v", s, e)
+	}
 }
