@@ -64,7 +64,13 @@ func static(files fs.FS) http.Handler {
 		index = &file{ctype: "text/html; charset=utf-8", variants: []variant{{etag: `"empty"`}}}
 	}
 	csp := cspBase
-	if hashes := inlineScriptHashes(index.variants[0].data); hashes != "" {
+	hashes := inlineScriptHashes(index.variants[0].data)
+	// A page that names the engine on the device (web/build/engine.js)
+	// compiles it: WebAssembly, and no other eval.
+	if bytes.Contains(index.variants[0].data, []byte(`<meta name="wolfden-engine"`)) {
+		hashes += " 'wasm-unsafe-eval'"
+	}
+	if hashes != "" {
 		csp = strings.Replace(csp, "default-src 'self';", "default-src 'self'; script-src 'self'"+hashes+";", 1)
 	}
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {

@@ -143,6 +143,15 @@ func TestStaticAllowsOnlyItsInlineScript(t *testing.T) {
 	if strings.Contains(plain, "script-src") {
 		t.Errorf("a page without inline scripts gets %q", plain)
 	}
+	if strings.Contains(csp, "wasm") {
+		t.Errorf("a page without the engine may compile WebAssembly: %q", csp)
+	}
+	// the engine on the device (web/build/engine.js): WebAssembly, no eval
+	page := `<head><meta name="wolfden-engine" data-wasm="/assets/e.wasm"><script>` + script + `</script>`
+	eng := get(static(fstest.MapFS{"index.html": {Data: []byte(page)}}), "/", "").Header().Get("Content-Security-Policy")
+	if !strings.Contains(eng, "script-src 'self' "+hash+" 'wasm-unsafe-eval';") || strings.Contains(eng, "'unsafe-eval'") {
+		t.Errorf("a page with the engine gets %q", eng)
+	}
 }
 
 // text names the files the build precompresses (web/build/plugins.js).

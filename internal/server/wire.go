@@ -1,115 +1,25 @@
 package server
 
 import (
-	"bytes"
-	"encoding/json"
-	"errors"
-	"fmt"
-	"unicode/utf8"
-
 	"github.com/wolfden/wolfden/internal/game"
 	"github.com/wolfden/wolfden/internal/wire"
 	"github.com/wolfden/wolfden/rules"
 )
 
 // MaxFrame is the largest frame a client may send, in bytes.
-const MaxFrame = 4096
+const MaxFrame = wire.MaxFrame
 
 // inFrame is a frame from a client (wire.ClientFrame), with the server's
 // reading of it.
 type inFrame wire.ClientFrame
 
-// decodeFrame reads a client frame strictly: unknown fields, trailing data
-// and values out of range are errors that say what is wrong.
+// decodeFrame reads a client frame strictly (wire.Decode, which the
+// engine on the device shares).
 func decodeFrame(data []byte) (inFrame, error) {
-	var f inFrame
-	if len(data) > MaxFrame {
-		return f, fmt.Errorf("frame of %d bytes is larger than %d", len(data), MaxFrame)
-	}
-	dec := json.NewDecoder(bytes.NewReader(data))
-	dec.DisallowUnknownFields()
-	if err := dec.Decode(&f); err != nil {
-		return f, fmt.Errorf("malformed frame: %v", err)
-	}
-	// Only JSON whitespace may follow the object. (dec.More is not enough:
-	// it is false before a stray '}' or ']', which would pass.)
-	if rest := data[dec.InputOffset():]; len(bytes.Trim(rest, " \t\r\n")) != 0 {
-		return f, errors.New("malformed frame: data after the JSON object")
-	}
-	switch f.Type {
-	case "hello", "ping":
-		if f.Since < 0 || f.ChatSince < 0 {
-			return f, errors.New("since and chat_since cannot be negative")
-		}
-	case "act":
-		if _, err := f.command(); err != nil {
-			return f, err
-		}
-	case "chat":
-		if f.Channel == "" {
-			return f, errors.New("chat: channel is required")
-		}
-		if !utf8.ValidString(f.Text) {
-			return f, errors.New("chat: the text is not valid UTF-8")
-		}
-		if n := utf8.RuneCountInString(f.Text); n == 0 || n > game.MaxChat {
-			return f, fmt.Errorf("chat: the text must have 1 to %d characters", game.MaxChat)
-		}
-	case "cover": // the night's filler: nothing to do, nothing answered
-	case "seen": // the seat has seen its card (seen.go)
-	case "decoy": // a phone's decoy task at a table (game/decoy.go): answered like a command, nothing else
-		if f.Target < 0 || f.Target > rules.MaxSeats {
-			return f, fmt.Errorf("decoy: target %d is not a seat", f.Target)
-		}
-	case "":
-		return f, errors.New("the frame has no type")
-	default:
-		return f, fmt.Errorf("unknown frame type %q (hello, act, chat, ping, cover, seen, decoy)", f.Type)
-	}
-	return f, nil
+	f, err := wire.Decode(data, game.MaxChat)
+	return inFrame(f), err
 }
 
 // command turns an act frame into an engine command; the seat is the
 // connection's, never the frame's.
-func (f *inFrame) command() (rules.Command, error) {
-	var c rules.Command
-	if f.Target < 0 || f.Target > rules.MaxSeats {
-		return c, fmt.Errorf("act: target %d is not a seat", f.Target)
-	}
-	if f.Value < -128 || f.Value > 127 {
-		return c, fmt.Errorf("act: value %d is out of range", f.Value)
-	}
-	c.Target, c.Value = rules.Seat(f.Target), int8(f.Value)
-	for _, s := range f.Seats {
-		if s < 1 || s > rules.MaxSeats {
-			return c, fmt.Errorf("act: seat %d is not a seat", s)
-		}
-		if c.Mask&(1<<uint(s)) != 0 {
-			return c, fmt.Errorf("act: seat %d is named twice", s)
-		}
-		c.Mask |= 1 << uint(s)
-	}
-	switch f.Cmd {
-	case "accuse", "vouch":
-		c.Kind, c.Value = rules.CmdClaim, rules.ClaimWolf
-		if f.Cmd == "vouch" {
-			c.Value = rules.ClaimGood
-		}
-		return c, nil
-	case "claim":
-		r, err := rules.ParseRole(f.Role)
-		if err != nil {
-			return c, fmt.Errorf("act: claim: %v", err)
-		}
-		c.Kind, c.Value, c.Role = rules.CmdClaim, rules.ClaimRole, r
-		return c, nil
-	case "":
-		return c, errors.New("act: cmd is required")
-	}
-	k, err := rules.ParseCmd(f.Cmd)
-	if err != nil {
-		return c, fmt.Errorf("act: unknown command %q", f.Cmd)
-	}
-	c.Kind = k
-	return c, nil
-}
+func (f *inFrame) command() (rules.Command, error) { return (*wire.ClientFrame)(f).Command() }

@@ -28,8 +28,8 @@ export function localePreload() {
 }
 
 // precompress writes NAME.br and NAME.gz beside every text file of the
-// build that they make smaller; the server sends them to browsers that take
-// them (internal/server/static.go). Deterministic: the same files give the
+// build, and the engine's .wasm, that they make smaller; the server sends
+// them to browsers that take them (internal/server/static.go). Deterministic: the same files give the
 // same bytes.
 export function precompress() {
   let outDir = 'dist';
@@ -42,12 +42,12 @@ export function precompress() {
     closeBundle() {
       const walk = (dir) => fs.readdirSync(dir, { withFileTypes: true }).flatMap((d) => (d.isDirectory() ? walk(path.join(dir, d.name)) : [path.join(dir, d.name)]));
       for (const f of walk(outDir)) {
-        if (!/\.(html|js|css|svg|json|txt)$/.test(f)) continue;
+        if (!/\.(html|js|css|svg|json|txt|wasm)$/.test(f)) continue;
         const data = fs.readFileSync(f);
         const br = zlib.brotliCompressSync(data, {
           params: {
             [zlib.constants.BROTLI_PARAM_QUALITY]: 11,
-            [zlib.constants.BROTLI_PARAM_MODE]: zlib.constants.BROTLI_MODE_TEXT,
+            [zlib.constants.BROTLI_PARAM_MODE]: f.endsWith('.wasm') ? zlib.constants.BROTLI_MODE_GENERIC : zlib.constants.BROTLI_MODE_TEXT,
             [zlib.constants.BROTLI_PARAM_SIZE_HINT]: data.length,
           },
         });

@@ -1,4 +1,8 @@
-// The HTTP API of docs/server.md.
+// The HTTP API of docs/server.md. A room of the device (lib/engine.js:
+// pass-and-play with no server) is asked of the engine running in the
+// page, which answers as the server would.
+
+import { handle, isLocal } from './engine.js';
 
 export class ApiError extends Error {
   constructor(status, code, message) {
@@ -9,6 +13,7 @@ export class ApiError extends Error {
 }
 
 async function call(method, path, body, token, signal) {
+  if (isLocal(roomOf(path))) return local(method, path, body, token, signal);
   const headers = {};
   if (body !== undefined) headers['Content-Type'] = 'application/json';
   if (token) headers.Authorization = 'Bearer ' + token;
@@ -32,10 +37,50 @@ async function call(method, path, body, token, signal) {
 }
 
 const room = (id) => '/api/rooms/' + encodeURIComponent(id);
+const roomOf = (path) => (path.match(/^\/api\/rooms\/([^/?]+)/) || [])[1] || '';
+
+// local asks the engine on the device; an abort (the wait for a change)
+// is honoured at once, the engine's answer dropped.
+async function local(method, path, body, token, signal) {
+  let r;
+  try {
+    const asked = handle(method, path, body, token);
+    r = signal ? await Promise.race([asked, aborted(signal)]) : await asked;
+  } catch (err) {
+    if (err && err.name === 'AbortError') throw err;
+    throw new ApiError(0, 'engine', err && err.message);
+  }
+  if (r.status >= 300) {
+    const e = (r.data && r.data.error) || {};
+    throw new ApiError(r.status, e.code || 'http_' + r.status, e.message);
+  }
+  return r.data;
+}
+
+const aborted = (signal) =>
+  new Promise((_, reject) => {
+    const no = () => reject(new DOMException('aborted', 'AbortError'));
+    if (signal.aborted) no();
+    else signal.addEventListener('abort', no, { once: true });
+  });
+
+// offline asks the server, and the engine on the device when the network
+// fails: the lists a board is made from (the create page, offline).
+async function offline(path) {
+  try {
+    return await call('GET', path);
+  } catch (err) {
+    if (err.status !== 0) throw err;
+    return local('GET', path);
+  }
+}
+
+// request is any request of the API (a room of the device's to the engine).
+export const request = (method, path, body, token) => call(method, path, body, token);
 
 export const api = {
-  presets: () => call('GET', '/api/presets'),
-  options: () => call('GET', '/api/options'),
+  presets: () => offline('/api/presets'),
+  options: () => offline('/api/options'),
   // a board's simulated balance (the create request's preset/players/options or board); suggest: one-change edits too
   balance: (req, suggest) => call('POST', '/api/balance' + (suggest ? '?suggest=1' : ''), req),
   balancePresets: () => call('GET', '/api/balance/presets'),
@@ -44,6 +89,12 @@ export const api = {
   // the room once its version is above after: the server answers when it changes (up to 25 s)
   roomAfter: (id, token, after, signal) => call('GET', room(id) + '?after=' + after, undefined, token, signal),
   create: async (req) => {
+    if (req.local) {
+      // a game of the device: the engine holds the room (docs/device.md)
+      const here = { ...req };
+      delete here.local;
+      return local('POST', '/api/rooms', here);
+    }
     try {
       return await call('POST', '/api/rooms', req);
     } catch (err) {

@@ -10,6 +10,7 @@
 // traffic is the same whether its player acts or sleeps.
 
 import { applyFrame } from './game.js';
+import { isLocal, LocalSocket } from './engine.js';
 
 // Delays before the nth retry, in ms; the last repeats.
 export const BACKOFF = [300, 1000, 2000, 4000, 8000, 15000];
@@ -139,7 +140,8 @@ export class Connection {
     this.on.status('connecting', { attempt: this.attempt });
     let ws;
     try {
-      ws = new WebSocket(this.url());
+      // a room of the device: the engine in the page, with the same frames
+      ws = isLocal(this.room) ? new LocalSocket(this.room) : new WebSocket(this.url());
     } catch {
       this.retry();
       return;
