@@ -22,9 +22,6 @@ import (
 // MinPlayers is the smallest table a board file may declare.
 const MinPlayers = 3
 
-// maxFileSize bounds what Load reads: a board file is a few hundred bytes.
-const maxFileSize = 1 << 20
-
 // File is a parsed board file.
 type File struct {
 	Source      string // the file name, for messages
@@ -48,17 +45,18 @@ func Load(path string) (*File, error) {
 	if !st.Mode().IsRegular() {
 		return nil, fmt.Errorf("%s: not a regular file", path)
 	}
-	data, err := io.ReadAll(io.LimitReader(f, maxFileSize+1))
+	data, err := io.ReadAll(io.LimitReader(f, MaxSize+1))
 	if err != nil {
 		return nil, err
 	}
-	if len(data) > maxFileSize {
-		return nil, fmt.Errorf("%s: larger than %d bytes: not a board file", path, maxFileSize)
+	if len(data) > MaxSize {
+		return nil, fmt.Errorf("%s: larger than %d bytes: not a board file", path, MaxSize)
 	}
 	return Parse(path, data)
 }
 
-// Parse reads a board file; name is the file name used in messages.
+// Parse reads a board file; name is the file name used in messages. A text
+// beyond the limits (MaxSize, MaxItems, MaxDepth) is refused unparsed.
 func Parse(name string, data []byte) (bf *File, err error) {
 	// The YAML parser may panic on malformed input: a bad file must be an
 	// error, never a crash.
@@ -67,6 +65,9 @@ func Parse(name string, data []byte) (bf *File, err error) {
 			bf, err = nil, fmt.Errorf("%s: malformed YAML (%v)", name, r)
 		}
 	}()
+	if err := precheck(name, data); err != nil {
+		return nil, err
+	}
 	p := &reader{name: name, anchors: map[string]ast.Node{}}
 	return p.parse(data)
 }
