@@ -16,6 +16,7 @@ import (
 	"github.com/goccy/go-yaml/ast"
 	"github.com/goccy/go-yaml/parser"
 
+	"github.com/wolfden/wolfden/internal/usertext"
 	"github.com/wolfden/wolfden/rules"
 )
 
@@ -154,11 +155,11 @@ func (p *reader) parse(data []byte) (*File, error) {
 		}
 		switch key {
 		case "name":
-			if bf.Name, err = p.text(kv.Value, "name"); err != nil {
+			if bf.Name, err = p.userText(kv, "name"); err != nil {
 				return nil, err
 			}
 		case "description":
-			if bf.Description, err = p.text(kv.Value, "description"); err != nil {
+			if bf.Description, err = p.userText(kv, "description"); err != nil {
 				return nil, err
 			}
 		case "players":
@@ -294,6 +295,19 @@ func (p *reader) text(n ast.Node, what string) (string, error) {
 	s, ok := scalarText(v)
 	if !ok {
 		return "", p.errorf(n, "%s must be text, not %s", what, p.show(v))
+	}
+	return s, nil
+}
+
+// userText reads a text that players see, held to the rule of every user
+// text (package usertext): one line, no control or direction character.
+func (p *reader) userText(kv *ast.MappingValueNode, what string) (string, error) {
+	s, err := p.text(kv.Value, what)
+	if err != nil {
+		return "", err
+	}
+	if err := usertext.Check(s); err != nil {
+		return "", p.errorf(p.at(kv), "%s: %v", what, err)
 	}
 	return s, nil
 }

@@ -7,11 +7,13 @@ import (
 	"net/http"
 	"sort"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/wolfden/wolfden/bot"
 	"github.com/wolfden/wolfden/internal/boardfile"
 	"github.com/wolfden/wolfden/internal/game"
 	"github.com/wolfden/wolfden/internal/llm"
+	"github.com/wolfden/wolfden/internal/usertext"
 	"github.com/wolfden/wolfden/rules"
 )
 
@@ -229,18 +231,16 @@ type seatRec struct {
 
 func (s *seatRec) empty() bool { return s.Hash == "" && !s.Bot && !s.Agent }
 
+// checkName holds a name to the rule of every user text (package usertext)
+// and to MaxName.
 func checkName(what, s string, mayBeEmpty bool) error {
-	n := 0
-	for _, r := range s {
-		if r < ' ' || r == 0x7f {
-			return fmt.Errorf("%s: control characters are not allowed", what)
-		}
-		n++
+	if err := usertext.Check(s); err != nil {
+		return fmt.Errorf("%s: %v", what, err)
 	}
 	if s == "" && !mayBeEmpty {
 		return fmt.Errorf("%s is required", what)
 	}
-	if n > MaxName {
+	if utf8.RuneCountInString(s) > MaxName {
 		return fmt.Errorf("%s: at most %d characters", what, MaxName)
 	}
 	return nil

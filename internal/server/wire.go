@@ -8,6 +8,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/wolfden/wolfden/internal/game"
+	"github.com/wolfden/wolfden/internal/usertext"
 	"github.com/wolfden/wolfden/internal/wire"
 	"github.com/wolfden/wolfden/rules"
 )
@@ -49,8 +50,8 @@ func decodeFrame(data []byte) (inFrame, error) {
 		if f.Channel == "" {
 			return f, errors.New("chat: channel is required")
 		}
-		if !utf8.ValidString(f.Text) {
-			return f, errors.New("chat: the text is not valid UTF-8")
+		if err := usertext.Check(f.Text); err != nil {
+			return f, &textError{fmt.Errorf("chat: %v", err)}
 		}
 		if n := utf8.RuneCountInString(f.Text); n == 0 || n > game.MaxChat {
 			return f, fmt.Errorf("chat: the text must have 1 to %d characters", game.MaxChat)
@@ -68,6 +69,10 @@ func decodeFrame(data []byte) (inFrame, error) {
 	}
 	return f, nil
 }
+
+// textError is a chat refused by the rule of every user text: the client is
+// told with the code "text", which it translates.
+type textError struct{ error }
 
 // command turns an act frame into an engine command; the seat is the
 // connection's, never the frame's.
