@@ -287,7 +287,7 @@ type roomInfo struct {
 	// Practice: the deal may be known (its seed was fixed, or is shown
 	// here); every seat is told so. Seed is shown for practice rooms only.
 	Practice bool       `json:"practice"`
-	CardSeen bool       `json:"card_seen"` // a table's room: the first night waits for every card to be seen
+	CardSeen bool       `json:"card_seen"`         // a table's room: the first night waits for every card to be seen
 	Private  bool       `json:"private,omitempty"` // never listed
 	Seed     *uint64    `json:"seed,omitempty"`
 	Deal     []string   `json:"deal,omitempty"` // a practice room's fixed cards
