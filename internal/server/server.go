@@ -236,6 +236,7 @@ func (s *Server) routes() {
 	m.HandleFunc("POST /api/rooms/{id}/seats/{seat}/agent", s.routed(s.openAgentSeat))
 	if s.agents != nil {
 		m.Handle("GET /aiwolf/ws", s.agents)
+		m.HandleFunc("POST /aiwolf/code", s.agents.ServeCode)
 	}
 	m.HandleFunc("GET /api/codes/{code}", s.codeRoom)
 	m.HandleFunc("GET /j/{code}", s.joinLink)
