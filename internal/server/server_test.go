@@ -634,3 +634,18 @@ func TestTableAndPrivateRoomsAreNeverListed(t *testing.T) {
 		}
 	}
 }
+
+// TestADeeplyNestedBoardIsRefusedUnparsed: the board of issue 29 (31,000
+// nested lists in a 62 KB body, which took the server to 1.5 GB) is refused
+// by room creation and balance alike, naming the limit, before any parse.
+func TestADeeplyNestedBoardIsRefusedUnparsed(t *testing.T) {
+	ts := newTestServerWith(t, Options{BalancePerMinute: -1})
+	board := "players: " + strings.Repeat("[", 31000) + strings.Repeat("]", 31000)
+	for _, path := range []string{"/api/rooms", "/api/balance"} {
+		err := ts.api.Do(context.Background(), "POST", path, "", map[string]any{"board": board}, nil)
+		var e *client.Error
+		if !errors.As(err, &e) || e.Status != 400 || !strings.Contains(e.Message, "board: more than 2048 words and symbols") {
+			t.Errorf("POST %s: %v, want 400 naming the limit", path, err)
+		}
+	}
+}
