@@ -91,7 +91,7 @@ The agents play as a decent simple player does (docs/aiwolf.md, "Agents").`,
 	cmd.Flags().IntVar(&count, "count", 1, "how many agents to connect, named from --name on")
 	cmd.Flags().IntVar(&games, "games", 1, "how many games each agent plays, one after another")
 	cmd.Flags().Uint64Var(&seed, "seed", 1, "the seed of the agents' choices")
-	cmd.Flags().StringVar(&token, "token", "", "a JWT for a server that requires one (sent as Authorization: Bearer)")
+	cmd.Flags().StringVar(&token, "token", "", "a JWT for a server that requires one, or an agent seat's token with --url …/aiwolf/ws?room=ID (sent as Authorization: Bearer, never in the URL)")
 	return cmd
 }
 
@@ -143,6 +143,9 @@ func checkAgentURL(raw string) error {
 	}
 	if u.Host == "" {
 		return fmt.Errorf("agent: --url %q has no host", raw)
+	}
+	if u.Query().Has("token") {
+		return errors.New("agent: --url holds a token, which proxies would log with the URL: give it as --token (sent as Authorization: Bearer)")
 	}
 	return nil
 }

@@ -23,6 +23,7 @@ func TestAgentFlagsAreCheckedByName(t *testing.T) {
 		{[]string{"agent", "--name", "kanolab1"}, "--url is required"},
 		{[]string{"agent", "--url", "http://127.0.0.1:8080/ws", "--name", "k1"}, "the scheme must be ws or wss"},
 		{[]string{"agent", "--url", "ws:///ws", "--name", "k1"}, "has no host"},
+		{[]string{"agent", "--url", "ws://127.0.0.1:1/aiwolf/ws?room=r&token=t", "--name", "k1"}, "give it as --token"},
 		{[]string{"agent", "--url", "ws://127.0.0.1:1/ws"}, "--name NAME is required"},
 		{[]string{"agent", "--url", "ws://127.0.0.1:1/ws", "--name", "123"}, "only digits"},
 		{[]string{"agent", "--url", "ws://127.0.0.1:1/ws", "--name", "a b"}, "white space"},

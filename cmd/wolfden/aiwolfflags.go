@@ -27,7 +27,7 @@ func (f *aiwolfFlags) add(cmd *cobra.Command) {
 	fl.StringVar(&f.addr, "aiwolf-addr", "", "also serve the gateway as ws://ADDR/ws, the reference server's address (e.g. :8080; implies --aiwolf)")
 	fl.IntVar(&f.players, "aiwolf-players", 5, "the regulation matched games are played on: 5 (aiwolf-5) or 13 (aiwolf-13)")
 	fl.BoolVar(&f.contest, "aiwolf-contest", false, "contest matching: a game starts with one agent of each of N teams (default: self-match, N agents of one team)")
-	fl.BoolVar(&f.auth, "aiwolf-auth", false, "require an HS256 JWT signed with $SECRET_KEY (claims role PLAYER and team), as ?token= or Authorization: Bearer")
+	fl.BoolVar(&f.auth, "aiwolf-auth", false, "require an HS256 JWT signed with $SECRET_KEY (claims role PLAYER and team), as Authorization: Bearer or a one-use ?code= (POST /aiwolf/code)")
 	fl.DurationVar(&f.action, "aiwolf-action-timeout", 60*time.Second, "how long a request waits for the agent's reply before the bot plays it")
 	fl.DurationVar(&f.response, "aiwolf-response-timeout", 120*time.Second, "how long the NAME probe after a timeout waits, and a new connection's NAME")
 	fl.DurationVar(&f.pingEvery, "aiwolf-ping", 2*time.Second, "how often agents are pinged")

@@ -84,6 +84,8 @@ func TestBadInputIsRefusedClearly(t *testing.T) {
 		{[]string{"play", "--scrip", "x"}, "unknown flag: --scrip"},
 		{[]string{"presets", "extra"}, "unknown command"},
 		{[]string{"board", "chek", "x.yaml"}, `unknown command "chek" for "wolfden board"`},
+		{[]string{"serve", "--ipv6-prefix", "0"}, "--ipv6-prefix 0: the bits of an IPv6 address that name one client go from 1 to 128"},
+		{[]string{"serve", "--ipv6-prefix", "129"}, "--ipv6-prefix 129"},
 	}
 	for _, c := range cases {
 		_, err := wolfden(t, c.args...)

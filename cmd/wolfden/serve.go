@@ -28,7 +28,7 @@ func serveCmd() *cobra.Command {
 	var l listeners
 	var origins, proxies []string
 	var drain, linger time.Duration
-	var roomRate, joinRate int
+	var roomRate, joinRate, ipv6Prefix int
 	var af aiwolfFlags
 	var lf llmFlags
 	var bf busFlag
@@ -79,6 +79,16 @@ out; games still running then are stored and resume at the next start.`,
 			if drain < 0 || linger <= 0 || roomRate < 0 || joinRate < 0 {
 				return errors.New("serve: --drain, --room-rate and --join-rate cannot be negative and --linger must be positive")
 			}
+			if !cmd.Flags().Changed("ipv6-prefix") {
+				if v := os.Getenv("WOLFDEN_IPV6_PREFIX"); v != "" {
+					if _, err := fmt.Sscan(v, &ipv6Prefix); err != nil {
+						return fmt.Errorf("serve: WOLFDEN_IPV6_PREFIX=%q is not a number of bits", v)
+					}
+				}
+			}
+			if ipv6Prefix < 1 || ipv6Prefix > 128 {
+				return fmt.Errorf("serve: --ipv6-prefix %d: the bits of an IPv6 address that name one client go from 1 to 128 (64: a subscriber's network; 128: each address alone)", ipv6Prefix)
+			}
 			trusted, err := parseProxies(proxies)
 			if err != nil {
 				return err
@@ -101,7 +111,8 @@ out; games still running then are stored and resume at the next start.`,
 				publicURL = l.domain.m.PublicURL()
 			}
 			opts := server.Options{Origins: origins, Linger: linger, Log: slog.New(h), Web: web.Dist(),
-				RoomsPerMinute: roomRate, JoinsPerMinute: joinRate, TrustedProxies: trusted, PublicURL: publicURL}
+				RoomsPerMinute: roomRate, JoinsPerMinute: joinRate, TrustedProxies: trusted, PublicURL: publicURL,
+				IPv6Prefix: ipv6Prefix}
 			if opts.LLM, err = lf.config(cmd.Flags().Changed); err != nil {
 				return fmt.Errorf("serve: %v", err)
 			}
@@ -140,6 +151,7 @@ out; games still running then are stored and resume at the next start.`,
 	cmd.Flags().StringVar(&logFormat, "log", "text", "log format: text or json")
 	cmd.Flags().IntVar(&roomRate, "room-rate", 60, "rooms one address may create a minute (0: no limit, for load tests)")
 	cmd.Flags().IntVar(&joinRate, "join-rate", 10, "seats one address may take a minute (0: no limit, for load tests)")
+	cmd.Flags().IntVar(&ipv6Prefix, "ipv6-prefix", server.DefaultIPv6Prefix, "IPv6 clients count as one address per prefix of this many bits for every per-address limit (env WOLFDEN_IPV6_PREFIX; 128: each address alone)")
 	cmd.Flags().StringVar(&l.metrics, "metrics-addr", "", "operator listener for /metrics and /readyz (env WOLFDEN_METRICS_ADDR; off if empty)")
 	cmd.Flags().StringVar(&l.certFile, "tls-cert", "", "serve HTTPS with this certificate (PEM; with --tls-key)")
 	cmd.Flags().StringVar(&l.keyFile, "tls-key", "", "the certificate's private key (PEM; with --tls-cert)")

@@ -35,7 +35,8 @@ type packet struct {
 }
 
 type testAgent struct {
-	name string
+	name   string
+	header http.Header // sent with the dial (a token as Authorization)
 	// behaviour: reply returns the reply to a request, or ok=false to give
 	// none (the agent stalls); nil plays honestly.
 	reply func(a *testAgent, p *packet) (string, bool)
@@ -89,7 +90,7 @@ func someoneElse(p *packet) string {
 func (a *testAgent) run(t *testing.T, url string) {
 	a.done = make(chan struct{})
 	ctx := context.Background()
-	c, _, err := websocket.Dial(ctx, url, nil)
+	c, _, err := websocket.Dial(ctx, url, &websocket.DialOptions{HTTPHeader: a.header})
 	if err != nil {
 		t.Errorf("%s: dial: %v", a.name, err)
 		close(a.done)

@@ -12,11 +12,17 @@ import (
 
 // The reference's optional authentication: an HMAC JWT (HS256) signed
 // with the server's secret (env SECRET_KEY), claims role PLAYER and team,
-// given as ?token= or Authorization: Bearer. Checked with the standard
-// library: it is one signature and two claims.
+// given as Authorization: Bearer (as the reference's client sends it) or
+// traded for a one-use code (codes.go). The reference server also reads
+// ?token=; this gateway refuses it, since URLs are logged on their way.
+// Checked with the standard library: it is one signature and two claims.
 
 // errAuth is the refusal of a connection without a valid token.
-var errAuth = errors.New("a valid token is required (?token=JWT or Authorization: Bearer JWT, HS256, claims role PLAYER and team)")
+var errAuth = errors.New("a valid token is required (Authorization: Bearer JWT, HS256, claims role PLAYER and team; or ?code= from POST /aiwolf/code)")
+
+// errTokenInURL refuses ?token=: docs/aiwolf.md, "Authentication".
+var errTokenInURL = errors.New("a token in the URL is refused, since proxies keep URLs in their logs: " +
+	"send it as Authorization: Bearer TOKEN, or trade it for a one-use code (POST /aiwolf/code with that header) and connect with ?code=CODE")
 
 // Claims are the token's claims the gateway reads.
 type Claims struct {
@@ -25,10 +31,8 @@ type Claims struct {
 	Exp  int64  `json:"exp,omitempty"`
 }
 
-func tokenOf(r *http.Request) string {
-	if t := r.URL.Query().Get("token"); t != "" {
-		return t
-	}
+// bearer is the request's Authorization: Bearer token, or "".
+func bearer(r *http.Request) string {
 	if t, ok := strings.CutPrefix(r.Header.Get("Authorization"), "Bearer "); ok {
 		return strings.TrimSpace(t)
 	}

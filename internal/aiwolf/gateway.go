@@ -130,6 +130,7 @@ type Gateway struct {
 	tables  map[string]*table
 	parked  map[parkKey]*conn // agents of a room's agent seat, before its game starts
 	closed  bool
+	codes   *urlCodes // the codes that stand for a credential in a URL
 	wg      sync.WaitGroup
 }
 
@@ -145,7 +146,7 @@ func New(host Host, opts Options) (*Gateway, error) {
 		return nil, err
 	}
 	return &Gateway{host: host, opts: opts, log: opts.Log, quit: make(chan struct{}),
-		tables: map[string]*table{}, parked: map[parkKey]*conn{}}, nil
+		tables: map[string]*table{}, parked: map[parkKey]*conn{}, codes: newURLCodes()}, nil
 }
 
 // Timers are a matched game's: each request has its own timeout (the
@@ -189,22 +190,44 @@ func (g *Gateway) Close() {
 }
 
 // ServeHTTP takes an agent's WebSocket: NAME first, then a game.
-// ?room=ID&token=T takes a room's agent seat instead of a match.
+// ?room=ID takes a room's agent seat instead of a match, with the seat's
+// token as Authorization: Bearer or a code of it (?code=, codes.go). A
+// match with a secret takes the team's JWT the same two ways. A room's seat
+// needs no JWT: its token is the host's grant of that one seat.
 func (g *Gateway) ServeHTTP(w http.ResponseWriter, r *http.Request) {
-	var claims Claims
-	if g.opts.Secret != nil {
-		var err error
-		if claims, err = verify(g.opts.Secret, tokenOf(r), time.Now().Unix()); err != nil {
-			http.Error(w, err.Error(), http.StatusUnauthorized)
+	q := r.URL.Query()
+	if q.Has("token") {
+		http.Error(w, errTokenInURL.Error(), http.StatusBadRequest)
+		return
+	}
+	room, code := q.Get("room"), q.Get("code")
+	var gr grant
+	if code != "" {
+		var ok bool
+		if gr, ok = g.codes.take(code); !ok || gr.room != room {
+			http.Error(w, "the code is unknown, spent or expired: a code serves one connection, within a minute of its making (an agent seat's link: ten minutes)", http.StatusUnauthorized)
 			return
 		}
 	}
-	room, seatToken := r.URL.Query().Get("room"), r.URL.Query().Get("token")
+	var claims Claims
 	var seat rules.Seat
-	if room != "" {
+	switch {
+	case room != "":
+		tok := bearer(r)
+		if code != "" {
+			tok = gr.token
+		}
 		var err error
-		if seat, err = g.host.AgentSeat(room, seatToken); err != nil {
+		if seat, err = g.host.AgentSeat(room, tok); err != nil {
 			http.Error(w, err.Error(), http.StatusForbidden)
+			return
+		}
+	case g.opts.Secret != nil && code != "":
+		claims = gr.claims
+	case g.opts.Secret != nil:
+		var err error
+		if claims, err = verify(g.opts.Secret, bearer(r), time.Now().Unix()); err != nil {
+			http.Error(w, err.Error(), http.StatusUnauthorized)
 			return
 		}
 	}
@@ -241,6 +264,50 @@ func (g *Gateway) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 }
 
 // checkName refuses names no in-game log could hold.
+// ServeCode trades the credential of the request's Authorization: Bearer
+// for a code that stands for it in a WebSocket URL, once: POST
+// /aiwolf/code with the team's JWT (a gateway with a secret), or POST
+// /aiwolf/code?room=ID with an agent seat's token. It answers
+// {"code":…,"expires_in":SECONDS}.
+func (g *Gateway) ServeCode(w http.ResponseWriter, r *http.Request) {
+	room := r.URL.Query().Get("room")
+	tok := bearer(r)
+	var gr grant
+	ttl := CodeTTL
+	switch {
+	case room != "":
+		if _, err := g.host.AgentSeat(room, tok); err != nil {
+			http.Error(w, err.Error(), http.StatusForbidden)
+			return
+		}
+		gr = grant{room: room, token: tok}
+	case g.opts.Secret == nil:
+		http.Error(w, "this gateway takes agents without a token: connect without a code (or give ?room=ID for an agent seat)", http.StatusBadRequest)
+		return
+	default:
+		claims, err := verify(g.opts.Secret, tok, time.Now().Unix())
+		if err != nil {
+			http.Error(w, err.Error(), http.StatusUnauthorized)
+			return
+		}
+		gr = grant{claims: claims}
+	}
+	code, err := g.codes.mint(gr, ttl)
+	if err != nil {
+		http.Error(w, err.Error(), http.StatusServiceUnavailable)
+		return
+	}
+	w.Header().Set("Content-Type", "application/json; charset=utf-8")
+	w.Header().Set("Cache-Control", "no-store")
+	fmt.Fprintf(w, "{\"code\":%q,\"expires_in\":%d}\n", code, int(ttl.Seconds()))
+}
+
+// SeatCode is a code for a room's agent seat, for the link its host copies
+// to his agent (SeatCodeTTL).
+func (g *Gateway) SeatCode(room, token string) (string, error) {
+	return g.codes.mint(grant{room: room, token: token}, SeatCodeTTL)
+}
+
 func checkName(name string) error {
 	switch {
 	case name == "":

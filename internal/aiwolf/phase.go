@@ -4,6 +4,7 @@ import (
 	"time"
 
 	"github.com/wolfden/wolfden/internal/game"
+	"github.com/wolfden/wolfden/internal/usertext"
 	"github.com/wolfden/wolfden/rules"
 )
 
@@ -199,7 +200,10 @@ func (t *table) spoke(s *seat, o *outgoing, reply string, failed bool) *Talk {
 		b.count = 0
 		u = utterance{text: wordOver, over: true}
 	} else {
-		u = b.take(&p.setting, reply)
+		// The rule of user text, by dropping (usertext.Clean): the agents
+		// read the talk list and the table hears it; a text of nothing else
+		// is an empty reply.
+		u = b.take(&p.setting, usertext.Clean(reply))
 		u.text = truncate1(u.text, game.MaxChat) // what the table hears of it
 	}
 	if !u.over {

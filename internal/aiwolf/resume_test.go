@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"math/rand/v2"
+	"net/http"
 	"strings"
 	"sync/atomic"
 	"testing"
@@ -96,16 +97,24 @@ func TestAgentsBotsAndAPersonShareOneRoom(t *testing.T) {
 		if err := api.Do(ctx, "POST", "/api/rooms/"+room+"/seats/"+string(rune('0'+seat))+"/agent", created.Host, nil, &open); err != nil {
 			t.Fatal(err)
 		}
-		if !strings.Contains(open.URL, "token="+open.Token) {
-			t.Errorf("the agent seat's url %q does not carry its token", open.URL)
+		if strings.Contains(open.URL, open.Token) || !strings.Contains(open.URL, "room="+room+"&code=") {
+			t.Errorf("the agent seat's url %q carries its token, or no code", open.URL)
 		}
 		a := &testAgent{name: "mixed" + string(rune('0'+seat))}
-		a.run(t, "ws"+strings.TrimPrefix(g.http.URL, "http")+open.URL)
+		url := "ws" + strings.TrimPrefix(g.http.URL, "http") + open.URL
+		if seat == 3 { // the other takes the header, as the reference's client sends its token
+			url = g.ws + "?room=" + room
+			a.header = http.Header{"Authorization": {"Bearer " + open.Token}}
+		}
+		a.run(t, url)
 		agents = append(agents, a)
 	}
 	// Another room's token, or none, is refused before the upgrade.
-	if code := get(t, g.http.URL+"/aiwolf/ws?room="+room+"&token=nope", nil); code != 403 {
+	if code, _ := dialStatus(t, g.ws+"?room="+room, http.Header{"Authorization": {"Bearer nope"}}); code != 403 {
 		t.Errorf("a wrong agent token: %d, want 403", code)
+	}
+	if code, _ := dialStatus(t, g.ws+"?room="+room, nil); code != 403 {
+		t.Errorf("no agent token: %d, want 403", code)
 	}
 	time.Sleep(50 * time.Millisecond) // the agents answer NAME and wait for the start
 	var started struct {
@@ -153,5 +162,57 @@ func TestAgentsBotsAndAPersonShareOneRoom(t *testing.T) {
 		if !strings.Contains(csv, want) {
 			t.Errorf("the CSV log has no %q:\n%s", want, csv)
 		}
+	}
+}
+
+// TestAnAgentSeatsLinkServesOnce: the link of an agent seat holds a code,
+// not the token: one connection takes it; the same link again is refused,
+// while the token as Authorization still holds the seat; asked again, the
+// host gets a new token and link, and the old token no longer holds it.
+func TestAnAgentSeatsLinkServesOnce(t *testing.T) {
+	g := newGateway(t, "", aiwolf.Options{Players: 5})
+	ctx := context.Background()
+	api := &client.API{Base: g.http.URL}
+	var created struct {
+		Room struct {
+			ID string `json:"id"`
+		} `json:"room"`
+		Host string `json:"host_token"`
+	}
+	if err := api.Do(ctx, "POST", "/api/rooms", "", map[string]any{"preset": "aiwolf-5"}, &created); err != nil {
+		t.Fatal(err)
+	}
+	room := created.Room.ID
+	type opened struct {
+		Token string `json:"token"`
+		URL   string `json:"url"`
+	}
+	var open opened
+	if err := api.Do(ctx, "POST", "/api/rooms/"+room+"/seats/2/agent", created.Host, nil, &open); err != nil {
+		t.Fatal(err)
+	}
+	link := "ws" + strings.TrimPrefix(g.http.URL, "http") + open.URL
+	if code, _ := dialStatus(t, link, nil); code != 101 {
+		t.Fatalf("the link: %d", code)
+	}
+	if code, _ := dialStatus(t, link, nil); code != 401 {
+		t.Errorf("the link again: %d, want 401", code)
+	}
+	bearer := func(tok string) http.Header { return http.Header{"Authorization": {"Bearer " + tok}} }
+	if code, _ := dialStatus(t, g.ws+"?room="+room, bearer(open.Token)); code != 101 {
+		t.Errorf("the token as Authorization: %d, want 101", code)
+	}
+	if code, _ := dialStatus(t, g.ws+"?room="+room+"&code="+tradeCode(t, g, room, open.Token), nil); code != 101 {
+		t.Errorf("a code traded for the seat's token: %d, want 101", code)
+	}
+	var again opened
+	if err := api.Do(ctx, "POST", "/api/rooms/"+room+"/seats/2/agent", created.Host, nil, &again); err != nil {
+		t.Fatal(err)
+	}
+	if code, _ := dialStatus(t, g.ws+"?room="+room, bearer(open.Token)); code != 403 {
+		t.Errorf("the seat's former token: %d, want 403", code)
+	}
+	if code, _ := dialStatus(t, "ws"+strings.TrimPrefix(g.http.URL, "http")+again.URL, nil); code != 101 {
+		t.Errorf("the new link: %d, want 101", code)
 	}
 }

@@ -16,14 +16,12 @@ import (
 	"github.com/goccy/go-yaml/ast"
 	"github.com/goccy/go-yaml/parser"
 
+	"github.com/wolfden/wolfden/internal/usertext"
 	"github.com/wolfden/wolfden/rules"
 )
 
 // MinPlayers is the smallest table a board file may declare.
 const MinPlayers = 3
-
-// maxFileSize bounds what Load reads: a board file is a few hundred bytes.
-const maxFileSize = 1 << 20
 
 // File is a parsed board file.
 type File struct {
@@ -48,17 +46,18 @@ func Load(path string) (*File, error) {
 	if !st.Mode().IsRegular() {
 		return nil, fmt.Errorf("%s: not a regular file", path)
 	}
-	data, err := io.ReadAll(io.LimitReader(f, maxFileSize+1))
+	data, err := io.ReadAll(io.LimitReader(f, MaxSize+1))
 	if err != nil {
 		return nil, err
 	}
-	if len(data) > maxFileSize {
-		return nil, fmt.Errorf("%s: larger than %d bytes: not a board file", path, maxFileSize)
+	if len(data) > MaxSize {
+		return nil, fmt.Errorf("%s: larger than %d bytes: not a board file", path, MaxSize)
 	}
 	return Parse(path, data)
 }
 
-// Parse reads a board file; name is the file name used in messages.
+// Parse reads a board file; name is the file name used in messages. A text
+// beyond the limits (MaxSize, MaxItems, MaxDepth) is refused unparsed.
 func Parse(name string, data []byte) (bf *File, err error) {
 	// The YAML parser may panic on malformed input: a bad file must be an
 	// error, never a crash.
@@ -67,6 +66,9 @@ func Parse(name string, data []byte) (bf *File, err error) {
 			bf, err = nil, fmt.Errorf("%s: malformed YAML (%v)", name, r)
 		}
 	}()
+	if err := precheck(name, data); err != nil {
+		return nil, err
+	}
 	p := &reader{name: name, anchors: map[string]ast.Node{}}
 	return p.parse(data)
 }
@@ -153,11 +155,11 @@ func (p *reader) parse(data []byte) (*File, error) {
 		}
 		switch key {
 		case "name":
-			if bf.Name, err = p.text(kv.Value, "name"); err != nil {
+			if bf.Name, err = p.userText(kv, "name"); err != nil {
 				return nil, err
 			}
 		case "description":
-			if bf.Description, err = p.text(kv.Value, "description"); err != nil {
+			if bf.Description, err = p.userText(kv, "description"); err != nil {
 				return nil, err
 			}
 		case "players":
@@ -293,6 +295,19 @@ func (p *reader) text(n ast.Node, what string) (string, error) {
 	s, ok := scalarText(v)
 	if !ok {
 		return "", p.errorf(n, "%s must be text, not %s", what, p.show(v))
+	}
+	return s, nil
+}
+
+// userText reads a text that players see, held to the rule of every user
+// text (package usertext): one line, no control or direction character.
+func (p *reader) userText(kv *ast.MappingValueNode, what string) (string, error) {
+	s, err := p.text(kv.Value, what)
+	if err != nil {
+		return "", err
+	}
+	if err := usertext.Check(s); err != nil {
+		return "", p.errorf(p.at(kv), "%s: %v", what, err)
 	}
 	return s, nil
 }

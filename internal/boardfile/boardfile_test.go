@@ -194,7 +194,7 @@ func TestLoadRefusesWhatIsNotABoardFile(t *testing.T) {
 		t.Errorf("a missing file: %v", err)
 	}
 	big := filepath.Join(dir, "big.yaml")
-	if err := os.WriteFile(big, make([]byte, maxFileSize+1), 0o644); err != nil {
+	if err := os.WriteFile(big, make([]byte, MaxSize+1), 0o644); err != nil {
 		t.Fatal(err)
 	}
 	if _, err := Load(big); err == nil || !strings.Contains(err.Error(), "not a board file") {

@@ -45,3 +45,27 @@ func FuzzParse(f *testing.F) {
 		}
 	})
 }
+
+// FuzzBoardMemory: no text costs the parse more than parseBudget bytes. Seeded
+// with the shapes that cost the most before the limits (deep flow and block
+// nesting, aliases) and with the valid boards.
+func FuzzBoardMemory(f *testing.F) {
+	files, _ := filepath.Glob("../../examples/boards/*.yaml")
+	for _, p := range files {
+		if b, err := os.ReadFile(p); err == nil {
+			f.Add(b)
+		}
+	}
+	f.Add([]byte(mapBoard))
+	f.Add([]byte(listBoard))
+	f.Add([]byte("players: " + strings.Repeat("[", 2000)))
+	f.Add([]byte("players: [\"a\n b # c\", " + strings.Repeat("[", 1020) + strings.Repeat("]", 1020) + "]"))
+	f.Add([]byte("players: " + strings.Repeat("{a: ", 600)))
+	f.Add([]byte(strings.Repeat("- ", 1000)))
+	f.Add([]byte("a: &a [x, x, x, x]\nb: &b [*a, *a, *a, *a]\nc: [*b, *b, *b, *b]\n"))
+	f.Fuzz(func(t *testing.T, data []byte) {
+		if n, _ := parseBytes(data); n > parseBudget {
+			t.Fatalf("parsing %d bytes allocated %d bytes (budget %d)", len(data), n, parseBudget)
+		}
+	})
+}

@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/wolfden/wolfden/internal/store"
+	"github.com/wolfden/wolfden/internal/usertext"
 	"github.com/wolfden/wolfden/internal/wire"
 	"github.com/wolfden/wolfden/rules"
 )
@@ -97,9 +98,15 @@ func (a *Actor) channels(v *rules.View) []string {
 var ErrChannel = errors.New("you cannot write to this channel now")
 
 // Chat sends a message; the answer goes to sub. The text must already be
-// checked for length and encoding.
+// checked for length; what the rule of user text forbids is dropped here, for
+// the writers that cannot be refused (language models; package usertext).
 func (a *Actor) Chat(sub *Sub, id int64, ch, text string) error {
+	text = usertext.Clean(text)
 	return a.send(func() {
+		if text == "" {
+			a.queue(sub, encode(wire.ErrorFrame{Type: "error", ID: id, Code: "text", Message: "the text is empty once its control characters are dropped"}))
+			return
+		}
 		if a.stalled {
 			a.queue(sub, encode(wire.ErrorFrame{Type: "error", ID: id, Code: "store", Message: ErrStalled.Error()}))
 			return

@@ -107,6 +107,20 @@ func TestChatChannelsAtNight(t *testing.T) {
 	if !quiet(again2, "chat") {
 		t.Fatal("a chat already held was sent again")
 	}
+	// A writer that cannot be refused (a language model) has the characters
+	// the rule of user text forbids dropped; a text of nothing else is refused.
+	if err := a.Chat(subs[1], 2, ChanWolves, "\u202ebite\x1b[2J\n5"); err != nil {
+		t.Fatal(err)
+	}
+	if mate := next(t, subs[2], "chat"); mate["text"] != "bite[2J 5" {
+		t.Fatalf("the wolf mate read %v", mate)
+	}
+	if err := a.Chat(subs[1], 3, ChanWolves, "\x00\ufeff"); err != nil {
+		t.Fatal(err)
+	}
+	if f := next(t, subs[1], "error"); f["code"] != "text" || f["id"] != 3.0 {
+		t.Fatalf("a chat of control characters only: %v", f)
+	}
 }
 
 // TestAbsentPlayerIsPlayedByABot: a seat nobody connects to times out once,

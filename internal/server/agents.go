@@ -130,8 +130,11 @@ func (s *Server) conductAgents(rm *room, recs []store.Record) {
 	}
 }
 
-// openAgentSeat makes an empty seat of an open room an agent seat: its
-// token is the agent's, given as /aiwolf/ws?room=ID&token=T.
+// openAgentSeat makes an empty seat of an open room an agent seat, or gives
+// an agent seat a new token (the old one no longer holds it): the token is
+// the agent's, given as Authorization: Bearer at /aiwolf/ws?room=ID, and
+// the link /aiwolf/ws?room=ID&code=C holds a one-use code of it
+// (aiwolf.SeatCodeTTL), never the token: URLs are logged on their way.
 func (s *Server) openAgentSeat(w http.ResponseWriter, r *http.Request) {
 	if s.agents == nil {
 		writeErr(w, fail(http.StatusNotFound, "no_aiwolf", "this server has no AIWolf gateway (wolfden serve --aiwolf)"))
@@ -142,16 +145,25 @@ func (s *Server) openAgentSeat(w http.ResponseWriter, r *http.Request) {
 		if err != nil {
 			return nil, err
 		}
-		if !rm.seats[n-1].empty() {
+		st := &rm.seats[n-1]
+		if !st.empty() && !st.Agent {
 			return nil, fail(http.StatusConflict, "taken", "seat %d is taken", n)
 		}
 		tok, h := newToken()
-		rm.seats[n-1] = seatRec{Nick: "agent", Hash: h, Agent: true}
+		code, err := s.agents.SeatCode(rm.rec.ID, tok)
+		if err != nil {
+			return nil, fail(http.StatusServiceUnavailable, "busy", "%v", err)
+		}
+		if st.Agent {
+			st.Hash = h
+		} else {
+			*st = seatRec{Nick: "agent", Hash: h, Agent: true}
+		}
 		if err := s.save(r.Context(), rm); err != nil {
 			return nil, s.storeFailed(rm.rec.ID, err)
 		}
-		return map[string]any{"seat": n, "token": tok,
-			"url": fmt.Sprintf("/aiwolf/ws?room=%s&token=%s", rm.rec.ID, tok)}, nil
+		return map[string]any{"seat": n, "token": tok, "code_expires_in": int(aiwolf.SeatCodeTTL.Seconds()),
+			"url": fmt.Sprintf("/aiwolf/ws?room=%s&code=%s", rm.rec.ID, code)}, nil
 	})
 }
 
@@ -195,6 +207,7 @@ func (s *Server) AIWolf() http.Handler {
 	m.HandleFunc("GET /healthz", healthz)
 	if s.agents != nil {
 		m.Handle("GET /ws", s.agents)
+		m.HandleFunc("POST /code", s.agents.ServeCode)
 	}
 	return m
 }

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"net/http"
 	"runtime"
+	"strconv"
 	"time"
 
 	"github.com/wolfden/wolfden/rules"
@@ -46,7 +47,10 @@ const (
 var (
 	errBalanceRate = fail(http.StatusTooManyRequests, "rate", "too many balance simulations from this address; try again in a minute")
 	errBalanceBusy = fail(http.StatusServiceUnavailable, "busy", "the server is busy simulating other boards; try again soon")
-	errBalanceSeed = fail(http.StatusBadRequest, "seed",
+	// A web page asks again as its board changes: the newest question is
+	// the one to answer.
+	errBalanceOusted = fail(http.StatusServiceUnavailable, "busy", "a newer balance request from this address took this one's place in the queue")
+	errBalanceSeed   = fail(http.StatusBadRequest, "seed",
 		"a balance simulation takes a board only: no seed, deal, practice or room (its seed comes from the board, never from a room's deal)")
 )
 
@@ -55,7 +59,7 @@ var (
 // one goroutine), so that games being played are never starved.
 type balanceState struct {
 	lim, suggestLim *hostLimits
-	slots           chan struct{}
+	slots           *fairQueue
 	budget          time.Duration
 }
 
@@ -66,7 +70,7 @@ func newBalanceState(perMinute int, budget time.Duration) *balanceState {
 	if budget <= 0 {
 		budget = balanceBudget
 	}
-	st := &balanceState{slots: make(chan struct{}, max(1, runtime.GOMAXPROCS(0)/4)), budget: budget}
+	st := &balanceState{slots: newFairQueue(max(1, runtime.GOMAXPROCS(0)/4)), budget: budget}
 	if perMinute > 0 {
 		st.lim = newHostLimits(perMinute)
 		st.suggestLim = newHostLimits(max(1, perMinute/5))
@@ -74,17 +78,22 @@ func newBalanceState(perMinute int, budget time.Duration) *balanceState {
 	return st
 }
 
-// acquire waits for a simulation slot until ctx is done.
-func (b *balanceState) acquire(ctx context.Context) error {
-	select {
-	case b.slots <- struct{}{}:
-		return nil
-	case <-ctx.Done():
-		return errBalanceBusy
-	}
+// acquire waits for a simulation slot, its turn among the addresses
+// waiting (fairQueue), until ctx is done.
+func (b *balanceState) acquire(ctx context.Context, addr string) error {
+	return b.slots.acquire(ctx, addr)
 }
 
-func (b *balanceState) release() { <-b.slots }
+func (b *balanceState) release() { b.slots.release() }
+
+// busy answers err, with a Retry-After of one budget when the server was
+// too busy.
+func (b *balanceState) busy(w http.ResponseWriter, err error) {
+	if err == errBalanceBusy || err == errBalanceOusted {
+		w.Header().Set("Retry-After", strconv.Itoa(int(max(1, b.budget.Seconds()))))
+	}
+	writeErr(w, err)
+}
 
 // balanceBoard reads the request's board with the room creation's parsing
 // and checks (createRequest.config): the same board, the same refusals.
@@ -180,8 +189,8 @@ func (s *Server) balance(w http.ResponseWriter, r *http.Request) {
 		out.Source, out.Balance = "table", p.Balance
 	}
 	if out.Source == "" || wantSuggest {
-		if err := s.bal.acquire(ctx); err != nil {
-			writeErr(w, err)
+		if err := s.bal.acquire(ctx, addr); err != nil {
+			s.bal.busy(w, err)
 			return
 		}
 		defer s.bal.release()
@@ -190,7 +199,7 @@ func (s *Server) balance(w http.ResponseWriter, r *http.Request) {
 	if out.Source == "" {
 		bal, err := sim.Estimate(ctx, b, sim.QuickGames(b.Players()))
 		if err != nil {
-			writeErr(w, simFailed(ctx, err))
+			s.bal.busy(w, simFailed(ctx, err))
 			return
 		}
 		out.Source, out.Balance = "simulation", bal
@@ -198,7 +207,7 @@ func (s *Server) balance(w http.ResponseWriter, r *http.Request) {
 	if wantSuggest {
 		list, err := sim.Suggest(ctx, b, sim.SuggestConfig{})
 		if err != nil {
-			writeErr(w, simFailed(ctx, err))
+			s.bal.busy(w, simFailed(ctx, err))
 			return
 		}
 		out.Suggest = &suggestionsSummary{Candidates: len(sim.Candidates(b))}

@@ -7,11 +7,13 @@ import (
 	"net/http"
 	"sort"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/wolfden/wolfden/bot"
 	"github.com/wolfden/wolfden/internal/boardfile"
 	"github.com/wolfden/wolfden/internal/game"
 	"github.com/wolfden/wolfden/internal/llm"
+	"github.com/wolfden/wolfden/internal/usertext"
 	"github.com/wolfden/wolfden/rules"
 )
 
@@ -33,6 +35,9 @@ type createRequest struct {
 	// CardSeen: a room for a table; after the deal it waits until each
 	// person has confirmed seeing his card (seen.go). Off for online play.
 	CardSeen bool `json:"card_seen"`
+	// Private: the room is never listed by GET /api/rooms; its link and
+	// code still lead to it. A table's room (CardSeen) is private anyway.
+	Private bool `json:"private"`
 }
 
 // roomConfig is a room's settings as stored: the board resolved, so that a
@@ -57,7 +62,14 @@ type roomConfig struct {
 	AIWolf bool `json:"aiwolf,omitempty"`
 	// CardSeen: the first night waits for every card to be seen (seen.go).
 	CardSeen bool `json:"card_seen,omitempty"`
+	// Private: never listed (createRequest.Private).
+	Private bool `json:"private,omitempty"`
 }
+
+// listed tells whether GET /api/rooms may offer the room: not a table's
+// room, whose players are in one place and join by its code or QR code, and
+// not one its host made private.
+func (c *roomConfig) listed() bool { return !c.CardSeen && !c.Private }
 
 // MaxName bounds room names and nicknames, in characters.
 const MaxName = 40
@@ -68,7 +80,7 @@ var errSeed = fail(http.StatusBadRequest, "seed",
 	`a seed or a deal can only be fixed in a practice room (add "practice": true; every seat is told the room is a practice)`)
 
 func (req *createRequest) config() (roomConfig, error) {
-	c := roomConfig{Name: req.Name, Bots: req.Bots, Practice: req.Practice, CardSeen: req.CardSeen}
+	c := roomConfig{Name: req.Name, Bots: req.Bots, Practice: req.Practice, CardSeen: req.CardSeen, Private: req.Private}
 	if (req.Seed != nil || req.Deal != nil) && !req.Practice {
 		return c, errSeed
 	}
@@ -229,18 +241,16 @@ type seatRec struct {
 
 func (s *seatRec) empty() bool { return s.Hash == "" && !s.Bot && !s.Agent }
 
+// checkName holds a name to the rule of every user text (package usertext)
+// and to MaxName.
 func checkName(what, s string, mayBeEmpty bool) error {
-	n := 0
-	for _, r := range s {
-		if r < ' ' || r == 0x7f {
-			return fmt.Errorf("%s: control characters are not allowed", what)
-		}
-		n++
+	if err := usertext.Check(s); err != nil {
+		return fmt.Errorf("%s: %v", what, err)
 	}
 	if s == "" && !mayBeEmpty {
 		return fmt.Errorf("%s is required", what)
 	}
-	if n > MaxName {
+	if utf8.RuneCountInString(s) > MaxName {
 		return fmt.Errorf("%s: at most %d characters", what, MaxName)
 	}
 	return nil

@@ -72,8 +72,8 @@ func (h *hostLimits) allow(addr string) bool {
 	return b.lim.AllowN(now, 1)
 }
 
-// clientAddr is the address a request's limits are counted against: its
-// peer's, or, when the peer is a trusted proxy, the last address of
+// clientAddr is the key a request's limits are counted against (limitKey):
+// its peer's address, or, when the peer is a trusted proxy, the last address of
 // X-Forwarded-For that is not a trusted proxy (each proxy appends the
 // address it was reached from; what comes before may be forged).
 func (s *Server) clientAddr(r *http.Request) string {
@@ -82,16 +82,43 @@ func (s *Server) clientAddr(r *http.Request) string {
 		host = r.RemoteAddr
 	}
 	if !s.trusted(host) {
-		return host
+		return s.limitKey(host)
 	}
 	hops := strings.Split(strings.Join(r.Header.Values("X-Forwarded-For"), ","), ",")
 	for i := len(hops) - 1; i >= 0; i-- {
 		hop := strings.TrimSpace(hops[i])
-		if a, err := netip.ParseAddr(hop); err == nil && !s.trusted(hop) {
-			return a.Unmap().String()
+		if _, err := netip.ParseAddr(hop); err == nil && !s.trusted(hop) {
+			return s.limitKey(hop)
 		}
 	}
-	return host
+	return s.limitKey(host)
+}
+
+// DefaultIPv6Prefix is Options.IPv6Prefix's default: a subscriber's network
+// is a /64 (or wider), and each of its 2^64 addresses is his to use.
+const DefaultIPv6Prefix = 64
+
+// limitKey is what an address's limits are counted under: an IPv4 address
+// whole, an IPv6 address by its first Options.IPv6Prefix bits, so that one
+// client cannot multiply a limit by the addresses of his network.
+func (s *Server) limitKey(host string) string {
+	a, err := netip.ParseAddr(host)
+	if err != nil {
+		return host
+	}
+	a = a.Unmap().WithZone("")
+	if a.Is4() {
+		return a.String()
+	}
+	bits := s.opts.IPv6Prefix
+	if bits <= 0 || bits > 128 {
+		bits = DefaultIPv6Prefix
+	}
+	p, err := a.Prefix(bits)
+	if err != nil {
+		return a.String()
+	}
+	return p.String()
 }
 
 func (s *Server) trusted(host string) bool {

@@ -401,3 +401,55 @@ func TestAWebSocketOutlivesTheHTTPTimeouts(t *testing.T) {
 func jsonDecode(resp *http.Response, v any) error { return json.NewDecoder(resp.Body).Decode(v) }
 
 func rulesSeat(n int) rules.Seat { return rules.Seat(n) }
+
+// TestIPv6AddressesCountByTheirNetwork: the addresses of one IPv6 /64 share
+// one limit, so ten of them cannot take ten times the seats; another /64
+// has its own, and Options.IPv6Prefix changes the grouping (128: each
+// address alone). IPv4 addresses count alone.
+func TestIPv6AddressesCountByTheirNetwork(t *testing.T) {
+	for _, tc := range []struct {
+		name   string
+		prefix int
+		addrs  []string // the joins, in turn
+		want   int      // seats taken of them
+	}{
+		{"ten addresses of one /64", 0, tenOf("2001:db8:1:2::%x"), 3},
+		{"spellings of one /64", 0, []string{"2001:db8:1:2::1", "2001:0db8:0001:0002:ffff::1", "2001:db8:1:2::9%eth0", "2001:DB8:1:2::10"}, 3},
+		{"one address each from ten /64s", 0, tenOf("2001:db8:1:%x::1"), 10},
+		{"ten addresses of one /48 grouped by /48", 48, tenOf("2001:db8:1:%x::1"), 3},
+		{"ten addresses of one /64 counted alone", 128, tenOf("2001:db8:1:2::%x"), 10},
+		{"ten IPv4 addresses of one /24", 0, tenOf("10.0.0.%d"), 10},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			ts := newTestServerWith(t, Options{JoinsPerMinute: 3, TrustedProxies: loopback, IPv6Prefix: tc.prefix})
+			var c client.Created
+			if err := ts.api.Do(context.Background(), "POST", "/api/rooms", "", map[string]any{"preset": "std-12"}, &c); err != nil {
+				t.Fatal(err)
+			}
+			taken := 0
+			for _, addr := range tc.addrs {
+				req, _ := http.NewRequest("POST", ts.http.URL+"/api/rooms/"+c.Room.ID+"/join", strings.NewReader(`{"nickname":"x"}`))
+				req.Header.Set("X-Forwarded-For", addr)
+				resp, err := http.DefaultClient.Do(req)
+				if err != nil {
+					t.Fatal(err)
+				}
+				resp.Body.Close()
+				if resp.StatusCode == 200 {
+					taken++
+				}
+			}
+			if taken != tc.want {
+				t.Errorf("%d seats taken, want %d", taken, tc.want)
+			}
+		})
+	}
+}
+
+func tenOf(format string) []string {
+	out := make([]string, 10)
+	for i := range out {
+		out[i] = fmt.Sprintf(format, i+1)
+	}
+	return out
+}

@@ -287,7 +287,8 @@ type roomInfo struct {
 	// Practice: the deal may be known (its seed was fixed, or is shown
 	// here); every seat is told so. Seed is shown for practice rooms only.
 	Practice bool       `json:"practice"`
-	CardSeen bool       `json:"card_seen"` // a table's room: the first night waits for every card to be seen
+	CardSeen bool       `json:"card_seen"`         // a table's room: the first night waits for every card to be seen
+	Private  bool       `json:"private,omitempty"` // never listed
 	Seed     *uint64    `json:"seed,omitempty"`
 	Deal     []string   `json:"deal,omitempty"` // a practice room's fixed cards
 	Players  int        `json:"players"`
@@ -324,7 +325,7 @@ type gameInfo struct {
 func (s *Server) describe(rm *room) roomInfo {
 	in := roomInfo{ID: rm.rec.ID, Name: rm.cfg.Name, Status: rm.rec.Status, Preset: rm.cfg.Preset, Next: rm.cfg.Next,
 		Cards: rm.cfg.Cards, Options: rm.cfg.Options, Timers: rm.cfg.Timers, Bots: rm.cfg.Bots, Players: len(rm.seats),
-		Practice: rm.cfg.Practice, CardSeen: rm.cfg.CardSeen, Version: rm.version}
+		Practice: rm.cfg.Practice, CardSeen: rm.cfg.CardSeen, Private: rm.cfg.Private, Version: rm.version}
 	if s.codes.holds(rm.rec.Code, rm.rec.ID) {
 		in.Code = rm.rec.Code
 	}
@@ -373,9 +374,13 @@ func (s *Server) listRooms(w http.ResponseWriter, r *http.Request) {
 	for _, rm := range rooms {
 		rm.mu.Lock()
 		// A room nobody has touched for a day is not offered any more; its
-		// link still works.
-		if rm.rec.Status == status && (status != store.StatusOpen || rm.rec.Updated.After(stale)) {
-			out = append(out, s.describe(rm))
+		// link still works. A table's room and a private one are never
+		// offered, and no listed room shows its code: a code is for the
+		// people at the table, who have it from the room's screen.
+		if rm.rec.Status == status && rm.cfg.listed() && (status != store.StatusOpen || rm.rec.Updated.After(stale)) {
+			in := s.describe(rm)
+			in.Code = ""
+			out = append(out, in)
 		}
 		rm.mu.Unlock()
 	}

@@ -72,6 +72,11 @@ type Options struct {
 	// the client: the per-address limits count the address it gives. A
 	// request from any other peer is counted by the peer's own address.
 	TrustedProxies []netip.Prefix
+	// IPv6Prefix groups IPv6 clients for the per-address limits: the
+	// addresses that share their first IPv6Prefix bits count as one
+	// (0: DefaultIPv6Prefix, a /64; 128 counts each address alone). An IPv4
+	// address counts alone.
+	IPv6Prefix int
 	// AIWolf, if set, runs the AIWolf gateway: /aiwolf/ws here, /ws on
 	// its own listener (AIWolf), agent seats in rooms (docs/aiwolf.md).
 	AIWolf *aiwolf.Options
@@ -231,6 +236,7 @@ func (s *Server) routes() {
 	m.HandleFunc("POST /api/rooms/{id}/seats/{seat}/agent", s.routed(s.openAgentSeat))
 	if s.agents != nil {
 		m.Handle("GET /aiwolf/ws", s.agents)
+		m.HandleFunc("POST /aiwolf/code", s.agents.ServeCode)
 	}
 	m.HandleFunc("GET /api/codes/{code}", s.codeRoom)
 	m.HandleFunc("GET /j/{code}", s.joinLink)

@@ -583,3 +583,69 @@ func TestTheClientIsServedWithItsPolicy(t *testing.T) {
 		}
 	}
 }
+
+// TestTableAndPrivateRoomsAreNeverListed: the lobby offers neither a table's
+// room nor one its host made private, open or running, and no listed room
+// shows its code; their links and codes still lead to them.
+func TestTableAndPrivateRoomsAreNeverListed(t *testing.T) {
+	ts := newTestServer(t)
+	ctx := context.Background()
+	create := func(body map[string]any) client.Created {
+		t.Helper()
+		body["preset"], body["nickname"] = "std-9", "Ann"
+		var c client.Created
+		if err := ts.api.Do(ctx, "POST", "/api/rooms", "", body, &c); err != nil {
+			t.Fatal(err)
+		}
+		return c
+	}
+	public, table, private := create(map[string]any{}), create(map[string]any{"card_seen": true}), create(map[string]any{"private": true})
+	publicRun, tableRun, privateRun := create(map[string]any{}), create(map[string]any{"card_seen": true}), create(map[string]any{"private": true})
+	for _, c := range []client.Created{publicRun, tableRun, privateRun} {
+		if err := ts.api.Do(ctx, "POST", "/api/rooms/"+c.Room.ID+"/start", c.HostToken, nil, nil); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for status, want := range map[string]string{"open": public.Room.ID, "running": publicRun.Room.ID} {
+		var list []map[string]any
+		if err := ts.api.Do(ctx, "GET", "/api/rooms?status="+status, "", nil, &list); err != nil {
+			t.Fatal(err)
+		}
+		if len(list) != 1 || list[0]["id"] != want {
+			t.Errorf("%s rooms listed: %v, want only %s", status, list, want)
+		}
+		for _, r := range list {
+			if _, ok := r["code"]; ok {
+				t.Errorf("a listed room shows its code: %v", r)
+			}
+		}
+	}
+	for _, c := range []client.Created{table, private, tableRun, privateRun} {
+		var info roomInfo
+		if err := ts.api.Do(ctx, "GET", "/api/rooms/"+c.Room.ID, "", nil, &info); err != nil {
+			t.Fatal(err)
+		}
+		var byCode struct{ ID string }
+		if err := ts.api.Do(ctx, "GET", "/api/codes/"+info.Code, "", nil, &byCode); err != nil || byCode.ID != c.Room.ID {
+			t.Errorf("room %s's code %q leads to %q: %v", c.Room.ID, info.Code, byCode.ID, err)
+		}
+		if info.Private != (c.Room.ID == private.Room.ID || c.Room.ID == privateRun.Room.ID) {
+			t.Errorf("room %s says private %v", c.Room.ID, info.Private)
+		}
+	}
+}
+
+// TestADeeplyNestedBoardIsRefusedUnparsed: the board of issue 29 (31,000
+// nested lists in a 62 KB body, which took the server to 1.5 GB) is refused
+// by room creation and balance alike, naming the limit, before any parse.
+func TestADeeplyNestedBoardIsRefusedUnparsed(t *testing.T) {
+	ts := newTestServerWith(t, Options{BalancePerMinute: -1})
+	board := "players: " + strings.Repeat("[", 31000) + strings.Repeat("]", 31000)
+	for _, path := range []string{"/api/rooms", "/api/balance"} {
+		err := ts.api.Do(context.Background(), "POST", path, "", map[string]any{"board": board}, nil)
+		var e *client.Error
+		if !errors.As(err, &e) || e.Status != 400 || !strings.Contains(e.Message, "board: more than 2048 words and symbols") {
+			t.Errorf("POST %s: %v, want 400 naming the limit", path, err)
+		}
+	}
+}

@@ -1,7 +1,10 @@
 package server
 
 import (
+	"fmt"
+
 	"github.com/wolfden/wolfden/internal/game"
+	"github.com/wolfden/wolfden/internal/usertext"
 	"github.com/wolfden/wolfden/internal/wire"
 	"github.com/wolfden/wolfden/rules"
 )
@@ -17,8 +20,17 @@ type inFrame wire.ClientFrame
 // engine on the device shares).
 func decodeFrame(data []byte) (inFrame, error) {
 	f, err := wire.Decode(data, game.MaxChat)
+	if err == nil && f.Type == "chat" {
+		if err := usertext.Check(f.Text); err != nil {
+			return inFrame(f), &textError{fmt.Errorf("chat: %v", err)}
+		}
+	}
 	return inFrame(f), err
 }
+
+// textError is a chat refused by the rule of every user text: the client is
+// told with the code "text", which it translates.
+type textError struct{ error }
 
 // command turns an act frame into an engine command; the seat is the
 // connection's, never the frame's.

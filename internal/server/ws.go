@@ -202,7 +202,11 @@ func (s *Server) session(ctx context.Context, cancel context.CancelFunc, conn ws
 		}
 		f, err := decodeFrame(data)
 		if err != nil {
-			refuse(wire.ErrorFrame{ID: f.ID, Code: "bad_frame", Message: err.Error()})
+			code := "bad_frame"
+			if te := (*textError)(nil); errors.As(err, &te) {
+				code = "text"
+			}
+			refuse(wire.ErrorFrame{ID: f.ID, Code: code, Message: err.Error()})
 			continue
 		}
 		switch f.Type {

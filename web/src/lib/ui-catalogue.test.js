@@ -65,7 +65,7 @@ describe('the UI catalogue', () => {
     for (const p of ['players', 'count', 'no_wolf', 'no_good', 'unique']) want.push('ui.board.problem.' + p);
     for (const c of ['good', 'wolf', 'not_village']) want.push('ui.check.' + c);
     for (const c of ['token', 'not_started', 'not_running', 'hello']) want.push('ui.conn.closed.' + c);
-    for (const c of ['target', 'dead', 'rule', 'not_now', 'over', 'seat', 'busy', 'rate', 'spectator', 'paused', 'channel', 'offline'])
+    for (const c of ['target', 'dead', 'rule', 'not_now', 'over', 'seat', 'busy', 'rate', 'spectator', 'paused', 'channel', 'offline', 'text'])
       want.push('ui.error.code.' + c);
     // target commands: a heading, a confirmation naming the seat, a prompt
     for (const c of ['attack', 'poison', 'protect', 'check', 'shoot', 'vote', 'badge', 'charm', 'ally', 'duel', 'curse', 'dream', 'hunt', 'fear', 'model'])
