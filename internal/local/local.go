@@ -24,11 +24,13 @@ import (
 	"strings"
 	"sync"
 	"time"
+	"unicode/utf8"
 
 	"github.com/wolfden/wolfden/bot"
 	"github.com/wolfden/wolfden/internal/game"
 	"github.com/wolfden/wolfden/internal/store"
 	"github.com/wolfden/wolfden/internal/store/memory"
+	"github.com/wolfden/wolfden/internal/usertext"
 	"github.com/wolfden/wolfden/rules"
 )
 
@@ -228,14 +230,10 @@ func (c *config) timers() (game.Timers, error) {
 }
 
 func checkName(what, s string) error {
-	n := 0
-	for _, r := range s {
-		if r < ' ' || r == 0x7f {
-			return fmt.Errorf("%s: control characters are not allowed", what)
-		}
-		n++
+	if err := usertext.Check(s); err != nil { // the server's rule for every user text
+		return fmt.Errorf("%s: %v", what, err)
 	}
-	if n > MaxName {
+	if utf8.RuneCountInString(s) > MaxName {
 		return fmt.Errorf("%s: at most %d characters", what, MaxName)
 	}
 	return nil
