@@ -583,3 +583,52 @@ func TestTheClientIsServedWithItsPolicy(t *testing.T) {
 		}
 	}
 }
+
+// TestPace: a room's pace sets its timers: a room at one table (card_seen)
+// is quick unless it says, any other standard; explicit timers override
+// the pace; an unknown pace is refused, named, with a 400.
+func TestPace(t *testing.T) {
+	for _, tc := range []struct {
+		name string
+		body map[string]any
+		pace string
+		want map[string]string
+	}{
+		{"online", map[string]any{"preset": "std-12"}, "standard", map[string]string{"night": "40s", "witch": "20s", "check": "20s", "speech": "1m30s"}},
+		{"table", map[string]any{"preset": "std-12", "card_seen": true}, "quick", map[string]string{"night": "25s", "witch": "15s", "check": "15s", "speech": "1m0s", "vote": "15s"}},
+		{"relaxed table", map[string]any{"preset": "std-12", "card_seen": true, "pace": "relaxed"}, "relaxed", map[string]string{"night": "1m0s", "speech": "2m0s"}},
+		{"quick, a longer speech", map[string]any{"preset": "std-9", "pace": "quick", "timers": map[string]string{"speech": "100s"}}, "quick", map[string]string{"night": "25s", "speech": "1m40s"}},
+	} {
+		req := createRequest{}
+		b, _ := json.Marshal(tc.body)
+		if err := json.Unmarshal(b, &req); err != nil {
+			t.Fatal(err)
+		}
+		c, err := req.config()
+		if err != nil {
+			t.Fatalf("%s: %v", tc.name, err)
+		}
+		if c.Pace != tc.pace {
+			t.Errorf("%s: pace %q, want %q", tc.name, c.Pace, tc.pace)
+		}
+		for k, v := range tc.want {
+			if c.Timers[k] != v {
+				t.Errorf("%s: timer %s=%s, want %s", tc.name, k, c.Timers[k], v)
+			}
+		}
+	}
+	api := newTestServer(t).api
+	err := api.Do(context.Background(), "POST", "/api/rooms", "", map[string]any{"preset": "std-9", "pace": "brisk"}, nil)
+	var e *client.Error
+	if !errors.As(err, &e) || e.Status != 400 || e.Code != "bad_pace" || !strings.Contains(e.Message, `"brisk"`) {
+		t.Fatalf("pace brisk: %v, want a 400 bad_pace naming it", err)
+	}
+	var room struct {
+		Room struct {
+			Pace string `json:"pace"`
+		} `json:"room"`
+	}
+	if err := api.Do(context.Background(), "POST", "/api/rooms", "", map[string]any{"preset": "std-9", "pace": "relaxed"}, &room); err != nil || room.Room.Pace != "relaxed" {
+		t.Fatalf("a relaxed room: %v, pace %q", err, room.Room.Pace)
+	}
+}
