@@ -27,7 +27,7 @@ export const CLAIMS = { 1: 'role', 2: 'wolf', 3: 'good' };
 export const STEPS = ['none', 'elect', 'elect_pk', 'night', 'witch', 'signup', 'campaign', 'withdraw',
   'sheriff_vote', 'sheriff_pk', 'sheriff_pk_vote', 'dawn', 'order', 'speech', 'discussion', 'vote', 'pk',
   'pk_vote', 'skill', 'badge', 'last_words', 'dusk', 'over', 'thief', 'cupid', 'voters', 'ally', 'seq_vote',
-  'mob_vote', 'night_shot', 'nightmare', 'magician'];
+  'mob_vote', 'night_shot', 'nightmare', 'magician', 'check'];
 
 // Steps whose ballots are collected into a vote result.
 export const VOTE_STEPS = new Set(['elect', 'elect_pk', 'sheriff_vote', 'sheriff_pk_vote', 'vote', 'pk_vote',
@@ -45,8 +45,9 @@ export const TURN_STEPS = new Set(['campaign', 'sheriff_pk', 'order', 'speech', 
 
 // Steps told to the woken seat alone, whose name says what his card is: a
 // hunter's or wolf king's shot inside the night (night_shot=in_night).
-// The nightmare's and the magician's stages are told to their seat alone too.
-export const PRIVATE_STEPS = new Set(['night_shot', 'nightmare', 'magician']);
+// The nightmare's and the magician's stages are told to their seat alone too,
+// and the checkers' after the witch (night_order=wolves_first).
+export const PRIVATE_STEPS = new Set(['night_shot', 'nightmare', 'magician', 'check']);
 
 // Steps in which the seat with the floor speaks.
 export const SPEECH_STEPS = new Set(['campaign', 'sheriff_pk', 'speech', 'pk', 'last_words', 'discussion']);
