@@ -96,7 +96,9 @@ func (t Timers) Map() map[string]string {
 	for _, n := range TimerNames {
 		m[n] = t.field(n).String()
 	}
-	m["check"] = t.check().String()
+	if t.Check == 0 { // as the witch's: a copy of the map (a rematch, a remade room) keeps it so
+		delete(m, "check")
+	}
 	return m
 }
 

@@ -586,7 +586,8 @@ func TestTheClientIsServedWithItsPolicy(t *testing.T) {
 
 // TestPace: a room's pace sets its timers: a room at one table (card_seen)
 // is quick unless it says, any other standard; explicit timers override
-// the pace; an unknown pace is refused, named, with a 400.
+// the pace (the checkers' slot, unnamed, is the witch's); an unknown pace
+// is refused, named, with a 400.
 func TestPace(t *testing.T) {
 	for _, tc := range []struct {
 		name string
@@ -594,8 +595,8 @@ func TestPace(t *testing.T) {
 		pace string
 		want map[string]string
 	}{
-		{"online", map[string]any{"preset": "std-12"}, "standard", map[string]string{"night": "40s", "witch": "20s", "check": "20s", "speech": "1m30s"}},
-		{"table", map[string]any{"preset": "std-12", "card_seen": true}, "quick", map[string]string{"night": "25s", "witch": "15s", "check": "15s", "speech": "1m0s", "vote": "15s"}},
+		{"online", map[string]any{"preset": "std-12"}, "standard", map[string]string{"night": "40s", "witch": "20s", "check": "", "speech": "1m30s"}},
+		{"table", map[string]any{"preset": "std-12", "card_seen": true}, "quick", map[string]string{"night": "25s", "witch": "15s", "check": "", "speech": "1m0s", "vote": "15s"}},
 		{"relaxed table", map[string]any{"preset": "std-12", "card_seen": true, "pace": "relaxed"}, "relaxed", map[string]string{"night": "1m0s", "speech": "2m0s"}},
 		{"quick, a longer speech", map[string]any{"preset": "std-9", "pace": "quick", "timers": map[string]string{"speech": "100s"}}, "quick", map[string]string{"night": "25s", "speech": "1m40s"}},
 	} {
