@@ -12,8 +12,9 @@
 //     answers; a dead phone gets none;
 //   - each day, the phones end their speeches and last words and vote on
 //     their screens;
-//   - the table device called each night's roles in order, from nightfall,
-//     the dead seer and witch too;
+//   - the table device called each night's roles in order (std-9 calls
+//     them as clubs do: wolves, witch, seer), from nightfall, the dead
+//     seer and witch too;
 //   - the decoys change nothing: a twin room, the same seed and deal, whose
 //     people make the same moves over plain WebSockets in the same order
 //     and tap no decoy, plays the same game: the two replays hold the same
@@ -23,8 +24,7 @@
 //     night in a frame of 4096 bytes.
 //
 // Deterministic: practice rooms with a fixed seed and deal. Where two
-// people are asked at once (the seer and the wolf in the night's first
-// slot, the voters) they move one after another, each once the server
+// people are asked at once (the voters) they move one after another, each once the server
 // answered the one before, so the log holds their moves in one order; it
 // logs the game's fingerprint, the same every run. It waits on states,
 // never on time.
