@@ -14,8 +14,9 @@
 //   - night 1: every phone gets a task in each slot of the night at the same
 //     instants (the public schedule, the same list on every phone): in the
 //     wolves' and the witch's slots all three a decoy "tap any seat", in the
-//     seer's (std-9 wakes him last) the seer his check, the villagers a decoy; each phone buzzes at the same instants (and at
-//     daybreak); the screen is kept on (a screen wake lock asked for);
+//     seer's (std-9 wakes him last) the seer his check, the villagers a
+//     decoy; each phone buzzes at the same instants (and at daybreak); the
+//     screen is kept on (a screen wake lock asked for);
 //   - the decoys change nothing: a second room with the same seed and deal,
 //     whose people make the same real choice over plain WebSockets and tap
 //     no decoy, tells every seat the same events up to day 1's first step.
@@ -348,11 +349,11 @@ try {
   log('buzzes:', buzzes.map((b, i) => `${phones[i].who}: ${b.length}`).join('; '), '· alive after the dawn:', alive.join(','));
   for (const [i, b] of buzzes.entries()) {
     const seat = [1, seatB, seatC][i];
-    // two slots, then the daybreak for those who saw it alive
-    if (b.length < 2 || b.some((x) => x !== buzzes[0][0])) fail(`${phones[i].who} buzzed ${JSON.stringify(b)}`);
-    if (alive.includes(seat) && b.length !== 3) {
+    // three slots (the wolves, the witch, the seer), then the daybreak for those who saw it alive
+    if (b.length < 3 || b.some((x) => x !== buzzes[0][0])) fail(`${phones[i].who} buzzed ${JSON.stringify(b)}`);
+    if (alive.includes(seat) && b.length !== 4) {
       const at = await phones[i].page.evaluate(() => window.__buzzAt);
-      fail(`${phones[i].who} (alive) buzzed ${b.length} times, not 3: at ${at} (the night's instants ${first[0].instants})`);
+      fail(`${phones[i].who} (alive) buzzed ${b.length} times, not 4: at ${at} (the night's instants ${first[0].instants})`);
     }
   }
   for (const p of phones) {
