@@ -136,6 +136,7 @@ var std001 = []string{
 	"guard_heal_same_target", "dies", "wolf_vote", "majority",
 	"wolf_win", "kill_side", "reveal_role_on_death", "off",
 	"hunter_shoots_when_poisoned", "off", "win_check_before_shot", "on",
+	"night_order", "wolves_first", // 守卫 → 狼人 → 女巫 → 预言家, as clubs call it (ROLES-MORE-2.md §5)
 }
 
 func with(base []string, more ...string) Options { return opts(append(slices.Clone(base), more...)...) }
@@ -268,7 +269,7 @@ var presets = []*Preset{
 			"hunter_shoots_when_poisoned", "on", "hunter_shoots_on_heartbreak", "on",
 			"win_check_before_shot", "off", "cupid_camp", "lovers", "black_lovers", "on", "wolves_learn_attack_result", "on",
 			"night_shot", "in_night",
-			"action_feedback", "on"),
+			"action_feedback", "on", "night_order", "wolves_first"),
 	},
 	{
 		Name: "std-12-wild-child", Chinese: "野孩子", MinPlayers: 12, MaxPlayers: 12,
@@ -282,7 +283,7 @@ var presets = []*Preset{
 		cards:       fixed([]Role{Werewolf, Possessed, Seer}, repeat(Villager, 2)),
 		Options: with(std001, "sheriff", "none", "wolf_win", "parity", "last_words", "none",
 			"self_explosion", "off", "seer_sees", "wolf_or_not", "first_night_attack", "off",
-			"wolf_no_target", "off"),
+			"wolf_no_target", "off", "night_order", "seer_first"),
 	},
 	{
 		Name: "std-12-gargoyle", Chinese: "石像鬼守墓人", MinPlayers: 12, MaxPlayers: 12,
@@ -308,7 +309,7 @@ var presets = []*Preset{
 		cards:       fixed(repeat(Werewolf, 3), []Role{Possessed, Seer, Gravekeeper, Guard}, repeat(Villager, 6)),
 		Options: with(std001, "sheriff", "none", "wolf_win", "parity", "last_words", "none",
 			"self_explosion", "off", "seer_sees", "wolf_or_not", "first_night_attack", "off",
-			"wolf_no_target", "off"),
+			"wolf_no_target", "off", "night_order", "seer_first"),
 	},
 }
 

@@ -48,7 +48,7 @@ func (g *Game) Timeout() {
 // mustAct asks the role of seat s, in a step of its own, whether it may
 // skip now (roleHooks.mustAct).
 func (g *Game) mustAct(s Seat) (refusal, Command, bool) {
-	if h := &hooks[g.role[s]]; h.mustAct != nil && h.step == g.step && !g.feared(s) { // the feared may only skip
+	if h := &hooks[g.role[s]]; h.mustAct != nil && g.stepOf(g.role[s]) == g.step && !g.feared(s) { // the feared may only skip
 		return h.mustAct(g, s)
 	}
 	return accept, Command{}, false
@@ -58,7 +58,7 @@ func (g *Game) mustAct(s Seat) (refusal, Command, bool) {
 // mustAct's results are written to memory, so asking costs little for the
 // many seats whose role has no such hook.
 func (g *Game) forced(s Seat) bool {
-	if h := &hooks[g.role[s]]; h.mustAct == nil || h.step != g.step {
+	if h := &hooks[g.role[s]]; h.mustAct == nil || g.stepOf(g.role[s]) != g.step {
 		return false
 	}
 	_, _, ok := g.mustAct(s)
@@ -231,7 +231,7 @@ func (g *Game) check(c Command) refusal {
 			return accept
 		}
 	default: // a step of the role's own (the witch's, the thief's, cupid's, the scapegoat's)
-		if h := &hooks[g.role[s]]; h.step == g.step && h.check != nil {
+		if h := &hooks[g.role[s]]; g.stepOf(g.role[s]) == g.step && h.check != nil {
 			if r, ok := h.check(g, c); ok {
 				return r
 			}
@@ -259,7 +259,7 @@ func (g *Game) checkNight(c Command) refusal {
 	case c.Kind == CmdAttack && g.has(g.killers(), s):
 		return g.checkAttack(c)
 	}
-	if h := &hooks[g.role[s]]; h.step == StepNight && h.check != nil {
+	if h := &hooks[g.role[s]]; g.stepOf(g.role[s]) == StepNight && h.check != nil {
 		if r, ok := h.check(g, c); ok {
 			return r
 		}
@@ -348,7 +348,7 @@ func (g *Game) exec(c Command) {
 func (g *Game) skip(s Seat) {
 	me := s.bit()
 	h := &hooks[g.role[s]]
-	if h.skip != nil && h.step == g.step && h.skip(g, s) {
+	if h.skip != nil && g.stepOf(g.role[s]) == g.step && h.skip(g, s) {
 		return
 	}
 	switch {

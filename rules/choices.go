@@ -38,7 +38,7 @@ func (g *Game) Choices(s Seat, buf []Choice) []Choice {
 		case StepNight:
 			// In the night's wake order: a role woken before the wolves lists
 			// its action before the attack.
-			for _, w := range nightCalls {
+			for _, w := range g.callOrder() {
 				switch {
 				case w == Werewolf && g.has(g.killers(), s):
 					buf = addChoice(buf, CmdAttack, g.alive, g.opt(OptWolfNoTarget) == DefaultOn) // a first pick, or a change while the night lasts
@@ -103,7 +103,7 @@ func (g *Game) Choices(s Seat, buf []Choice) []Choice {
 // the role's choices hook.
 func (g *Game) roleChoices(s Seat, r Role, st Step, buf []Choice) []Choice {
 	h := &hooks[r]
-	if h.step != st || h.choices == nil {
+	if g.stepOf(r) != st || h.choices == nil {
 		return buf
 	}
 	for _, c := range h.choices(g, s) {

@@ -59,9 +59,11 @@ func (g *Game) enter(s Step) {
 		g.enterNight()
 	case StepWitch:
 		if !g.wakeWitch() {
-			g.resolveNight()
+			g.afterWitch()
 			return
 		}
+	case StepCheck:
+		g.wakeChecks()
 	case StepSignup:
 		g.emit(Event{Kind: EvStep, Public: true, Value: int16(s), Mask: g.pubAlive})
 	case StepCampaign:
@@ -93,6 +95,8 @@ func (g *Game) complete() {
 	case StepNight:
 		g.endNightStep()
 	case StepWitch:
+		g.afterWitch()
+	case StepCheck:
 		g.resolveNight()
 	case StepCampaign, StepSheriffPK, StepSpeech, StepPK:
 		g.nextSpeaker(s, g.stepSeat, g.speakers)

@@ -6,9 +6,10 @@ package rules
 // empty entry. They are plain function values in a table indexed by Role,
 // not interfaces: calling one neither allocates nor boxes the Game.
 //
-// The shared steps call the hooks in the order of nightCalls (narration.go)
-// where an order matters, so that the moderator's wake order, the events'
-// order and the order of Choices are one and the same list.
+// The shared steps call the hooks in the game's wake order (callOrder,
+// narration.go) where an order matters, so that the moderator's wake
+// order, the events' order and the order of Choices are one and the same
+// list.
 type roleHooks struct {
 	// start sets the role's state for a new game (the fox's nine tails).
 	start func(g *Game)
@@ -117,6 +118,10 @@ type roleHooks struct {
 	// firstNightOnly: the role acts in the night step of night 1 only (the
 	// wild child), so the narration calls it on that night alone.
 	firstNightOnly bool
+	// lateCheck: the role is a checker (ROLES-MORE-2.md §5, group 10): under
+	// night_order=wolves_first it wakes in a step of its own, StepCheck,
+	// after the witch, rather than in the night step (stepOf).
+	lateCheck bool
 
 	// anytime judges a command the holder may send while he is not awaited,
 	// whatever step runs (the knight's duel during anyone's speech), before
@@ -135,6 +140,16 @@ type roleHooks struct {
 // hooks is filled once, by the role files' init functions, and only read
 // afterwards.
 var hooks [numRoles]roleHooks
+
+// stepOf is the step in which card r's holder acts: the hook's step, but
+// StepCheck for a checker under night_order=wolves_first.
+func (g *Game) stepOf(r Role) Step {
+	h := hooksOf(r)
+	if h.lateCheck && g.opt(OptNightOrder) == WolvesFirst {
+		return StepCheck
+	}
+	return h.step
+}
 
 // hooksOf is r's hooks; the group calls of the narration (CallLovers…) and
 // NoRole have none.

@@ -16,6 +16,20 @@ type Call struct {
 // place here.
 var nightCalls = [...]Role{Nightmare, Magician, Thief, Cupid, CallLovers, WildChild, Dreamcatcher, Guard, Seer, Psychic, Gargoyle, Werewolf, WolfBeauty, Witch, WitchHunter, Crow, Gravekeeper, Piper, CallCharmed, NineTailedFox}
 
+// wolvesFirstCalls is nightCalls under night_order=wolves_first
+// (ROLES-MORE-2.md §5): the checkers (the roles with lateCheck) right after
+// the witch, so that the table hears 守卫 → 狼人 → 女巫 → 预言家. (Written
+// out: the hooks are filled by init functions, after package variables.)
+var wolvesFirstCalls = [len(nightCalls)]Role{Nightmare, Magician, Thief, Cupid, CallLovers, WildChild, Dreamcatcher, Guard, Gargoyle, Werewolf, WolfBeauty, Witch, Seer, Psychic, WitchHunter, Crow, Gravekeeper, Piper, CallCharmed, NineTailedFox}
+
+// callOrder is the game's wake order: nightCalls, or wolvesFirstCalls.
+func (g *Game) callOrder() *[len(nightCalls)]Role {
+	if g.opt(OptNightOrder) == WolvesFirst {
+		return &wolvesFirstCalls
+	}
+	return &nightCalls
+}
+
 // Calls of a group rather than a card, in a Call's Role. (Werewolf in a
 // Call means all the wolves.)
 const (
@@ -34,7 +48,7 @@ const (
 func (g *Game) Narration(n int) []Call {
 	all := g.opt(OptNarrateAbsentRoles) == On
 	out := []Call{{Key: "night.falls"}}
-	for _, r := range nightCalls {
+	for _, r := range g.callOrder() {
 		if !g.narrated(r, n, all) {
 			continue
 		}

@@ -56,3 +56,59 @@ func TestNarrateAbsentRoles(t *testing.T) {
 		}
 	}
 }
+
+// TestNightOrderCalls: the narration follows night_order. Under
+// wolves_first (the 狼人杀 presets) the table hears 守卫 → 狼人 → 女巫 →
+// 预言家; under seer_first (000: classic, new-moon) the seer comes before the
+// wolves. Both lists hold the same calls.
+func TestNightOrderCalls(t *testing.T) {
+	cards := []Role{Werewolf, Werewolf, Werewolf, WhiteWolfKing, Seer, Witch, Hunter, Guard, Villager, Villager, Villager, Villager}
+	for _, tc := range []struct {
+		order string
+		want  []Role
+	}{
+		{"seer_first", []Role{Guard, Seer, Werewolf, Witch}},
+		{"wolves_first", []Role{Guard, Werewolf, Witch, Seer}},
+	} {
+		b := Board{Cards: cards}
+		if err := b.Options.Set("night_order", tc.order); err != nil {
+			t.Fatal(err)
+		}
+		g, err := New(b, 1, cards)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := calledRoles(g.Narration(1)); !slices.Equal(got, tc.want) {
+			t.Errorf("%s: night 1 calls %v, want %v", tc.order, got, tc.want)
+		}
+	}
+	// wolvesFirstCalls is nightCalls with the checkers moved after the witch.
+	var moved, rest []Role
+	for _, r := range nightCalls {
+		if hooksOf(r).lateCheck {
+			moved = append(moved, r)
+		} else {
+			rest = append(rest, r)
+		}
+	}
+	w := slices.Index(rest, Witch) + 1
+	want := slices.Concat(rest[:w], moved, rest[w:])
+	if !slices.Equal(wolvesFirstCalls[:], want) {
+		t.Errorf("wolvesFirstCalls = %v, want %v", wolvesFirstCalls, want)
+	}
+}
+
+// TestNightOrderPresets: wolves_first is the default of the 狼人杀 presets,
+// seer_first that of classic, new-moon and the AIWolf regulations.
+func TestNightOrderPresets(t *testing.T) {
+	for _, p := range Presets() {
+		want := "wolves_first"
+		switch p.Name {
+		case "classic", "new-moon", "aiwolf-5", "aiwolf-13":
+			want = "seer_first"
+		}
+		if got := p.Options.Get(OptNightOrder); got != want {
+			t.Errorf("preset %s: night_order=%s, want %s", p.Name, got, want)
+		}
+	}
+}

@@ -20,7 +20,7 @@ func (g *Game) nextNightStage(after Step) {
 	first := g.night == 0 || (g.night == 1 && g.opt(OptFirstPhase) == FirstNight)
 	{
 		started := after == StepNone
-		for _, r := range nightCalls {
+		for _, r := range g.callOrder() {
 			h := hooksOf(r)
 			// A nightly stage (the nightmare, the magician) comes every real
 			// night, the others on the first only.
@@ -46,20 +46,20 @@ func (g *Game) nextNightStage(after Step) {
 	g.wakeNight()
 }
 
-// wakeAlone wakes the living holder of a village card r in the night step,
-// while the village has its powers.
+// wakeAlone wakes the living holder of a village card r in his step (the
+// night step, or the checkers' step), while the village has its powers.
 func (g *Game) wakeAlone(r Role) {
 	if !g.villagePower() {
 		return
 	}
 	if s := g.firstOf(r, g.alive); s != NoSeat {
-		g.emit(Event{Kind: EvStep, To: s.bit(), Value: int16(StepNight), Role: r, Mask: s.bit()})
+		g.emit(Event{Kind: EvStep, To: s.bit(), Value: int16(g.stepOf(r)), Role: r, Mask: s.bit()})
 	}
 }
 
 func (g *Game) wakeNight() {
-	for _, r := range nightCalls {
-		if f := hooksOf(r).wake; f != nil {
+	for _, r := range g.callOrder() {
+		if f := hooksOf(r).wake; f != nil && g.stepOf(r) != StepCheck {
 			f(g)
 		}
 	}
@@ -88,10 +88,36 @@ func (g *Game) endNightStep() {
 // night is resolved: told after it, it would reveal tonight's deaths before
 // the dawn (a charmed victim missing from the list, a tail lost).
 func (g *Game) wakeTold() {
-	for _, r := range nightCalls {
+	for _, r := range g.callOrder() {
 		if f := hooksOf(r).told; f != nil {
 			f(g)
 		}
+	}
+}
+
+// afterWitch follows the witch's step: under night_order=wolves_first the
+// checkers' step, else the night's resolution.
+func (g *Game) afterWitch() {
+	if g.opt(OptNightOrder) == WolvesFirst {
+		g.setResume(StepCheck, false)
+		return
+	}
+	g.resolveNight()
+}
+
+// wakeChecks wakes the checkers after the witch (night_order=wolves_first).
+// What they may know when they wake is what they knew in the night step:
+// a check reads a card, which no choice of the wolves' or the witch's
+// changes before the dawn; the deaths are not yet applied, so a seer
+// attacked tonight still checks.
+func (g *Game) wakeChecks() {
+	for _, r := range g.callOrder() {
+		if f := hooksOf(r).wake; f != nil && g.stepOf(r) == StepCheck {
+			f(g)
+		}
+	}
+	if g.Pending() == 0 {
+		g.emit(Event{Kind: EvStep, Value: int16(StepCheck)})
 	}
 }
 

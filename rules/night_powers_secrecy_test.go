@@ -18,6 +18,7 @@ func presetGame(t *testing.T, name string, deal []Role) *Game {
 	}
 	b, _ := p.Board(0)
 	b.Options[OptSheriff] = SheriffNone
+	b.Options[OptNightOrder] = SeerFirst // the tests' nights are written in 000's order
 	g, err := New(b, 1, deal)
 	if err != nil {
 		t.Fatal(err)

@@ -54,6 +54,7 @@ const (
 	OptWolfNoTarget
 	OptFirstNightAttack
 	OptSelfExplosion
+	OptNightOrder
 	numOptions
 )
 
@@ -141,6 +142,9 @@ const (
 
 	ReflectSameNight = 0
 	ReflectNextNight = 1
+
+	SeerFirst   = 0
+	WolvesFirst = 1
 )
 
 type optionInfo struct {
@@ -193,6 +197,7 @@ var optionTable = [numOptions]optionInfo{
 	OptFirstNightAttack:         {"first_night_attack", []string{"on", "off"}, "the wolves attack on night 1 (AIWolf: off, the first night has only the seer's check)"},
 	OptNightShot:                {"night_shot", []string{"dawn", "in_night"}, "a hunter or wolf king killed at night shoots at dawn, or inside the night's resolution (002), his victim among the dawn's dead"},
 	OptSelfExplosion:            {"self_explosion", []string{"on", "off"}, "the wolves may self-explode (自爆) by day (AIWolf: off)"},
+	OptNightOrder:               {"night_order", []string{"seer_first", "wolves_first"}, "the night's wake order: the checkers (seer, psychic) before the wolves (000), or after the witch (守卫→狼人→女巫→预言家, as 狼人杀 clubs call it)"},
 }
 
 // Options is a ruleset: one value per option.

@@ -83,6 +83,8 @@ func entitled(g *Game, e *Event) uint32 {
 			return g.seatsOf(Nightmare, g.all)
 		case StepMagician:
 			return g.seatsOf(Magician, g.all)
+		case StepCheck: // night_order=wolves_first: a checker woken alone
+			return g.seatsOf(Seer, g.all) | g.seatsOf(Psychic, g.all)
 		case StepNightShot: // a shooter killed tonight, woken alone
 			return (g.seatsOf(Hunter, g.all) | g.seatsOf(WolfKing, g.all)) &^ g.alive
 		}

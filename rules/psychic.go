@@ -7,11 +7,12 @@ package rules
 func init() {
 	check, choices := onAnother(CmdCheck, "the psychic must check another living player")
 	hooks[Psychic] = roleHooks{
-		wake:    func(g *Game) { g.wakeAlone(Psychic) },
-		step:    StepNight,
-		check:   check,
-		exec:    execCardCheck,
-		choices: choices,
+		wake:      func(g *Game) { g.wakeAlone(Psychic) },
+		step:      StepNight,
+		lateCheck: true, // under wolves_first: StepCheck, after the witch
+		check:     check,
+		exec:      execCardCheck,
+		choices:   choices,
 	}
 }
 

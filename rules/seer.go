@@ -6,11 +6,12 @@ package rules
 func init() {
 	check, choices := onAnother(CmdCheck, "the seer must check another living player")
 	hooks[Seer] = roleHooks{
-		wake:    func(g *Game) { g.wakeAlone(Seer) },
-		step:    StepNight,
-		check:   check,
-		exec:    execSeer,
-		choices: choices,
+		wake:      func(g *Game) { g.wakeAlone(Seer) },
+		step:      StepNight,
+		lateCheck: true, // under wolves_first: StepCheck, after the witch
+		check:     check,
+		exec:      execSeer,
+		choices:   choices,
 	}
 }
 

@@ -40,13 +40,14 @@ const (
 	StepNightShot          // night_shot=in_night: a shooter killed tonight fires inside the night (not a turn: the table does not see it)
 	StepNightmare          // each night, first: the nightmare fears one player (噩梦之影)
 	StepMagician           // each night, after the nightmare: the magician may swap two players (魔术师)
+	StepCheck              // night_order=wolves_first: the checkers (seer, psychic) wake after the witch
 	numSteps
 )
 
 var stepNames = [numSteps]string{"none", "elect", "elect_pk", "night", "witch", "signup", "campaign",
 	"withdraw", "sheriff_vote", "sheriff_pk", "sheriff_pk_vote", "dawn", "order", "speech",
 	"discussion", "vote", "pk", "pk_vote", "skill", "badge", "last_words", "dusk", "over",
-	"thief", "cupid", "voters", "ally", "seq_vote", "mob_vote", "night_shot", "nightmare", "magician"}
+	"thief", "cupid", "voters", "ally", "seq_vote", "mob_vote", "night_shot", "nightmare", "magician", "check"}
 
 func (s Step) String() string {
 	if s < numSteps {

@@ -13,6 +13,7 @@ import (
 func TestStreamHidesTheCountOfSecrets(t *testing.T) {
 	p, _ := LookupPreset("std-12")
 	b, _ := p.Board(0)
+	b.Options[OptNightOrder] = SeerFirst // the nights below are written in 000's order
 	deal := []Role{Seer, Witch, Hunter, Idiot, Villager, Villager, Villager, Villager, Werewolf, Werewolf, Werewolf, Werewolf}
 	nights := [][]Command{
 		{{Seat: 9, Kind: CmdSkip}, {Seat: 10, Kind: CmdSkip}, {Seat: 11, Kind: CmdSkip}, {Seat: 12, Kind: CmdSkip}, {Seat: 2, Kind: CmdSkip}},

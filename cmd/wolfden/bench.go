@@ -163,7 +163,7 @@ as their set-up is, rather than every client starting at once.`,
 	f.DurationVar(&cfg.Ramp, "ramp", 0, "spread the games' set-up evenly over this long (default: as fast as --parallel allows)")
 	f.BoolVar(&cfg.Stagger, "stagger", false, "each game's clients play as soon as its seats are connected, as real rooms do, rather than all at once when everyone is (the memory is then read mid-play)")
 	f.Uint64Var(&cfg.Seed, "seed", 1, "seeds the deals (room i gets S+i) and each client's random choices")
-	f.StringVar(&timers, "timers", "", "timer overrides, NAME=DURATION,... (setup, night, witch, speech, vote, other, bot, tick)")
+	f.StringVar(&timers, "timers", "", "timer overrides, NAME=DURATION,... (setup, night, witch, check, speech, vote, other, bot, tick)")
 	f.IntVar(&cfg.Parallel, "parallel", 64, "HTTP requests and WebSocket dials in flight at once during the set-up")
 	f.DurationVar(&cfg.Timeout, "timeout", 30*time.Minute, "give up on the run after this long")
 	f.BoolVar(&asJSON, "json", false, "print the report as JSON")
@@ -173,7 +173,9 @@ as their set-up is, rather than every client starting at once.`,
 func timerList(m map[string]string) string {
 	var out []string
 	for _, n := range game.TimerNames {
-		out = append(out, n+"="+m[n])
+		if m[n] != "" { // check, unset, is the witch's
+			out = append(out, n+"="+m[n])
+		}
 	}
 	return strings.Join(out, ",")
 }

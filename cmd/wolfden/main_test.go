@@ -201,7 +201,8 @@ func TestNarrationCalls(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := "天黑請閉眼。\n守衛請睜眼。\n守衛請閉眼。\n預言家請睜眼。\n預言家請閉眼。\n狼人請睜眼。\n狼人請閉眼。\n女巫請睜眼。\n女巫請閉眼。\n天亮了，請睜眼。\n"
+	// std-12-wwk calls the night as clubs do (night_order=wolves_first): 守衛 → 狼人 → 女巫 → 預言家
+	want := "天黑請閉眼。\n守衛請睜眼。\n守衛請閉眼。\n狼人請睜眼。\n狼人請閉眼。\n女巫請睜眼。\n女巫請閉眼。\n預言家請睜眼。\n預言家請閉眼。\n天亮了，請睜眼。\n"
 	if out != want {
 		t.Fatalf("got\n%s\nwant\n%s", out, want)
 	}

@@ -128,6 +128,9 @@ func TestChatChannelsAtNight(t *testing.T) {
 func TestAbsentPlayerIsPlayedByABot(t *testing.T) {
 	tm := fastTimers()
 	tm.Speech, tm.Vote, tm.Other = 300*time.Millisecond, 300*time.Millisecond, 300*time.Millisecond
+	// Slots long enough for a bot to act in on a loaded machine: a bot
+	// late for its slot times out too, and would be counted here.
+	tm.Night, tm.Witch = 200*time.Millisecond, 150*time.Millisecond
 	st := memory.New()
 	cfg := Config{Board: std12(t), Seed: 11, Timers: tm, Bots: 0x1ffe &^ (1 << 1)} // seat 1 is a person
 	a, err := Start(context.Background(), "away", cfg, st, Hooks{}, nil)

@@ -12,9 +12,12 @@ import (
 // Timers are the moderator's clocks, one per kind of step. When one runs
 // out every seat still awaited takes the default (abstain, skip).
 type Timers struct {
-	Setup  time.Duration // night 1: the thief, cupid
-	Night  time.Duration // the wolves, seer, guard… who all act at once
-	Witch  time.Duration
+	Setup time.Duration // night 1: the thief, cupid
+	Night time.Duration // the wolves, seer, guard… who all act at once
+	Witch time.Duration
+	// Check is the checkers' slot after the witch (night_order=wolves_first);
+	// zero: as long as the witch's, one role's call like hers.
+	Check  time.Duration
 	Speech time.Duration // speeches, campaign and PK speeches, last words
 	Vote   time.Duration // every vote
 	Other  time.Duration // sign-up, withdraw, order, shots, badge, scapegoat, ally
@@ -33,7 +36,7 @@ var DefaultTimers = Timers{
 }
 
 // TimerNames are the names of the timers in a room's settings.
-var TimerNames = []string{"setup", "night", "witch", "speech", "vote", "other", "bot", "tick"}
+var TimerNames = []string{"setup", "night", "witch", "check", "speech", "vote", "other", "bot", "tick"}
 
 func (t *Timers) field(name string) *time.Duration {
 	switch name {
@@ -43,6 +46,8 @@ func (t *Timers) field(name string) *time.Duration {
 		return &t.Night
 	case "witch":
 		return &t.Witch
+	case "check":
+		return &t.Check
 	case "speech":
 		return &t.Speech
 	case "vote":
@@ -91,7 +96,62 @@ func (t Timers) Map() map[string]string {
 	for _, n := range TimerNames {
 		m[n] = t.field(n).String()
 	}
+	if t.Check == 0 { // as the witch's: a copy of the map (a rematch, a remade room) keeps it so
+		delete(m, "check")
+	}
 	return m
+}
+
+// check is the checkers' slot: Check, or the witch's.
+func (t *Timers) check() time.Duration {
+	if t.Check == 0 {
+		return t.Witch
+	}
+	return t.Check
+}
+
+// The paces of a room (docs/server.md): its timers, before the timers the
+// room's creator gives. Standard is DefaultTimers, for people playing from
+// their phones; quick is a judge at a table (a std-12 night of 55 s:
+// the pack's 25, the witch's 15, the seer's 15); relaxed gives beginners
+// time to think.
+var paces = map[string]Timers{
+	"quick": {Setup: 15 * time.Second, Night: 25 * time.Second, Witch: 15 * time.Second,
+		Speech: 60 * time.Second, Vote: 15 * time.Second, Other: 15 * time.Second,
+		Bot: DefaultTimers.Bot, Tick: DefaultTimers.Tick},
+	"standard": DefaultTimers,
+	"relaxed": {Setup: 30 * time.Second, Night: 60 * time.Second, Witch: 30 * time.Second,
+		Speech: 120 * time.Second, Vote: 30 * time.Second, Other: 30 * time.Second,
+		Bot: DefaultTimers.Bot, Tick: DefaultTimers.Tick},
+}
+
+// PaceNames are the paces a room may take, quickest first.
+var PaceNames = []string{"quick", "standard", "relaxed"}
+
+// Pace is the timers of the named pace.
+func Pace(name string) (Timers, error) {
+	t, ok := paces[name]
+	if !ok {
+		return t, fmt.Errorf("unknown pace %q (paces: %v)", name, PaceNames)
+	}
+	return t, nil
+}
+
+// PaceSeconds is every pace's timers in seconds, by timer name (the check
+// slot left out: it is the witch's), as the create page shows them
+// (GET /api/options "paces").
+func PaceSeconds() map[string]map[string]float64 {
+	out := map[string]map[string]float64{}
+	for name, t := range paces {
+		m := map[string]float64{}
+		for _, n := range TimerNames {
+			if n != "check" {
+				m[n] = t.field(n).Seconds()
+			}
+		}
+		out[name] = m
+	}
+	return out
 }
 
 // forStep is the time a day step (or one turn of it) is given.
@@ -109,13 +169,16 @@ func (t *Timers) forStep(s rules.Step) time.Duration {
 		return t.Night
 	case rules.StepWitch:
 		return t.Witch
+	case rules.StepCheck:
+		return t.check()
 	}
 	return t.Other
 }
 
 // A night is told on a fixed schedule: one slot for each stage the board
 // can have tonight (the thief and cupid on night 1 — or on night 0, before
-// day 1, with first_phase=day —, everyone else at once, the witch), each as
+// day 1, with first_phase=day —, everyone else at once, the witch, the
+// checkers under night_order=wolves_first), each as
 // long as its timer, whether its role is alive, in play, quick or slow. The
 // table learns nothing from when things happen.
 type slot struct {
@@ -147,6 +210,12 @@ func nightSlots(b *rules.Board, night int, t *Timers) []slot {
 	out = append(out, slot{rules.StepNight, t.Night.Milliseconds()})
 	if slices.Contains(b.Cards, rules.Witch) {
 		out = append(out, slot{rules.StepWitch, t.Witch.Milliseconds()})
+	}
+	// night_order=wolves_first: the checkers wake after the witch, in a
+	// slot of their own.
+	if b.Options[rules.OptNightOrder] == rules.WolvesFirst &&
+		(slices.Contains(b.Cards, rules.Seer) || slices.Contains(b.Cards, rules.Psychic)) {
+		out = append(out, slot{rules.StepCheck, t.check().Milliseconds()})
 	}
 	// night_shot=in_night: a shooter killed tonight fires before the dawn.
 	// The slot is on every night's schedule of a board with a shooter, so
@@ -275,7 +344,7 @@ func (c *clock) opens(e *rules.Event) int {
 	case rules.EvStep:
 		switch st := rules.Step(e.Value); st {
 		case rules.StepThief, rules.StepCupid, rules.StepNight, rules.StepWitch, rules.StepNightShot,
-			rules.StepNightmare, rules.StepMagician:
+			rules.StepNightmare, rules.StepMagician, rules.StepCheck:
 			return c.slotFor(st)
 		}
 	case rules.EvDay:

@@ -4,8 +4,11 @@ import (
 	"os"
 	"regexp"
 	"slices"
+	"strings"
 	"testing"
 	"time"
+
+	"github.com/wolfden/wolfden/rules"
 )
 
 // TestTheWebKnowsTheDefaultTimers: web/src/lib/enums.js TIMERS copies
@@ -42,10 +45,99 @@ func TestTheWebKnowsTheDefaultTimers(t *testing.T) {
 			t.Errorf("the web's default for timer %s is %v, clock.go's %v", name, d, *f)
 		}
 	}
-	offered := slices.DeleteFunc(slices.Clone(TimerNames), func(n string) bool { return n == "tick" })
+	// Neither the tick nor the checkers' slot (as long as the witch's unless
+	// set through the API) is offered on the page.
+	offered := slices.DeleteFunc(slices.Clone(TimerNames), func(n string) bool { return n == "tick" || n == "check" })
 	slices.Sort(names)
 	slices.Sort(offered)
 	if !slices.Equal(names, offered) {
 		t.Errorf("the web's TIMERS name %v, want each of clock.go's %v once", names, offered)
+	}
+}
+
+// TestAQuickStd12NightLastsAtMost75Seconds: at the quick pace a std-12
+// night (night_order=wolves_first: the pack, the witch, the seer) lasts at
+// most 75 s from 天黑请闭眼 to 天亮了, read from the schedule the actor
+// announces (its slots, which every connection is paced on), not from a
+// clock; every night alike, the first with its setup stages too.
+func TestAQuickStd12NightLastsAtMost75Seconds(t *testing.T) {
+	quick, err := Pace("quick")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, preset := range []string{"std-12", "std-9"} {
+		b := presetBoard(t, preset, 0)
+		for night := 1; night <= 3; night++ {
+			var total int64
+			var steps []rules.Step
+			for _, s := range nightSlots(&b, night, &quick) {
+				total += s.Dur
+				steps = append(steps, s.Step)
+			}
+			if total > 75_000 {
+				t.Errorf("%s night %d at the quick pace lasts %d ms (%v), more than 75 s", preset, night, total, steps)
+			}
+			if want := []rules.Step{rules.StepNight, rules.StepWitch, rules.StepCheck}; !slices.Equal(steps, want) {
+				t.Errorf("%s night %d: slots %v, want %v (守卫/狼人 → 女巫 → 预言家)", preset, night, steps, want)
+			}
+		}
+	}
+}
+
+// TestTheCheckersSlotFollowsTheNightOrder: under wolves_first a board with a
+// checker has the checkers' slot after the witch's, as long as the check
+// timer (the witch's unless set); under seer_first, and on a board without
+// a checker, it has none.
+func TestTheCheckersSlotFollowsTheNightOrder(t *testing.T) {
+	tm := DefaultTimers
+	b := presetBoard(t, "std-12-psychic", 0)
+	slots := nightSlots(&b, 2, &tm)
+	if n := len(slots); n != 3 || slots[2].Step != rules.StepCheck || slots[2].Dur != tm.Witch.Milliseconds() {
+		t.Fatalf("std-12-psychic under wolves_first: slots %v, want the checkers' last, as long as the witch's", slots)
+	}
+	if err := tm.Set("check", "7s"); err != nil {
+		t.Fatal(err)
+	}
+	if got := nightSlots(&b, 2, &tm)[2].Dur; got != 7000 {
+		t.Fatalf("check=7s gives a slot of %d ms", got)
+	}
+	if got := tm.Map()["check"]; got != "7s" {
+		t.Fatalf("Map names check %q", got)
+	}
+	b.Options[rules.OptNightOrder] = rules.SeerFirst
+	for _, sl := range nightSlots(&b, 2, &tm) {
+		if sl.Step == rules.StepCheck {
+			t.Fatalf("seer_first has the checkers' slot: %v", nightSlots(&b, 2, &tm))
+		}
+	}
+	c := presetBoard(t, "classic", 10)
+	c.Options[rules.OptNightOrder] = rules.WolvesFirst
+	c.Cards = slices.DeleteFunc(c.Cards, func(r rules.Role) bool { return r == rules.Seer })
+	for _, sl := range nightSlots(&c, 2, &tm) {
+		if sl.Step == rules.StepCheck {
+			t.Fatalf("a board without a checker has the checkers' slot")
+		}
+	}
+}
+
+// TestPaces: the three paces, quickest first; an unknown one is named in
+// its refusal.
+func TestPaces(t *testing.T) {
+	var prev Timers
+	for i, name := range PaceNames {
+		p, err := Pace(name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if i > 0 && (p.Night <= prev.Night || p.Witch <= prev.Witch || p.Speech <= prev.Speech || p.Vote <= prev.Vote) {
+			t.Errorf("pace %s is not slower than the one before it: %+v after %+v", name, p, prev)
+		}
+		prev = p
+	}
+	if s, _ := Pace("standard"); s != DefaultTimers {
+		t.Errorf("the standard pace %+v is not the default timers %+v", s, DefaultTimers)
+	}
+	if _, err := Pace("brisk"); err == nil || !strings.Contains(err.Error(), `"brisk"`) {
+		t.Errorf("an unknown pace: %v", err)
 	}
 }

@@ -61,7 +61,9 @@ func TestADecoyIsAnsweredAsARealCommandAndChangesNothing(t *testing.T) {
 	deal := []rules.Role{rules.Villager, rules.Werewolf, rules.Seer, rules.Werewolf, rules.Werewolf, rules.Werewolf,
 		rules.Witch, rules.Hunter, rules.Idiot, rules.Villager, rules.Villager, rules.Villager}
 	st := memory.New()
-	cfg := Config{Board: std12(t), Seed: 5, Timers: tm, Bots: 0x1ff0 | 1<<2, Deal: deal} // people: seats 1 and 3
+	b := std12(t)
+	b.Options[rules.OptNightOrder] = rules.SeerFirst                              // the seer wakes in the night step, which does not time out
+	cfg := Config{Board: b, Seed: 5, Timers: tm, Bots: 0x1ff0 | 1<<2, Deal: deal} // people: seats 1 and 3
 	a, err := Start(context.Background(), "r", cfg, st, Hooks{}, nil)
 	if err != nil {
 		t.Fatal(err)

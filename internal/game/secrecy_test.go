@@ -59,7 +59,8 @@ func watch(t *testing.T, sub *Sub) []arrival {
 
 // TestNightsAreToldOnAFixedSchedule: bots act at once, yet a sleeping
 // seat hears nothing between nightfall and the end of the night's last
-// slot, and the witch is woken no sooner than the end of the wolves' slot.
+// slot, the witch is woken no sooner than the end of the wolves' slot, and
+// (night_order=wolves_first) the seer no sooner than the end of the witch's.
 // How quickly others act, who is dead, who is not in play: none of it
 // changes when anything is told.
 func TestNightsAreToldOnAFixedSchedule(t *testing.T) {
@@ -74,15 +75,15 @@ func TestNightsAreToldOnAFixedSchedule(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer a.Stop()
-	villager, witchSub := NewSub(1, 4096, nil), NewSub(2, 4096, nil)
-	if err := a.Join(villager, 0, 0); err != nil {
-		t.Fatal(err)
+	villager, witchSub, seerSub := NewSub(1, 4096, nil), NewSub(2, 4096, nil), NewSub(7, 4096, nil)
+	for _, sub := range []*Sub{villager, witchSub, seerSub} {
+		if err := a.Join(sub, 0, 0); err != nil {
+			t.Fatal(err)
+		}
 	}
-	if err := a.Join(witchSub, 0, 0); err != nil {
-		t.Fatal(err)
-	}
-	witchEvs := make(chan []arrival)
+	witchEvs, seerEvs := make(chan []arrival), make(chan []arrival)
 	go func() { witchEvs <- watch(t, witchSub) }()
+	go func() { seerEvs <- watch(t, seerSub) }()
 	evs := watch(t, villager)
 	// Times are the actor's schedule, the dawn each seat is told at
 	// nightfall (night_end): a frame cannot arrive before it was sent, so
@@ -104,7 +105,8 @@ func TestNightsAreToldOnAFixedSchedule(t *testing.T) {
 		}
 		nights++
 		dawn := dawnOf(evs, i)
-		// The night of std-12 has two slots: everyone at once, then the witch.
+		// The night of std-12 has three slots: everyone at once, the witch,
+		// the seer.
 		// Nothing — no event, no new state — reaches a sleeper before both
 		// are over, but what came in nightfall's own message.
 		for _, x := range evs[i+1:] {
@@ -127,7 +129,7 @@ func TestNightsAreToldOnAFixedSchedule(t *testing.T) {
 	for i, e := range wevs {
 		switch {
 		case e.f.Kind == "night":
-			wolvesEnd = dawnOf(wevs, i).Add(-witch) // the witch's slot is the night's last
+			wolvesEnd = dawnOf(wevs, i).Add(-2 * witch) // the witch's slot, then the seer's as long
 		case e.f.Kind == "witch_told":
 			woken++
 			if e.at.Before(wolvesEnd) {
@@ -137,6 +139,23 @@ func TestNightsAreToldOnAFixedSchedule(t *testing.T) {
 	}
 	if woken == 0 {
 		t.Fatal("the witch was never woken")
+	}
+	sevs := <-seerEvs
+	checks := 0
+	var witchEnd time.Time
+	for i, e := range sevs {
+		switch {
+		case e.f.Kind == "night":
+			witchEnd = dawnOf(sevs, i).Add(-witch) // the seer's slot is the night's last
+		case e.f.Kind == "check":
+			checks++
+			if e.at.Before(witchEnd) {
+				t.Errorf("the seer checked %v before the end of the witch's slot", witchEnd.Sub(e.at))
+			}
+		}
+	}
+	if checks == 0 {
+		t.Fatal("the seer never checked")
 	}
 }
 

@@ -215,7 +215,7 @@ func options() any {
 			roles = append(roles, r.String())
 		}
 	}
-	return map[string]any{"options": opts, "roles": roles}
+	return map[string]any{"options": opts, "roles": roles, "paces": game.PaceSeconds()}
 }
 
 // maxChat bounds a chat message, as the server's decoder does.

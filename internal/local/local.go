@@ -74,6 +74,7 @@ type Request struct {
 	Players  int               `json:"players"`
 	Options  map[string]string `json:"options"`
 	Timers   map[string]string `json:"timers"`
+	Pace     string            `json:"pace"` // quick unless said: a device's game is at one table
 	Bots     string            `json:"bots"`
 	Seed     *uint64           `json:"seed"`
 	Practice bool              `json:"practice"`
@@ -97,6 +98,7 @@ type config struct {
 	Cards    []string          `json:"cards"`
 	Options  map[string]string `json:"options"`
 	Timers   map[string]string `json:"timers"`
+	Pace     string            `json:"pace,omitempty"`
 	Bots     string            `json:"bots"`
 	Seed     uint64            `json:"seed"`
 	Practice bool              `json:"practice,omitempty"`
@@ -171,7 +173,14 @@ func (req *Request) config() (config, rules.Board, error) {
 	if err := b.Validate(); err != nil {
 		return c, b, err
 	}
-	t := game.DefaultTimers
+	if req.Pace == "" {
+		req.Pace = "quick"
+	}
+	t, err := game.Pace(req.Pace)
+	if err != nil {
+		return c, b, err
+	}
+	c.Pace = req.Pace
 	for k, v := range req.Timers {
 		if err := t.Set(k, v); err != nil {
 			return c, b, err

@@ -22,8 +22,9 @@ func judge(t *testing.T, src string) string {
 // should, and a wrong value fails the step with a message naming the key,
 // what the game holds and what was expected.
 func TestJudgeKeys(t *testing.T) {
+	// The nights below are written in 000's wake order (the seer first).
 	const std12 = `preset: std-12
-options: {sheriff: none}
+options: {sheriff: none, night_order: seer_first}
 seed: 1
 deal: [seer, witch, hunter, idiot, villager, villager, villager, villager,
        werewolf, werewolf, werewolf, werewolf]
@@ -34,6 +35,7 @@ steps:
   - advance
 `
 	const fox = `preset: std-12-fox
+options: {night_order: seer_first}
 seed: 1
 deal: [seer, witch, hunter, nine_tailed_fox, villager, villager, villager, villager,
        werewolf, werewolf, werewolf, werewolf]
@@ -90,6 +92,7 @@ steps:
   - advance
 `
 	const badge = `preset: std-12
+options: {night_order: seer_first}
 seed: 1
 deal: [seer, witch, hunter, idiot, villager, villager, villager, villager,
        werewolf, werewolf, werewolf, werewolf]
@@ -113,7 +116,7 @@ steps:
   - 9 tear
 `
 	const random = `preset: std-12
-options: {sheriff: none, vote_tie: random}
+options: {sheriff: none, vote_tie: random, night_order: seer_first}
 seed: 1
 deal: [seer, witch, hunter, idiot, villager, villager, villager, villager,
        werewolf, werewolf, werewolf, werewolf]

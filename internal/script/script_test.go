@@ -46,18 +46,18 @@ func TestRunReportsTheFailingLine(t *testing.T) {
 	src := `preset: std-9
 deal: [werewolf, werewolf, werewolf, seer, witch, hunter, villager, villager, villager]
 steps:
-  - 4 check 1
-  - expect: {told: {4: ["check 4 1 good"]}}
+  - 1,2,3 attack 7
+  - expect: {told: {5: ["witch_told 5 8"]}}
 `
 	s, err := Parse("x.yaml", []byte(src))
 	if err != nil {
 		t.Fatal(err)
 	}
 	_, err = s.Run(nil)
-	if err == nil || !strings.Contains(err.Error(), "x.yaml:5") || !strings.Contains(err.Error(), `seat 4 was not told "check 4 1 good"`) {
+	if err == nil || !strings.Contains(err.Error(), "x.yaml:5") || !strings.Contains(err.Error(), `seat 5 was not told "witch_told 5 8"`) {
 		t.Fatalf("got %v", err)
 	}
-	s, _ = Parse("x.yaml", []byte(strings.Replace(src, "4 check 1", "5 check 1", 1)))
+	s, _ = Parse("x.yaml", []byte(strings.Replace(src, "1,2,3 attack 7", "5 check 1", 1)))
 	if _, err = s.Run(nil); err == nil || !strings.Contains(err.Error(), "x.yaml:4") {
 		t.Fatalf("got %v", err)
 	}
@@ -124,7 +124,7 @@ func TestRedCard(t *testing.T) {
 	src := `preset: std-9
 deal: [werewolf, werewolf, werewolf, seer, witch, hunter, villager, villager, villager]
 steps:
-  - 4 check 1
+  - 1,2,3 attack 7
   - red_card 6
   - expect: {dead: [6], log: ["red_card 6", "death 6 red_card"], not_log: ["step skill 6"]}
   - {refuse: "red_card 6", error: "out of the game"}

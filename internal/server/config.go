@@ -19,15 +19,19 @@ import (
 
 // createRequest is the body of POST /api/rooms.
 type createRequest struct {
-	Name     string            `json:"name"`
-	Preset   string            `json:"preset"`   // a preset name, or
-	Board    string            `json:"board"`    // a board file's text (docs/boards.md)
-	Players  int               `json:"players"`  // for a preset that takes several sizes
-	Options  map[string]string `json:"options"`  // option overrides
-	Timers   map[string]string `json:"timers"`   // timer overrides: "speech": "60s"
-	Bots     string            `json:"bots"`     // bot level: smart (default) or random
-	Seed     *uint64           `json:"seed"`     // fixes the deal and the bots: practice rooms only
-	Practice bool              `json:"practice"` // a practice room: its deal may be known (docs/server.md)
+	Name    string            `json:"name"`
+	Preset  string            `json:"preset"`  // a preset name, or
+	Board   string            `json:"board"`   // a board file's text (docs/boards.md)
+	Players int               `json:"players"` // for a preset that takes several sizes
+	Options map[string]string `json:"options"` // option overrides
+	Timers  map[string]string `json:"timers"`  // timer overrides: "speech": "60s"
+	// Pace sets every timer at once (quick, standard, relaxed) before the
+	// overrides: a room at one table (card_seen) is quick unless it says,
+	// any other standard.
+	Pace     string  `json:"pace"`
+	Bots     string  `json:"bots"`     // bot level: smart (default) or random
+	Seed     *uint64 `json:"seed"`     // fixes the deal and the bots: practice rooms only
+	Practice bool    `json:"practice"` // a practice room: its deal may be known (docs/server.md)
 	// Deal fixes the cards, seat by seat (then the thief's two extra
 	// cards): practice rooms only, for lessons and tests of a given deal.
 	Deal     []string `json:"deal"`
@@ -48,6 +52,7 @@ type roomConfig struct {
 	Cards   []string          `json:"cards"`
 	Options map[string]string `json:"options"`
 	Timers  map[string]string `json:"timers"`
+	Pace    string            `json:"pace,omitempty"` // the pace the timers started from
 	Bots    string            `json:"bots"`
 	// Seed deals the game and drives its bots. A practice room's is given
 	// or random from its creation; any other room's is drawn when its game
@@ -132,7 +137,18 @@ func (req *createRequest) config() (roomConfig, error) {
 	if err := b.Validate(); err != nil {
 		return c, err
 	}
-	t := game.DefaultTimers
+	pace := req.Pace
+	if pace == "" {
+		pace = "standard"
+		if req.CardSeen {
+			pace = "quick"
+		}
+	}
+	t, err := game.Pace(pace)
+	if err != nil {
+		return c, fail(http.StatusBadRequest, "bad_pace", "pace: %v", err)
+	}
+	c.Pace = pace
 	for k, v := range req.Timers {
 		if err := t.Set(k, v); err != nil {
 			return c, err

@@ -357,7 +357,7 @@ func (s *Server) options(w http.ResponseWriter, r *http.Request) {
 			roles = append(roles, r.String())
 		}
 	}
-	writeJSON(w, http.StatusOK, map[string]any{"options": opts, "roles": roles})
+	writeJSON(w, http.StatusOK, map[string]any{"options": opts, "roles": roles, "paces": game.PaceSeconds()})
 }
 
 // Restore resumes every game the store holds as running, keeps the games

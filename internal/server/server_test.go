@@ -19,6 +19,7 @@ import (
 	"github.com/coder/websocket"
 
 	"github.com/wolfden/wolfden/internal/client"
+	"github.com/wolfden/wolfden/internal/game"
 	"github.com/wolfden/wolfden/internal/store/sqlite"
 )
 
@@ -647,5 +648,79 @@ func TestADeeplyNestedBoardIsRefusedUnparsed(t *testing.T) {
 		if !errors.As(err, &e) || e.Status != 400 || !strings.Contains(e.Message, "board: more than 2048 words and symbols") {
 			t.Errorf("POST %s: %v, want 400 naming the limit", path, err)
 		}
+	}
+}
+
+// TestPace: a room's pace sets its timers: a room at one table (card_seen)
+// is quick unless it says, any other standard; explicit timers override
+// the pace (the checkers' slot, unnamed, is the witch's); an unknown pace
+// is refused, named, with a 400.
+func TestPace(t *testing.T) {
+	for _, tc := range []struct {
+		name string
+		body map[string]any
+		pace string
+		want map[string]string
+	}{
+		{"online", map[string]any{"preset": "std-12"}, "standard", map[string]string{"night": "40s", "witch": "20s", "check": "", "speech": "1m30s"}},
+		{"table", map[string]any{"preset": "std-12", "card_seen": true}, "quick", map[string]string{"night": "25s", "witch": "15s", "check": "", "speech": "1m0s", "vote": "15s"}},
+		{"relaxed table", map[string]any{"preset": "std-12", "card_seen": true, "pace": "relaxed"}, "relaxed", map[string]string{"night": "1m0s", "speech": "2m0s"}},
+		{"quick, a longer speech", map[string]any{"preset": "std-9", "pace": "quick", "timers": map[string]string{"speech": "100s"}}, "quick", map[string]string{"night": "25s", "speech": "1m40s"}},
+	} {
+		req := createRequest{}
+		b, _ := json.Marshal(tc.body)
+		if err := json.Unmarshal(b, &req); err != nil {
+			t.Fatal(err)
+		}
+		c, err := req.config()
+		if err != nil {
+			t.Fatalf("%s: %v", tc.name, err)
+		}
+		if c.Pace != tc.pace {
+			t.Errorf("%s: pace %q, want %q", tc.name, c.Pace, tc.pace)
+		}
+		for k, v := range tc.want {
+			if c.Timers[k] != v {
+				t.Errorf("%s: timer %s=%s, want %s", tc.name, k, c.Timers[k], v)
+			}
+		}
+	}
+	api := newTestServer(t).api
+	err := api.Do(context.Background(), "POST", "/api/rooms", "", map[string]any{"preset": "std-9", "pace": "brisk"}, nil)
+	var e *client.Error
+	if !errors.As(err, &e) || e.Status != 400 || e.Code != "bad_pace" || !strings.Contains(e.Message, `"brisk"`) {
+		t.Fatalf("pace brisk: %v, want a 400 bad_pace naming it", err)
+	}
+	var room struct {
+		Room struct {
+			Pace string `json:"pace"`
+		} `json:"room"`
+	}
+	if err := api.Do(context.Background(), "POST", "/api/rooms", "", map[string]any{"preset": "std-9", "pace": "relaxed"}, &room); err != nil || room.Room.Pace != "relaxed" {
+		t.Fatalf("a relaxed room: %v, pace %q", err, room.Room.Pace)
+	}
+}
+
+// TestOptionsListThePaces: the create page shows each pace's timers from
+// GET /api/options, the server's own table, so the page and the rooms it
+// makes cannot disagree.
+func TestOptionsListThePaces(t *testing.T) {
+	var got struct {
+		Paces map[string]map[string]float64 `json:"paces"`
+	}
+	if err := newTestServer(t).api.Do(context.Background(), "GET", "/api/options", "", nil, &got); err != nil {
+		t.Fatal(err)
+	}
+	for _, name := range game.PaceNames {
+		want, err := game.Pace(name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if p := got.Paces[name]; p["night"] != want.Night.Seconds() || p["speech"] != want.Speech.Seconds() || p["witch"] != want.Witch.Seconds() {
+			t.Errorf("pace %s listed as %v, the rooms' %+v", name, p, want)
+		}
+	}
+	if got.Paces["quick"]["night"] >= got.Paces["standard"]["night"] {
+		t.Errorf("quick is not quicker than standard: %v", got.Paces)
 	}
 }

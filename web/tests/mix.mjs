@@ -210,7 +210,8 @@ async function main(base, browser) {
   if (dealt.join() !== '2,3,4,5,6,7,8,9') fail('the device dealt to ' + dealt.join());
   if (!phoneDid.seen) fail('the phone never confirmed its card');
   log('the deal: the phone confirmed seat 1 on the phone, the device dealt 2..9');
-  if (calls.filter((c) => c.startsWith('1:')).join() !== '1:seer,1:wolves,1:witch') fail('night 1 called ' + calls.join());
+  // std-9 calls the night as clubs do (night_order=wolves_first): 狼人 → 女巫 → 预言家
+  if (calls.filter((c) => c.startsWith('1:')).join() !== '1:wolves,1:witch,1:seer') fail('night 1 called ' + calls.join());
   if (!/seer/i.test(phoneDid.role)) fail('the phone does not show the seer\'s card');
   if (!phoneDid.told) fail('the phone was not shown its check\'s result');
   if (/werewolf/i.test(seerScreen)) fail('the device\'s seer screen tells a card: ' + seerScreen);

@@ -12,8 +12,9 @@
 //     answers; a dead phone gets none;
 //   - each day, the phones end their speeches and last words and vote on
 //     their screens;
-//   - the table device called each night's roles in order, from nightfall,
-//     the dead seer and witch too;
+//   - the table device called each night's roles in order (std-9 calls
+//     them as clubs do: wolves, witch, seer), from nightfall, the dead
+//     seer and witch too;
 //   - in each slot, every living phone's banner (title, line, the instant it
 //     counts to) and ring (no target, pick, turn, prompt or victim on it)
 //     are the same, real task or decoy;
@@ -26,8 +27,7 @@
 //     night in a frame of 4096 bytes.
 //
 // Deterministic: practice rooms with a fixed seed and deal. Where two
-// people are asked at once (the seer and the wolf in the night's first
-// slot, the voters) they move one after another, each once the server
+// people are asked at once (the voters) they move one after another, each once the server
 // answered the one before, so the log holds their moves in one order; it
 // logs the game's fingerprint, the same every run. It waits on states,
 // never on time.
@@ -43,7 +43,7 @@ import { chromium } from 'playwright-core';
 import { api, repo, startServer } from './server.mjs';
 import { answered, cardSigns, frame, joinHere, openPhone, taskOf, tapDecoy, whileHeld } from './lib/phone.mjs';
 
-const LIMIT = Number(process.env.PHONEGAME_LIMIT_S || 240) * 1000;
+const LIMIT = Number(process.env.PHONEGAME_LIMIT_S || 300) * 1000; // the builds included; std-9's nights have three slots (wolves_first)
 const started = Date.now();
 const log = (...a) => console.log(`[phonegame ${((Date.now() - started) / 1000).toFixed(1)}s]`, ...a);
 const trace = (...a) => process.env.TRACE && log(...a);
@@ -220,15 +220,15 @@ async function sockets(browser, base, room, tokens) {
   };
 }
 
-// The people's moves, the same on both tables, in one order. The night's:
-// the seer's check first, then the wolf's attack (the team's bots follow
-// the person's pick at once, so a check after it would reach the log
-// before or after their repick), then the witch in her slot. hooks.slot
+// The people's moves, the same on both tables, in one order. The night's,
+// in std-9's order (night_order=wolves_first: 狼人 → 女巫 → 预言家): the
+// wolf's attack in the night's first slot, the witch in hers, the seer's
+// check in the last. hooks.slot
 // (the phones' only) checks each slot's tasks and returns the decoys'
 // answers, made meanwhile (the log never holds them).
 async function night(t, n, L, hooks) {
   const alive = L[WOLF].alive.filter((s) => PEOPLE.includes(s));
-  const real = [[SEER, WOLF], [WITCH]];
+  const real = [[WOLF], [WITCH], [SEER]];
   // the plan's seat, or (should it be dead) the first living one the role may take
   const pick = (want, not) => (L[WOLF].alive.includes(want) ? want : L[WOLF].alive.find((s) => !not.includes(s)));
   const wolves = DEAL.flatMap((r, i) => (r === 'werewolf' ? [i + 1] : []));
@@ -237,12 +237,14 @@ async function night(t, n, L, hooks) {
     await Promise.all([moves(), decoys()]);
   };
   await slot(0, async () => {
-    if (alive.includes(SEER)) await t.act(SEER, 'check', pick(PLAN.check[n], [SEER]));
     if (alive.includes(WOLF)) await t.act(WOLF, 'attack', pick(PLAN.attack[n], wolves));
   });
   await slot(1, async () => {
     const w = PLAN.witch[n] || { cmd: 'skip' };
     if (alive.includes(WITCH)) await t.act(WITCH, w.cmd, w.target, 'witch');
+  });
+  await slot(2, async () => {
+    if (alive.includes(SEER)) await t.act(SEER, 'check', pick(PLAN.check[n], [SEER]), 'check');
   });
 }
 
@@ -497,21 +499,22 @@ async function main(base, browser) {
   const at = (lid) => (lines.find((l) => l.id === lid) || {}).at;
   const deadAt = {}; // night → the people's roles dead at its fall
   for (let n = 1; n <= nights; n++) {
-    const want = [`n${n}:falls`, ...['seer', 'wolves', 'witch'].flatMap((r) => [`n${n}:${r}:open`, `n${n}:${r}:close`])];
+    const want = [`n${n}:falls`, ...['wolves', 'witch', 'seer'].flatMap((r) => [`n${n}:${r}:open`, `n${n}:${r}:close`])];
     const said = lines.filter((l) => l.id.startsWith(`n${n}:`)).map((l) => l.id);
     if (said.join() !== want.join()) fail(`the table device said night ${n} as ${said.join()} (want ${want.join()})`);
     const slots = tasks[n];
     const first = Object.values(slots[0])[0];
     const witch = Object.values(slots[1])[0];
-    if (String(at(`n${n}:falls`)) !== first.at || String(at(`n${n}:witch:open`)) !== witch.at) {
-      fail(`night ${n}: the device called nightfall at ${at(`n${n}:falls`)} and the witch at ${at(`n${n}:witch:open`)}, the phones' tasks opened at ${first.at} and ${witch.at}`);
+    const seer = Object.values(slots[2])[0];
+    if (String(at(`n${n}:falls`)) !== first.at || String(at(`n${n}:witch:open`)) !== witch.at || String(at(`n${n}:seer:open`)) !== seer.at) {
+      fail(`night ${n}: the device called nightfall at ${at(`n${n}:falls`)}, the witch at ${at(`n${n}:witch:open`)} and the seer at ${at(`n${n}:seer:open`)}, the phones' tasks opened at ${first.at}, ${witch.at} and ${seer.at}`);
     }
     deadAt[n] = PEOPLE.filter((s) => !Object.keys(slots[0]).map(Number).includes(s)).map((s) => ROLE_OF[s]);
   }
   const text = lines.map((l) => l.text).join('\n');
   for (const w of ['天黑请闭眼', '预言家请睁眼。你要查验谁？', '狼人请睁眼，请确认同伴。今晚要刀谁？', '女巫请睁眼。']) if (!text.includes(w)) fail(`the table device never said "${w}"`);
   if (!deadAt[nights] || !deadAt[nights].includes(ROLE_OF[SEER])) fail(`the seer was not dead by the last night (${JSON.stringify(deadAt)}): the plan did not play`);
-  log(`the table device called seer, wolves, witch each night from nightfall, at the phones' instants; the dead called too: ${Object.entries(deadAt).map(([n, d]) => `night ${n}: ${d.join(', ') || 'none dead'}`).join('; ')}`);
+  log(`the table device called wolves, witch, seer each night from nightfall, at the phones' instants; the dead called too: ${Object.entries(deadAt).map(([n, d]) => `night ${n}: ${d.join(', ') || 'none dead'}`).join('; ')}`);
 
   // 9. On the wire: every decoy went out at night as 4096 bytes, like a night's command.
   for (const s of PEOPLE) {

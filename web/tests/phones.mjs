@@ -12,10 +12,11 @@
 //     ("I have seen my card"), every phone shows the same count (how many,
 //     not who), and night falls after the last;
 //   - night 1: every phone gets a task in each slot of the night at the same
-//     instants (the public schedule, the same list on every phone): the seer
-//     his check, the villagers a decoy "tap any seat", and in the witch's
-//     slot all three a decoy; each phone buzzes at the same instants (and at
-//     daybreak); the screen is kept on (a screen wake lock asked for);
+//     instants (the public schedule, the same list on every phone): in the
+//     wolves' and the witch's slots all three a decoy "tap any seat", in the
+//     seer's (std-9 wakes him last) the seer his check, the villagers a
+//     decoy; each phone buzzes at the same instants (and at daybreak); the
+//     screen is kept on (a screen wake lock asked for);
 //   - the decoys change nothing: a second room with the same seed and deal,
 //     whose people make the same real choice over plain WebSockets and tap
 //     no decoy, tells every seat the same events up to day 1's first step.
@@ -317,23 +318,38 @@ try {
   if (await A.page.getByTestId('card-seen').count()) fail('the card-seen step is still shown at night');
   log('card seen: the third confirmed, night fell on every phone');
 
-  // 5. Night 1, the wolves' slot (everyone at once): the seer's real check,
-  // the villagers' decoys, at the same instants on every phone.
-  const first = await Promise.all(phones.map((p, i) => taskOf(p, 0, i === 0 ? 'real' : 'decoy')));
+  // 5. Night 1, in std-9's order (night_order=wolves_first): the wolves'
+  // slot, the witch's, the seer's. In the first two none of the three has
+  // a task: each a decoy, at the same instants on every phone.
+  const first = await Promise.all(phones.map((p) => taskOf(p, 0, 'decoy')));
   log('slot 0:', first.map((t, i) => `${phones[i].who}: ${t.kind} at ${t.at}`).join('; '));
-  if (first.map((t) => t.kind).join() !== 'real,decoy,decoy') fail('slot 0 kinds: ' + first.map((t) => t.kind).join());
+  if (first.some((t) => t.kind !== 'decoy')) fail('slot 0 kinds: ' + first.map((t) => t.kind).join());
   if (new Set(first.map((t) => t.at)).size !== 1 || new Set(first.map((t) => t.instants)).size !== 1) {
     fail('the phones do not share the night\'s task instants: ' + JSON.stringify(first));
   }
-  if (first[0].instants.split(',').length !== 2) fail('std-9 night 1 should have two slots (everyone, the witch): ' + first[0].instants);
+  if (first[0].instants.split(',').length !== 3) fail('std-9 night 1 should have three slots (the wolves, the witch, the seer): ' + first[0].instants);
+  await tapDecoy(A, 2);
+  await tapDecoy(B, 6);
+  await tapDecoy(C, 5, 'phone-decoy');
+  const second = await Promise.all(phones.map((p) => taskOf(p, 1, 'decoy')));
+  log('slot 1:', second.map((t) => t.kind).join(', '));
+  if (second.some((t) => t.kind !== 'decoy') || new Set(second.map((t) => t.at)).size !== 1) fail('slot 1: ' + JSON.stringify(second));
+  await tapDecoy(A, 3);
+  await tapDecoy(B, 3);
+  await tapDecoy(C, 1);
+
+  // the seer's slot: his real check, the villagers' decoys
+  const third = await Promise.all(phones.map((p, i) => taskOf(p, 2, i === 0 ? 'real' : 'decoy')));
+  log('slot 2:', third.map((t) => t.kind).join(', '));
+  if (third.map((t) => t.kind).join() !== 'real,decoy,decoy' || new Set(third.map((t) => t.at)).size !== 1) fail('slot 2: ' + JSON.stringify(third));
   // a night tap shows as sent at once, never waiting for the server: the
   // seer's check and a villager's decoy alike, the same words
   await A.page.getByTestId('target-check-' + CHECK).click();
   await armSentClock(A.page);
   await armSentClock(C.page);
   await A.page.getByTestId('confirm-check').click();
-  await tapDecoy(B, 6);
-  await tapDecoy(C, 5, 'phone-decoy');
+  await tapDecoy(B, 2);
+  await tapDecoy(C, 6, 'phone-decoy');
   const marks = [await sentClock(A.page), await sentClock(C.page)];
   log('sent mark:', marks.map((m, i) => `${[A, C][i].who}: "${m.text}" ${m.ms.toFixed(1)} ms after the tap`).join('; '));
   for (const [i, m] of marks.entries()) if (!(m.ms <= 100)) fail(`${[A, C][i].who}: the tap's sent mark came ${m.ms} ms after it (over 100 ms)`);
@@ -349,14 +365,6 @@ try {
   // a villager's decoy never turns into a task of his
   for (const p of [B, C]) if ((await p.page.getByTestId('phone-task').getAttribute('data-kind')) !== 'decoy') fail(p.who + ': the decoy turned real');
 
-  // the witch's slot: nobody of the three has a task there, each a decoy
-  const second = await Promise.all(phones.map((p) => taskOf(p, 1, 'decoy')));
-  log('slot 1:', second.map((t) => t.kind).join(', '));
-  if (second.some((t) => t.kind !== 'decoy') || new Set(second.map((t) => t.at)).size !== 1) fail('slot 1: ' + JSON.stringify(second));
-  await tapDecoy(A, 2);
-  await tapDecoy(B, 3);
-  await tapDecoy(C, 1);
-
   // 6. The dawn: every phone buzzed the same, and kept its screen on.
   for (const p of phones) await p.page.locator('[data-testid="table"][data-night="0"]').waitFor({ timeout: 60000 });
 
@@ -368,7 +376,7 @@ try {
     return { types: night.map((f) => f.type).filter((t) => t !== 'cover'), sizes: new Set(p.sent.filter((f) => f.type === 'decoy' || f.type === 'act').map((f) => f.bytes)) };
   });
   log('night frames sent, besides covers:', wire.map((w, i) => `${phones[i].who}: ${w.types.join(' ') || 'none'}`).join('; '));
-  if (wire[0].types.join() !== 'act,decoy' || wire[1].types.join() !== 'decoy,decoy' || wire[2].types.join() !== 'decoy,decoy') fail('the night frames: ' + JSON.stringify(wire.map((w) => w.types)));
+  if (wire[0].types.join() !== 'decoy,decoy,act' || wire[1].types.join() !== 'decoy,decoy,decoy' || wire[2].types.join() !== 'decoy,decoy,decoy') fail('the night frames: ' + JSON.stringify(wire.map((w) => w.types)));
   for (const w of wire) if ([...w.sizes].some((b) => b !== 4096)) fail('a command or decoy went out unpadded at night: ' + [...w.sizes]);
 
   const after = await rec.page.waitForFunction(() => {
@@ -381,11 +389,11 @@ try {
   log('buzzes:', buzzes.map((b, i) => `${phones[i].who}: ${b.length}`).join('; '), '· alive after the dawn:', alive.join(','));
   for (const [i, b] of buzzes.entries()) {
     const seat = [1, seatB, seatC][i];
-    // two slots, then the daybreak for those who saw it alive
-    if (b.length < 2 || b.some((x) => x !== buzzes[0][0])) fail(`${phones[i].who} buzzed ${JSON.stringify(b)}`);
-    if (alive.includes(seat) && b.length !== 3) {
+    // three slots (the wolves, the witch, the seer), then the daybreak for those who saw it alive
+    if (b.length < 3 || b.some((x) => x !== buzzes[0][0])) fail(`${phones[i].who} buzzed ${JSON.stringify(b)}`);
+    if (alive.includes(seat) && b.length !== 4) {
       const at = await phones[i].page.evaluate(() => window.__buzzAt);
-      fail(`${phones[i].who} (alive) buzzed ${b.length} times, not 3: at ${at} (the night's instants ${first[0].instants})`);
+      fail(`${phones[i].who} (alive) buzzed ${b.length} times, not 4: at ${at} (the night's instants ${first[0].instants})`);
     }
   }
   for (const p of phones) {

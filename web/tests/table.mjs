@@ -289,11 +289,12 @@ async function passAndPlay(base) {
     const [n, who] = k.split(':');
     (byNight[n] = byNight[n] || []).push(who);
   }
-  for (const [n, who] of Object.entries(byNight)) if (who.join() !== 'seer,wolves,witch') fail(`pass-and-play: night ${n} called ${who.join()}`);
+  // std-12 calls the night as clubs do (night_order=wolves_first): 狼人 → 女巫 → 预言家
+  for (const [n, who] of Object.entries(byNight)) if (who.join() !== 'wolves,witch,seer') fail(`pass-and-play: night ${n} called ${who.join()}`);
   if (!checks) fail('pass-and-play: the seer never saw a result');
   if (!deadSeer) fail('pass-and-play: the seer (seat 1, the wolves\' first victim) was not called dead');
   const winner = await page.evaluate(() => document.querySelector('[data-testid="device-phase"]')?.textContent);
-  log(`pass-and-play: dealt to 1..12 in turn, ${Object.keys(byNight).length} nights each calling seer, wolves, witch (the seer dead on night ${deadSeer}), ${checks} checks shown to the seer, to the end (${winner})`);
+  log(`pass-and-play: dealt to 1..12 in turn, ${Object.keys(byNight).length} nights each calling wolves, witch, seer (the seer dead on night ${deadSeer}), ${checks} checks shown to the seer, to the end (${winner})`);
   await ctx.close();
 }
 

@@ -27,7 +27,7 @@ export const CLAIMS = { 1: 'role', 2: 'wolf', 3: 'good' };
 export const STEPS = ['none', 'elect', 'elect_pk', 'night', 'witch', 'signup', 'campaign', 'withdraw',
   'sheriff_vote', 'sheriff_pk', 'sheriff_pk_vote', 'dawn', 'order', 'speech', 'discussion', 'vote', 'pk',
   'pk_vote', 'skill', 'badge', 'last_words', 'dusk', 'over', 'thief', 'cupid', 'voters', 'ally', 'seq_vote',
-  'mob_vote', 'night_shot', 'nightmare', 'magician'];
+  'mob_vote', 'night_shot', 'nightmare', 'magician', 'check'];
 
 // Steps whose ballots are collected into a vote result.
 export const VOTE_STEPS = new Set(['elect', 'elect_pk', 'sheriff_vote', 'sheriff_pk_vote', 'vote', 'pk_vote',
@@ -45,8 +45,9 @@ export const TURN_STEPS = new Set(['campaign', 'sheriff_pk', 'order', 'speech', 
 
 // Steps told to the woken seat alone, whose name says what his card is: a
 // hunter's or wolf king's shot inside the night (night_shot=in_night).
-// The nightmare's and the magician's stages are told to their seat alone too.
-export const PRIVATE_STEPS = new Set(['night_shot', 'nightmare', 'magician']);
+// The nightmare's and the magician's stages are told to their seat alone too,
+// and the checkers' after the witch (night_order=wolves_first).
+export const PRIVATE_STEPS = new Set(['night_shot', 'nightmare', 'magician', 'check']);
 
 // Steps in which the seat with the floor speaks.
 export const SPEECH_STEPS = new Set(['campaign', 'sheriff_pk', 'speech', 'pk', 'last_words', 'discussion']);
@@ -59,13 +60,14 @@ export const TIMERS = [['setup', 20], ['night', 40], ['witch', 20], ['speech', 9
 
 // The pace presets of the create page (issue 23), in seconds per timer: a
 // room's clocks unless a timer is given. The server holds the same table
-// (POST /api/rooms "pace"); here they only show as each field's value when
+// (internal/game/clock.go, POST /api/rooms "pace"; pace.test.js holds them
+// equal); here they only show as each field's value when
 // left empty. Table and pass-and-play rooms start quick, online rooms
 // standard.
 export const PACES = {
-  quick: { setup: 10, night: 15, witch: 10, speech: 60, vote: 15, other: 15, bot: 1 },
-  standard: { setup: 15, night: 25, witch: 15, speech: 90, vote: 20, other: 20, bot: 1.5 },
-  relaxed: { setup: 20, night: 40, witch: 20, speech: 120, vote: 20, other: 20, bot: 1.5 },
+  quick: { setup: 15, night: 25, witch: 15, speech: 60, vote: 15, other: 15, bot: 1.5 },
+  standard: { setup: 20, night: 40, witch: 20, speech: 90, vote: 20, other: 20, bot: 1.5 },
+  relaxed: { setup: 30, night: 60, witch: 30, speech: 120, vote: 30, other: 30, bot: 1.5 },
 };
 export const PACE_DEFAULT = { table: 'quick', online: 'standard' };
 

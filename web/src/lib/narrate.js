@@ -19,15 +19,16 @@ export { secs as secsOf } from './turns.js';
 // The slot a call is made in: where its role acts (rules: the role's step),
 // so that on one device with no phones the called player can act while he
 // is called. Those told something at the night step's end (the gravekeeper,
-// the charmed, the fox's tails) come in the last stage of the night.
-const OWN_SLOT = { thief: 'thief', cupid: 'cupid', nightmare: 'nightmare', magician: 'magician', witch: 'witch' };
+// the charmed, the fox's tails) come in the last stage of the night. The
+// checkers have a stage of their own under night_order=wolves_first.
+const OWN_SLOT = { thief: 'thief', cupid: 'cupid', nightmare: 'nightmare', magician: 'magician', witch: 'witch', seer: 'check', psychic: 'check' };
 const AT_THE_END = new Set(['gravekeeper', 'charmed', 'nine_tailed_fox']);
 
 function slotOfCall(c, slots) {
   const who = c.group || c.role;
   const has = (s) => slots.some((x) => x.step === s);
   let want = OWN_SLOT[who] || 'night';
-  if (AT_THE_END.has(who)) want = has('witch') ? 'witch' : 'night';
+  if (AT_THE_END.has(who)) want = has('check') ? 'check' : has('witch') ? 'witch' : 'night';
   if (has(want)) return want;
   return has('night') ? 'night' : slots.length ? slots[0].step : '';
 }

@@ -54,6 +54,17 @@ describe('nightPlan', () => {
     expect(opens.map((l) => `${l.who}@${l.slot}`)).toEqual(['seer@night', 'wolves@night', 'piper@night', 'witch@witch', 'gravekeeper@witch', 'charmed@witch']);
   });
 
+  it('under night_order=wolves_first calls the guard and the wolves, the witch, then the seer in a slot of his own', () => {
+    const b = { ...std12, cards: [...std12.cards.slice(0, 7), 'guard', ...std12.cards.slice(8)], options: { ...std12.options, night_order: 'wolves_first' },
+      timers: { night: '25s', witch: '15s' } };
+    const p = nightPlan(b, night({ calls: calls('guard', 'wolves', 'witch', 'seer') }), 2);
+    expect(p.start).toBe(END - 55000); // 25 + 15 + the seer's 15 (the witch's timer)
+    const opens = p.lines.filter((l) => l.kind === 'open');
+    expect(opens.map((l) => `${l.who}@${l.slot}`)).toEqual(['guard@night', 'wolves@night', 'witch@witch', 'seer@check']);
+    expect(opens.at(-1).at - p.start).toBe(40000);
+    for (let i = 1; i < p.lines.length; i++) expect(p.lines[i].at).toBeGreaterThan(p.lines[i - 1].at);
+  });
+
   it('paces every night of a board alike, whatever instant it falls at: the offsets from nightfall are rounded', () => {
     const offsets = (end) => {
       const p = nightPlan(std12, night({ night_end: end }), 2);

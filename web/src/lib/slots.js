@@ -13,16 +13,19 @@ import { secs } from './turns.js';
 // The server's defaults (internal/game/clock.go DefaultTimers), in ms.
 export const DEFAULTS = { setup: 20000, night: 40000, witch: 20000, speech: 90000, vote: 20000, other: 20000, bot: 1500, tick: 500 };
 
-// timerMs reads a room's timer ("20s", "1m30s", "500ms") in ms, else its default.
+// timerMs reads a room's timer ("20s", "1m30s", "500ms") in ms, else its
+// default; the checkers' (check) is the witch's unless the room names it.
 export function timerMs(room, name) {
   const v = room && room.timers ? secs(room.timers[name]) : 0;
-  return v > 0 ? Math.round(v * 1000) : DEFAULTS[name];
+  if (v > 0) return Math.round(v * 1000);
+  return name === 'check' ? timerMs(room, 'witch') : DEFAULTS[name];
 }
 
 // nightSlots is tonight's schedule: [{step, dur}] in order, dur in ms: the
 // nightmare and the magician each real night, the thief and cupid on the
 // first night (night 0 with first_phase=day, which holds only those),
-// everyone at once, the witch, the in-night shot.
+// everyone at once, the witch, the checkers (night_order=wolves_first: the
+// seer, the psychic wake after the witch), the in-night shot.
 export function nightSlots(room, night) {
   const cards = new Set((room && room.cards) || []);
   const opt = (room && room.options) || {};
@@ -36,6 +39,9 @@ export function nightSlots(room, night) {
   if (night === 0) return out;
   out.push({ step: 'night', dur: timerMs(room, 'night') });
   if (cards.has('witch')) out.push({ step: 'witch', dur: timerMs(room, 'witch') });
+  if (opt.night_order === 'wolves_first' && (cards.has('seer') || cards.has('psychic'))) {
+    out.push({ step: 'check', dur: timerMs(room, 'check') });
+  }
   if (opt.night_shot === 'in_night' && (cards.has('hunter') || cards.has('wolf_king'))) {
     out.push({ step: 'night_shot', dur: timerMs(room, 'other') });
   }

@@ -40,6 +40,14 @@ describe('nightSlots', () => {
     expect(nightSlots({ ...b, options: { first_phase: 'day' } }, 0).map((s) => s.step)).toEqual(['thief', 'cupid']);
     expect(nightSlots({ ...b, options: { first_phase: 'day' } }, 1).map((s) => s.step)).toEqual(['nightmare', 'night']);
   });
+  it('has the checkers wake after the witch under night_order=wolves_first, as long as the witch unless check is set', () => {
+    const wf = { ...room, options: { night_order: 'wolves_first' } };
+    expect(nightSlots(wf, 1)).toEqual([{ step: 'night', dur: 6000 }, { step: 'witch', dur: 4000 }, { step: 'check', dur: 4000 }]);
+    expect(nightSlots({ ...wf, timers: { ...room.timers, check: '7s' } }, 2).at(-1)).toEqual({ step: 'check', dur: 7000 });
+    expect(nightSlots({ ...wf, cards: ['werewolf', 'psychic', 'villager'] }, 2).map((s) => s.step)).toEqual(['night', 'check']);
+    expect(nightSlots({ ...wf, cards: ['werewolf', 'witch', 'villager'] }, 2).map((s) => s.step)).toEqual(['night', 'witch']);
+    expect(nightSlots({ ...room, options: { night_order: 'seer_first' } }, 2).map((s) => s.step)).toEqual(['night', 'witch']);
+  });
   it('is the same whoever is alive: it reads the board, never the state', () => {
     const r = { cards: ['werewolf', 'seer', 'witch', 'hunter', 'villager'], options: { night_shot: 'in_night' }, timers: {} };
     expect(nightSlots(r, 2).map((s) => s.step)).toEqual(['night', 'witch', 'night_shot']);
@@ -51,7 +59,7 @@ describe('nightSlots', () => {
     const src = clockGo();
     const body = src.slice(src.indexOf('func nightSlots('), src.indexOf('\n}\n', src.indexOf('func nightSlots(')));
     const steps = [...body.matchAll(/slot\{rules\.Step(\w+),/g)].map((m) => m[1].replace(/([a-z])([A-Z])/g, '$1_$2').toLowerCase());
-    expect(steps).toEqual(['nightmare', 'magician', 'thief', 'cupid', 'night', 'witch', 'night_shot']);
+    expect(steps).toEqual(['nightmare', 'magician', 'thief', 'cupid', 'night', 'witch', 'check', 'night_shot']);
   });
 });
 
