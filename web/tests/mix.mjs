@@ -1,7 +1,7 @@
 // A mix at one table, in Chromium against the real server: one player joins
 // a std-9 room made for a table (card_seen) on his phone and takes seat 1;
 // the pass-and-play device (?pass=1, the host's) seats the eight others
-// and plays them. The README promises (Play at a table, 2c) that the phone
+// and plays them. docs/table.md promises (2c) that the phone
 // keeps its seat and plays it while the device plays only its own:
 //
 //   - the device's setup, opened before the phone joins, drops the phone's
