@@ -84,6 +84,23 @@ func startPebble(t *testing.T, httpPort, tlsPort, validity int) *acmeCA {
 	dns.SetDefaultDNSIPv6("")
 	dns.Run()
 	t.Cleanup(dns.Shutdown)
+	// Pebble finds the names through it: it must answer before Pebble asks
+	// (it starts in the background, and says nothing if its port was taken).
+	r := &net.Resolver{PreferGo: true, Dial: func(ctx context.Context, network, _ string) (net.Conn, error) {
+		return (&net.Dialer{}).DialContext(ctx, "udp", dnsAddr)
+	}}
+	for i := 0; ; i++ {
+		ctx, cancel := context.WithTimeout(context.Background(), time.Second)
+		ips, err := r.LookupHost(ctx, "wolf.test")
+		cancel()
+		if err == nil && len(ips) == 1 && ips[0] == "127.0.0.1" {
+			break
+		}
+		if i == 100 {
+			t.Fatalf("the test's DNS server on %s does not answer for wolf.test: %v %v", dnsAddr, ips, err)
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
 
 	certFile, keyFile, pool := selfSigned(t)
 	listen, mgmt := freeAddr(t), freeAddr(t)
@@ -201,10 +218,16 @@ func startDomain(t *testing.T, ca *acmeCA, domain, httpsAddr, httpAddr, db strin
 	t.Helper()
 	ctx, cancel := context.WithCancel(context.Background())
 	done := make(chan error, 1)
+	logs := &lockedBuffer{}
+	t.Cleanup(func() {
+		if t.Failed() { // its ACME errors name what the CA found wrong
+			t.Logf("wolfden's log:\n%s", logs.String())
+		}
+	})
 	go func() {
 		done <- run(ctx, []string{"serve", "--domain", domain, "--https-addr", httpsAddr, "--http-addr", httpAddr,
 			"--db", db, "--acme-directory", ca.directory, "--acme-ca", ca.caFile, "--acme-email", "host@example.org", "--drain", "0s"},
-			strings.NewReader(""), io.Discard, io.Discard)
+			strings.NewReader(""), io.Discard, logs)
 	}()
 	var once sync.Once
 	stop = func() {
@@ -224,7 +247,7 @@ func startDomain(t *testing.T, ca *acmeCA, domain, httpsAddr, httpAddr, db strin
 func waitCertified(t *testing.T, hc *http.Client, url string) *x509.Certificate {
 	t.Helper()
 	var last error
-	for deadline := time.Now().Add(2 * time.Minute); time.Now().Before(deadline); time.Sleep(50 * time.Millisecond) {
+	for deadline := time.Now().Add(2 * time.Minute); time.Now().Before(deadline); time.Sleep(250 * time.Millisecond) {
 		resp, err := hc.Get(url)
 		if err != nil {
 			last = err
@@ -342,4 +365,23 @@ func TestDomainObtainsCertificateByACME(t *testing.T) {
 			}
 		})
 	}
+}
+
+// lockedBuffer is a log written by the server's goroutines and read by the
+// test.
+type lockedBuffer struct {
+	mu sync.Mutex
+	b  bytes.Buffer
+}
+
+func (l *lockedBuffer) Write(p []byte) (int, error) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.b.Write(p)
+}
+
+func (l *lockedBuffer) String() string {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.b.String()
 }

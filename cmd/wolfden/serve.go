@@ -298,6 +298,9 @@ func serve(ctx context.Context, l listeners, dbPath string, opts server.Options,
 		ln, scheme = tls.NewListener(ln, l.tls), "https"
 	}
 	hs := server.HTTPServer(srv)
+	// A failed handshake (a scanner, a certificate not obtained yet) is a
+	// line of the server's own log, not of the process's bare stderr.
+	hs.ErrorLog = slog.NewLogLogger(opts.Log.Handler(), slog.LevelWarn)
 	errc := make(chan error, 4)
 	var op *http.Server
 	opAt := ""
