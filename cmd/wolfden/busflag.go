@@ -138,6 +138,14 @@ func (f *busFlag) open(ctx context.Context, changed func(string) bool, addr stri
 	if len(secret) < sealed.MinSecret {
 		return nil, fmt.Errorf("serve: the cluster's secret is %d bytes; it needs %d or more, the same on every node (e.g. openssl rand -hex 32 > secret)", len(secret), sealed.MinSecret)
 	}
+	for flag, file := range map[string]string{"bus-creds": f.creds, "bus-nkey": f.nkey, "bus-tls-ca": f.ca, "bus-tls-cert": f.cert, "bus-tls-key": f.key} {
+		if _, err := os.Stat(file); file != "" && err != nil {
+			return nil, fmt.Errorf("serve: --%s: %v", flag, err)
+		}
+	}
+	if (f.cert == "") != (f.key == "") {
+		return nil, errors.New("serve: --bus-tls-cert and --bus-tls-key go together: a client certificate and its key")
+	}
 	password := os.Getenv("WOLFDEN_BUS_PASSWORD")
 	if f.user == "" && password != "" {
 		return nil, errors.New("serve: WOLFDEN_BUS_PASSWORD without a user: give --bus-user (or WOLFDEN_BUS_USER)")

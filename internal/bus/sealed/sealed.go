@@ -119,8 +119,8 @@ func New(inner bus.Bus, secret []byte, o Options) (*Bus, error) {
 // Refused counts the messages refused since New.
 func (b *Bus) Refused() int64 { return b.refused.Load() }
 
-// Seal is body sealed for subject (exported for tests that forge or replay).
-func (b *Bus) Seal(subject string, body []byte) []byte {
+// sealFor is body sealed for subject.
+func (b *Bus) sealFor(subject string, body []byte) []byte {
 	msg, _ := b.seal([]byte(subject), body)
 	return msg
 }

@@ -64,7 +64,7 @@ func TestAMessageOpensOnlyAsItWasSealed(t *testing.T) {
 	flip := func(at int) func(b *Bus, c *clock) []byte {
 		return func(b *Bus, c *clock) []byte {
 			i := at
-			m := b.Seal(subj, body)
+			m := b.sealFor(subj, body)
 			if i < 0 {
 				i += len(m)
 			}
@@ -77,48 +77,48 @@ func TestAMessageOpensOnlyAsItWasSealed(t *testing.T) {
 		msg  func(b *Bus, c *clock) []byte
 		ok   bool
 	}{
-		{"sealed for its subject", func(b *Bus, c *clock) []byte { return b.Seal(subj, body) }, true},
+		{"sealed for its subject", func(b *Bus, c *clock) []byte { return b.sealFor(subj, body) }, true},
 		{"a bit of the body changed", flip(-1 - sealedMAC), false},
 		{"a bit of the time changed", flip(3), false},
 		{"a bit of the nonce changed", flip(12), false},
 		{"a bit of the MAC changed", flip(-1), false},
 		{"the version changed", flip(0), false},
-		{"sealed for another subject", func(b *Bus, c *clock) []byte { return b.Seal("wolfden.room.r2.cmd", body) }, false},
-		{"sealed with another secret", func(b *Bus, c *clock) []byte { return other.Seal(subj, body) }, false},
+		{"sealed for another subject", func(b *Bus, c *clock) []byte { return b.sealFor("wolfden.room.r2.cmd", body) }, false},
+		{"sealed with another secret", func(b *Bus, c *clock) []byte { return other.sealFor(subj, body) }, false},
 		{"plain", func(b *Bus, c *clock) []byte { return body }, false},
 		{"empty", func(b *Bus, c *clock) []byte { return nil }, false},
 		{"older than the window", func(b *Bus, c *clock) []byte {
-			m := b.Seal(subj, body)
+			m := b.sealFor(subj, body)
 			c.add(Window + time.Second)
 			return m
 		}, false},
 		{"from past the window ahead", func(b *Bus, c *clock) []byte {
 			c.add(Window + time.Second)
-			m := b.Seal(subj, body)
+			m := b.sealFor(subj, body)
 			c.add(-Window - time.Second)
 			return m
 		}, false},
 		{"just inside the window", func(b *Bus, c *clock) []byte {
-			m := b.Seal(subj, body)
+			m := b.sealFor(subj, body)
 			c.add(Window - time.Second)
 			return m
 		}, true},
 		{"a replay", func(b *Bus, c *clock) []byte {
-			m := b.Seal(subj, body)
+			m := b.sealFor(subj, body)
 			if _, _, err := b.open([]byte(subj), m); err != nil {
 				t.Fatalf("first delivery: %v", err)
 			}
 			return m
 		}, false},
 		{"a replay a window later", func(b *Bus, c *clock) []byte {
-			m := b.Seal(subj, body)
+			m := b.sealFor(subj, body)
 			if _, _, err := b.open([]byte(subj), m); err != nil {
 				t.Fatalf("first delivery: %v", err)
 			}
 			for range 4 { // the generations turn over meanwhile
 				c.add(Window / 2)
-				b.Seal(subj, body)
-				b.open([]byte(subj), b.Seal(subj, body))
+				b.sealFor(subj, body)
+				b.open([]byte(subj), b.sealFor(subj, body))
 			}
 			c.add(-Window / 2)
 			return m
@@ -205,7 +205,7 @@ func TestAReplyIsBoundToItsRequest(t *testing.T) {
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 	defer cancel()
 	// An impostor answers with a reply the owner sealed for another request.
-	captured := owner.Seal("reply\x00"+strings.Repeat("\x00", nonceSize), []byte("ok"))
+	captured := owner.sealFor("reply\x00"+strings.Repeat("\x00", nonceSize), []byte("ok"))
 	if _, err := raw.Subscribe(subj, func(m bus.Msg) { m.Respond(captured) }); err != nil {
 		t.Fatal(err)
 	}
