@@ -11,6 +11,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/prometheus/client_golang/prometheus/testutil"
+
 	"github.com/wolfden/wolfden/internal/bus"
 )
 
@@ -134,6 +136,9 @@ func TestClusterBusCarriesNoTokenAndTakesNoForgery(t *testing.T) {
 	}
 	if got := own.seal.Refused() - refused; got != 2 {
 		t.Fatalf("the owner refused %d messages, want 2", got)
+	}
+	if got := testutil.ToFloat64(own.cl.m.refused); got != float64(refused+2) {
+		t.Fatalf("wolfden_cluster_bus_refused_total is %v, want %d", got, refused+2)
 	}
 
 	playSeats(ctx, t, id, players, func(i, _ int) *clusterNode { return nodes[1+i%2] })() // relayed, every one
