@@ -131,9 +131,11 @@ startnode() { # i
 	listening $((HTTP + i - 1)) && die "port $((HTTP + i - 1)) (node$i) is taken: choose others with --http-port"
 	listening $((OPS + i - 1)) && die "port $((OPS + i - 1)) (node$i's metrics) is taken: choose others with --metrics-port"
 	echo "=== $(date -u +%FT%TZ) node$i starts" >>"$DIR/node$i.log"
-	"$DIR/bin/wolfden" serve --addr "$addr" --metrics-addr "$ops" \
+	# The bus's login and the cluster's secret, from files (never on a command line).
+	WOLFDEN_BUS_PASSWORD=$(cat "$DIR/bus-password") "$DIR/bin/wolfden" serve --addr "$addr" --metrics-addr "$ops" \
 		--db "postgres://wolfden@127.0.0.1:$PGPORT/wolfden?sslmode=disable" \
-		--bus "nats://127.0.0.1:$NATSPORT" --node "node$i" --lease-ttl "$TTL" \
+		--bus "nats://127.0.0.1:$NATSPORT" --bus-user wolfden --cluster-secret-file "$DIR/cluster-secret" \
+		--node "node$i" --lease-ttl "$TTL" \
 		</dev/null >>"$DIR/node$i.log" 2>&1 &
 	echo $! >"$pid"
 }
@@ -256,8 +258,11 @@ as "$PG/pg_ctl" -D "$DIR/pg/data" -l "$DIR/pg/server.log" -w -t 60 start \
 	die "PostgreSQL did not start: $(tail -20 "$DIR/pg/server.log")"
 "$PG/createdb" -h 127.0.0.1 -p "$PGPORT" -U wolfden wolfden || die "createdb failed"
 
-say "NATS on 127.0.0.1:$NATSPORT"
-"$DIR/bin/nats-server" -a 127.0.0.1 -p "$NATSPORT" -l "$DIR/nats.log" </dev/null >/dev/null 2>&1 &
+say "NATS on 127.0.0.1:$NATSPORT (user wolfden, its password in $DIR/bus-password; the cluster's secret in $DIR/cluster-secret)"
+(umask 077 && od -An -tx1 -N32 /dev/urandom | tr -d ' \n' >"$DIR/cluster-secret" && od -An -tx1 -N16 /dev/urandom | tr -d ' \n' >"$DIR/bus-password")
+printf 'authorization { user: wolfden, password: "%s" }\n' "$(cat "$DIR/bus-password")" >"$DIR/nats.conf"
+chmod 600 "$DIR/nats.conf"
+"$DIR/bin/nats-server" -c "$DIR/nats.conf" -a 127.0.0.1 -p "$NATSPORT" -l "$DIR/nats.log" </dev/null >/dev/null 2>&1 &
 echo $! >"$DIR/nats.pid"
 for _ in $(seq 100); do listening "$NATSPORT" && break; sleep 0.1; done
 listening "$NATSPORT" || die "nats-server did not start: $(tail -5 "$DIR/nats.log")"

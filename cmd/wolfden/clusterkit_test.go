@@ -145,7 +145,7 @@ func (nd *node) start() error {
 	args := append([]string{"serve", "--addr", nd.addr, "--metrics-addr", nd.ops, "--db", nd.db, "--bus", nd.bus,
 		"--node", nd.name, "--lease-ttl", nd.ttl, "--join-rate", "0", "--room-rate", "0"}, nd.extra...)
 	cmd := exec.Command(os.Args[0], "-test.run=^$")
-	cmd.Env = append(os.Environ(), "WOLFDEN_TEST_SERVE="+strings.Join(args, " "))
+	cmd.Env = append(os.Environ(), "WOLFDEN_TEST_SERVE="+strings.Join(args, " "), "WOLFDEN_CLUSTER_SECRET="+testClusterSecret)
 	cmd.Stdout, cmd.Stderr = nd.logs, nd.logs
 	if err := cmd.Start(); err != nil {
 		return err

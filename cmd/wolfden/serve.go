@@ -123,7 +123,7 @@ out; games still running then are stored and resume at the next start.`,
 				return fmt.Errorf("serve: %v", err)
 			}
 			l.aiwolf = af.addr
-			if cluster {
+			if cluster || bf.given(cmd.Flags().Changed) {
 				if !isPostgres(db) {
 					return errors.New("serve: a cluster's nodes share one database: --bus needs --db postgres://… (docs/cluster.md)")
 				}

@@ -95,6 +95,7 @@ type clusterMetrics struct {
 	remote    prometheus.Counter
 	takeovers prometheus.Counter
 	latency   prometheus.Histogram
+	refused   prometheus.CounterFunc // nil unless the bus counts the messages it refuses
 }
 
 func newNode(s *Server, c Cluster) *node {
@@ -115,6 +116,12 @@ func newNode(s *Server, c Cluster) *node {
 			Buckets: prometheus.ExponentialBuckets(0.0001, 2, 16)}),
 	}
 	s.m.reg.MustRegister(n.m.owned, n.m.remote, n.m.takeovers, n.m.latency)
+	if r, ok := c.Bus.(interface{ Refused() int64 }); ok { // sealed: forgeries, replays, another secret
+		n.m.refused = prometheus.NewCounterFunc(prometheus.CounterOpts{Name: "wolfden_cluster_bus_refused_total",
+			Help: "Messages on the bus this node refused: not sealed with the cluster's secret, too old, or replayed."},
+			func() float64 { return float64(r.Refused()) })
+		s.m.reg.MustRegister(n.m.refused)
+	}
 	return n
 }
 

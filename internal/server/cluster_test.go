@@ -21,6 +21,7 @@ import (
 
 	"github.com/wolfden/wolfden/internal/bus"
 	"github.com/wolfden/wolfden/internal/bus/inmem"
+	"github.com/wolfden/wolfden/internal/bus/sealed"
 	"github.com/wolfden/wolfden/internal/client"
 	"github.com/wolfden/wolfden/internal/store/postgres"
 	"github.com/wolfden/wolfden/internal/store/postgres/pgtest"
@@ -33,6 +34,7 @@ type testCluster struct {
 	db   string
 	hub  *inmem.Hub
 	wrap func(node string, b bus.Bus) bus.Bus // a test's look at a node's bus
+	wire *busLog                              // if set, every byte the nodes put on the bus
 	ttl  time.Duration                        // the leases' (leaseTTL unless set)
 }
 
@@ -42,9 +44,13 @@ type clusterNode struct {
 	http *httptest.Server
 	api  *client.API
 	bus  *inmem.Conn
+	seal *sealed.Bus
 	st   *postgres.Fenced
 	dead bool
 }
+
+// testClusterSecret seals the messages of the tests' clusters.
+const testClusterSecret = "wolfden-test-cluster-secret-0123456789abcdef"
 
 // leaseTTL is short so that a failover is quick.
 const leaseTTL = time.Second
@@ -65,7 +71,15 @@ func (c *testCluster) node(t *testing.T, name string) *clusterNode {
 		t.Fatal(err)
 	}
 	b := c.hub.Connect()
-	var nb bus.Bus = b
+	var raw bus.Bus = b
+	if c.wire != nil {
+		raw = &busTap{Bus: b, log: c.wire}
+	}
+	sb, err := sealed.New(raw, []byte(testClusterSecret), sealed.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var nb bus.Bus = sb
 	if c.wrap != nil {
 		nb = c.wrap(name, b)
 	}
@@ -75,7 +89,7 @@ func (c *testCluster) node(t *testing.T, name string) *clusterNode {
 		t.Fatal(err)
 	}
 	hs := httptest.NewServer(s)
-	n := &clusterNode{Server: s, name: name, http: hs, api: &client.API{Base: hs.URL}, bus: b, st: f}
+	n := &clusterNode{Server: s, name: name, http: hs, api: &client.API{Base: hs.URL}, bus: b, seal: sb, st: f}
 	t.Cleanup(n.kill)
 	return n
 }

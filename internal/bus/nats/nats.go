@@ -11,10 +11,12 @@ package nats
 
 import (
 	"context"
+	"crypto/tls"
 	"errors"
 	"fmt"
 	"log/slog"
 	"net/url"
+	"os"
 	"sync"
 	"time"
 
@@ -33,6 +35,59 @@ type Options struct {
 	// ReconnectWait is the pause between two attempts to reconnect
 	// (default 250 ms).
 	ReconnectWait time.Duration
+	// Security: at most one of User (with Password), CredsFile (a .creds
+	// file: a user JWT and its NKey seed) and NKeyFile (a file holding an
+	// NKey user's seed); CA, a PEM file of the authorities the server's
+	// certificate is checked against (TLS is then required); Cert and Key,
+	// a client certificate, for a server that verifies its clients.
+	User, Password, CredsFile, NKeyFile string
+	CA, Cert, Key                       string
+}
+
+// security is o's options of nats.go for authentication and TLS.
+func (o Options) security() ([]natsgo.Option, error) {
+	var opts []natsgo.Option
+	n := 0
+	if o.User != "" {
+		n++
+		opts = append(opts, natsgo.UserInfo(o.User, o.Password))
+	} else if o.Password != "" {
+		return nil, errors.New("nats: a password without a user")
+	}
+	if o.CredsFile != "" {
+		n++
+		if _, err := os.Stat(o.CredsFile); err != nil {
+			return nil, fmt.Errorf("nats: the credentials file: %w", err)
+		}
+		opts = append(opts, natsgo.UserCredentials(o.CredsFile))
+	}
+	if o.NKeyFile != "" {
+		n++
+		opt, err := natsgo.NkeyOptionFromSeed(o.NKeyFile)
+		if err != nil {
+			return nil, fmt.Errorf("nats: the NKey seed file %s: %w", o.NKeyFile, err)
+		}
+		opts = append(opts, opt)
+	}
+	if n > 1 {
+		return nil, errors.New("nats: one way to log in, not several (a user, a credentials file or an NKey)")
+	}
+	if (o.Cert == "") != (o.Key == "") {
+		return nil, errors.New("nats: a client certificate needs its key, and a key its certificate")
+	}
+	if o.CA != "" {
+		if _, err := os.Stat(o.CA); err != nil {
+			return nil, fmt.Errorf("nats: the CA file: %w", err)
+		}
+		opts = append(opts, natsgo.RootCAs(o.CA))
+	}
+	if o.Cert != "" {
+		if _, err := tls.LoadX509KeyPair(o.Cert, o.Key); err != nil {
+			return nil, fmt.Errorf("nats: the client certificate: %w", err)
+		}
+		opts = append(opts, natsgo.ClientCert(o.Cert, o.Key))
+	}
+	return opts, nil
 }
 
 // Bus is a bus.Bus on one NATS connection.
@@ -68,7 +123,11 @@ func Open(ctx context.Context, rawURL string, o Options) (*Bus, error) {
 	if d, ok := ctx.Deadline(); ok {
 		timeout = max(time.Until(d), time.Millisecond)
 	}
-	nc, err := natsgo.Connect(rawURL,
+	sec, err := o.security()
+	if err != nil {
+		return nil, err
+	}
+	nc, err := natsgo.Connect(rawURL, append(sec,
 		natsgo.Name(o.Name),
 		natsgo.Timeout(timeout),
 		natsgo.MaxReconnects(-1),
@@ -77,7 +136,7 @@ func Open(ctx context.Context, rawURL string, o Options) (*Bus, error) {
 		natsgo.DisconnectErrHandler(b.lost),
 		natsgo.ReconnectHandler(b.back),
 		natsgo.ErrorHandler(b.asyncError),
-	)
+	)...)
 	if err != nil {
 		return nil, fmt.Errorf("nats: connect to %s: %w", redact(rawURL), err)
 	}

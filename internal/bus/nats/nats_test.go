@@ -115,3 +115,63 @@ func TestAnUnreachableServerIsSaidSoAtOpen(t *testing.T) {
 		t.Fatalf("got %v", err)
 	}
 }
+
+// TestASecuredServerTakesOnlyItsClients: a NATS server that requires TLS
+// with a client certificate and a login is reached with the CA, the
+// certificate and a user's password or an NKey, and the messages go
+// through; without the CA, the certificate or the login, or with a wrong
+// password, Open fails at once, saying why.
+func TestASecuredServerTakesOnlyItsClients(t *testing.T) {
+	srv, sec := natstest.Secured(t)
+	tlsOK := Options{CA: sec.CA, Cert: sec.Cert, Key: sec.Key}
+	with := func(o Options, f func(*Options)) Options { f(&o); return o }
+	for _, tc := range []struct {
+		name string
+		o    Options
+		err  string // "" if it connects
+	}{
+		{"user and password", with(tlsOK, func(o *Options) { o.User, o.Password = sec.User, sec.Password }), ""},
+		{"NKey", with(tlsOK, func(o *Options) { o.NKeyFile = sec.NKeySeed }), ""},
+		{"a wrong password", with(tlsOK, func(o *Options) { o.User, o.Password = sec.User, "wrong" }), "authorization violation"},
+		{"no login", tlsOK, "authorization violation"},
+		{"no CA", Options{User: sec.User, Password: sec.Password, Cert: sec.Cert, Key: sec.Key}, "certificate"},
+		{"no client certificate", Options{User: sec.User, Password: sec.Password, CA: sec.CA}, "connect to"},
+		{"a certificate without its key", with(tlsOK, func(o *Options) { o.Key = "" }), "needs its key"},
+		{"a CA file that is not there", with(tlsOK, func(o *Options) { o.CA = sec.CA + ".gone" }), "the ca file"},
+		{"two logins", with(tlsOK, func(o *Options) { o.User, o.Password, o.NKeyFile = sec.User, sec.Password, sec.NKeySeed }), "not several"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			tc.o.Logger = slog.New(slog.DiscardHandler)
+			ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+			defer cancel()
+			b, err := Open(ctx, srv.URL, tc.o)
+			if tc.err != "" {
+				if err == nil {
+					b.Close()
+					t.Fatalf("connected; want %q", tc.err)
+				}
+				if !strings.Contains(strings.ToLower(err.Error()), tc.err) {
+					t.Fatalf("error %q, want it to say %q", err, tc.err)
+				}
+				if strings.Contains(err.Error(), sec.Password) {
+					t.Fatalf("the error shows the password: %q", err)
+				}
+				return
+			}
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer b.Close()
+			got := make(chan string, 1)
+			if _, err := b.Subscribe("wolfden.room.r1.cmd", func(m bus.Msg) { got <- string(m.Data) }); err != nil {
+				t.Fatal(err)
+			}
+			if err := b.Publish(ctx, "wolfden.room.r1.cmd", []byte("hi")); err != nil {
+				t.Fatal(err)
+			}
+			if m := <-got; m != "hi" {
+				t.Fatalf("got %q", m)
+			}
+		})
+	}
+}

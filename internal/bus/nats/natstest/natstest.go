@@ -22,6 +22,21 @@ type Server struct {
 	URL  string
 	port int
 	srv  *server.Server
+	sec  *Security
+}
+
+// Security is what a Secured server requires of its clients, and the
+// files they need.
+type Security struct {
+	// User and Password: a user's login.
+	User, Password string
+	// NKeySeed is a file holding the seed of a second user, who logs in
+	// by NKey.
+	NKeySeed string
+	// CA is the PEM file of the authority that signed the server's
+	// certificate (for 127.0.0.1) and the client's; Cert and Key, a
+	// client certificate, which the server requires.
+	CA, Cert, Key string
 }
 
 // EnvURL names the variable that points Start at a running server.
@@ -47,14 +62,29 @@ func Embedded(t testing.TB) *Server {
 	return s
 }
 
+// Secured starts a server in the process that requires TLS, a client
+// certificate signed by its CA, and a login (a user with a password, or an
+// NKey), with the files of all of them in a temporary folder.
+func Secured(t testing.TB) (*Server, *Security) {
+	t.Helper()
+	s := &Server{port: server.RANDOM_PORT, sec: newSecurity(t)}
+	s.start(t)
+	t.Cleanup(s.Shutdown)
+	return s, s.sec
+}
+
 func (s *Server) start(t testing.TB) {
 	t.Helper()
-	srv, err := server.NewServer(&server.Options{
+	o := &server.Options{
 		Host:   "127.0.0.1",
 		Port:   s.port,
 		NoLog:  true,
 		NoSigs: true,
-	})
+	}
+	if s.sec != nil {
+		s.sec.configure(t, o)
+	}
+	srv, err := server.NewServer(o)
 	if err != nil {
 		t.Fatalf("natstest: %v", err)
 	}
