@@ -60,6 +60,12 @@ func (c SuggestConfig) withDefaults() SuggestConfig {
 // is used by a board that holds every card of one of its sets. It is the
 // create page's OPTION_CARDS (web/src/lib/board.js; TestOptionCardsMatchTheWeb
 // checks they agree).
+// wakeOnly are options the create page shows with their cards
+// (OPTION_CARDS) that change only when roles are called, never who wins
+// (night_order: the resolution is the same under both orders), so no
+// suggestion tries them.
+var wakeOnly = map[string]bool{"night_order": true}
+
 var optionCards = map[string][][]rules.Role{
 	"seer_sees":                   {{rules.Seer}},
 	"witch_informed":              {{rules.Witch}},
