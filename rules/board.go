@@ -77,6 +77,25 @@ type Preset struct {
 	Options     Options
 }
 
+// BoardOf reads a board back from its cards' and options' names, as a
+// room keeps it (the server's store, the device's), and validates it.
+func BoardOf(cards []string, options map[string]string) (Board, error) {
+	var b Board
+	for _, name := range cards {
+		r, err := ParseRole(name)
+		if err != nil {
+			return b, err
+		}
+		b.Cards = append(b.Cards, r)
+	}
+	for k, v := range options {
+		if err := b.Options.Set(k, v); err != nil {
+			return b, err
+		}
+	}
+	return b, b.Validate()
+}
+
 // Board builds the preset's board for n players.
 func (p *Preset) Board(n int) (Board, error) {
 	if n == 0 {

@@ -69,6 +69,18 @@ const (
 	MaxTimer = time.Hour
 )
 
+// TimersOf is DefaultTimers with the named timers set ("40s"), as a room
+// keeps them.
+func TimersOf(m map[string]string) (Timers, error) {
+	t := DefaultTimers
+	for k, v := range m {
+		if err := t.Set(k, v); err != nil {
+			return t, err
+		}
+	}
+	return t, nil
+}
+
 // Set changes one timer from its name and a Go duration ("45s", "200ms").
 func (t *Timers) Set(name, value string) error {
 	f := t.field(name)

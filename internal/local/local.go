@@ -211,32 +211,9 @@ func (req *Request) config() (config, rules.Board, error) {
 	return c, b, nil
 }
 
-func (c *config) board() (rules.Board, error) {
-	var b rules.Board
-	for _, name := range c.Cards {
-		r, err := rules.ParseRole(name)
-		if err != nil {
-			return b, err
-		}
-		b.Cards = append(b.Cards, r)
-	}
-	for k, v := range c.Options {
-		if err := b.Options.Set(k, v); err != nil {
-			return b, err
-		}
-	}
-	return b, b.Validate()
-}
+func (c *config) board() (rules.Board, error) { return rules.BoardOf(c.Cards, c.Options) }
 
-func (c *config) timers() (game.Timers, error) {
-	t := game.DefaultTimers
-	for k, v := range c.Timers {
-		if err := t.Set(k, v); err != nil {
-			return t, err
-		}
-	}
-	return t, nil
-}
+func (c *config) timers() (game.Timers, error) { return game.TimersOf(c.Timers) }
 
 func checkName(what, s string) error {
 	if err := usertext.Check(s); err != nil { // the server's rule for every user text

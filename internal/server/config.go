@@ -214,32 +214,9 @@ func (c *roomConfig) setBoard(b rules.Board) {
 }
 
 // board reads the stored board back.
-func (c *roomConfig) board() (rules.Board, error) {
-	var b rules.Board
-	for _, name := range c.Cards {
-		r, err := rules.ParseRole(name)
-		if err != nil {
-			return b, err
-		}
-		b.Cards = append(b.Cards, r)
-	}
-	for k, v := range c.Options {
-		if err := b.Options.Set(k, v); err != nil {
-			return b, err
-		}
-	}
-	return b, b.Validate()
-}
+func (c *roomConfig) board() (rules.Board, error) { return rules.BoardOf(c.Cards, c.Options) }
 
-func (c *roomConfig) timers() (game.Timers, error) {
-	t := game.DefaultTimers
-	for k, v := range c.Timers {
-		if err := t.Set(k, v); err != nil {
-			return t, err
-		}
-	}
-	return t, nil
-}
+func (c *roomConfig) timers() (game.Timers, error) { return game.TimersOf(c.Timers) }
 
 // seatRec is one seat of a room as stored: a player (his nickname and the
 // hash of his token) or a bot, or nobody yet.
