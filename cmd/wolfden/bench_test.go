@@ -2,19 +2,19 @@ package main
 
 import (
 	"encoding/json"
-	"math"
 	"net/http/httptest"
 	"strings"
 	"testing"
-	"time"
 
+	"github.com/wolfden/wolfden/bench/load"
 	"github.com/wolfden/wolfden/internal/server"
 	"github.com/wolfden/wolfden/internal/store/memory"
 )
 
-// TestBenchLoadPlaysEveryGame runs the load tool against a server in this
-// process: three std-12 games of twelve load clients each.
-func TestBenchLoadPlaysEveryGame(t *testing.T) {
+// TestBenchLoadWiring: the command turns its flags into a run of the load
+// tool (bench/load, which tests the run itself) and prints its report, as
+// JSON with --json.
+func TestBenchLoadWiring(t *testing.T) {
 	st := memory.New()
 	srv := server.New(st, server.Options{})
 	hs := httptest.NewServer(srv)
@@ -25,59 +25,26 @@ func TestBenchLoadPlaysEveryGame(t *testing.T) {
 		srv.Stop()
 		st.Close()
 	}()
-	start := time.Now()
-	out, err := wolfden(t, "bench", "load", "--url", hs.URL, "--metrics-url", op.URL, "--games", "3", "--seed", "7", "--json",
-		"--timers", "setup=30ms,night=30ms,witch=30ms,speech=500ms,vote=500ms,other=500ms")
+	args := []string{"bench", "load", "--url", hs.URL, "--metrics-url", op.URL, "--games", "1", "--preset", "std-9", "--seed", "7",
+		"--timers", "setup=30ms,night=30ms,witch=30ms,speech=500ms,vote=500ms,other=500ms"}
+	out, err := wolfden(t, append(args, "--json")...)
 	if err != nil {
 		t.Fatalf("%v\n%s", err, out)
 	}
-	var rep loadReport
+	var rep load.Report
 	if err := json.Unmarshal([]byte(out), &rep); err != nil {
 		t.Fatalf("%v\n%s", err, out)
 	}
-	t.Logf("3 games in %v: %.1fs of play, %d commands, latency p50 %.2fms p99 %.2fms max %.2fms",
-		time.Since(start).Round(time.Millisecond), rep.WallSeconds, rep.Commands, rep.Latency.P50, rep.Latency.P99, rep.Latency.Max)
-	switch {
-	case rep.Games != 3 || rep.GamesStarted != 3 || rep.GamesOver != 3:
-		t.Errorf("games: %d asked, %d started, %d over", rep.Games, rep.GamesStarted, rep.GamesOver)
-	case rep.Players != 36 || rep.Connected != 36 || rep.PlayersPerGame != 12:
-		t.Errorf("players: %d joined, %d connected, %d a game", rep.Players, rep.Connected, rep.PlayersPerGame)
-	case rep.ConnectedPeak != 36 || rep.LiveGamesPeak != 3:
-		t.Errorf("the server's peaks: %d connections, %d live games", rep.ConnectedPeak, rep.LiveGamesPeak)
-	case rep.Errors != 0:
-		t.Errorf("%d errors: %v", rep.Errors, rep.ErrorSamples)
+	if rep.URL != hs.URL || rep.Preset != "std-9" || rep.PlayersPerGame != 9 || rep.Games != 1 || rep.GamesOver != 1 || rep.Errors != 0 {
+		t.Errorf("--json report: %+v", rep)
 	}
-	l := rep.Latency
-	if rep.Commands == 0 || l.Count != rep.Commands || !(0 < l.P50 && l.P50 <= l.P90 && l.P90 <= l.P99 && l.P99 <= l.Max) {
-		t.Errorf("%d commands, latencies %+v", rep.Commands, l)
+	out, err = wolfden(t, args...)
+	if err != nil {
+		t.Fatalf("%v\n%s", err, out)
 	}
-	if rep.WallSeconds <= 0 || rep.GamesPerSecond <= 0 || rep.CommandsPerSec <= 0 || rep.SetupSeconds <= 0 {
-		t.Errorf("times: set-up %vs, play %vs, %v games/s, %v commands/s", rep.SetupSeconds, rep.WallSeconds, rep.GamesPerSecond, rep.CommandsPerSec)
-	}
-	// The server counted every acknowledged command (and maybe commands of
-	// the clients that the end of the game cut short).
-	if rep.ServerCommands["ok"] < rep.Commands || rep.ServerCommands["busy"] != 0 {
-		t.Errorf("server commands %v, clients' %d", rep.ServerCommands, rep.Commands)
-	}
-	if s := rep.ServerLatency; !(0 < s.P50 && s.P50 <= s.P90 && s.P90 <= s.P99) {
-		t.Errorf("the server's part of the latency: %+v", s)
-	}
-	if rep.Memory.Source != "go_memstats_heap_inuse_bytes" || rep.Memory.Connected <= 0 || rep.RSS.Peak <= 0 {
-		t.Errorf("memory %+v, rss %+v", rep.Memory, rep.RSS)
-	}
-}
-
-func TestHistogramQuantile(t *testing.T) {
-	before := map[string]float64{`x_bucket{le="0.1"}`: 5, `x_bucket{le="0.2"}`: 5, `x_bucket{le="+Inf"}`: 5}
-	after := map[string]float64{`x_bucket{le="0.1"}`: 55, `x_bucket{le="0.2"}`: 95, `x_bucket{le="+Inf"}`: 105, "y": 1}
-	h := histogramDelta(before, after, "x")
-	for _, c := range []struct{ q, want float64 }{{0.25, 0.05}, {0.5, 0.1}, {0.7, 0.15}, {0.99, 0.2}} {
-		if got := h.quantile(c.q); math.Abs(got-c.want) > 1e-9 {
-			t.Errorf("quantile %v: %v, want %v", c.q, got, c.want)
-		}
-	}
-	if got := histogramDelta(after, after, "x").quantile(0.5); got != 0 {
-		t.Errorf("an empty histogram's median: %v", got)
+	if want := "wolfden bench load: 1 std-9 games (9 players each) on " + hs.URL + "\n"; !strings.HasPrefix(out, want) ||
+		!strings.Contains(out, "\n  errors           0\n") {
+		t.Errorf("text report:\n%s\nwant it to start %q and count no errors", out, want)
 	}
 }
 
@@ -113,32 +80,5 @@ func TestBenchLoadRefusesBadFlags(t *testing.T) {
 	_, err := wolfden(t, "bench", "load", "--url", url, "--games", "1")
 	if err == nil || !strings.Contains(err.Error(), "reading "+url+"/metrics") {
 		t.Errorf("no server: got %v", err)
-	}
-}
-
-// TestBenchLoadStaggered: with --stagger each game plays from its own
-// set-up on, and every game still ends.
-func TestBenchLoadStaggered(t *testing.T) {
-	st := memory.New()
-	srv := server.New(st, server.Options{})
-	hs := httptest.NewServer(srv)
-	op := httptest.NewServer(srv.Operator())
-	defer func() {
-		op.Close()
-		hs.Close()
-		srv.Stop()
-		st.Close()
-	}()
-	out, err := wolfden(t, "bench", "load", "--url", hs.URL, "--metrics-url", op.URL, "--games", "3", "--seed", "7", "--json",
-		"--stagger", "--ramp", "300ms", "--timers", "setup=30ms,night=30ms,witch=30ms,speech=500ms,vote=500ms,other=500ms")
-	if err != nil {
-		t.Fatalf("%v\n%s", err, out)
-	}
-	var rep loadReport
-	if err := json.Unmarshal([]byte(out), &rep); err != nil {
-		t.Fatalf("%v\n%s", err, out)
-	}
-	if !rep.Staggered || rep.GamesOver != 3 || rep.Errors != 0 || rep.Commands == 0 || rep.WallSeconds < rep.SetupSeconds {
-		t.Fatalf("staggered run: %+v", rep)
 	}
 }
