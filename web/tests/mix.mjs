@@ -23,6 +23,7 @@
 import { chromium } from 'playwright-core';
 import { api, startServer } from './server.mjs';
 import { act, playPass } from './lib/pass.mjs';
+import { whileHeld } from './lib/phone.mjs';
 
 const LIMIT = Number(process.env.MIX_LIMIT_S || 240) * 1000;
 const started = Date.now();
@@ -106,7 +107,8 @@ async function main(base, browser) {
   const phoneDid = { seen: false, role: '', check: '', told: '', ballot: '', result: false };
   const phoneSide = (async () => {
     await phone.getByTestId('table').waitFor({ timeout: 20000 });
-    phoneDid.role = await phone.getByTestId('table').innerText();
+    // at a table the card shows only while held (as a player holds it)
+    phoneDid.role = await whileHeld(phone, () => phone.getByTestId('table').innerText());
     await phone.getByTestId('card-seen-button').click({ timeout: 20000 });
     phoneDid.seen = true;
     log('the phone confirmed its card on the phone');
@@ -119,16 +121,17 @@ async function main(base, browser) {
     await phone.getByTestId('confirm-check').click();
     phoneDid.check = 'check-' + CHECK;
     // the result, on the phone: what the log says of seat 2 once checked
-    const told = await phone.waitForFunction((c) => {
+    // the result and the ring's marks are the seer's: shown while he holds his card
+    const told = await whileHeld(phone, () => phone.waitForFunction((c) => {
       const txt = document.body.innerText;
       const line = txt.split('\n').find((l) => /check/i.test(l) && new RegExp(`\\b${c}\\b`).test(l) && /wolf/i.test(l));
       return line || null;
-    }, CHECK, { timeout: 20000, polling: 100 }).then((h) => h.jsonValue()).catch(() => '');
+    }, CHECK, { timeout: 20000, polling: 100 }).then((h) => h.jsonValue()).catch(() => ''));
     phoneDid.told = told.trim();
     // what the device's whole table sees at that moment, and the phone's own ring
     phoneDid.devAtCheck = await publicText(dev);
     const ringSeat = (page) => page.evaluate((c) => [...document.querySelectorAll(`[data-testid="seat-${c}"]`)].map((b) => (b.closest('.seat') || b).innerText).join(' / '), CHECK);
-    phoneDid.phoneRing = await ringSeat(phone);
+    phoneDid.phoneRing = await whileHeld(phone, () => ringSeat(phone));
     phoneDid.devRing = await ringSeat(dev);
     if (process.env.DEBUG) log('phone after its check:', (await phone.evaluate(() => document.body.innerText)).replace(/\n+/g, ' | '));
     log(`the phone checked seat ${CHECK}; it reads: "${told}"`);
