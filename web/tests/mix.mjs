@@ -155,6 +155,16 @@ async function main(base, browser) {
     log(`the phone voted for seat ${EXILE} on the phone`);
     // the vote's result, on the phone: the public event every screen gets
     await phone.locator(`[data-testid="vote-result"] li[data-target="${EXILE}"]`).first().waitFor({ timeout: 120000 });
+    // the device's claims board (public; shown by day only, so read now,
+    // before night 2 can fall): each seat's last entry, once the phone's
+    // ballot is on it
+    phoneDid.claims = await dev.waitForFunction(({ p, e }) => {
+      const last = {};
+      for (const el of document.querySelectorAll('[data-testid^="claims-"] .entries')) {
+        last[el.closest('[data-testid^="claims-"]').dataset.testid.split('-')[1]] = [...el.querySelectorAll('.entry')].map((x) => x.textContent).pop() || '';
+      }
+      return last[p] && last[p].includes(String(e)) ? last : null;
+    }, { p: PHONE, e: EXILE }, { timeout: 30000, polling: 100 }).then((h) => h.jsonValue());
     phoneDid.result = true;
   })();
   phoneSide.catch((e) => {
@@ -234,9 +244,8 @@ async function main(base, browser) {
   if (Object.keys(ballots).map(Number).includes(PHONE)) fail('the device cast the phone\'s ballot');
   if (onPhone.join() !== want.join()) fail(`the votes for seat ${EXILE}: the phone shows ${onPhone.join()}, want ${want.join()}`);
   // the device's claims board (public) holds the phone's ballot as it holds its own seats'
-  const lastEntry = (s) => dev.$eval(`[data-testid="claims-${s}"] .entries`, (e) => [...e.querySelectorAll('.entry')].map((x) => x.textContent).pop() || '');
   const viaDev = Number(Object.entries(ballots).find(([, t]) => t === EXILE)[0]);
-  const [mine, theirs] = [await lastEntry(PHONE), await lastEntry(viaDev)];
+  const [mine, theirs] = [phoneDid.claims[PHONE], phoneDid.claims[viaDev]];
   if (!mine || mine !== theirs) fail(`the device's claims board: seat ${PHONE}'s last entry "${mine}", seat ${viaDev}'s "${theirs}" (both voted ${EXILE})`);
   log(`day 1: seat ${EXILE} voted out by ${want.join(',')} (the phone's ballot from the phone, ${Object.keys(ballots).join(',')} on the device; claims board: "${mine}"); the count of hands offered ${handsOffered ? handsOffered.join(',') : '(not shown)'}`);
   await api(base, 'POST', `/api/rooms/${id}/abort`, undefined, made.host_token).catch(() => {});
