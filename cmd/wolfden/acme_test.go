@@ -218,8 +218,8 @@ func startDomain(t *testing.T, ca *acmeCA, domain, httpsAddr, httpAddr, db strin
 	t.Helper()
 	ctx, cancel := context.WithCancel(context.Background())
 	done := make(chan error, 1)
-	logs := &lockedBuffer{}
-	t.Cleanup(func() {
+	logs := &strings.Builder{}
+	t.Cleanup(func() { // after stop (cleanups run last first): nothing writes any more
 		if t.Failed() { // its ACME errors name what the CA found wrong
 			t.Logf("wolfden's log:\n%s", logs.String())
 		}
@@ -227,7 +227,7 @@ func startDomain(t *testing.T, ca *acmeCA, domain, httpsAddr, httpAddr, db strin
 	go func() {
 		done <- run(ctx, []string{"serve", "--domain", domain, "--https-addr", httpsAddr, "--http-addr", httpAddr,
 			"--db", db, "--acme-directory", ca.directory, "--acme-ca", ca.caFile, "--acme-email", "host@example.org", "--drain", "0s"},
-			strings.NewReader(""), io.Discard, logs)
+			strings.NewReader(""), io.Discard, &lockedWriter{w: logs})
 	}()
 	var once sync.Once
 	stop = func() {
@@ -365,23 +365,4 @@ func TestDomainObtainsCertificateByACME(t *testing.T) {
 			}
 		})
 	}
-}
-
-// lockedBuffer is a log written by the server's goroutines and read by the
-// test.
-type lockedBuffer struct {
-	mu sync.Mutex
-	b  bytes.Buffer
-}
-
-func (l *lockedBuffer) Write(p []byte) (int, error) {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	return l.b.Write(p)
-}
-
-func (l *lockedBuffer) String() string {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	return l.b.String()
 }
