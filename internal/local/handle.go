@@ -65,7 +65,7 @@ func (d *Device) handle(ctx context.Context, method, target, token string, body 
 	case method == "GET" && p == "/api/presets":
 		return presets(), nil
 	case method == "GET" && p == "/api/options":
-		return options(), nil
+		return game.Choices(), nil
 	case method == "POST" && p == "/api/rooms":
 		var req Request
 		if err := strictJSON(body, &req); err != nil {
@@ -168,7 +168,7 @@ func strictJSON(body []byte, v any) error {
 	return nil
 }
 
-// presets and options are the server's GET /api/presets and /api/options,
+// presets is the server's GET /api/presets (and game.Choices its /api/options),
 // for a client that has no server to ask.
 func presets() any {
 	type preset struct {
@@ -197,25 +197,6 @@ func presets() any {
 		out = append(out, pr)
 	}
 	return out
-}
-
-func options() any {
-	type option struct {
-		Name   string   `json:"name"`
-		Values []string `json:"values"`
-		Doc    string   `json:"doc"`
-	}
-	var opts []option
-	for _, o := range rules.AllOptions() {
-		opts = append(opts, option{o.Name(), o.Values(), o.Doc()})
-	}
-	var roles []string
-	for _, r := range rules.Roles() {
-		if r.Implemented() {
-			roles = append(roles, r.String())
-		}
-	}
-	return map[string]any{"options": opts, "roles": roles, "paces": game.PaceSeconds()}
 }
 
 // maxChat bounds a chat message, as the server's decoder does.

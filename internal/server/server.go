@@ -339,25 +339,10 @@ func (s *Server) presets(w http.ResponseWriter, r *http.Request) {
 	writeJSON(w, http.StatusOK, out)
 }
 
-// options lists every option with its values (the first is the default)
-// and every role a custom board may hold.
+// options answers what a room may be made with (game.Choices): every
+// option with its values, every role a custom board may hold, the paces.
 func (s *Server) options(w http.ResponseWriter, r *http.Request) {
-	type option struct {
-		Name   string   `json:"name"`
-		Values []string `json:"values"`
-		Doc    string   `json:"doc"`
-	}
-	var opts []option
-	for _, o := range rules.AllOptions() {
-		opts = append(opts, option{o.Name(), o.Values(), o.Doc()})
-	}
-	var roles []string
-	for _, r := range rules.Roles() {
-		if r.Implemented() {
-			roles = append(roles, r.String())
-		}
-	}
-	writeJSON(w, http.StatusOK, map[string]any{"options": opts, "roles": roles, "paces": game.PaceSeconds()})
+	writeJSON(w, http.StatusOK, game.Choices())
 }
 
 // Restore resumes every game the store holds as running, keeps the games
