@@ -186,47 +186,25 @@ const maxBatch = 32 << 10
 // frames queued together in one message, one a line; a night message
 // alone and as it is.
 func (s *Session) writer(a *game.Actor, sub *game.Sub) {
-	var pend [][]byte
-	more := func() bool {
-		if len(pend) > 0 {
-			return true
-		}
-		select {
-		case b := <-sub.Out:
-			pend = append(pend, b)
-		default:
-			pend = append(pend, sub.Spilled()...)
-		}
-		return len(pend) > 0
-	}
-	pop := func() []byte {
-		b := pend[0]
-		pend[0], pend = nil, pend[1:]
-		return b
-	}
+	out := game.NewOutbox(sub)
 	for {
-		if more() {
-			b := pop()
-			if game.Sealed(b) {
-				s.emit(b)
-				game.Recycle(b) // emit keeps no part of it
-				continue
+		if msg, sealed, ok := out.Next(maxBatch); ok {
+			if sealed {
+				s.emit(msg)
+				game.Recycle(msg) // emit keeps no part of it
+			} else {
+				s.emit(append([]byte(nil), msg...)) // the batch is the outbox's
 			}
-			batch := append([]byte(nil), b...)
-			for len(batch) < maxBatch && more() && !game.Sealed(pend[0]) {
-				batch = append(append(batch, '\n'), pop()...)
-			}
-			s.emit(batch)
 			continue
 		}
 		select {
 		case b := <-sub.Out:
-			pend = append(pend, b)
+			out.Add(b)
 		case <-s.ctx.Done():
 			return
 		case <-a.Done():
-			for more() {
-				s.emit(pop())
+			for b, ok := out.Pop(); ok; b, ok = out.Pop() {
+				s.emit(b)
 			}
 			s.Close(1001, "the game has stopped")
 			return

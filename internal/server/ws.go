@@ -352,61 +352,28 @@ func (s *Server) writer(ctx context.Context, cancel context.CancelFunc, conn wsC
 		}
 		return err == nil
 	}
-	// pend holds what was taken from the queue and not yet written: Out's
-	// messages first, then those that waited behind it (game.NewLazySub).
-	var pend [][]byte
-	more := func() bool {
-		if len(pend) > 0 {
-			return true
-		}
-		select {
-		case b := <-sub.Out:
-			pend = append(pend, b)
-		default:
-			pend = append(pend, sub.Spilled()...)
-		}
-		return len(pend) > 0
-	}
-	pop := func() []byte {
-		b := pend[0]
-		pend[0], pend = nil, pend[1:]
-		return b
-	}
-	var batch []byte
+	out := game.NewOutbox(sub)
 	for {
-		if more() {
-			// Frames queued together go out in one message, one per line:
-			// a write per frame would cost more than everything else. A
-			// night message goes out alone and as it is: its size and count
-			// are the same on every connection.
-			b := pop()
-			if game.Sealed(b) {
-				if !write(b) {
-					return
-				}
-				game.Recycle(b) // written: the library holds no part of it
-				continue
-			}
-			batch = append(batch[:0], b...)
-			for len(batch) < maxBatch && more() && !game.Sealed(pend[0]) {
-				batch = append(append(batch, '\n'), pop()...)
-			}
-			if !write(batch) {
+		if msg, sealed, ok := out.Next(maxBatch); ok {
+			if !write(msg) {
 				return
+			}
+			if sealed {
+				game.Recycle(msg) // written: the library holds no part of it
 			}
 			continue
 		}
 		select {
 		case b := <-sub.Out:
-			pend = append(pend, b)
+			out.Add(b)
 		case <-ctx.Done():
 			// kicked (too slow), or the reader ended
 			_ = conn.Close(websocket.StatusGoingAway, "closed")
 			return
 		case <-a.Done():
 			// The game's last frames (its end) are sent before closing.
-			for more() {
-				if !write(pop()) {
+			for b, ok := out.Pop(); ok; b, ok = out.Pop() {
+				if !write(b) {
 					return
 				}
 			}
