@@ -28,13 +28,13 @@ func encodePacket(p *Packet, setting []byte) []byte {
 		}
 		b = append(b, setting...)
 	}
-	if len(p.TalkHistory) > 0 {
+	if p.TalkHistory != nil {
 		b = append(b, `,"talk_history":`...)
-		b = appendTalks(b, p.TalkHistory)
+		b = appendTalks(b, *p.TalkHistory)
 	}
-	if len(p.WhisperHistory) > 0 {
+	if p.WhisperHistory != nil {
 		b = append(b, `,"whisper_history":`...)
-		b = appendTalks(b, p.WhisperHistory)
+		b = appendTalks(b, *p.WhisperHistory)
 	}
 	return append(b, '}')
 }
@@ -74,10 +74,6 @@ func appendInfo(b []byte, in *Info) []byte {
 		b = append(b, `,"attack_vote_list":`...)
 		b = appendVotes(b, in.AttackVoteList)
 	}
-	b = append(b, `,"status_map":`...)
-	b = appendMap(b, in.StatusMap)
-	b = append(b, `,"role_map":`...)
-	b = appendMap(b, in.RoleMap)
 	for _, f := range []struct {
 		key string
 		v   *int
@@ -87,6 +83,10 @@ func appendInfo(b []byte, in *Info) []byte {
 			b = strconv.AppendInt(b, int64(*f.v), 10)
 		}
 	}
+	b = append(b, `,"status_map":`...)
+	b = appendMap(b, in.StatusMap)
+	b = append(b, `,"role_map":`...)
+	b = appendMap(b, in.RoleMap)
 	return append(b, '}')
 }
 
@@ -120,6 +120,9 @@ func appendVotes(b []byte, vs []Vote) []byte {
 }
 
 func appendTalks(b []byte, ts []Talk) []byte {
+	if ts == nil {
+		return append(b, "null"...)
+	}
 	b = append(b, '[')
 	for i := range ts {
 		t := &ts[i]

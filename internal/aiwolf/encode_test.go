@@ -27,9 +27,9 @@ func TestPacketsAreWrittenAsJSONMarshalWritesThem(t *testing.T) {
 			StatusMap:      map[string]string{}}, Setting: &set},
 		{Request: ReqTalk, Info: &Info{Day: 1, Agent: "Agent[02]", StatusMap: map[string]string{"Agent[01]": "ALIVE"},
 			RoleMap: map[string]string{}, RemainCount: &two, RemainLength: &zero, RemainSkip: &two},
-			TalkHistory: []Talk{{Idx: 0, Day: 1, Turn: 0, Agent: "Agent[01]", Text: `I "think" Agent[05] is a \ wolf <b>&`, Time: 1764600000123},
+			TalkHistory: &[]Talk{{Idx: 0, Day: 1, Turn: 0, Agent: "Agent[01]", Text: `I "think" Agent[05] is a \ wolf <b>&`, Time: 1764600000123},
 				{Idx: 1, Day: 1, Turn: 0, Agent: "Agent[03]", Text: "Skip", Skip: true}, {Idx: 2, Agent: "Agent[04]", Text: "人狼は\u2028Agent[05]\x01\xff", Over: true, Time: -1}}},
-		{Request: ReqWhisper, Info: &Info{Agent: "Agent[05]"}, WhisperHistory: []Talk{{Agent: "Agent[05]", Text: "Over", Over: true}}, TalkHistory: []Talk{}},
+		{Request: ReqWhisper, Info: &Info{Agent: "Agent[05]"}, WhisperHistory: &[]Talk{{Agent: "Agent[05]", Text: "Over", Over: true}}, TalkHistory: &[]Talk{}},
 		{Request: ReqFinish, Info: &Info{Agent: "Agent[05]", StatusMap: map[string]string{"Agent[05]": "ALIVE"}, RoleMap: map[string]string{"Agent[05]": "WEREWOLF", "Agent[01]": "SEER"}}},
 	}
 	enc, _ := json.Marshal(set)
@@ -55,7 +55,7 @@ func FuzzPacketWritesAsJSONMarshalDoes(f *testing.F) {
 		p := Packet{Request: text, Info: &Info{GameID: id, Day: n, Agent: name, Profile: text, ExecutedAgent: name,
 			VoteList:  []Vote{{Day: n, Agent: name, Target: text}},
 			StatusMap: map[string]string{name: text, text: name, id: "ALIVE"}, RoleMap: map[string]string{id: text}, RemainSkip: &n},
-			TalkHistory: []Talk{{Idx: n, Agent: name, Text: text, Skip: flag, Time: int64(n) << 20}}}
+			TalkHistory: &[]Talk{{Idx: n, Agent: name, Text: text, Skip: flag, Time: int64(n) << 20}}}
 		want, err := json.Marshal(&p)
 		if err != nil {
 			t.Fatal(err)

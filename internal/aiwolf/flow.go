@@ -31,7 +31,7 @@ func (t *table) flow(s *seat) {
 		s.enqueue(t.packet(s, ReqInitialize, true))
 		if st.Night && st.Day == 0 { // the first night: day 0 is told first
 			s.enqueue(t.packet(s, ReqDailyInitialize, true))
-			s.told, s.res = 0, results{}
+			s.told = 0
 		}
 	}
 	if st.Over {
@@ -48,7 +48,6 @@ func (t *table) flow(s *seat) {
 	if !st.Night && s.dayDue > s.told {
 		s.told = s.dayDue
 		s.enqueue(t.packet(s, ReqDailyInitialize, true))
-		s.res = results{}
 	}
 	if !st.Night && isVote(st.Step) && s.finished < st.Day {
 		s.finished = st.Day
@@ -103,6 +102,11 @@ func (t *table) flow(s *seat) {
 		return
 	case req == ReqAttack && !t.whisperDone(st.Day):
 		return // the wolves whisper first
+	case req == ReqDivine && st.Day == 0 && t.matched && !t.whisperDone(0):
+		// Night 0: the reference's evening whisper comes before the
+		// divination, which ends wolfden's first night; asked at once, the
+		// seer let day 1 begin in the middle of the wolves' whisper.
+		return
 	}
 	s.asked = key
 	o := t.packet(s, req, false)
@@ -173,7 +177,7 @@ func (t *table) act(s *seat, c rules.Command) {
 // reported takes a request's outcome.
 func (t *table) reported(s *seat, r *report) {
 	o := r.out
-	n := logNote{Seat: s.no, Agent: AgentName(s.no), Name: s.name, Request: o.req, Day: o.day,
+	n := logNote{Seat: s.no, Agent: t.name(s.no), Name: s.name, Request: o.req, Day: o.day,
 		Sent: r.sent.UnixMilli(), Micros: r.latency.Microseconds(), Reply: truncate(r.reply, 2*game.MaxChat)}
 	defer func() { t.note(&n) }()
 	if o.gen != s.gen { // asked on a connection the agent has left
@@ -207,25 +211,46 @@ func (t *table) reported(s *seat, r *report) {
 		}
 		if why := t.target(s, o.req, r.reply); why != "" {
 			n.Error = why
-			t.g.log.Info("aiwolf: a reply was refused; the bot plays the step", "room", t.room, "agent", AgentName(s.no), "request", o.req, "err", why)
+			if t.noAction(s, o.req) {
+				n.Error += " (no action, as the reference)"
+				return
+			}
+			t.g.log.Info("aiwolf: a reply was refused; the bot plays the step", "room", t.room, "agent", t.name(s.no), "request", o.req, "err", why)
 			s.defaulted = true
 		}
 	}
 }
 
+// noAction plays an illegal VOTE, DIVINE or GUARD reply of a matched
+// game as the reference does: as no vote, no divination, no guard (the
+// seat abstains or passes). A web room's agent seat is played by the bot
+// instead (false), and so is an ATTACK, which the wolves may not pass.
+func (t *table) noAction(s *seat, req string) bool {
+	if !t.matched || req == ReqAttack {
+		return false
+	}
+	for _, c := range s.st.Choices {
+		if c.Cmd == "skip" {
+			t.act(s, rules.Command{Kind: rules.CmdSkip})
+			return true
+		}
+	}
+	return false
+}
+
 // target plays a VOTE/DIVINE/GUARD/ATTACK reply, or says why it cannot.
 func (t *table) target(s *seat, req, reply string) string {
 	name := strings.TrimSpace(reply)
-	x := seatOf(name, t.n)
+	x := t.names.seat(name, t.n)
 	if x == 0 {
-		return fmt.Sprintf("%q names no agent of this game (Agent[01] to %s)", truncate(name, 40), AgentName(rules.Seat(t.n)))
+		return fmt.Sprintf("%q names no agent of this game (%s to %s)", truncate(name, 40), t.name(1), t.name(rules.Seat(t.n)))
 	}
 	c, _ := choose(&s.st)
 	if c == nil || !has(c.Targets, x) {
 		legal := make([]string, 0, 16)
 		if c != nil {
 			for _, y := range c.Targets {
-				legal = append(legal, AgentName(y))
+				legal = append(legal, t.name(y))
 			}
 		}
 		return fmt.Sprintf("%s may not be chosen now (legal: %s)", name, strings.Join(legal, ", "))
@@ -263,36 +288,35 @@ func (t *table) purge(s *seat) {
 	s.mu.Unlock()
 }
 
-// packet builds a packet for seat s from what it knows.
+// packet builds a packet for seat s from what it knows. As the
+// reference's, every packet of a day tells the previous day's results,
+// and FINISH, a day past the last one played, tells the last day's.
 func (t *table) packet(s *seat, req string, setting bool) *outgoing {
 	st := &s.st
-	in := &Info{GameID: t.gameID, Day: st.Day, Agent: AgentName(s.no),
+	day := st.Day
+	if req == ReqFinish {
+		// A vote's win ends the game in its day, an attack's at the next
+		// dawn; either way the reference's FINISH is the next day's.
+		day = max(st.Day, s.told+1)
+	}
+	in := &Info{GameID: t.gameID, Day: day, Agent: t.name(s.no),
 		StatusMap: map[string]string{}, RoleMap: map[string]string{}}
 	for x := rules.Seat(1); int(x) <= t.n; x++ {
-		in.StatusMap[AgentName(x)] = map[bool]string{true: "ALIVE", false: "DEAD"}[has(st.Alive, x)]
+		in.StatusMap[t.name(x)] = map[bool]string{true: "ALIVE", false: "DEAD"}[has(st.Alive, x)]
 	}
 	me := roleByString[st.Role]
-	in.RoleMap[AgentName(s.no)] = roleName(me)
+	in.RoleMap[t.name(s.no)] = roleName(me)
 	for x, r := range st.Known {
 		role := roleByString[r]
 		// Wolves see wolves; at the end everyone is shown.
 		if st.Over || (s.wolf() && has(st.Wolves, rules.Seat(x))) {
-			in.RoleMap[AgentName(rules.Seat(x))] = roleName(role)
+			in.RoleMap[t.name(rules.Seat(x))] = roleName(role)
 		}
 	}
-	if req == ReqDailyInitialize {
-		if s.res.executed != 0 {
-			in.ExecutedAgent = AgentName(s.res.executed)
-		}
-		if s.res.attacked != 0 {
-			in.AttackedAgent = AgentName(s.res.attacked)
-		}
-		in.DivineResult, in.MediumResult = s.res.divine, s.res.medium
-		in.VoteList = s.res.votes
-		if s.wolf() {
-			in.AttackVoteList = s.res.attackVotes
-		}
+	if req == ReqInitialize && t.profiles != nil {
+		in.Profile = t.profiles[s.no]
 	}
+	t.tell(s, in, s.resultsOf(day-1), req == ReqFinish)
 	p := Packet{Request: req, Info: in}
 	if setting || req == ReqDailyInitialize {
 		set := t.reg.Setting
@@ -300,17 +324,13 @@ func (t *table) packet(s *seat, req string, setting bool) *outgoing {
 	}
 	switch req {
 	case ReqTalk, ReqDailyFinish:
-		p.TalkHistory = t.talkDelta(s)
+		h := t.talkDelta(s)
+		p.TalkHistory = &h
 	}
-	switch req {
-	case ReqWhisper, ReqAttack:
-		p.WhisperHistory = t.whisperDelta(s)
-	case ReqDailyFinish:
-		if s.wolf() {
-			p.WhisperHistory = t.whisperDelta(s)
-		}
-	case ReqFinish:
-		// the whole role map: st.Known holds every card once over
+	switch {
+	case req == ReqWhisper || req == ReqAttack || req == ReqDailyFinish && s.wolf():
+		h := t.whisperDelta(s)
+		p.WhisperHistory = &h
 	}
 	if req == ReqTalk || req == ReqWhisper {
 		ph := t.talk
@@ -328,6 +348,56 @@ func (t *table) packet(s *seat, req string, setting bool) *outgoing {
 		}
 	}
 	return &outgoing{req: req, day: st.Day, body: encodePacket(&p, t.setting)}
+}
+
+// tell puts a day's results in an info. At the end (over) the medium is
+// told the last execution even when the game ended before wolfden's
+// gravekeeper learns it (the night after): the reference tells it at the
+// execution, and every card is shown by then anyway.
+func (t *table) tell(s *seat, in *Info, r *results, over bool) {
+	if r == nil {
+		return
+	}
+	if r.executed != 0 {
+		in.ExecutedAgent = t.name(r.executed)
+	}
+	if r.attacked != 0 {
+		in.AttackedAgent = t.name(r.attacked)
+	}
+	in.DivineResult = t.judge(r.divine)
+	med := r.medium
+	if over && med == nil && r.executed != 0 && roleByString[s.st.Role] == rules.Gravekeeper {
+		if role, ok := roleByString[s.st.Known[int(r.executed)]]; ok {
+			med = &judge{day: in.Day - 1, by: s.no, target: r.executed, wolf: role.Camp() == rules.Wolves && role != rules.Possessed}
+		}
+	}
+	in.MediumResult = t.judge(med)
+	in.VoteList = t.votes(r.votes)
+	if s.wolf() {
+		in.AttackVoteList = t.votes(r.attackVotes)
+	}
+}
+
+func (t *table) judge(j *judge) *Judge {
+	if j == nil {
+		return nil
+	}
+	res := "HUMAN"
+	if j.wolf {
+		res = "WEREWOLF"
+	}
+	return &Judge{Day: j.day, Agent: t.name(j.by), Target: t.name(j.target), Result: res}
+}
+
+func (t *table) votes(bs []ballot) []Vote {
+	if len(bs) == 0 {
+		return nil
+	}
+	vs := make([]Vote, len(bs))
+	for i, b := range bs {
+		vs[i] = Vote{Day: b.day, Agent: t.name(b.voter), Target: t.name(b.target)}
+	}
+	return vs
 }
 
 func (t *table) talkDelta(s *seat) []Talk {
@@ -363,6 +433,11 @@ type logNote struct {
 	Talk    *Talk      `json:"talk,omitempty"`    // what a TALK or WHISPER reply became under the limits
 	Error   string     `json:"error,omitempty"`   // a refusal, a timeout, a lost connection
 	GameID  string     `json:"game_id,omitempty"` // the first line of a game names it
+	// The first line holds a game's custom in-game names (by seat, from
+	// 0) and profiles, if it has them: a restored game keeps them, and
+	// the CSV log names the seats by them.
+	Names    []string `json:"names,omitempty"`
+	Profiles []string `json:"profiles,omitempty"`
 }
 
 // NoteKind is the kind of the records that hold the request log.
@@ -408,6 +483,6 @@ func busyRetry(f func() error) error {
 }
 
 func (t *table) noteRefusal(s *seat, why string) {
-	t.note(&logNote{Seat: s.no, Agent: AgentName(s.no), Name: s.name, Request: "refused", Day: s.st.Day,
+	t.note(&logNote{Seat: s.no, Agent: t.name(s.no), Name: s.name, Request: "refused", Day: s.st.Day,
 		Sent: time.Now().UnixMilli(), Error: why})
 }

@@ -42,6 +42,15 @@ type Options struct {
 	// is dead (its seat is played by the bot until the agent reconnects).
 	PingEvery, PingWait time.Duration
 	Log                 *slog.Logger
+	// Profiles, if set, give a matched game's agents in-game names and
+	// profile texts (the reference's custom_profile) in place of
+	// Agent[01]…: at least Players of them, their names distinct.
+	// ShuffleProfiles draws each game's from the list in an order of its
+	// own, from the game's seed (the reference shuffles its list for every
+	// game); without it seat i takes Profiles[i-1]. A web room's agent
+	// seats keep Agent[NN] (names.go).
+	Profiles        []Profile
+	ShuffleProfiles bool
 }
 
 func (o *Options) defaults() {
@@ -143,6 +152,9 @@ type parkKey struct {
 func New(host Host, opts Options) (*Gateway, error) {
 	opts.defaults()
 	if _, err := Preset(opts.Players); err != nil {
+		return nil, err
+	}
+	if err := checkProfiles(opts.Profiles, opts.Players); err != nil {
 		return nil, err
 	}
 	return &Gateway{host: host, opts: opts, log: opts.Log, quit: make(chan struct{}),
@@ -341,7 +353,7 @@ func (g *Gateway) reconnect(c *conn) bool {
 	if best == nil {
 		return false
 	}
-	g.log.Info("aiwolf: an agent reconnected", "room", best.t.room, "agent", AgentName(best.no), "name", c.name)
+	g.log.Info("aiwolf: an agent reconnected", "room", best.t.room, "agent", best.t.name(best.no), "name", c.name)
 	best.t.box.put(mail{seat: best, conn: c})
 	return true
 }
@@ -533,6 +545,7 @@ func (g *Gateway) conduct(gm Game, agents map[rules.Seat]string, recs []store.Re
 	t := newTable(g, gm, id, agents)
 	// A restored game of matched agents is one too: its room says so.
 	t.matched = matched || gm.Matched
+	t.nameSeats(recs)
 	t.restoreTalk(recs)
 	g.mu.Lock()
 	if g.closed {
@@ -541,7 +554,7 @@ func (g *Gateway) conduct(gm Game, agents map[rules.Seat]string, recs []store.Re
 	}
 	g.tables[gm.Room] = t
 	g.mu.Unlock()
-	t.note(&logNote{Request: "GAME", GameID: id, Sent: time.Now().UnixMilli(), Day: 0})
+	t.note(&logNote{Request: "GAME", GameID: id, Sent: time.Now().UnixMilli(), Day: 0, Names: t.names, Profiles: t.profiles})
 	if err := t.start(conns); err != nil {
 		g.forget(t)
 		return nil, err

@@ -113,6 +113,7 @@ func WriteCSV(w io.Writer, names map[rules.Seat]string, recs []store.Record) err
 			roles[e.Seat] = e.Role
 		}
 	}
+	inGame, _ := gameNames(recs) // custom names (names.go), or Agent[01]…
 	alive := map[rules.Seat]bool{}
 	for s := rules.Seat(1); int(s) <= n; s++ {
 		alive[s] = true
@@ -123,7 +124,7 @@ func WriteCSV(w io.Writer, names map[rules.Seat]string, recs []store.Record) err
 			if alive[s] {
 				st = "ALIVE"
 			}
-			cw.line(day, "status", int(s), roleName(roles[s]), st, names[s], AgentName(s))
+			cw.line(day, "status", int(s), roleName(roles[s]), st, names[s], inGame.of(s))
 		}
 	}
 	// The agents' talk and whisper, as the limits made them, by day; the
@@ -138,7 +139,7 @@ func WriteCSV(w io.Writer, names map[rules.Seat]string, recs []store.Record) err
 			whispers[nt.Talk.Day] = append(whispers[nt.Talk.Day], *nt.Talk)
 		}
 	}
-	agent := func(name string) int { return int(seatOf(name, n)) }
+	agent := func(name string) int { return int(inGame.seat(name, n)) }
 	talkLines := func(day int) {
 		for _, tk := range talks[day] {
 			cw.line(day, "talk", tk.Idx, tk.Turn, agent(tk.Agent), tk.Text)

@@ -35,17 +35,22 @@ func needsReply(req string) bool {
 	return true
 }
 
-// Packet is one message to an agent.
+// Packet is one message to an agent. A history is present, as [] when
+// empty, in the packets the reference sends it with (TALK and
+// DAILY_FINISH the talk; WHISPER, ATTACK and a werewolf's DAILY_FINISH
+// the whisper), and absent from the others: hence the pointers.
 type Packet struct {
 	Request        string   `json:"request"`
 	Info           *Info    `json:"info,omitempty"`
 	Setting        *Setting `json:"setting,omitempty"`
-	TalkHistory    []Talk   `json:"talk_history,omitempty"`
-	WhisperHistory []Talk   `json:"whisper_history,omitempty"`
+	TalkHistory    *[]Talk  `json:"talk_history,omitempty"`
+	WhisperHistory *[]Talk  `json:"whisper_history,omitempty"`
 }
 
 // Info is what the agent knows now. StatusMap and RoleMap are always
-// present; the results describe the previous day and night.
+// present; the results describe the previous day and night. The fields
+// are in the reference's order on the wire (its Info.MarshalJSON writes
+// the two maps last).
 type Info struct {
 	GameID         string            `json:"game_id"`
 	Day            int               `json:"day"`
@@ -57,11 +62,11 @@ type Info struct {
 	AttackedAgent  string            `json:"attacked_agent,omitempty"`
 	VoteList       []Vote            `json:"vote_list,omitempty"`
 	AttackVoteList []Vote            `json:"attack_vote_list,omitempty"`
-	StatusMap      map[string]string `json:"status_map"`
-	RoleMap        map[string]string `json:"role_map"`
 	RemainCount    *int              `json:"remain_count,omitempty"`
 	RemainLength   *int              `json:"remain_length,omitempty"`
 	RemainSkip     *int              `json:"remain_skip,omitempty"`
+	StatusMap      map[string]string `json:"status_map"`
+	RoleMap        map[string]string `json:"role_map"`
 }
 
 // Judge is a divination's or a medium's result.
@@ -93,17 +98,18 @@ type Talk struct {
 }
 
 // Setting is the game's regulation, sent with INITIALIZE and
-// DAILY_INITIALIZE.
+// DAILY_INITIALIZE; in the reference's order on the wire (role_num_map
+// last).
 type Setting struct {
 	AgentCount     int            `json:"agent_count"`
 	MaxDay         *int           `json:"max_day,omitempty"`
-	RoleNumMap     map[string]int `json:"role_num_map"`
 	VoteVisibility bool           `json:"vote_visibility"`
 	Talk           TalkSetting    `json:"talk"`
 	Whisper        TalkSetting    `json:"whisper"`
 	Vote           VoteSetting    `json:"vote"`
 	AttackVote     VoteSetting    `json:"attack_vote"`
 	Timeout        Timeout        `json:"timeout"`
+	RoleNumMap     map[string]int `json:"role_num_map"`
 }
 
 // TalkSetting bounds the talk (or the whisper) of a day.

@@ -121,15 +121,23 @@ func (t *table) advance(p *phase) {
 		x := p.order[p.pos]
 		p.pos++
 		s := t.seats[x]
-		if p.budget[x].count <= 0 || s.currentConn() == nil || s.probing || s.done || !has(s.st.Alive, x) {
+		b := p.budget[x]
+		if b.count <= 0 || p.setting.MaxLength.PerAgent != nil && b.length <= 0 || s.currentConn() == nil || s.probing || s.done {
 			continue
 		}
-		if (p.req == ReqTalk && s.told < p.day) || (p.req == ReqWhisper && s.finished < p.day) {
-			// Its frames of the new day are not read yet: it is asked once
-			// it has been told the day (its own flow comes back here).
+		if (p.req == ReqTalk && s.told < p.day) || (p.req == ReqWhisper && (s.finished < p.day || !s.st.Night)) {
+			// Its frames of the new day are not read yet (on day 0 maybe
+			// not even its first state): it is asked once it has been told
+			// the day (its own flow comes back here).
 			p.pos--
 			return
 		}
+		if !has(s.st.Alive, x) {
+			continue
+		}
+		// As the reference, asking spends one of the agent's utterances,
+		// whatever it answers: remain_count tells what is left after it.
+		b.count--
 		p.waiting = x
 		o := t.packet(s, p.req, false)
 		o.key = p.key
@@ -161,7 +169,7 @@ func (t *table) phaseDone(p *phase) {
 		return
 	}
 	for _, s := range t.seats {
-		if s != nil && s.st.Pending && (p.req == ReqTalk || s.wolf()) {
+		if s != nil && s.st.Pending && (p.req == ReqTalk || s.wolf() || p.day == 0) { // night 0's seer waits too
 			t.flowOnce(s)
 		}
 	}
@@ -203,13 +211,13 @@ func (t *table) spoke(s *seat, o *outgoing, reply string, failed bool) *Talk {
 		// The rule of user text, by dropping (usertext.Clean): the agents
 		// read the talk list and the table hears it; a text of nothing else
 		// is an empty reply.
-		u = b.take(&p.setting, usertext.Clean(reply))
+		u = b.take(&p.setting, usertext.Clean(reply), t.others(s.no))
 		u.text = truncate1(u.text, game.MaxChat) // what the table hears of it
 	}
 	if !u.over {
 		p.anyone = true
 	}
-	tk := Talk{Day: p.day, Turn: p.round, Agent: AgentName(s.no), Text: u.text, Skip: u.skip, Over: u.over, Time: time.Now().UnixMilli()}
+	tk := Talk{Day: p.day, Turn: p.round, Agent: t.name(s.no), Text: u.text, Skip: u.skip, Over: u.over, Time: time.Now().UnixMilli()}
 	ch := game.ChanDay
 	if p.req == ReqWhisper {
 		tk.Idx = len(t.whispers)
@@ -227,6 +235,17 @@ func (t *table) spoke(s *seat, o *outgoing, reply string, failed bool) *Talk {
 	p.waiting = 0
 	t.advance(p)
 	return &tk
+}
+
+// others are the in-game names an utterance of seat x may @mention.
+func (t *table) others(x rules.Seat) []string {
+	out := make([]string, 0, t.n)
+	for y := rules.Seat(1); int(y) <= t.n; y++ {
+		if y != x {
+			out = append(out, t.name(y))
+		}
+	}
+	return out
 }
 
 func truncate1(s string, n int) string {

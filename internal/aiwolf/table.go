@@ -3,6 +3,7 @@ package aiwolf
 import (
 	"encoding/json"
 	"math/rand/v2"
+	"slices"
 	"sync"
 	"time"
 
@@ -86,22 +87,25 @@ func (m *mailbox) take(buf []mail) []mail {
 // table conducts one game's agent seats. Its goroutine (run) owns every
 // field but the seats' send queues.
 type table struct {
-	g       *Gateway
-	room    string
-	born    time.Time // when the gateway took the game on
-	gameID  string
-	a       *game.Actor
-	board   rules.Board
-	n       int
-	reg     Regulation
-	setting []byte  // reg.Setting encoded: the same in every packet that carries it
-	seats   []*seat // by seat number; nil: not an agent's seat
-	box     mailbox
-	quit    chan struct{}
-	ended   chan struct{}
-	rng     *rand.Rand
-	nextID  int64
-	acts    map[int64]*seat // commands sent, by id: a refusal falls back to the bot
+	g        *Gateway
+	room     string
+	born     time.Time // when the gateway took the game on
+	gameID   string
+	a        *game.Actor
+	board    rules.Board
+	n        int
+	reg      Regulation
+	setting  []byte // reg.Setting encoded: the same in every packet that carries it
+	seed     uint64
+	names    nameList // in-game names by seat; nil: Agent[01]… (names.go)
+	profiles []string // profile texts by seat, told with INITIALIZE; nil: none
+	seats    []*seat  // by seat number; nil: not an agent's seat
+	box      mailbox
+	quit     chan struct{}
+	ended    chan struct{}
+	rng      *rand.Rand
+	nextID   int64
+	acts     map[int64]*seat // commands sent, by id: a refusal falls back to the bot
 
 	talks    []Talk // today's talk, Skips and Overs included
 	talkDay  int
@@ -134,11 +138,13 @@ type seat struct {
 	st       frame
 	evSeq    int
 	chatSeq  int
-	stepSeq  int // seq of the last step, day or night event: a step's instance
-	res      results
-	dayDue   int // a day began that the agent has not been told of (-1: none)
-	told     int // the last day told with DAILY_INITIALIZE (-1: none)
-	finished int // the last day told with DAILY_FINISH (-1: none)
+	stepSeq  int       // seq of the last step, day or night event: a step's instance
+	days     []results // by AIWolf day: what the day and its night told the seat
+	evDay    int       // the AIWolf day the events being read belong to
+	nightNo  int       // the last night begun (wolfden's count: night k ends AIWolf day k-1)
+	dayDue   int       // a day began that the agent has not been told of (-1: none)
+	told     int       // the last day told with DAILY_INITIALIZE (-1: none)
+	finished int       // the last day told with DAILY_FINISH (-1: none)
 	inited   bool
 	done     bool // FINISH sent
 	asked    string
@@ -153,12 +159,37 @@ type seat struct {
 	defaulted bool // a reply was refused: the bot plays this step
 }
 
-// results are what the next DAILY_INITIALIZE tells: the previous day's
-// and night's.
+// results are what an AIWolf day and its night told the seat (the
+// reference's GameStatus of the day): every packet of the next day tells
+// them, and FINISH tells the last day's.
 type results struct {
 	executed, attacked rules.Seat
-	divine, medium     *Judge
-	votes, attackVotes []Vote
+	divine, medium     *judge
+	votes, attackVotes []ballot
+}
+
+// judge is a divination's or a medium's result.
+type judge struct {
+	day        int
+	by, target rules.Seat
+	wolf       bool
+}
+
+// ballot is one vote, or one wolf's attack vote.
+type ballot struct {
+	day           int
+	voter, target rules.Seat
+}
+
+// resultsOf is AIWolf day d's results; nil before day 0.
+func (s *seat) resultsOf(d int) *results {
+	if d < 0 {
+		return nil
+	}
+	for len(s.days) <= d {
+		s.days = append(s.days, results{})
+	}
+	return &s.days[d]
 }
 
 // outgoing is a packet waiting to be sent to an agent.
@@ -188,7 +219,7 @@ type probeNote struct {
 func newTable(g *Gateway, gm Game, gameID string, agents map[rules.Seat]string) *table {
 	t := &table{g: g, room: gm.Room, born: time.Now(), gameID: gameID, a: gm.Actor, board: gm.Board, n: gm.Board.Players(),
 		quit: make(chan struct{}), ended: make(chan struct{}), acts: map[int64]*seat{},
-		rng: rand.New(rand.NewPCG(gm.Seed, 0xa1)), talkDay: -1, whispDay: -1}
+		rng: rand.New(rand.NewPCG(gm.Seed, 0xa1)), talkDay: -1, whispDay: -1, seed: gm.Seed}
 	t.box.ready = make(chan struct{}, 1)
 	t.reg = regulation(&t.board, g.opts.ActionTimeout, g.opts.ResponseTimeout)
 	t.setting, _ = json.Marshal(t.reg.Setting)
@@ -346,7 +377,7 @@ func (t *table) handle(m *mail) {
 		}
 	case m.gone != nil:
 		if m.gone == s.currentConn() && !s.done {
-			t.g.log.Info("aiwolf: an agent's connection ended; the bot plays its seat until it reconnects", "room", t.room, "agent", AgentName(s.no), "name", s.name)
+			t.g.log.Info("aiwolf: an agent's connection ended; the bot plays its seat until it reconnects", "room", t.room, "agent", t.name(s.no), "name", s.name)
 			s.dropConn(m.gone)
 			s.probing = false
 			t.purge(s)
@@ -404,7 +435,7 @@ func (t *table) frame(s *seat, f *frame) {
 	case "error":
 		if owner, ok := t.acts[f.ID]; ok && owner == s {
 			delete(t.acts, f.ID)
-			t.g.log.Info("aiwolf: a reply was refused; the bot plays the step", "room", t.room, "agent", AgentName(s.no), "code", f.Code, "err", f.Message)
+			t.g.log.Info("aiwolf: a reply was refused; the bot plays the step", "room", t.room, "agent", t.name(s.no), "code", f.Code, "err", f.Message)
 			t.noteRefusal(s, f.Code+": "+f.Message)
 			s.defaulted = true
 		}
@@ -415,48 +446,59 @@ func (t *table) frame(s *seat, f *frame) {
 
 // event takes what an event tells the agent.
 func (t *table) event(s *seat, f *frame) {
+	r := s.resultsOf(s.evDay)
 	switch f.Kind {
-	case "step", "night":
+	case "step":
 		s.stepSeq = f.Seq
+	case "night":
+		s.stepSeq = f.Seq
+		s.nightNo = int(f.Value)
+		s.evDay = max(s.nightNo-1, 0)
 	case "day":
 		s.stepSeq = f.Seq
 		s.dayDue = int(f.Value)
+		s.evDay = int(f.Value)
 	case "exile":
-		s.res.executed = f.Seat
+		r.executed = f.Seat
 	case "dawn":
-		if len(f.Mask) > 0 {
-			s.res.attacked = f.Mask[0]
+		// The dawn follows the new day's event: its dead are the night's.
+		if len(f.Mask) > 0 && s.nightNo > 0 {
+			s.resultsOf(s.nightNo - 1).attacked = f.Mask[0]
 		}
 	case "check":
 		if f.Seat == s.no {
-			s.res.divine = &Judge{Day: s.st.Day, Agent: AgentName(s.no), Target: AgentName(f.Target), Result: species(f)}
+			r.divine = &judge{day: s.evDay, by: s.no, target: f.Target, wolf: species(f) == "WEREWOLF"}
 		}
 	case "grave":
 		if f.Seat == s.no && f.Target != 0 {
-			s.res.medium = &Judge{Day: s.st.Day, Agent: AgentName(s.no), Target: AgentName(f.Target), Result: species(f)}
+			r.medium = &judge{day: s.evDay, by: s.no, target: f.Target, wolf: species(f) == "WEREWOLF"}
 		}
 	case "ballot":
 		// A voter sees his ballot at once and again when the vote closes;
 		// a later vote of the day (a second round) replaces it.
 		if f.Target != 0 {
-			s.res.votes = putVote(s.res.votes, Vote{Day: s.st.Day, Agent: AgentName(f.Seat), Target: AgentName(f.Target)})
+			r.votes = putBallot(r.votes, ballot{day: s.evDay, voter: f.Seat, target: f.Target})
 		}
 	case "attack_pick":
 		if f.Target != 0 {
-			s.res.attackVotes = putVote(s.res.attackVotes, Vote{Day: s.st.Day, Agent: AgentName(f.Seat), Target: AgentName(f.Target)})
+			r.attackVotes = putBallot(r.attackVotes, ballot{day: s.evDay, voter: f.Seat, target: f.Target})
 		}
 	}
 }
 
-// putVote sets a voter's vote in the list.
-func putVote(list []Vote, v Vote) []Vote {
-	for i := range list {
-		if list[i].Agent == v.Agent && list[i].Day == v.Day {
-			list[i] = v
-			return list
-		}
+// putBallot sets a voter's vote in the list, kept in seat order (the
+// reference collects the votes agent by agent; wolfden's come as they
+// are cast).
+func putBallot(list []ballot, v ballot) []ballot {
+	i := 0
+	for i < len(list) && list[i].voter < v.voter {
+		i++
 	}
-	return append(list, v)
+	if i < len(list) && list[i].voter == v.voter {
+		list[i] = v
+		return list
+	}
+	return slices.Insert(list, i, v)
 }
 
 // species reads a check: a role (seer_sees=role) or a result.
@@ -486,13 +528,13 @@ func (t *table) chat(s *seat, f *frame) {
 			return
 		}
 		t.ensureDay(s.st.Day)
-		t.talks = append(t.talks, Talk{Idx: len(t.talks), Day: t.talkDay, Turn: t.talk.turn(), Agent: AgentName(f.Seat), Text: f.Text, Time: f.At})
+		t.talks = append(t.talks, Talk{Idx: len(t.talks), Day: t.talkDay, Turn: t.talk.turn(), Agent: t.name(f.Seat), Text: f.Text, Time: f.At})
 	case game.ChanWolves:
 		if t.firstAgent(func(x *seat) bool { return x.wolf() && x.alive() }) != s {
 			return
 		}
 		t.ensureNight(s.st.Day)
-		t.whispers = append(t.whispers, Talk{Idx: len(t.whispers), Day: t.whispDay, Turn: t.whisper.turn(), Agent: AgentName(f.Seat), Text: f.Text, Time: f.At})
+		t.whispers = append(t.whispers, Talk{Idx: len(t.whispers), Day: t.whispDay, Turn: t.whisper.turn(), Agent: t.name(f.Seat), Text: f.Text, Time: f.At})
 	}
 }
 
@@ -638,6 +680,7 @@ func (t *table) unwait(s *seat) {
 	for _, p := range []*phase{t.talk, t.whisper} {
 		if p != nil && !p.done && p.waiting == s.no {
 			p.waiting = 0
+			p.budget[s.no].count++ // asked again: the question is not spent
 			p.pos--
 			t.advance(p)
 		}
@@ -660,7 +703,7 @@ func (t *table) watch(s *seat, c *conn) {
 func (s *seat) enqueue(o *outgoing) {
 	o.gen = s.gen
 	if o.req != "" && !needsReply(o.req) { // the request log has every packet
-		s.t.note(&logNote{Seat: s.no, Agent: AgentName(s.no), Name: s.name, Request: o.req, Day: o.day, Sent: time.Now().UnixMilli()})
+		s.t.note(&logNote{Seat: s.no, Agent: s.t.name(s.no), Name: s.name, Request: o.req, Day: o.day, Sent: time.Now().UnixMilli()})
 	}
 	s.mu.Lock()
 	s.queue = append(s.queue, o)

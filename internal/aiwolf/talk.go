@@ -36,15 +36,20 @@ func newTalker(s *TalkSetting) talker {
 	return t
 }
 
-// take reads a reply under the limits: Over, or an empty text, ends the
-// agent's talk for the day; a Skip beyond MaxSkip in a row is an Over; an
-// utterance resets the Skips, spends one of the count, is cut to PerTalk,
-// and charges its length past the free part to the agent's budget (cut to
-// what is left of it).
-func (t *talker) take(s *TalkSetting, reply string) utterance {
+// take reads a reply under the limits, as the reference's talk does (its
+// round has spent one of the agent's utterances already, when it asked):
+// Over, or an empty text, ends the agent's talk for the day; a Skip
+// beyond MaxSkip in a row is an Over; an utterance resets the Skips. With
+// BaseLength or PerAgent set, the text is cut to BaseLength plus what is
+// left of the agent's length budget, and its length past BaseLength is
+// charged to the budget; the first @mention of another agent (one of
+// others) is set apart by spaces, and the text after it is given
+// MentionLength (plus the budget) of its own, its excess charged too.
+// Then PerTalk cuts the whole, the text before the mention first.
+func (t *talker) take(s *TalkSetting, reply string, others []string) utterance {
 	reply = strings.TrimSpace(reply)
 	switch {
-	case reply == "" || reply == wordOver || t.count <= 0:
+	case reply == "" || reply == wordOver:
 		t.count = 0
 		return utterance{text: wordOver, over: true}
 	case reply == wordSkip || reply == wordForceSkip:
@@ -56,32 +61,69 @@ func (t *talker) take(s *TalkSetting, reply string) utterance {
 		return utterance{text: wordSkip, skip: true}
 	}
 	t.skips = 0
-	t.count--
 	l := &s.MaxLength
-	if l.PerTalk != nil {
-		reply = cut(reply, *l.PerTalk, l)
-	}
-	if l.PerAgent != nil {
-		free := 0
+	common, mention, after := reply, "", ""
+	if l.PerAgent != nil || l.BaseLength != nil {
+		base := 0
 		if l.BaseLength != nil {
-			free = *l.BaseLength
+			base = *l.BaseLength
 		}
-		if l.MentionLength != nil && strings.Contains(reply, "@") {
-			free += *l.MentionLength
-		}
-		if over := measure(reply, l) - free; over > 0 {
-			if over > t.length {
-				reply = cut(reply, free+t.length, l)
-				over = t.length
+		room := func(free int) int { // what an utterance may hold
+			if l.PerAgent != nil {
+				return free + t.length
 			}
-			t.length -= over
+			return free
+		}
+		charge := func(cost int) {
+			if cost > 0 && l.PerAgent != nil {
+				t.length -= cost
+			}
+		}
+		at, name := -1, ""
+		if l.MentionLength != nil {
+			at, name = firstMention(reply, others)
+		}
+		if at < 0 {
+			common = cut(reply, room(base), l)
+			charge(measure(reply, l) - base)
+		} else {
+			before, rest := reply[:at], reply[at+len(name):]
+			mention = " " + name + " "
+			common = cut(before, room(base), l)
+			charge(measure(before, l) - base)
+			after = cut(rest, room(*l.MentionLength), l)
+			charge(measure(after, l) - *l.MentionLength)
 		}
 	}
-	if reply == "" {
+	if l.PerTalk != nil {
+		cl, ml := measure(common, l), measure(after, l)
+		if cl+ml > *l.PerTalk {
+			if cl > *l.PerTalk {
+				common, mention, after = cut(common, *l.PerTalk, l), "", ""
+			} else {
+				after = cut(after, *l.PerTalk-cl, l)
+			}
+		}
+	}
+	text := common + mention + after
+	if text == "" {
 		t.count = 0
 		return utterance{text: wordOver, over: true}
 	}
-	return utterance{text: reply}
+	return utterance{text: text}
+}
+
+// firstMention finds the first "@Name" of another agent in s: its byte
+// index and the mention, or -1.
+func firstMention(s string, others []string) (int, string) {
+	at, name := -1, ""
+	for _, o := range others {
+		m := "@" + o
+		if i := strings.Index(s, m); i >= 0 && (at < 0 || i < at) {
+			at, name = i, m
+		}
+	}
+	return at, name
 }
 
 // measure is a text's length: its words, or its runes (spaces only with
@@ -99,23 +141,28 @@ func measure(s string, l *MaxLength) int {
 	return n
 }
 
-// cut shortens s to n units of measure.
+// cut shortens s to n units of measure, as the reference does: to its
+// first n words (joined by single spaces), its first n runes
+// (CountSpaces), or up to its n-th rune that is not a space. A text that
+// fits is kept as it is.
 func cut(s string, n int, l *MaxLength) string {
+	if measure(s, l) <= n {
+		return s
+	}
 	if n <= 0 {
 		return ""
 	}
 	if l.CountInWord {
-		w := strings.Fields(s)
-		if len(w) > n {
-			w = w[:n]
-		}
-		return strings.Join(w, " ")
+		return strings.Join(strings.Fields(s)[:n], " ")
 	}
 	k := 0
 	for i, r := range s {
 		if l.CountSpaces || !unicode.IsSpace(r) {
 			if k == n {
-				return strings.TrimSpace(s[:i])
+				if !l.CountSpaces {
+					return strings.TrimRightFunc(s[:i], unicode.IsSpace)
+				}
+				return s[:i]
 			}
 			k++
 		}
