@@ -104,7 +104,7 @@ func TestAnAgentThatTimesOutIsPlayedByTheBotAndItsLateReplyIsThrownAway(t *testi
 	}
 }
 
-func TestAnAgentThatSendsGarbageIsRefusedAndTheBotPlaysTheStep(t *testing.T) {
+func TestAnAgentThatSendsGarbageIsRefusedWithItsReason(t *testing.T) {
 	g := newGateway(t, "", aiwolf.Options{Players: 5})
 	agents := startAgents(t, g, "junk", 5, func(i int, a *testAgent) {
 		if i != 0 {

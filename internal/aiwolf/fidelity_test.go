@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/wolfden/wolfden/internal/aiwolf"
+	"github.com/wolfden/wolfden/rules"
 )
 
 // The packets of a matched game as the reference server (aiwolf-nlp-server,
@@ -17,10 +18,10 @@ import (
 
 // playSeeded plays a seeded matched game of n agents to its end, seat i
 // being agent i; reply, if set, answers for every agent (nil: honest).
-func playSeeded(t *testing.T, n int, opts aiwolf.Options, reply func(a *testAgent, p *packet) (string, bool)) []*testAgent {
+func playSeeded(t *testing.T, n int, opts aiwolf.Options, reply func(a *testAgent, p *packet) (string, bool)) ([]*testAgent, *seededHost) {
 	t.Helper()
 	opts.Players = n
-	ws, g := seededGateway(t, 27, opts)
+	ws, g, h := seededGateway(t, 27, opts)
 	agents := make([]*testAgent, n)
 	for i := range agents {
 		agents[i] = &testAgent{name: fmt.Sprintf("seeded%d", i+1), reply: reply}
@@ -30,7 +31,7 @@ func playSeeded(t *testing.T, n int, opts aiwolf.Options, reply func(a *testAgen
 	for _, a := range agents {
 		a.wait(t, 240*time.Second)
 	}
-	return agents
+	return agents, h
 }
 
 // results is what an info tells of the previous day.
@@ -44,7 +45,7 @@ func results(in *aiwolf.Info) string {
 func TestEveryPacketOfADayTellsThePreviousDaysResults(t *testing.T) {
 	for _, n := range []int{5, 13} {
 		t.Run(fmt.Sprint(n), func(t *testing.T) {
-			agents := playSeeded(t, n, aiwolf.Options{}, nil)
+			agents, _ := playSeeded(t, n, aiwolf.Options{}, nil)
 			told := 0
 			for _, a := range agents {
 				day, want := -1, ""
@@ -75,7 +76,7 @@ func TestEveryPacketOfADayTellsThePreviousDaysResults(t *testing.T) {
 func TestFinishIsTheDayAfterTheLastAndTellsItsResults(t *testing.T) {
 	for _, n := range []int{5, 13} {
 		t.Run(fmt.Sprint(n), func(t *testing.T) {
-			agents := playSeeded(t, n, aiwolf.Options{}, nil)
+			agents, _ := playSeeded(t, n, aiwolf.Options{}, nil)
 			for _, a := range agents {
 				ps := a.got()
 				fin := ps[len(ps)-1]
@@ -102,7 +103,7 @@ func TestFinishIsTheDayAfterTheLastAndTellsItsResults(t *testing.T) {
 // Point 8: asking spends the utterance: the first TALK of a day tells
 // per_agent - 1 left.
 func TestRemainCountIsWhatIsLeftAfterTheUtteranceAsked(t *testing.T) {
-	agents := playSeeded(t, 5, aiwolf.Options{}, nil)
+	agents, _ := playSeeded(t, 5, aiwolf.Options{}, nil)
 	for _, a := range agents {
 		day := -1
 		for _, p := range a.got() {
@@ -118,7 +119,7 @@ func TestRemainCountIsWhatIsLeftAfterTheUtteranceAsked(t *testing.T) {
 
 // Point 9: an empty history is sent as [] where the reference sends one.
 func TestEmptyHistoriesAreSentAsEmptyLists(t *testing.T) {
-	agents := playSeeded(t, 13, aiwolf.Options{}, nil)
+	agents, _ := playSeeded(t, 13, aiwolf.Options{}, nil)
 	empty := 0
 	for _, a := range agents {
 		wolf := roleOf(a) == "WEREWOLF"
@@ -173,7 +174,7 @@ func TestAnIllegalTargetOfAMatchedGameIsNoAction(t *testing.T) {
 	}
 	for _, n := range []int{5, 13} {
 		t.Run(fmt.Sprint(n), func(t *testing.T) {
-			agents := playSeeded(t, n, aiwolf.Options{}, liar)
+			agents, _ := playSeeded(t, n, aiwolf.Options{}, liar)
 			villagers := map[string]bool{}
 			for _, a := range agents {
 				if roleOf(a) == "VILLAGER" {
@@ -235,7 +236,7 @@ func TestCustomNamesAndProfilesStandForTheAgents(t *testing.T) {
 		}
 		return honest(a, p)
 	}
-	agents := playSeeded(t, 5, aiwolf.Options{Profiles: profiles, ShuffleProfiles: true}, named)
+	agents, h := playSeeded(t, 5, aiwolf.Options{Profiles: profiles, ShuffleProfiles: true}, named)
 	seen := map[string]bool{}
 	for _, a := range agents {
 		ps := a.got()
@@ -274,8 +275,37 @@ func TestCustomNamesAndProfilesStandForTheAgents(t *testing.T) {
 			t.Errorf("%s: the game did not end with the agents' votes counted: %s %+v", a.name, fin.Request, fin.Info.VoteList)
 		}
 	}
+	// The contest's CSV log names the seats by them, and reads the talk's
+	// speakers back.
+	h.over(t)
+	recs, err := h.stores["golden1"].Records(t.Context(), "golden1")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var csv strings.Builder
+	if err := aiwolf.WriteCSV(&csv, map[rules.Seat]string{}, recs); err != nil {
+		t.Fatal(err)
+	}
+	talks := 0
+	for _, l := range strings.Split(strings.TrimSpace(csv.String()), "\n") {
+		f := strings.Split(l, ",")
+		switch f[1] {
+		case "status":
+			if byName[f[6]] == "" {
+				t.Errorf("CSV: %q names the seat %q", l, f[6])
+			}
+		case "talk":
+			talks++
+			if f[4] == "0" {
+				t.Errorf("CSV: %q names no speaker", l)
+			}
+		}
+	}
+	if talks == 0 {
+		t.Errorf("CSV: no talk:\n%s", csv.String())
+	}
 	// The same seed draws the same names.
-	again := playSeeded(t, 5, aiwolf.Options{Profiles: profiles, ShuffleProfiles: true}, named)
+	again, _ := playSeeded(t, 5, aiwolf.Options{Profiles: profiles, ShuffleProfiles: true}, named)
 	for i := range agents {
 		if x, y := agents[i].got()[1].Info.Agent, again[i].got()[1].Info.Agent; x != y {
 			t.Errorf("seat %d: %q, then %q from the same seed", i+1, x, y)

@@ -25,10 +25,11 @@ var update = flag.Bool("update", false, "rewrite the golden packet files of inte
 // on a memory store: the same agents play the same game, packet for
 // packet (the server's own host draws every deal's seed at random).
 type seededHost struct {
-	seed uint64
-	mu   sync.Mutex
-	n    int
-	acts map[string]*game.Actor
+	seed   uint64
+	mu     sync.Mutex
+	n      int
+	acts   map[string]*game.Actor
+	stores map[string]*memory.Store // every game's, kept for its logs
 }
 
 func (h *seededHost) StartAgents(ctx context.Context, preset string, options map[string]string, names []string, timers game.Timers) (aiwolf.Game, error) {
@@ -49,12 +50,17 @@ func (h *seededHost) StartAgents(ctx context.Context, preset string, options map
 	h.n++
 	room := fmt.Sprintf("golden%d", h.n)
 	h.mu.Unlock()
-	a, err := game.Start(ctx, room, game.Config{Board: b, Seed: h.seed, Timers: timers, Unpaced: true}, memory.New(), game.Hooks{}, nil)
+	st := memory.New()
+	a, err := game.Start(ctx, room, game.Config{Board: b, Seed: h.seed, Timers: timers, Unpaced: true}, st, game.Hooks{}, nil)
 	if err != nil {
 		return aiwolf.Game{}, err
 	}
 	h.mu.Lock()
 	h.acts[room] = a
+	if h.stores == nil {
+		h.stores = map[string]*memory.Store{}
+	}
+	h.stores[room] = st
 	h.mu.Unlock()
 	return aiwolf.Game{Room: room, Actor: a, Board: b, Seed: h.seed, Matched: true}, nil
 }
@@ -74,7 +80,7 @@ func (h *seededHost) Finished(room string) {
 }
 
 // seededGateway serves the gateway alone on a seeded host.
-func seededGateway(t *testing.T, seed uint64, opts aiwolf.Options) (string, *aiwolf.Gateway) {
+func seededGateway(t *testing.T, seed uint64, opts aiwolf.Options) (string, *aiwolf.Gateway, *seededHost) {
 	t.Helper()
 	if opts.ActionTimeout == 0 {
 		opts.ActionTimeout = 20 * time.Second
@@ -82,7 +88,8 @@ func seededGateway(t *testing.T, seed uint64, opts aiwolf.Options) (string, *aiw
 	if opts.ResponseTimeout == 0 {
 		opts.ResponseTimeout = 20 * time.Second
 	}
-	g, err := aiwolf.New(&seededHost{seed: seed, acts: map[string]*game.Actor{}}, opts)
+	h := &seededHost{seed: seed, acts: map[string]*game.Actor{}}
+	g, err := aiwolf.New(h, opts)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -92,7 +99,18 @@ func seededGateway(t *testing.T, seed uint64, opts aiwolf.Options) (string, *aiw
 		g.Close()
 		hs.Close()
 	})
-	return "ws" + strings.TrimPrefix(hs.URL, "http"), g
+	return "ws" + strings.TrimPrefix(hs.URL, "http"), g, h
+}
+
+// over waits for every game of the host to have been told its end (the
+// request log is stored by then).
+func (h *seededHost) over(t *testing.T) {
+	t.Helper()
+	waitFor(t, func() bool {
+		h.mu.Lock()
+		defer h.mu.Unlock()
+		return len(h.acts) == 0
+	})
 }
 
 // What differs between two runs of one seeded game: the game id (a ULID
@@ -117,7 +135,7 @@ func normalised(raw string) string {
 func TestPacketsMatchTheGoldenGames(t *testing.T) {
 	for _, n := range []int{5, 13} {
 		t.Run(fmt.Sprint(n), func(t *testing.T) {
-			ws, g := seededGateway(t, 27, aiwolf.Options{Players: n})
+			ws, g, _ := seededGateway(t, 27, aiwolf.Options{Players: n})
 			agents := make([]*testAgent, n)
 			for i := range agents {
 				agents[i] = &testAgent{name: fmt.Sprintf("golden%d", i+1)}
