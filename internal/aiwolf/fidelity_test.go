@@ -174,7 +174,7 @@ func TestAnIllegalTargetOfAMatchedGameIsNoAction(t *testing.T) {
 	}
 	for _, n := range []int{5, 13} {
 		t.Run(fmt.Sprint(n), func(t *testing.T) {
-			agents, _ := playSeeded(t, n, aiwolf.Options{}, liar)
+			agents, h := playSeeded(t, n, aiwolf.Options{}, liar)
 			villagers := map[string]bool{}
 			for _, a := range agents {
 				if roleOf(a) == "VILLAGER" {
@@ -201,6 +201,21 @@ func TestAnIllegalTargetOfAMatchedGameIsNoAction(t *testing.T) {
 			}
 			if votes == 0 {
 				t.Error("no vote was told at all")
+			}
+			// The guard named himself (wolfden's guard may protect himself):
+			// nobody was guarded, as the reference's log would show.
+			h.over(t)
+			room := fmt.Sprintf("golden%d", 1)
+			recs, err := h.stores[room].Records(t.Context(), room)
+			if err != nil {
+				t.Fatal(err)
+			}
+			var csv strings.Builder
+			if err := aiwolf.WriteCSV(&csv, map[rules.Seat]string{}, recs); err != nil {
+				t.Fatal(err)
+			}
+			if strings.Contains(csv.String(), ",guard,") || strings.Contains(csv.String(), ",divine,") {
+				t.Errorf("a guard or a divination was played:\n%s", csv.String())
 			}
 		})
 	}

@@ -245,6 +245,10 @@ func (t *table) target(s *seat, req, reply string) string {
 	if x == 0 {
 		return fmt.Sprintf("%q names no agent of this game (%s to %s)", truncate(name, 40), t.name(1), t.name(rules.Seat(t.n)))
 	}
+	if x == s.no && t.matched && (req == ReqDivine || req == ReqGuard) {
+		// wolfden's guard may protect himself; the reference ignores it
+		return fmt.Sprintf("%s names oneself (a %s of oneself is ignored)", name, req)
+	}
 	c, _ := choose(&s.st)
 	if c == nil || !has(c.Targets, x) {
 		legal := make([]string, 0, 16)
