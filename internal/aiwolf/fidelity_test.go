@@ -319,12 +319,23 @@ func TestCustomNamesAndProfilesStandForTheAgents(t *testing.T) {
 	if talks == 0 {
 		t.Errorf("CSV: no talk:\n%s", csv.String())
 	}
-	// The same seed draws the same names.
+	// The same seed draws the same names; without the draw, seat i takes
+	// the i-th.
 	again, _ := playSeeded(t, 5, aiwolf.Options{Profiles: profiles, ShuffleProfiles: true}, named)
+	fixed, _ := playSeeded(t, 5, aiwolf.Options{Profiles: profiles}, named)
+	drawn := false
 	for i := range agents {
-		if x, y := agents[i].got()[1].Info.Agent, again[i].got()[1].Info.Agent; x != y {
+		x, y, z := agents[i].got()[1].Info.Agent, again[i].got()[1].Info.Agent, fixed[i].got()[1].Info.Agent
+		if x != y {
 			t.Errorf("seat %d: %q, then %q from the same seed", i+1, x, y)
 		}
+		if z != profiles[i].Name {
+			t.Errorf("seat %d without the draw is %q, want %q", i+1, z, profiles[i].Name)
+		}
+		drawn = drawn || x != z
+	}
+	if !drawn {
+		t.Error("the draw named every seat as the list does")
 	}
 }
 
