@@ -53,6 +53,7 @@ func (t *table) flow(s *seat) {
 	if !st.Night && isVote(st.Step) && s.finished < st.Day {
 		s.finished = st.Day
 		if t.talk != nil && t.talk.day == st.Day {
+			t.groupEnd(t.talk) // a group chat's agents are told its end first
 			t.talk.done = true // the day's talk is over, whoever had not finished
 		}
 		s.enqueue(t.packet(s, ReqDailyFinish, false))
@@ -312,18 +313,12 @@ func (t *table) packet(s *seat, req string, setting bool) *outgoing {
 	case ReqFinish:
 		// the whole role map: st.Known holds every card once over
 	}
-	if req == ReqTalk || req == ReqWhisper {
-		ph := t.talk
-		if req == ReqWhisper {
-			ph = t.whisper
-		}
-		if ph != nil {
-			if b := ph.budget[s.no]; b != nil {
-				set := ph.setting
-				in.RemainCount, in.RemainSkip = intp(b.count), intp(set.MaxSkip-b.skips)
-				if set.MaxLength.PerAgent != nil {
-					in.RemainLength = intp(b.length)
-				}
+	if ph := t.phaseFor(req); ph != nil {
+		if b := ph.budget[s.no]; b != nil {
+			set := ph.setting
+			in.RemainCount, in.RemainSkip = intp(b.count), intp(set.MaxSkip-b.skips)
+			if set.MaxLength.PerAgent != nil {
+				in.RemainLength = intp(b.length)
 			}
 		}
 	}
