@@ -46,6 +46,7 @@ func (t *table) flow(s *seat) {
 		return
 	}
 	if !st.Night && s.dayDue > s.told {
+		t.dawn()
 		s.told = s.dayDue
 		s.enqueue(t.packet(s, ReqDailyInitialize, true))
 		s.res = results{}

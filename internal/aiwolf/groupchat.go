@@ -44,6 +44,7 @@ type group struct {
 	joined map[rules.Seat]int  // seat → its gen+1 when it was sent the start
 	turns  map[rules.Seat]int  // utterances each agent made, Over included
 	overs  map[rules.Seat]bool // said Over
+	barred map[rules.Seat]bool // had an utterance refused (logged once)
 }
 
 // heard is an utterance an agent pushed during a group-chat phase.
@@ -77,7 +78,7 @@ func (t *table) groupChat(o *Options) {
 func groupOf(p *phase) {
 	if d := p.setting.Duration; d != nil && *d > 0 && !p.speech {
 		p.group = &group{dur: time.Duration(*d) * time.Millisecond, joined: map[rules.Seat]int{},
-			turns: map[rules.Seat]int{}, overs: map[rules.Seat]bool{}}
+			turns: map[rules.Seat]int{}, overs: map[rules.Seat]bool{}, barred: map[rules.Seat]bool{}}
 	}
 }
 
@@ -181,6 +182,16 @@ func (t *table) groupEnd(p *phase) {
 	}
 }
 
+// dawn ends a group-chat whisper that the night's end cut short (a night
+// with no attack waits for no whisper): the wolves are told its end
+// before the day.
+func (t *table) dawn() {
+	if p := t.whisper; p != nil && p.group != nil && !p.done {
+		t.groupEnd(p)
+		p.told = true
+	}
+}
+
 // groupResume goes on with the open group-chat phases after any mail: a
 // connection that ended may leave nobody with anything to say.
 func (t *table) groupResume() {
@@ -232,7 +243,12 @@ func (t *table) pushed(s *seat, h *heard) {
 		n.Error = "no utterance left"
 	}
 	if n.Error != "" {
-		t.note(&n)
+		// Logged once a phase: an agent that keeps sending would fill
+		// the request log with its refusals.
+		if b != nil && !gp.barred[s.no] {
+			gp.barred[s.no] = true
+			t.note(&n)
+		}
 		return
 	}
 	u := b.take(&p.setting, usertext.Clean(text))
