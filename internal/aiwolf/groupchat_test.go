@@ -33,6 +33,7 @@ type gpacket struct {
 type chatAgent struct {
 	name string
 	says func(a *chatAgent, p *gpacket) []string
+	quit func(p *gpacket) bool // closes the connection when true
 
 	mu      sync.Mutex
 	packets []gpacket
@@ -73,6 +74,9 @@ func (a *chatAgent) run(t *testing.T, url string) {
 			a.mu.Lock()
 			a.packets = append(a.packets, p)
 			a.mu.Unlock()
+			if a.quit != nil && a.quit(&p) {
+				return
+			}
 			var out []string
 			switch p.Request {
 			case "NAME":
@@ -541,4 +545,37 @@ func alive(ps []gpacket, d int) bool {
 		}
 	}
 	return false
+}
+
+func TestAGroupChatDoesNotWaitForAnAgentThatLeft(t *testing.T) {
+	clock := &fakeClock{} // never fired: the phase may not wait out its duration
+	g := newGateway(t, "", aiwolf.Options{Players: 5, TalkDuration: time.Hour, After: clock.after})
+	agents := make([]*chatAgent, 5)
+	for i := range agents {
+		agents[i] = &chatAgent{name: fmt.Sprintf("left%d", i+1), says: func(a *chatAgent, p *gpacket) []string {
+			return []string{"talk of " + a.name, "Over"}
+		}}
+		if i == 4 {
+			agents[i].quit = func(p *gpacket) bool { return p.Request == "TALK_PHASE_START" && p.Info.Day == 1 }
+		}
+		agents[i].run(t, g.ws)
+	}
+	for _, a := range agents[:4] {
+		select {
+		case <-a.done:
+		case <-time.After(90 * time.Second):
+			t.Fatalf("%s: the game did not end (timers %v, day by day %v)", a.name, clock.states(), byDay(a.got()))
+		}
+		if got := fmt.Sprint(byDay(a.got())[1]); !strings.HasPrefix(got, "[DAILY_INITIALIZE TALK_PHASE_START TALK_BROADCAST TALK_PHASE_END DAILY_FINISH VOTE") {
+			t.Errorf("%s: day 1 went %s", a.name, got)
+		}
+		if b := broadcasts(a.got(), "TALK_BROADCAST", 1); len(b) != 8 || strings.Contains(fmt.Sprint(b), "left5") {
+			t.Errorf("%s: day 1's talk was %v, want the four others' talk and Over", a.name, b)
+		}
+	}
+	for _, st := range clock.states() {
+		if strings.Contains(st, "fired=true") || !strings.Contains(st, "stopped=true") {
+			t.Errorf("a phase waited for its duration: %v", clock.states())
+		}
+	}
 }
