@@ -579,3 +579,65 @@ func TestAGroupChatDoesNotWaitForAnAgentThatLeft(t *testing.T) {
 		}
 	}
 }
+
+func TestAnAgentBackInAGroupChatIsToldItsStartAgain(t *testing.T) {
+	clock := &fakeClock{}
+	g := newGateway(t, "", aiwolf.Options{Players: 5, TalkDuration: time.Hour, After: clock.after})
+	says := func(a *chatAgent, p *gpacket) []string {
+		if p.Info.Day == 1 { // no Over: the phase stays open for the one that comes back
+			return []string{"day talk of " + a.name}
+		}
+		return []string{"talk of " + a.name, "Over"}
+	}
+	agents := make([]*chatAgent, 5)
+	for i := range agents {
+		agents[i] = &chatAgent{name: fmt.Sprintf("back%d", i+1), says: says}
+		if i == 4 {
+			agents[i].quit = func(p *gpacket) bool { return p.Request == "TALK_PHASE_START" && p.Info.Day == 1 }
+		}
+		agents[i].run(t, g.ws)
+	}
+	select {
+	case <-agents[4].done:
+	case <-time.After(60 * time.Second):
+		t.Fatalf("back5 was never told day 1's talk: %v", byDay(agents[4].got()))
+	}
+	again := &chatAgent{name: "back5", says: func(a *chatAgent, p *gpacket) []string {
+		if p.Info.Day == 1 {
+			return []string{"back again"}
+		}
+		return says(a, p)
+	}}
+	again.run(t, g.ws)
+	heard := func() bool {
+		for _, a := range append([]*chatAgent{again}, agents[:4]...) {
+			if !strings.Contains(fmt.Sprint(broadcasts(a.got(), "TALK_BROADCAST", 1)), `"text":"back again"`) {
+				return false
+			}
+		}
+		return true
+	}
+	for end := time.Now().Add(60 * time.Second); !heard(); time.Sleep(5 * time.Millisecond) {
+		if time.Now().After(end) {
+			t.Fatalf("the agent back in the phase was not heard: its requests %v", byDay(again.got()))
+		}
+	}
+	if clock.fire() != 1 {
+		t.Fatalf("day 1's phase is not the one open: %v", clock.states())
+	}
+	for _, a := range append([]*chatAgent{again}, agents[:4]...) {
+		select {
+		case <-a.done:
+		case <-time.After(90 * time.Second):
+			t.Fatalf("%s: the game did not end (timers %v, day by day %v)", a.name, clock.states(), byDay(a.got()))
+		}
+		nested(t, a)
+	}
+	got := fmt.Sprint(byDay(again.got())[1])
+	if want := "[INITIALIZE DAILY_INITIALIZE TALK_PHASE_START TALK_BROADCAST TALK_PHASE_END DAILY_FINISH VOTE"; !strings.HasPrefix(got, want) {
+		t.Errorf("back5 back on day 1 went %s, want %s…", got, want)
+	}
+	if ps := again.got(); ps[0].Request != "NAME" {
+		t.Errorf("back5 back was not asked its name first: %v", byDay(ps))
+	}
+}
