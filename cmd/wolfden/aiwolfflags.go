@@ -19,6 +19,8 @@ type aiwolfFlags struct {
 	contest, auth     bool
 	action, response  time.Duration
 	pingEvery, pingTo time.Duration
+
+	talkDur, whisperDur time.Duration // group chat (0: rounds)
 }
 
 func (f *aiwolfFlags) add(cmd *cobra.Command) {
@@ -32,6 +34,8 @@ func (f *aiwolfFlags) add(cmd *cobra.Command) {
 	fl.DurationVar(&f.response, "aiwolf-response-timeout", 120*time.Second, "how long the NAME probe after a timeout waits, and a new connection's NAME")
 	fl.DurationVar(&f.pingEvery, "aiwolf-ping", 2*time.Second, "how often agents are pinged")
 	fl.DurationVar(&f.pingTo, "aiwolf-ping-timeout", 3*time.Second, "a ping not answered by then ends the connection (the bot plays until the agent reconnects)")
+	fl.DurationVar(&f.talkDur, "aiwolf-talk-duration", 0, "play matched games' talk as a group chat lasting at most this long (the reference's talk.duration); 0: TALK rounds")
+	fl.DurationVar(&f.whisperDur, "aiwolf-whisper-duration", 0, "play matched games' whisper as a group chat lasting at most this long (whisper.duration); 0: WHISPER rounds")
 }
 
 // config is the gateway's options, or nil when it is off.
@@ -42,11 +46,14 @@ func (f *aiwolfFlags) config() (*aiwolf.Options, error) {
 	if _, err := aiwolf.Preset(f.players); err != nil {
 		return nil, fmt.Errorf("--aiwolf-players: %v", err)
 	}
+	if f.talkDur < 0 || f.whisperDur < 0 {
+		return nil, errors.New("--aiwolf-talk-duration and --aiwolf-whisper-duration may not be negative")
+	}
 	if f.action <= 0 || f.response <= 0 || f.pingEvery <= 0 || f.pingTo <= 0 {
 		return nil, errors.New("--aiwolf-action-timeout, --aiwolf-response-timeout, --aiwolf-ping and --aiwolf-ping-timeout must be positive")
 	}
 	o := &aiwolf.Options{Players: f.players, Contest: f.contest, ActionTimeout: f.action, ResponseTimeout: f.response,
-		PingEvery: f.pingEvery, PingWait: f.pingTo}
+		PingEvery: f.pingEvery, PingWait: f.pingTo, TalkDuration: f.talkDur, WhisperDuration: f.whisperDur}
 	if f.auth {
 		key := os.Getenv("SECRET_KEY")
 		if key == "" {

@@ -22,6 +22,8 @@ func TestAIWolfFlagsAreCheckedAndNamed(t *testing.T) {
 		{"a timeout of 0", func(f *aiwolfFlags) { f.on, f.action = true, 0 }, "", "must be positive", false},
 		{"auth without SECRET_KEY", func(f *aiwolfFlags) { f.on, f.auth = true, true }, "", "SECRET_KEY", false},
 		{"auth with SECRET_KEY", func(f *aiwolfFlags) { f.on, f.auth = true, true }, "k", "", true},
+		{"a negative talk duration", func(f *aiwolfFlags) { f.on, f.talkDur = true, -time.Second }, "", "--aiwolf-talk-duration", false},
+		{"group chat", func(f *aiwolfFlags) { f.on, f.talkDur, f.whisperDur = true, time.Minute, 30*time.Second }, "", "", true},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
@@ -38,6 +40,8 @@ func TestAIWolfFlagsAreCheckedAndNamed(t *testing.T) {
 				t.Fatalf("options %+v, want on=%v", o, c.on)
 			case o != nil && f.auth && string(o.Secret) != c.secret:
 				t.Fatalf("secret %q", o.Secret)
+			case o != nil && (o.TalkDuration != f.talkDur || o.WhisperDuration != f.whisperDur):
+				t.Fatalf("durations %v, %v, want %v, %v", o.TalkDuration, o.WhisperDuration, f.talkDur, f.whisperDur)
 			}
 		})
 	}

@@ -46,12 +46,14 @@ func (t *table) flow(s *seat) {
 		return
 	}
 	if !st.Night && s.dayDue > s.told {
+		t.dawn()
 		s.told = s.dayDue
 		s.enqueue(t.packet(s, ReqDailyInitialize, true))
 	}
 	if !st.Night && isVote(st.Step) && s.finished < st.Day {
 		s.finished = st.Day
 		if t.talk != nil && t.talk.day == st.Day {
+			t.groupEnd(t.talk) // a group chat's agents are told its end first
 			t.talk.done = true // the day's talk is over, whoever had not finished
 		}
 		s.enqueue(t.packet(s, ReqDailyFinish, false))
@@ -336,18 +338,12 @@ func (t *table) packet(s *seat, req string, setting bool) *outgoing {
 		h := t.whisperDelta(s)
 		p.WhisperHistory = &h
 	}
-	if req == ReqTalk || req == ReqWhisper {
-		ph := t.talk
-		if req == ReqWhisper {
-			ph = t.whisper
-		}
-		if ph != nil {
-			if b := ph.budget[s.no]; b != nil {
-				set := ph.setting
-				in.RemainCount, in.RemainSkip = intp(b.count), intp(set.MaxSkip-b.skips)
-				if set.MaxLength.PerAgent != nil {
-					in.RemainLength = intp(b.length)
-				}
+	if ph := t.phaseFor(req); ph != nil {
+		if b := ph.budget[s.no]; b != nil {
+			set := ph.setting
+			in.RemainCount, in.RemainSkip = intp(b.count), intp(set.MaxSkip-b.skips)
+			if set.MaxLength.PerAgent != nil {
+				in.RemainLength = intp(b.length)
 			}
 		}
 	}

@@ -51,6 +51,14 @@ type Options struct {
 	// seats keep Agent[NN] (names.go).
 	Profiles        []Profile
 	ShuffleProfiles bool
+	// TalkDuration and WhisperDuration, when set, play a matched game's
+	// talk (whisper) in the group-chat mode, each phase lasting at most
+	// that long (the reference's talk.duration and whisper.duration);
+	// otherwise in rounds of TALK (WHISPER) requests (groupchat.go).
+	TalkDuration, WhisperDuration time.Duration
+	// After runs f once d has passed, and returns what stops it: the
+	// group chats' clock (time.AfterFunc when nil; a test's own).
+	After func(d time.Duration, f func()) (stop func() bool)
 }
 
 func (o *Options) defaults() {
@@ -74,6 +82,9 @@ func (o *Options) defaults() {
 	}
 	if o.Log == nil {
 		o.Log = slog.New(slog.DiscardHandler)
+	}
+	if o.After == nil {
+		o.After = func(d time.Duration, f func()) func() bool { return time.AfterFunc(d, f).Stop }
 	}
 }
 
@@ -169,8 +180,8 @@ func (g *Gateway) Timers() game.Timers {
 	t.Vote, t.Witch, t.Setup, t.Other = back, back, back, back
 	// The day's talk rounds, and the first night's (day 0's talk), ask
 	// many requests in turn.
-	t.Speech = min(game.MaxTimer, 40*back)
-	t.Night = t.Speech
+	t.Speech = min(game.MaxTimer, max(40*back, g.opts.TalkDuration+back))
+	t.Night = max(t.Speech, min(game.MaxTimer, g.opts.WhisperDuration+back))
 	t.Bot = 0
 	return t
 }
@@ -546,6 +557,9 @@ func (g *Gateway) conduct(gm Game, agents map[rules.Seat]string, recs []store.Re
 	// A restored game of matched agents is one too: its room says so.
 	t.matched = matched || gm.Matched
 	t.nameSeats(recs)
+	if t.matched {
+		t.groupChat(&g.opts)
+	}
 	t.restoreTalk(recs)
 	g.mu.Lock()
 	if g.closed {

@@ -29,7 +29,8 @@ const (
 // needsReply says whether an agent answers the request.
 func needsReply(req string) bool {
 	switch req {
-	case ReqInitialize, ReqDailyInitialize, ReqDailyFinish, ReqFinish:
+	case ReqInitialize, ReqDailyInitialize, ReqDailyFinish, ReqFinish,
+		ReqTalkPhaseStart, ReqTalkBroadcast, ReqTalkPhaseEnd, ReqWhisperPhaseStart, ReqWhisperBroadcast, ReqWhisperPhaseEnd:
 		return false
 	}
 	return true
@@ -117,6 +118,8 @@ type TalkSetting struct {
 	MaxCount  MaxCount  `json:"max_count"`
 	MaxLength MaxLength `json:"max_length"`
 	MaxSkip   int       `json:"max_skip"`
+	// Duration (ms), when set, makes the phase a group chat (groupchat.go).
+	Duration *int `json:"duration,omitempty"`
 }
 
 // MaxCount: utterances an agent may make a day, and rounds a day.

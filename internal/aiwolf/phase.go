@@ -28,6 +28,8 @@ type phase struct {
 	done    bool
 	told    bool // phaseDone ran
 	speech  bool // one speaker's speech turn (a board with ordered speeches)
+
+	group *group // a group-chat phase (groupchat.go), not rounds
 }
 
 func (p *phase) turn() int {
@@ -44,6 +46,7 @@ func (t *table) newPhase(req, key string, day int, set TalkSetting, seats []rule
 		b := newTalker(&set)
 		p.budget[x] = &b
 	}
+	groupOf(p)
 	return p
 }
 
@@ -72,7 +75,7 @@ func (t *table) startSpeech(s *seat, key string) {
 		set := t.reg.Setting.Talk
 		set.MaxCount.PerDay = set.MaxCount.PerAgent
 		t.talk = t.newPhase(ReqTalk, k, s.st.Day, set, []rules.Seat{s.no})
-		t.talk.speech = true
+		t.talk.speech, t.talk.group = true, nil
 	}
 	t.advance(t.talk)
 }
@@ -108,6 +111,10 @@ func (t *table) whisperDone(d int) bool {
 
 // advance asks the next agent of the phase, or ends it.
 func (t *table) advance(p *phase) {
+	if p.group != nil {
+		t.groupAdvance(p)
+		return
+	}
 	for !p.done && p.waiting == 0 {
 		if p.pos >= len(p.order) {
 			p.pos = 0

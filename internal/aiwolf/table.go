@@ -55,6 +55,9 @@ type mail struct {
 	probe *probeNote // a probe ended
 	gone  *conn      // an agent's connection ended
 	grace bool       // the time an absent agent had to come back is over
+
+	push   *heard // an utterance pushed in a group chat (groupchat.go)
+	timeUp string // a group chat's duration has passed (its phase's key)
 }
 
 // mailbox is a table's inbox: unbounded, so that nothing that feeds it
@@ -157,6 +160,8 @@ type seat struct {
 	away      bool // the actor was told the bot plays the seat
 	probing   bool // a request timed out: the NAME probe runs
 	defaulted bool // a reply was refused: the bot plays this step
+
+	listen *listening // the sender's: a group chat it reads utterances of
 }
 
 // results are what an AIWolf day and its night told the seat (the
@@ -200,6 +205,8 @@ type outgoing struct {
 	gen   int    // the seat's connection it was made for (seat.gen)
 	body  []byte
 	close bool // after FINISH: end the connection
+
+	listen, shut bool // a group chat's start (then its utterances are read), its end
 }
 
 // report is a request's outcome, from the seat's sender.
@@ -347,8 +354,14 @@ func (t *table) stop() {
 }
 
 func (t *table) handle(m *mail) {
+	if m.timeUp != "" {
+		t.timeUp(m.timeUp)
+		return
+	}
 	s := m.seat
 	switch {
+	case m.push != nil:
+		t.pushed(s, m.push)
 	case m.msg != nil:
 		for _, line := range splitLines(m.msg) {
 			var f frame
@@ -388,6 +401,7 @@ func (t *table) handle(m *mail) {
 		s.waitFor = false
 	}
 	t.resume(s)
+	t.groupResume()
 	t.reconcile(s)
 }
 
@@ -728,6 +742,9 @@ func (s *seat) send() {
 	for {
 		select {
 		case <-s.wake:
+		case l := <-s.hearing():
+			s.heard(l)
+			continue
 		case <-t.ended:
 			// What was queued before the end still goes out (FINISH).
 			s.sendQueued()
@@ -758,8 +775,14 @@ func (s *seat) sendQueued() {
 				continue
 			}
 			if !needsReply(o.req) {
+				if o.shut {
+					s.listen = nil // what it sends after the end answers nothing
+				}
 				if c != nil {
 					_ = c.send(o.body)
+					if o.listen {
+						s.listen = &listening{c: c, key: o.key, gen: o.gen}
+					}
 				}
 				continue
 			}
