@@ -193,7 +193,7 @@ func (s *Server) replayAIWolf(w http.ResponseWriter, r *http.Request, rm *room, 
 	default:
 		w.Header().Set("Content-Type", "application/json; charset=utf-8")
 		w.Header().Set("Content-Disposition", fmt.Sprintf("attachment; filename=\"aiwolf-%s.json\"", rm.rec.ID))
-		err = aiwolf.WriteJSON(w, rm.rec.ID, recs)
+		err = aiwolf.WriteJSON(w, rm.rec.ID, names, recs)
 	}
 	if err != nil {
 		s.log.Error("aiwolf log", "room", rm.rec.ID, "err", err)
