@@ -541,7 +541,10 @@ func (g *Gateway) conduct(gm Game, agents map[rules.Seat]string, recs []store.Re
 	}
 	g.tables[gm.Room] = t
 	g.mu.Unlock()
+	// The game's id is stored at once: a restart finds it (the same
+	// game_id) however early it comes.
 	t.note(&logNote{Request: "GAME", GameID: id, Sent: time.Now().UnixMilli(), Day: 0})
+	t.storeNotes()
 	if err := t.start(conns); err != nil {
 		g.forget(t)
 		return nil, err
