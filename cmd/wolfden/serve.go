@@ -119,7 +119,7 @@ out; games still running then are stored and resume at the next start.`,
 			if opts.LLM != nil { // the key is never logged
 				opts.Log.Info("llm bots", "endpoint", opts.LLM.Endpoint(), "model", opts.LLM.Model)
 			}
-			if opts.AIWolf, err = af.config(); err != nil {
+			if opts.AIWolf, err = af.config(cmd.Flags().Changed); err != nil {
 				return fmt.Errorf("serve: %v", err)
 			}
 			l.aiwolf = af.addr

@@ -38,6 +38,18 @@ type Options struct {
 	// timeout waits (120 s); NameTimeout how long a new connection has to
 	// send its name (ResponseTimeout).
 	ActionTimeout, ResponseTimeout, NameTimeout time.Duration
+	// Acceptable is the grace a reply has past ActionTimeout before it is
+	// late (the reference's timeout.acceptable; agents are told only
+	// ActionTimeout).
+	Acceptable time.Duration
+	// Talk and Whisper, if set, are a matched game's talk and whisper
+	// limits in place of the regulation's (--aiwolf-config's game.talk
+	// and game.whisper).
+	Talk, Whisper *TalkSetting
+	// JSONLog and GameLog, when enabled, write each matched game's JSON
+	// and CSV logs to files once it ends, as the reference's json_logger
+	// and game_logger do (the server calls WriteFiles).
+	JSONLog, GameLog FileLog
 	// Pings: every PingEvery, answered within PingWait, or the connection
 	// is dead (its seat is played by the bot until the agent reconnects).
 	PingEvery, PingWait time.Duration
@@ -533,6 +545,7 @@ func (g *Gateway) conduct(gm Game, agents map[rules.Seat]string, recs []store.Re
 	t := newTable(g, gm, id, agents)
 	// A restored game of matched agents is one too: its room says so.
 	t.matched = matched || gm.Matched
+	t.configuredLimits()
 	t.restoreTalk(recs)
 	g.mu.Lock()
 	if g.closed {

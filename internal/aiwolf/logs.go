@@ -1,11 +1,17 @@
 package aiwolf
 
 import (
+	"bytes"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
+	"os"
+	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
+	"time"
 
 	"github.com/wolfden/wolfden/internal/game"
 	"github.com/wolfden/wolfden/internal/store"
@@ -364,6 +370,68 @@ func WriteCSV(w io.Writer, names map[rules.Seat]string, recs []store.Record) err
 		}
 	}
 	return cw.err
+}
+
+// WriteFiles writes a finished matched game's logs where the options'
+// file loggers say (json_logger, game_logger of --aiwolf-config): the
+// JSON log as DIR/NAME.json, the CSV log as DIR/NAME.log, NAME the
+// logger's filename with {game_id}, {timestamp} (the game's start, unix
+// seconds) and {teams} (its agents' teams, sorted, joined by "_") put in,
+// as the reference names them. A file is written whole, then renamed
+// into place: a scorer reading the directory never sees half of one.
+func WriteFiles(o *Options, room string, names map[rules.Seat]string, recs []store.Record) error {
+	if o == nil || (!o.JSONLog.Enable && !o.GameLog.Enable) || !HasLog(recs) {
+		return nil
+	}
+	var errs []error
+	for _, f := range []struct {
+		log   FileLog
+		ext   string
+		write func(io.Writer) error
+	}{
+		{o.JSONLog, ".json", func(w io.Writer) error { return WriteJSON(w, room, names, recs) }},
+		{o.GameLog, ".log", func(w io.Writer) error { return WriteCSV(w, names, recs) }},
+	} {
+		if !f.log.Enable {
+			continue
+		}
+		var b bytes.Buffer
+		if err := f.write(&b); err != nil {
+			errs = append(errs, err)
+			continue
+		}
+		path := filepath.Join(f.log.Dir, fileName(f.log.Filename, recs, names)+f.ext)
+		errs = append(errs, writeWhole(path, b.Bytes()))
+	}
+	return errors.Join(errs...)
+}
+
+func fileName(pattern string, recs []store.Record, names map[rules.Seat]string) string {
+	var teams []string
+	for _, name := range seatNames(names, notes(recs)) {
+		teams = append(teams, teamOf(name))
+	}
+	slices.Sort(teams)
+	start := time.Now()
+	if len(recs) > 0 {
+		start = recs[0].At
+	}
+	// An agent's name never makes a path of its own.
+	safe := strings.NewReplacer("/", "_", `\`, "_", "..", "_")
+	r := strings.NewReplacer("{game_id}", gameIDOf(recs), "{timestamp}", strconv.FormatInt(start.Unix(), 10),
+		"{teams}", safe.Replace(strings.Join(teams, "_")))
+	return r.Replace(pattern)
+}
+
+func writeWhole(path string, b []byte) error {
+	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+		return err
+	}
+	tmp := path + ".tmp"
+	if err := os.WriteFile(tmp, b, 0o644); err != nil {
+		return err
+	}
+	return os.Rename(tmp, path)
 }
 
 type csvw struct {

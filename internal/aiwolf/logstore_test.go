@@ -2,7 +2,10 @@ package aiwolf_test
 
 import (
 	"encoding/json"
+	"os"
+	"path/filepath"
 	"testing"
+	"time"
 
 	"github.com/wolfden/wolfden/internal/aiwolf"
 )
@@ -51,5 +54,72 @@ func TestAMatchedGamesRequestLogIsStoredADayAtATime(t *testing.T) {
 		if told[a.name] != want {
 			t.Errorf("%s was sent %d packets, the log has %d", a.name, want, told[a.name])
 		}
+	}
+}
+
+// The talk and whisper limits of --aiwolf-config reach a matched game:
+// its agents are told them and held to them.
+func TestConfiguredTalkLimitsGoverAMatchedGame(t *testing.T) {
+	talk := aiwolf.TalkSetting{MaxCount: aiwolf.MaxCount{PerAgent: 1, PerDay: 3}, MaxLength: aiwolf.MaxLength{BaseLength: intp(50), MentionLength: intp(50)}}
+	g := newGateway(t, "", aiwolf.Options{Players: 5, Talk: &talk})
+	agents := playMatch(t, g, "limits", 5)
+	for _, a := range agents {
+		ps := a.got()
+		if ps[1].Setting == nil || ps[1].Setting.Talk.MaxCount != talk.MaxCount {
+			t.Fatalf("%s: INITIALIZE's setting %+v", a.name, ps[1].Setting)
+		}
+		perDay := map[int]int{}
+		for _, p := range ps {
+			if p.Request == "TALK" {
+				perDay[p.Info.Day]++
+			}
+		}
+		for d, k := range perDay {
+			if k > 1 {
+				t.Errorf("%s was asked to talk %d times on day %d (per_agent 1)", a.name, k, d)
+			}
+		}
+	}
+}
+
+func intp(v int) *int { return &v }
+
+// With the reference's file loggers configured, each matched game's logs
+// are written to files as the reference names them, the same logs the
+// replay endpoint gives.
+func TestConfiguredLoggersWriteEachGamesLogsToFiles(t *testing.T) {
+	dir := t.TempDir()
+	g := newGateway(t, "", aiwolf.Options{Players: 5,
+		JSONLog: aiwolf.FileLog{Enable: true, Dir: filepath.Join(dir, "json"), Filename: "{timestamp}_{teams}"},
+		GameLog: aiwolf.FileLog{Enable: true, Dir: filepath.Join(dir, "game"), Filename: "{game_id}"}})
+	playMatch(t, g, "files", 5)
+	room := g.logs.list()[0]
+	csv := download(t, g, room, "aiwolf-csv")
+	var log struct {
+		GameID  string `json:"game_id"`
+		WinSide string `json:"win_side"`
+	}
+	js := download(t, g, room, "aiwolf-json")
+	if err := json.Unmarshal([]byte(js), &log); err != nil {
+		t.Fatal(err)
+	}
+	gamePath := filepath.Join(dir, "game", log.GameID+".log")
+	var jsonFiles []string
+	deadline := time.Now().Add(30 * time.Second)
+	for {
+		jsonFiles, _ = filepath.Glob(filepath.Join(dir, "json", "*_files_files_files_files_files.json"))
+		if _, err := os.Stat(gamePath); err == nil && len(jsonFiles) == 1 {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("no log files after the game: %s, %v", gamePath, jsonFiles)
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+	if b, _ := os.ReadFile(gamePath); string(b) != csv {
+		t.Errorf("the CSV file differs from the replay's:\n%s\n---\n%s", b, csv)
+	}
+	if b, _ := os.ReadFile(jsonFiles[0]); string(b) != js {
+		t.Errorf("the JSON file differs from the replay's")
 	}
 }
