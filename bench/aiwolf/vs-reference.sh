@@ -9,15 +9,19 @@
 #   bench/aiwolf/vs-reference.sh WOLFDEN REFSERVER [K…]
 #
 # GAMES (default 300) games a run, ROUNDS (default 2) pairs a K, PORT
-# (default 18750) the first of the three ports used. wolfden stores every
+# (default 18750) the first of the three ports used; CLIENT (default
+# WOLFDEN) the wolfden binary whose agents play (to measure an older
+# server with today's agents). wolfden stores every
 # request and reply (SQLite, in a temporary directory); the reference's
 # file loggers are off (json_logger, game_logger, realtime_broadcaster),
 # its other settings the shipped 5-player default's.
 set -euo pipefail
 wolfden=$(realpath "$1"); ref=$(realpath "$2"); shift 2
+client=$(realpath "${CLIENT:-$wolfden}")
 ks=("${@:-5}")
 games=${GAMES:-300}; rounds=${ROUNDS:-2}; port=${PORT:-18750}
-dir=$(mktemp -d); trap 'rm -rf "$dir"' EXIT
+dir=$(mktemp -d); pid=
+trap '[ -n "$pid" ] && kill "$pid" 2>/dev/null; rm -rf "$dir"' EXIT
 
 cat > "$dir/ref.yml" <<YML
 server:
@@ -64,7 +68,7 @@ wait_port() { for _ in $(seq 100); do (exec 3<>"/dev/tcp/127.0.0.1/$1") 2>/dev/n
 
 run() { # NAME K URL PID
   echo "== $1 K=$2 load: $(cut -d' ' -f1-3 /proc/loadavg)"
-  taskset -c 1 "$wolfden" bench aiwolf --agents "$2" --games "$games" --url "$3" --server-pid "$4" | tail -1
+  taskset -c 1 "$client" bench aiwolf --agents "$2" --games "$games" --url "$3" --server-pid "$4" | tail -1
 }
 
 for k in "${ks[@]}"; do

@@ -400,8 +400,14 @@ func WriteFiles(o *Options, room string, names map[rules.Seat]string, recs []sto
 			errs = append(errs, err)
 			continue
 		}
-		path := filepath.Join(f.log.Dir, fileName(f.log.Filename, recs, names)+f.ext)
-		errs = append(errs, writeWhole(path, b.Bytes()))
+		name := filepath.Join(f.log.Dir, fileName(f.log.Filename, recs, names))
+		// Two games of one team that start in one second have one
+		// "{timestamp}_{teams}": the second keeps both (the reference's
+		// would overwrite the first).
+		if _, err := os.Stat(name + f.ext); err == nil {
+			name += "_" + gameIDOf(recs)
+		}
+		errs = append(errs, writeWhole(name+f.ext, b.Bytes()))
 	}
 	return errors.Join(errs...)
 }
@@ -434,10 +440,16 @@ func writeWhole(path string, b []byte) error {
 	return os.Rename(tmp, path)
 }
 
+// csvw writes the lines joined by "\n", with none after the last, as
+// the reference's game_logger does: the scorer takes any line that does
+// not start a record for the previous record's continuation, so a
+// trailing newline would put "\n" into the result line's winner and void
+// the game (aiwolf-nlp-calculate-score, parser.py, split_records).
 type csvw struct {
-	w   io.Writer
-	err error
-	b   strings.Builder
+	w     io.Writer
+	err   error
+	b     strings.Builder
+	lines int
 }
 
 // line writes one line; a text field keeps its commas (the reference's
@@ -447,6 +459,10 @@ func (c *csvw) line(fields ...any) {
 		return
 	}
 	c.b.Reset()
+	if c.lines > 0 {
+		c.b.WriteByte('\n')
+	}
+	c.lines++
 	for i, f := range fields {
 		if i > 0 {
 			c.b.WriteByte(',')
@@ -462,6 +478,5 @@ func (c *csvw) line(fields ...any) {
 			fmt.Fprint(&c.b, v)
 		}
 	}
-	c.b.WriteByte('\n')
 	_, c.err = io.WriteString(c.w, c.b.String())
 }

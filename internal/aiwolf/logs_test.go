@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"regexp"
 	"strconv"
 	"strings"
 	"testing"
@@ -169,10 +170,10 @@ func TestLogsOfSeededGamesAreTheReferences(t *testing.T) {
 		want    func(csv string) bool
 		edit    func([]rules.Event) []rules.Event
 	}{
-		{"5-village-vote-win", 5, func(c string) bool { return strings.HasSuffix(c, ",VILLAGER\n") && endedBy(c) == "execute" }, nil},
-		{"5-wolves-vote-win", 5, func(c string) bool { return strings.HasSuffix(c, ",WEREWOLF\n") && endedBy(c) == "execute" }, nil},
-		{"13-wolves-attack-win", 13, func(c string) bool { return strings.HasSuffix(c, ",WEREWOLF\n") && endedBy(c) == "attack" }, nil},
-		{"13-guarded", 13, func(c string) bool { return strings.Contains(c, ",false\n") }, nil},
+		{"5-village-vote-win", 5, func(c string) bool { return strings.HasSuffix(c, ",VILLAGER") && endedBy(c) == "execute" }, nil},
+		{"5-wolves-vote-win", 5, func(c string) bool { return strings.HasSuffix(c, ",WEREWOLF") && endedBy(c) == "execute" }, nil},
+		{"13-wolves-attack-win", 13, func(c string) bool { return strings.HasSuffix(c, ",WEREWOLF") && endedBy(c) == "attack" }, nil},
+		{"13-guarded", 13, func(c string) bool { return strings.Contains(c, ",false\n") || strings.HasSuffix(c, ",false") }, nil},
 		{"5-no-victim", 5, func(c string) bool { return strings.Contains(c, ",attack,") }, noVictimOnNight2},
 	}
 	for _, c := range cases {
@@ -203,6 +204,8 @@ func endedBy(csv string) string {
 	}
 	return ""
 }
+
+var recordHead = regexp.MustCompile(`^(\d+),([A-Za-z]+),`)
 
 func mustAtoi(s string) int { n, _ := strconv.Atoi(s); return n }
 
@@ -242,7 +245,20 @@ func checkAsTheScorerReads(t *testing.T, csv string, js []byte) {
 	winner, resultDay, finalDay := "", -1, 0
 	attackDays := map[int]bool{}
 	executed := map[int]bool{}
-	for i, l := range strings.Split(strings.TrimSuffix(csv, "\n"), "\n") {
+	// The scorer's split_records: a line that does not start a record
+	// ("day,kind,") continues the previous record's text.
+	var records []string
+	for i, l := range strings.Split(csv, "\n") {
+		switch {
+		case recordHead.MatchString(l):
+			records = append(records, l)
+		case len(records) > 0:
+			records[len(records)-1] += "\n" + l
+		case strings.TrimSpace(l) != "":
+			t.Fatalf("line %d %q starts no record", i+1, l)
+		}
+	}
+	for i, l := range records {
 		parts := strings.Split(l, ",")
 		day, err := strconv.Atoi(parts[0])
 		if err != nil || len(parts) < 2 {
