@@ -21,7 +21,7 @@ client=$(realpath "${CLIENT:-$wolfden}")
 ks=("${@:-5}")
 games=${GAMES:-300}; rounds=${ROUNDS:-2}; port=${PORT:-18750}
 dir=$(mktemp -d); pid=
-trap '[ -n "$pid" ] && kill "$pid" 2>/dev/null; rm -rf "$dir"' EXIT
+trap 'if [ -n "$pid" ]; then kill "$pid" 2>/dev/null || true; fi; rm -rf "$dir"' EXIT
 
 cat > "$dir/ref.yml" <<YML
 server:
@@ -78,10 +78,10 @@ for k in "${ks[@]}"; do
       --db "$dir/w.db" > "$dir/w.log" 2>&1 &
     pid=$!; wait_port $((port + 1))
     run wolfden "$k" "ws://127.0.0.1:$((port + 1))/ws" "$pid"
-    kill "$pid"; wait "$pid" 2>/dev/null || true
+    kill "$pid"; wait "$pid" 2>/dev/null || true; pid=
     (cd "$dir" && GOMAXPROCS=1 exec taskset -c 0 "$ref" -c "$dir/ref.yml" > "$dir/r.log" 2>&1) &
     pid=$!; wait_port $((port + 2))
     run reference "$k" "ws://127.0.0.1:$((port + 2))/ws" "$(pgrep -P "$pid" || echo "$pid")"
-    kill "$pid" 2>/dev/null; wait "$pid" 2>/dev/null || true
+    kill "$pid" 2>/dev/null; wait "$pid" 2>/dev/null || true; pid=
   done
 done
