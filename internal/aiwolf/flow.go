@@ -389,7 +389,9 @@ func (t *table) flushNotes() {
 	if len(t.notes) == 0 {
 		return
 	}
-	if t.matched && len(t.notes) < maxHeldNotes && t.notes[len(t.notes)-1].Day == t.notes[0].Day {
+	// A late line of the day before (a reply that came after the day's
+	// first broadcast) does not make a write of its own.
+	if t.matched && len(t.notes) < maxHeldNotes && t.notes[len(t.notes)-1].Day <= t.notes[0].Day {
 		return
 	}
 	t.storeNotes()
