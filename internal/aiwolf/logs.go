@@ -88,8 +88,8 @@ func HasLog(recs []store.Record) bool { return gameIDOf(recs) != "" }
 // wolfden adds "room" and, per entry, what it measured and made: "seat",
 // "name", "day", "request_type", "latency_us" and "talk". An entry's
 // "request" is the packet abridged to its request and whom and which day
-// it concerned: the whole packets are not stored (the benchmark's
-// thousands of games a second would write every status and role map).
+// it concerned: the whole packets are not stored (each repeats the
+// status and role maps; the request log is stored with every game).
 type jsonLog struct {
 	GameID  string      `json:"game_id"`
 	Room    string      `json:"room"`
@@ -160,18 +160,15 @@ func WriteJSON(w io.Writer, room string, names map[rules.Seat]string, recs []sto
 
 // abridged is the packet an entry answered, cut to what the log keeps.
 func abridged(req, gameID string, day int, agent string) string {
-	b, _ := json.Marshal(struct {
-		Request string `json:"request"`
-		Info    struct {
-			GameID string `json:"game_id"`
-			Day    int    `json:"day"`
-			Agent  string `json:"agent"`
-		} `json:"info"`
-	}{Request: req, Info: struct {
+	type info struct {
 		GameID string `json:"game_id"`
 		Day    int    `json:"day"`
 		Agent  string `json:"agent"`
-	}{gameID, day, agent}})
+	}
+	b, _ := json.Marshal(struct {
+		Request string `json:"request"`
+		Info    info   `json:"info"`
+	}{req, info{gameID, day, agent}})
 	return string(b)
 }
 
