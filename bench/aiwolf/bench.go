@@ -241,20 +241,20 @@ func latencies(ctx context.Context, st store.Store, games int) ([]time.Duration,
 			return nil, 0, err
 		}
 		buf.Reset()
-		if err := gw.WriteJSON(&buf, r.ID, recs); err != nil {
+		if err := gw.WriteJSON(&buf, r.ID, nil, recs); err != nil {
 			return nil, 0, err
 		}
 		var log struct {
-			Log []struct {
-				Request string `json:"request"`
+			Entries []struct {
+				Request string `json:"request_type"`
 				Micros  int64  `json:"latency_us"`
 				Error   string `json:"error"`
-			} `json:"log"`
+			} `json:"entries"`
 		}
 		if err := json.Unmarshal(buf.Bytes(), &log); err != nil {
 			return nil, 0, fmt.Errorf("bench aiwolf: room %s's request log: %w", r.ID, err)
 		}
-		for _, l := range log.Log {
+		for _, l := range log.Entries {
 			switch {
 			case !agent.NeedsReply(l.Request):
 			case l.Error != "":

@@ -158,8 +158,10 @@ func benchAIWolfCmd() *cobra.Command {
 	var linger time.Duration
 	var asJSON bool
 	var cpuProfile string
+	var remoteURL string
+	var serverPID int
 	cmd := &cobra.Command{
-		Use:   "aiwolf [--agents 5,50,250] [--games N] [--dir DIR] [--seed S] [--linger D] [--cpuprofile FILE] [--json]",
+		Use:   "aiwolf [--agents 5,50,250] [--games N] [--dir DIR] [--seed S] [--linger D] [--cpuprofile FILE] [--json] [--url ws://HOST:PORT/ws --server-pid PID]",
 		Short: "Play 5-player AIWolf games of instant agents against an in-process gateway and report its speed and memory",
 		Long: `Start a server with the AIWolf gateway in this process, on an SQLite file in
 --dir (a temporary directory by default), and play --games 5-player games at
@@ -169,11 +171,37 @@ max) and the heap once the server is up, after half the games and after all
 of them, and games per CPU-second of the process, which the machine's other
 load does not change. The agents share the process: pin it (taskset -c 0,
 GOMAXPROCS=1) to measure one core, and split the server's CPU from the
-agents' with --cpuprofile and go tool pprof -tags (docs/aiwolf-agent.md).`,
+agents' with --cpuprofile and go tool pprof -tags (docs/aiwolf-agent.md).
+
+With --url and --server-pid, play against a server already running in
+another process instead (wolfden serve --aiwolf-addr, or the contest's
+reference server) and report that process's CPU time per game and the
+agents' turnaround, from a reply to the next packet (docs/benchmarks.md).`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			if len(agents) == 0 {
 				return errors.New("bench aiwolf: --agents lists no count")
+			}
+			if (remoteURL == "") != (serverPID == 0) {
+				return errors.New("bench aiwolf: --url and --server-pid go together (the server to play against and its process)")
+			}
+			if remoteURL != "" {
+				if err := checkAgentURL(remoteURL); err != nil {
+					return err
+				}
+				var reps []benchaiwolf.RemoteReport
+				for _, k := range agents {
+					rep, err := benchaiwolf.RunRemote(cmd.Context(), benchaiwolf.RemoteConfig{URL: remoteURL, PID: serverPID, Agents: k, Games: games, Seed: seed,
+						Team: fmt.Sprintf("k%d", k)})
+					if err != nil {
+						return err
+					}
+					reps = append(reps, rep)
+				}
+				if asJSON {
+					return writeJSONLine(cmd.OutOrStdout(), reps)
+				}
+				return benchaiwolf.PrintRemote(cmd.OutOrStdout(), reps)
 			}
 			if cpuProfile != "" {
 				f, err := os.Create(cpuProfile)
@@ -217,6 +245,8 @@ agents' with --cpuprofile and go tool pprof -tags (docs/aiwolf-agent.md).`,
 	cmd.Flags().Uint64Var(&seed, "seed", 1, "the seed of the agents' choices")
 	cmd.Flags().DurationVar(&linger, "linger", 0, "how long a finished game stays live on the server (0: 1s)")
 	cmd.Flags().BoolVar(&asJSON, "json", false, "print the reports as JSON")
+	cmd.Flags().StringVar(&remoteURL, "url", "", "play against the server at this WebSocket URL instead of one in this process (with --server-pid)")
+	cmd.Flags().IntVar(&serverPID, "server-pid", 0, "the process id of the --url server, whose CPU time is measured")
 	cmd.Flags().StringVar(&cpuProfile, "cpuprofile", "", "write a CPU profile of the runs to FILE (the agents' samples are tagged side=agent)")
 	return cmd
 }

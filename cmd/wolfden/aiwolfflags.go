@@ -19,6 +19,7 @@ type aiwolfFlags struct {
 	contest, auth     bool
 	action, response  time.Duration
 	pingEvery, pingTo time.Duration
+	file              string // --aiwolf-config
 
 	talkDur, whisperDur time.Duration // group chat (0: rounds)
 }
@@ -33,15 +34,53 @@ func (f *aiwolfFlags) add(cmd *cobra.Command) {
 	fl.DurationVar(&f.action, "aiwolf-action-timeout", 60*time.Second, "how long a request waits for the agent's reply before the bot plays it")
 	fl.DurationVar(&f.response, "aiwolf-response-timeout", 120*time.Second, "how long the NAME probe after a timeout waits, and a new connection's NAME")
 	fl.DurationVar(&f.pingEvery, "aiwolf-ping", 2*time.Second, "how often agents are pinged")
+	fl.StringVar(&f.file, "aiwolf-config", "", "the reference server's YAML configuration (aiwolf-nlp-server's config/default_5.yml and kin): its address, timeouts, regulation, talk limits, matching, profiles and file loggers; a flag given as well wins (implies --aiwolf)")
 	fl.DurationVar(&f.pingTo, "aiwolf-ping-timeout", 3*time.Second, "a ping not answered by then ends the connection (the bot plays until the agent reconnects)")
 	fl.DurationVar(&f.talkDur, "aiwolf-talk-duration", 0, "play matched games' talk as a group chat lasting at most this long (the reference's talk.duration); 0: TALK rounds")
 	fl.DurationVar(&f.whisperDur, "aiwolf-whisper-duration", 0, "play matched games' whisper as a group chat lasting at most this long (whisper.duration); 0: WHISPER rounds")
 }
 
-// config is the gateway's options, or nil when it is off.
-func (f *aiwolfFlags) config() (*aiwolf.Options, error) {
-	if !f.on && f.addr == "" {
+// config is the gateway's options, or nil when it is off. changed tells
+// the flags given on the command line (nil: none): with --aiwolf-config
+// they win over the file's values, which win over the flags' defaults.
+func (f *aiwolfFlags) config(changed func(string) bool) (*aiwolf.Options, error) {
+	if !f.on && f.addr == "" && f.file == "" {
 		return nil, nil
+	}
+	if changed == nil {
+		changed = func(string) bool { return false }
+	}
+	var file aiwolf.Options
+	if f.file != "" {
+		c, err := aiwolf.ReadConfig(f.file)
+		if err != nil {
+			return nil, err
+		}
+		file = c.Options
+		take := func(flag string, set func()) {
+			if !changed(flag) {
+				set()
+			}
+		}
+		take("aiwolf-addr", func() { f.addr = c.Addr })
+		take("aiwolf-auth", func() { f.auth = c.Auth })
+		take("aiwolf-contest", func() { f.contest = file.Contest })
+		if file.Players != 0 {
+			take("aiwolf-players", func() { f.players = file.Players })
+		}
+		if file.ActionTimeout != 0 {
+			take("aiwolf-action-timeout", func() { f.action = file.ActionTimeout })
+		}
+		if file.ResponseTimeout != 0 {
+			take("aiwolf-response-timeout", func() { f.response = file.ResponseTimeout })
+		}
+		file.JSONLog, file.GameLog = c.JSONLog, c.GameLog
+		if file.TalkDuration != 0 {
+			take("aiwolf-talk-duration", func() { f.talkDur = file.TalkDuration })
+		}
+		if file.WhisperDuration != 0 {
+			take("aiwolf-whisper-duration", func() { f.whisperDur = file.WhisperDuration })
+		}
 	}
 	if _, err := aiwolf.Preset(f.players); err != nil {
 		return nil, fmt.Errorf("--aiwolf-players: %v", err)
@@ -53,7 +92,9 @@ func (f *aiwolfFlags) config() (*aiwolf.Options, error) {
 		return nil, errors.New("--aiwolf-action-timeout, --aiwolf-response-timeout, --aiwolf-ping and --aiwolf-ping-timeout must be positive")
 	}
 	o := &aiwolf.Options{Players: f.players, Contest: f.contest, ActionTimeout: f.action, ResponseTimeout: f.response,
-		PingEvery: f.pingEvery, PingWait: f.pingTo, TalkDuration: f.talkDur, WhisperDuration: f.whisperDur}
+		PingEvery: f.pingEvery, PingWait: f.pingTo, TalkDuration: f.talkDur, WhisperDuration: f.whisperDur,
+		Acceptable: file.Acceptable, Talk: file.Talk, Whisper: file.Whisper,
+		JSONLog: file.JSONLog, GameLog: file.GameLog, Profiles: file.Profiles, ShuffleProfiles: file.ShuffleProfiles}
 	if f.auth {
 		key := os.Getenv("SECRET_KEY")
 		if key == "" {

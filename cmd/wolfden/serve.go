@@ -119,10 +119,14 @@ out; games still running then are stored and resume at the next start.`,
 			if opts.LLM != nil { // the key is never logged
 				opts.Log.Info("llm bots", "endpoint", opts.LLM.Endpoint(), "model", opts.LLM.Model)
 			}
-			if opts.AIWolf, err = af.config(); err != nil {
+			if opts.AIWolf, err = af.config(cmd.Flags().Changed); err != nil {
 				return fmt.Errorf("serve: %v", err)
 			}
 			l.aiwolf = af.addr
+			if l.aiwolf != "" && l.aiwolf == addr && l.domain == nil {
+				// The reference's files put agents on 127.0.0.1:8080, wolfden's --addr default.
+				return fmt.Errorf("serve: the AIWolf gateway's address %s (--aiwolf-addr, or server.web_socket in --aiwolf-config) is the main listener's too: give --addr another (e.g. --addr 127.0.0.1:8000)", addr)
+			}
 			if cluster || bf.given(cmd.Flags().Changed) {
 				if !isPostgres(db) {
 					return errors.New("serve: a cluster's nodes share one database: --bus needs --db postgres://… (docs/cluster.md)")

@@ -116,7 +116,7 @@ func TestFinishedGamesLeaveNoTable(t *testing.T) {
 	for _, room := range g.logs.list() {
 		checkCSV(t, download(t, g, room, "aiwolf-csv"), 5)
 		// the request log's last lines were stored before the game stopped
-		if k := strings.Count(download(t, g, room, "aiwolf-json"), `"request":"FINISH"`); k != 5 {
+		if k := strings.Count(download(t, g, room, "aiwolf-json"), `"request_type":"FINISH"`); k != 5 {
 			t.Errorf("room %s: the request log has %d FINISH lines, want 5", room, k)
 		}
 	}

@@ -443,17 +443,37 @@ type logNote struct {
 // NoteKind is the kind of the records that hold the request log.
 const NoteKind = "aiwolf"
 
-// note adds a line to the request log. Lines are stored in batches, one
-// record per turn of the conductor (flushNotes): a broadcast to thirteen
-// agents is one message to the game, not thirteen.
+// note adds a line to the request log.
 func (t *table) note(n *logNote) {
 	t.notes = append(t.notes, *n)
 }
 
+// maxHeldNotes bounds the lines a matched game holds before it stores
+// them, whatever the day.
+const maxHeldNotes = 4096
+
+// flushNotes stores the request log's lines held so far. A matched game
+// stores them a day at a time (once a line of the next day is in) and at
+// the end (flushNotesWait): a few large writes instead of one a turn of
+// the conductor (a 5-player game's commits went from 59 to 29). The
+// game's commands (votes, talk, actions) are stored
+// before they are acknowledged, as ever; what a crash can lose is the
+// log's lines of the day in progress. A web room's table stores its
+// lines each turn: at people's pace a crash then loses nothing of it.
 func (t *table) flushNotes() {
 	if len(t.notes) == 0 {
 		return
 	}
+	// A late line of the day before (a reply that came after the day's
+	// first broadcast) does not make a write of its own.
+	if t.matched && len(t.notes) < maxHeldNotes && t.notes[len(t.notes)-1].Day <= t.notes[0].Day {
+		return
+	}
+	t.storeNotes()
+}
+
+// storeNotes stores the lines held now.
+func (t *table) storeNotes() {
 	b, _ := json.Marshal(t.notes)
 	t.notes = t.notes[:0]
 	_ = busyRetry(func() error { return t.a.Note(NoteKind, b) })

@@ -38,6 +38,18 @@ type Options struct {
 	// timeout waits (120 s); NameTimeout how long a new connection has to
 	// send its name (ResponseTimeout).
 	ActionTimeout, ResponseTimeout, NameTimeout time.Duration
+	// Acceptable is the grace a reply has past ActionTimeout before it is
+	// late (the reference's timeout.acceptable; agents are told only
+	// ActionTimeout).
+	Acceptable time.Duration
+	// Talk and Whisper, if set, are a matched game's talk and whisper
+	// limits in place of the regulation's (--aiwolf-config's game.talk
+	// and game.whisper).
+	Talk, Whisper *TalkSetting
+	// JSONLog and GameLog, when enabled, write each matched game's JSON
+	// and CSV logs to files once it ends, as the reference's json_logger
+	// and game_logger do (the server calls WriteFiles).
+	JSONLog, GameLog FileLog
 	// Pings: every PingEvery, answered within PingWait, or the connection
 	// is dead (its seat is played by the bot until the agent reconnects).
 	PingEvery, PingWait time.Duration
@@ -557,6 +569,7 @@ func (g *Gateway) conduct(gm Game, agents map[rules.Seat]string, recs []store.Re
 	// A restored game of matched agents is one too: its room says so.
 	t.matched = matched || gm.Matched
 	t.nameSeats(recs)
+	t.configuredLimits()
 	if t.matched {
 		t.groupChat(&g.opts)
 	}
@@ -568,7 +581,10 @@ func (g *Gateway) conduct(gm Game, agents map[rules.Seat]string, recs []store.Re
 	}
 	g.tables[gm.Room] = t
 	g.mu.Unlock()
+	// The game's id is stored at once: a restart finds it (the same
+	// game_id) however early it comes.
 	t.note(&logNote{Request: "GAME", GameID: id, Sent: time.Now().UnixMilli(), Day: 0, Names: t.names, Profiles: t.profiles})
+	t.storeNotes()
 	if err := t.start(conns); err != nil {
 		g.forget(t)
 		return nil, err

@@ -19,7 +19,9 @@ import (
 	"github.com/wolfden/wolfden/rules"
 )
 
-var update = flag.Bool("update", false, "rewrite the golden packet files of internal/aiwolf/testdata")
+// updating tells -update, the flag logs_test.go (package aiwolf, in this
+// same test binary) defines for every golden file of testdata.
+func updating() bool { return flag.Lookup("update").Value.String() == "true" }
 
 // seededHost is a Host whose matched games are dealt from a fixed seed,
 // on a memory store: the same agents play the same game, packet for
@@ -157,7 +159,7 @@ func TestPacketsMatchTheGoldenGames(t *testing.T) {
 				a.mu.Unlock()
 			}
 			path := filepath.Join("testdata", fmt.Sprintf("packets-%d.txt", n))
-			if *update {
+			if updating() {
 				if err := os.WriteFile(path, []byte(b.String()), 0o644); err != nil {
 					t.Fatal(err)
 				}

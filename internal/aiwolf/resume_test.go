@@ -65,7 +65,7 @@ func TestARestartMidGameResumesItAndTheAgentsComeBackByName(t *testing.T) {
 	// the restart, and the end.
 	rooms := g1.logs.list()
 	log := download(t, g2, rooms[0], "aiwolf-json")
-	if !strings.Contains(log, `"request":"DIVINE","day":0`) || !strings.Contains(log, before) {
+	if !strings.Contains(log, `"day":0,"request_type":"DIVINE"`) || !strings.Contains(log, before) {
 		t.Errorf("the request log lost what came before the restart: %.400s", log)
 	}
 }

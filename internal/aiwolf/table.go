@@ -790,7 +790,7 @@ func (s *seat) sendQueued() {
 			if c == nil {
 				rep.err = errGone
 			} else {
-				rep.reply, rep.err = c.ask(o.body, t.g.opts.ActionTimeout)
+				rep.reply, rep.err = c.ask(o.body, t.g.opts.ActionTimeout+t.g.opts.Acceptable)
 				rep.latency = time.Since(rep.sent)
 			}
 			t.box.put(mail{seat: s, rep: rep})

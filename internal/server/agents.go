@@ -193,7 +193,7 @@ func (s *Server) replayAIWolf(w http.ResponseWriter, r *http.Request, rm *room, 
 	default:
 		w.Header().Set("Content-Type", "application/json; charset=utf-8")
 		w.Header().Set("Content-Disposition", fmt.Sprintf("attachment; filename=\"aiwolf-%s.json\"", rm.rec.ID))
-		err = aiwolf.WriteJSON(w, rm.rec.ID, recs)
+		err = aiwolf.WriteJSON(w, rm.rec.ID, names, recs)
 	}
 	if err != nil {
 		s.log.Error("aiwolf log", "room", rm.rec.ID, "err", err)
@@ -234,8 +234,44 @@ func (h agentHost) Finished(id string) {
 	a, matched := rm.actor, rm.cfg.AIWolf
 	rm.mu.Unlock()
 	if matched && a != nil {
-		go a.Stop()
+		go func() {
+			a.Stop()
+			h.s.writeAIWolfFiles(id)
+		}()
 	}
+}
+
+// writeAIWolfFiles writes a matched game's logs to the files
+// --aiwolf-config's loggers name, once its end is stored.
+func (s *Server) writeAIWolfFiles(id string) {
+	o := s.opts.AIWolf
+	if o == nil || (!o.JSONLog.Enable && !o.GameLog.Enable) {
+		return
+	}
+	recs, err := s.st.Records(context.Background(), id)
+	if err == nil {
+		err = aiwolf.WriteFiles(o, id, s.seatNicks(id), recs)
+	}
+	if err != nil {
+		s.log.Error("aiwolf log files", "room", id, "err", err)
+	}
+}
+
+// seatNicks are a room's seats' nicknames (the agents' names).
+func (s *Server) seatNicks(id string) map[rules.Seat]string {
+	names := map[rules.Seat]string{}
+	s.mu.Lock()
+	rm := s.rooms[id]
+	s.mu.Unlock()
+	if rm == nil {
+		return names
+	}
+	rm.mu.Lock()
+	defer rm.mu.Unlock()
+	for i, st := range rm.seats {
+		names[rules.Seat(i+1)] = st.Nick
+	}
+	return names
 }
 
 // NameAgent names an agent seat after its agent. A seat of an open room is

@@ -1,0 +1,164 @@
+package aiwolf
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"os"
+	"slices"
+	"strconv"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"github.com/wolfden/wolfden/internal/aiwolf/agent"
+)
+
+// RemoteConfig is a run against a server already running in another
+// process: wolfden's (wolfden serve --aiwolf-addr) or the contest's
+// reference server, so that both are measured the same way, by the same
+// agents, each server on its own core.
+type RemoteConfig struct {
+	URL    string // ws://HOST:PORT/ws
+	PID    int    // the server's process, whose CPU time is read from /proc
+	Agents int    // K, a multiple of 5
+	Games  int
+	Seed   uint64
+	// Team names each game's agents: a fresh team a game, as Run does.
+	Team string
+}
+
+// RemoteReport is what a remote run measured. ServerCPU is the server
+// process's user and system time over the games (/proc/PID/stat), and
+// the turnaround is the agents': from a reply's write to the next packet
+// the agent receives, every reply of every agent.
+type RemoteReport struct {
+	Agents       int           `json:"agents"`
+	Games        int           `json:"games"`
+	Failed       int           `json:"failed"`
+	FirstError   string        `json:"first_error,omitempty"`
+	Elapsed      time.Duration `json:"elapsed_ns"`
+	ServerCPU    time.Duration `json:"server_cpu_ns"`
+	CPUPerGame   time.Duration `json:"server_cpu_per_game_ns"`
+	Replies      int           `json:"replies"`
+	TurnP50      time.Duration `json:"turnaround_p50_ns"`
+	TurnP99      time.Duration `json:"turnaround_p99_ns"`
+	TurnMax      time.Duration `json:"turnaround_max_ns"`
+	GamesPerSecs float64       `json:"games_per_s"`
+}
+
+// RunRemote plays cfg.Games 5-player games of cfg.Agents concurrent
+// agents against the server at cfg.URL and measures its CPU.
+func RunRemote(ctx context.Context, cfg RemoteConfig) (RemoteReport, error) {
+	if cfg.Agents < Players || cfg.Agents%Players != 0 || cfg.Games < 1 {
+		return RemoteReport{}, fmt.Errorf("bench aiwolf: %d agents and %d games: the agents a multiple of %d, at least one game", cfg.Agents, cfg.Games, Players)
+	}
+	if cfg.Team == "" {
+		cfg.Team = "r"
+	}
+	cpu0, err := procCPU(cfg.PID)
+	if err != nil {
+		return RemoteReport{}, err
+	}
+	rep := RemoteReport{Agents: cfg.Agents, Games: cfg.Games}
+	var claimed, failed atomic.Int64
+	var mu sync.Mutex
+	var turns []time.Duration
+	var firstErr error
+	start := time.Now()
+	var teams sync.WaitGroup
+	for team := range cfg.Agents / Players {
+		teams.Go(func() {
+			for g := 0; ; g++ {
+				if claimed.Add(1) > int64(cfg.Games) || ctx.Err() != nil {
+					return
+				}
+				var seats sync.WaitGroup
+				for i := range Players {
+					seats.Go(func() {
+						var mine []time.Duration
+						var last time.Time
+						observe := func(_ string, received, replied time.Time) {
+							if !last.IsZero() {
+								mine = append(mine, received.Sub(last))
+								last = time.Time{}
+							}
+							if !replied.IsZero() {
+								last = replied
+							}
+						}
+						name := fmt.Sprintf("%s%04dg%06dx%d", cfg.Team, team, g, i+1)
+						seed := cfg.Seed + uint64(team)<<32 + uint64(g)<<8 + uint64(i)
+						_, err := agent.Play(ctx, cfg.URL, agent.Options{Name: name, Seed: seed, Discard: true, Observe: observe})
+						mu.Lock()
+						turns = append(turns, mine...)
+						if err != nil {
+							failed.Add(1)
+							if firstErr == nil {
+								firstErr = err
+							}
+						}
+						mu.Unlock()
+					})
+				}
+				seats.Wait()
+			}
+		})
+	}
+	teams.Wait()
+	rep.Elapsed = time.Since(start)
+	cpu1, err := procCPU(cfg.PID)
+	if err != nil {
+		return rep, err
+	}
+	rep.ServerCPU = cpu1 - cpu0
+	rep.CPUPerGame = rep.ServerCPU / time.Duration(cfg.Games)
+	rep.GamesPerSecs = float64(cfg.Games) / rep.Elapsed.Seconds()
+	rep.Failed = int(failed.Load())
+	if firstErr != nil {
+		rep.FirstError = firstErr.Error()
+	}
+	rep.Replies = len(turns)
+	if len(turns) > 0 {
+		slices.Sort(turns)
+		rep.TurnP50, rep.TurnP99, rep.TurnMax = pct(turns, 0.50), pct(turns, 0.99), turns[len(turns)-1]
+	}
+	return rep, ctx.Err()
+}
+
+// procCPU is a process's user and system time, from /proc/PID/stat
+// (clock ticks of 1/100 s, the kernel's USER_HZ on Linux).
+func procCPU(pid int) (time.Duration, error) {
+	b, err := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/stat")
+	if err != nil {
+		return 0, fmt.Errorf("bench aiwolf: the server's CPU time: %w", err)
+	}
+	// The command name may hold spaces: the fields start after its ')'.
+	s := string(b)
+	f := strings.Fields(s[strings.LastIndexByte(s, ')')+1:])
+	if len(f) < 13 {
+		return 0, fmt.Errorf("bench aiwolf: /proc/%d/stat has %d fields", pid, len(f))
+	}
+	ut, err1 := strconv.ParseInt(f[11], 10, 64)
+	st, err2 := strconv.ParseInt(f[12], 10, 64)
+	if err1 != nil || err2 != nil {
+		return 0, fmt.Errorf("bench aiwolf: /proc/%d/stat: utime %q stime %q", pid, f[11], f[12])
+	}
+	return time.Duration(ut+st) * 10 * time.Millisecond, nil
+}
+
+// PrintRemote writes remote reports as a table.
+func PrintRemote(w io.Writer, reps []RemoteReport) error {
+	_, err := fmt.Fprintf(w, "%6s %7s %9s %12s %14s %9s %10s %10s %10s %6s\n",
+		"agents", "games", "games/s", "server cpu", "cpu per game", "replies", "turn p50", "turn p99", "turn max", "failed")
+	for _, r := range reps {
+		if err != nil {
+			break
+		}
+		_, err = fmt.Fprintf(w, "%6d %7d %9.1f %12s %14s %9d %10s %10s %10s %6d\n",
+			r.Agents, r.Games, r.GamesPerSecs, r.ServerCPU.Round(time.Millisecond), r.CPUPerGame.Round(time.Microsecond), r.Replies,
+			r.TurnP50.Round(time.Microsecond), r.TurnP99.Round(time.Microsecond), r.TurnMax.Round(time.Microsecond), r.Failed)
+	}
+	return err
+}
