@@ -175,6 +175,7 @@ func (n *node) keep() {
 		ctx, cancel := context.WithTimeout(context.Background(), n.ttl/3)
 		n.renew(ctx)
 		cancel()
+		n.beat()
 		n.startSweep(sweeps)
 		n.reap()
 		n.rounds.Add(1)
@@ -200,7 +201,7 @@ func (n *node) stop() {
 // leases run out.
 func (n *node) renew(ctx context.Context) {
 	cut := n.cutOff(ctx)
-	for _, id := range n.ownedIDs() {
+	for _, id := range n.stalestFirst() {
 		n.mu.Lock()
 		l := n.owned[id]
 		n.mu.Unlock()

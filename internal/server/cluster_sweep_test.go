@@ -264,7 +264,8 @@ func TestClusterRidesOutANATSRestart(t *testing.T) {
 	var kept, orphans []string
 	for i, n := range live {
 		table := []*clusterNode{n.clusterNode, live[(i+1)%3].clusterNode, live[(i+2)%3].clusterNode}
-		room, players := clusterTable(ctx, t, table, map[string]any{"preset": "std-9", "seed": 21 + i, "practice": true})
+		room, players := clusterTable(ctx, t, table, map[string]any{"preset": "std-9", "seed": 21 + i, "practice": true,
+			"timers": map[string]string{"setup": "1h"}})
 		kept = append(kept, room.Room.ID)
 		for _, p := range players {
 			conns = append(conns, watch(ctx, t, n.clusterNode, room.Room.ID, p.token))
@@ -465,14 +466,14 @@ func TestClusterSweepTakesRunningGamesFirst(t *testing.T) {
 		open = append(open, id)
 	}
 	for range 3 {
-		id, _, host := makeRoom(ctx, t, a, map[string]any{"preset": "std-9", "nickname": "Host"})
+		id, _, host := makeRoom(ctx, t, a, map[string]any{"preset": "std-9", "nickname": "Host", "timers": map[string]string{"setup": "1h"}})
 		if err := a.api.Do(ctx, "POST", "/api/rooms/"+id+"/bots", host, map[string]any{"count": 0}, nil); err != nil {
 			t.Fatal(err)
 		}
 		if err := a.api.Do(ctx, "POST", "/api/rooms/"+id+"/start", host, nil, nil); err != nil {
 			t.Fatal(err)
 		}
-		running = append(running, id) // a human seat at standard pace: it waits
+		running = append(running, id) // it waits an hour for its cards to be seen
 	}
 	for _, id := range over {
 		waitFor(ctx, t, "game "+id+" over", func() bool {
@@ -527,5 +528,14 @@ func TestClusterSweepTakesRunningGamesFirst(t *testing.T) {
 	}
 	// A finished game is adopted when someone asks for it.
 	askUntilOwned(ctx, t, b.clusterNode, over[0])
-	t.Logf("sweep of %d rooms (one adoption hung): adopted after %v", len(others), took)
+	since := func(ids []string) (out []string) {
+		for _, id := range ids {
+			if d, ok := took[id]; ok {
+				out = append(out, d.Round(time.Millisecond).String())
+			}
+		}
+		return out
+	}
+	t.Logf("sweep of %d rooms, one running game's adoption hung: the others owned after (from the sweep's start) running %v, open %v",
+		len(others), since(running), since(open))
 }

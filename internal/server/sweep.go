@@ -1,8 +1,11 @@
 package server
 
 import (
+	"cmp"
 	"context"
 	"errors"
+	"slices"
+	"strings"
 	"sync"
 	"sync/atomic"
 )
@@ -37,18 +40,19 @@ const (
 
 func (b *busState) to(mode int32) (changed bool) { return b.mode.Swap(mode) != mode }
 
-// cutOff records the node's heartbeat and tells whether it must let its
-// rooms go: it is off the bus while another node is on it (or it cannot
-// tell, the database not answering: its renewals would fail too).
+// cutOff tells whether the node must let its rooms go: it is off the bus
+// while another node is on it (or it cannot tell, the database not
+// answering: its renewals would fail too). Off the bus, it records its
+// heartbeat to ask; on it, beat does after the renewals, which come first.
 func (n *node) cutOff(ctx context.Context) bool {
-	up := n.c.Bus.Ready() == nil
-	other, err := n.c.Leases.BusBeat(ctx, up, n.ttl, n.ttl)
-	switch {
-	case up:
+	if n.c.Bus.Ready() == nil {
 		if n.bus.to(busUp) {
 			n.s.log.Info("cluster: back on the bus; rooms without an owner are adopted again")
 		}
 		return false
+	}
+	other, err := n.c.Leases.BusBeat(ctx, false, n.ttl, n.ttl)
+	switch {
 	case err != nil:
 		if n.bus.to(busUnknown) {
 			n.s.log.Warn("cluster: off the bus, and the database does not say whether the other nodes are on it: the leases are not renewed", "err", err)
@@ -66,6 +70,33 @@ func (n *node) cutOff(ctx context.Context) bool {
 		}
 		return false
 	}
+}
+
+// beat records that the node is on the bus, if it is, for the nodes that
+// are not to read (cutOff).
+func (n *node) beat() {
+	if n.c.Bus.Ready() != nil {
+		return
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), n.ttl/3)
+	defer cancel()
+	_, _ = n.c.Leases.BusBeat(ctx, true, n.ttl, n.ttl) // a database that does not answer: /readyz says so
+}
+
+// stalestFirst is the rooms the node owns, the one renewed longest ago
+// first: a round of renewals cut short by its deadline (a slow database)
+// begins the next with the rooms it missed.
+func (n *node) stalestFirst() []string {
+	n.mu.Lock()
+	defer n.mu.Unlock()
+	ids := make([]string, 0, len(n.owned))
+	for id := range n.owned {
+		ids = append(ids, id)
+	}
+	slices.SortFunc(ids, func(a, b string) int {
+		return cmp.Or(n.owned[a].renewed.Compare(n.owned[b].renewed), strings.Compare(a, b))
+	})
+	return ids
 }
 
 // startSweep adopts the orphans in the background, unless a sweep is
