@@ -539,3 +539,19 @@ func TestClusterSweepTakesRunningGamesFirst(t *testing.T) {
 	t.Logf("sweep of %d rooms, one running game's adoption hung: the others owned after (from the sweep's start) running %v, open %v",
 		len(others), since(running), since(open))
 }
+
+// TestRenewalsBeginWithTheStalestLease: a round of renewals cut short by
+// its deadline begins the next with the leases it missed: the rooms come
+// in the order they were last renewed, oldest first.
+func TestRenewalsBeginWithTheStalestLease(t *testing.T) {
+	now := time.Now()
+	n := &node{owned: map[string]*lease{
+		"a": {renewed: now},
+		"b": {renewed: now.Add(-3 * time.Second)},
+		"c": {renewed: now.Add(-time.Second)},
+		"d": {renewed: now.Add(-3 * time.Second)},
+	}}
+	if got, want := n.stalestFirst(), []string{"b", "d", "c", "a"}; !slices.Equal(got, want) {
+		t.Fatalf("renewal order %v, want %v", got, want)
+	}
+}
