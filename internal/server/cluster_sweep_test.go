@@ -298,7 +298,9 @@ func TestClusterRidesOutANATSRestart(t *testing.T) {
 		waitFor(ctx, t, n.name+"'s first heartbeat", func() bool { return n.cl.rounds.Load() > r })
 	}
 
-	dead.kill()
+	ns.Shutdown()
+	down := time.Now()
+	dead.kill() // now, so that its rooms become orphans while NATS is down
 	before, _ := c.leases(t, append(slices.Clone(kept), orphans...))
 	var last time.Time
 	for _, l := range before {
@@ -306,8 +308,6 @@ func TestClusterRidesOutANATSRestart(t *testing.T) {
 			last = l.expires
 		}
 	}
-	ns.Shutdown()
-	down := time.Now()
 	for _, n := range live {
 		waitFor(ctx, t, n.name+" off the bus", func() bool { return n.cl.c.Bus.Ready() != nil })
 	}
