@@ -5,10 +5,10 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"math/rand/v2"
 	"net/http"
 	"slices"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/prometheus/client_golang/prometheus"
@@ -46,8 +46,12 @@ type Leases interface {
 	Renew(ctx context.Context, room string, ttl time.Duration) error
 	Release(ctx context.Context, room string) error
 	// Orphans lists the open and running rooms whose lease is free or
-	// expired.
+	// expired, the running ones first.
 	Orphans(ctx context.Context) ([]string, error)
+	// BusBeat records whether this node reaches the bus (up); while it
+	// does not, it names another node that has reached it for grace since
+	// this one lost it, and was on it within fresh ("" if none).
+	BusBeat(ctx context.Context, up bool, fresh, grace time.Duration) (other string, err error)
 	// Lost tells an error of Renew or of a write that means the lease is
 	// another's now (not a passing failure of the database).
 	Lost(err error) bool
@@ -83,6 +87,11 @@ type node struct {
 	quit   chan struct{}
 	loop   sync.WaitGroup
 	m      *clusterMetrics
+
+	bus      busState     // what the node last made of its bus (sweep.go)
+	sweeping atomic.Bool  // a sweep for orphans is under way
+	rounds   atomic.Int64 // the keep loop's rounds, for the tests to wait on
+	sweeps   atomic.Int64 // the sweeps done
 }
 
 type lease struct {
@@ -140,18 +149,23 @@ func (n *node) start(ctx context.Context) error {
 		return fmt.Errorf("cluster: listen for released rooms: %w", err)
 	}
 	n.free = sub
-	n.adoptOrphans(ctx)
 	n.loop.Add(1)
 	go n.keep()
+	if n.sweeping.CompareAndSwap(false, true) {
+		n.sweep(ctx)
+	}
 	return nil
 }
 
 // keep renews the leases, drops the rooms whose lease is lost or ran out,
-// adopts orphans and forgets relayed connections whose node went silent.
+// adopts orphans (a sweep of its own, so that a long one never holds the
+// renewals up) and forgets relayed connections whose node went silent.
 func (n *node) keep() {
 	defer n.loop.Done()
 	t := time.NewTicker(n.ttl / 3)
 	defer t.Stop()
+	sweeps, stop := context.WithCancel(context.Background())
+	defer stop()
 	for {
 		select {
 		case <-n.quit:
@@ -160,9 +174,11 @@ func (n *node) keep() {
 		}
 		ctx, cancel := context.WithTimeout(context.Background(), n.ttl/3)
 		n.renew(ctx)
-		n.adoptOrphans(ctx)
 		cancel()
+		n.beat()
+		n.startSweep(sweeps)
 		n.reap()
+		n.rounds.Add(1)
 	}
 }
 
@@ -178,12 +194,14 @@ func (n *node) stop() {
 	}
 }
 
-// renew extends every lease the node holds. A node cut off from the bus
-// does not: it cannot serve the rooms' other nodes, so it lets them go to
-// a node that can, and stops acting for them once their leases run out.
+// renew extends every lease the node holds, through the database, with
+// the bus or without it. A node cut off from the bus while other nodes are
+// on it does not (cutOff): it cannot serve the rooms' other nodes, so it
+// lets them go to a node that can, and stops acting for them once their
+// leases run out.
 func (n *node) renew(ctx context.Context) {
-	cut := n.c.Bus.Ready() != nil
-	for _, id := range n.ownedIDs() {
+	cut := n.cutOff(ctx)
+	for _, id := range n.stalestFirst() {
 		n.mu.Lock()
 		l := n.owned[id]
 		n.mu.Unlock()
@@ -220,25 +238,6 @@ func (n *node) ownedIDs() []string {
 	}
 	slices.Sort(ids)
 	return ids
-}
-
-// adoptOrphans takes the rooms no node owns, in random order so that nodes
-// that look at once share them out.
-func (n *node) adoptOrphans(ctx context.Context) {
-	if n.s.draining.Load() || n.c.Bus.Ready() != nil {
-		return
-	}
-	ids, err := n.c.Leases.Orphans(ctx)
-	if err != nil {
-		n.s.log.Warn("cluster: listing the rooms without an owner", "err", err)
-		return
-	}
-	rand.Shuffle(len(ids), func(i, j int) { ids[i], ids[j] = ids[j], ids[i] })
-	for _, id := range ids {
-		if _, err := n.adopt(ctx, id); err != nil && !errors.Is(err, errHeld) {
-			n.s.log.Warn("cluster: adopting a room", "room", id, "err", err)
-		}
-	}
 }
 
 // own takes a new room's lease: the node that creates a room owns it.
@@ -320,7 +319,7 @@ func (n *node) adopt(ctx context.Context, id string) (bool, error) {
 		return false, err
 	}
 	n.m.takeovers.Inc()
-	n.s.log.Info("cluster: adopted a room", "room", id, "status", rec.Status)
+	n.s.log.Info("cluster: adopted a room", "room", id, "status", rec.Status, "took", time.Since(at).Round(time.Millisecond).String())
 	return true, nil
 }
 

@@ -176,13 +176,15 @@ func (d *DB) lease(ctx context.Context, room string) (Lease, error) {
 // cluster's, or whose maker died in that moment, waits this long.)
 const unleasedGrace = 30 * time.Second
 
-// Orphans lists the rooms that need an owner and have none (oldest
-// first): the open and running ones whose lease was released or has
-// expired, or was never taken (made unleasedGrace ago or more), and the finished ones whose owner died while
-// their end was still shown (a lease expired, not released: a node lets a
-// finished game's lease go when it leaves its memory). A node of a cluster
-// adopts them (internal/server, cluster.go); Acquire decides among nodes
-// that try the same one at once.
+// Orphans lists the rooms that need an owner and have none: the open and
+// running ones whose lease was released or has expired, or was never taken
+// (made unleasedGrace ago or more). The running games come first, then the
+// open rooms, each in a random order, so that nodes that look at once
+// begin with different rooms. A node of a cluster adopts them
+// (internal/server, cluster.go); Acquire decides among nodes that try the
+// same one at once. A finished game whose owner died while its end was
+// shown is not listed: it needs no owner until someone asks for it, and
+// the node asked adopts it then.
 func (d *DB) Orphans(ctx context.Context) ([]string, error) {
 	done, err := d.reading()
 	if err != nil {
@@ -190,10 +192,9 @@ func (d *DB) Orphans(ctx context.Context) ([]string, error) {
 	}
 	defer done()
 	rows, err := d.pool.Query(ctx, `SELECT r.id FROM rooms r LEFT JOIN leases l ON l.room_id = r.id
-		WHERE (r.status IN ('open', 'running') AND (l.node = '' OR l.expires < clock_timestamp()
-				OR (l.room_id IS NULL AND (r.created IS NULL OR r.created < $1))))
-			OR (r.status = 'over' AND l.node <> '' AND l.expires < clock_timestamp())
-		ORDER BY r.created, r.id`, time.Now().Add(-unleasedGrace).UnixNano())
+		WHERE r.status IN ('open', 'running') AND (l.node = '' OR l.expires < clock_timestamp()
+			OR (l.room_id IS NULL AND (r.created IS NULL OR r.created < $1)))
+		ORDER BY r.status = 'running' DESC, random()`, time.Now().Add(-unleasedGrace).UnixNano())
 	if err != nil {
 		return nil, fmt.Errorf("postgres: rooms without an owner: %w", err)
 	}

@@ -445,9 +445,106 @@ func TestOrphansAreTheRoomsNobodyOwns(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	// The running game first; a finished one waits to be asked for.
+	if len(got) == 0 || got[0] != "expired" {
+		t.Fatalf("orphans %v: the running game is not first", got)
+	}
 	slices.Sort(got)
-	want := []string{"expired", "never", "over-died", "released"}
+	want := []string{"expired", "never", "released"}
 	if !slices.Equal(got, want) {
 		t.Fatalf("orphans %v, want %v", got, want)
+	}
+}
+
+// TestOrphansPutRunningGamesFirst: however many open rooms are older,
+// every running game without an owner is listed before every open one.
+func TestOrphansPutRunningGamesFirst(t *testing.T) {
+	url := pgtest.Start(t).NewDB(t)
+	d := open(t, url)
+	old := time.Now().Add(-time.Hour)
+	for i := range 12 {
+		status := store.StatusOpen
+		if i%3 == 2 {
+			status = store.StatusRunning
+		}
+		r := storetest.Room(fmt.Sprintf("%s-%02d", status, i), status, 0)
+		r.Code = ""
+		r.Created, r.Updated = old.Add(time.Duration(i)*time.Minute), old
+		storetest.CreateRoom(t, d, r)
+	}
+	got, err := d.Orphans(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(got) != 12 {
+		t.Fatalf("orphans %v, want 12", got)
+	}
+	for i, id := range got {
+		if running := strings.HasPrefix(id, store.StatusRunning); running != (i < 4) {
+			t.Fatalf("orphans %v: %s is at %d", got, id, i)
+		}
+	}
+}
+
+// TestBusBeatTellsWhoElseIsOnTheBus: a node off the bus is told of
+// another node only once that node has been on the bus for the grace
+// since this one lost it, and only while that node is alive; when every
+// node is off the bus, none is named.
+func TestBusBeatTellsWhoElseIsOnTheBus(t *testing.T) {
+	url := pgtest.Start(t).NewDB(t)
+	d := open(t, url)
+	const fresh, grace = time.Minute, time.Minute
+	beat := func(node string, up bool) string {
+		t.Helper()
+		other, err := d.BusBeat(ctx, node, up, fresh, grace)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return other
+	}
+	// shift moves a node's times back, as the clock going on would.
+	shift := func(node string, since, seen time.Duration) {
+		t.Helper()
+		conn, err := pgx.Connect(ctx, url)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer conn.Close(ctx)
+		if _, err := conn.Exec(ctx, `UPDATE nodes SET since = since - $2 * interval '1 microsecond',
+			seen = seen - $3 * interval '1 microsecond' WHERE node = $1`, node, since.Microseconds(), seen.Microseconds()); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if got := beat("a", true); got != "" {
+		t.Fatalf("a node on the bus was told of %q", got)
+	}
+	beat("b", true)
+	shift("b", time.Hour, 0) // b has been on the bus for an hour
+	if got := beat("a", false); got != "" {
+		t.Fatalf("a, just off the bus, was told b is on it (%q): b has not been on it for the grace since", got)
+	}
+	shift("a", 2*grace, 0) // a lost the bus two graces ago; b still beats
+	beat("b", true)
+	if got := beat("a", false); got != "b" {
+		t.Fatalf("a, off the bus while b was on it for two graces, was told %q, want b", got)
+	}
+	shift("b", 0, 2*fresh) // b has not beaten since: dead
+	if got := beat("a", false); got != "" {
+		t.Fatalf("a was told of %q, a node silent for two freshes", got)
+	}
+	// Every node off the bus: none is named, however long.
+	beat("b", false)
+	shift("b", 2*grace, 0)
+	shift("a", 3*grace, 0)
+	if got := beat("a", false); got != "" {
+		t.Fatalf("with every node off the bus, a was told of %q", got)
+	}
+	// b comes back: a is named b only after the grace.
+	beat("b", true)
+	if got := beat("a", false); got != "" {
+		t.Fatalf("b, just back on the bus, was named (%q)", got)
+	}
+	if _, err := d.BusBeat(ctx, "", true, fresh, grace); err == nil {
+		t.Fatal("a heartbeat without a node's name was taken")
 	}
 }
