@@ -38,8 +38,9 @@ type Options struct {
 	// timeout waits (120 s); NameTimeout how long a new connection has to
 	// send its name (ResponseTimeout).
 	ActionTimeout, ResponseTimeout, NameTimeout time.Duration
-	// Pings: every PingEvery, answered within PingWait, or the connection
-	// is dead (its seat is played by the bot until the agent reconnects).
+	// Pings: every PingEvery while the agent owes no reply, answered
+	// within PingWait (ActionTimeout unless set), or the connection is
+	// dead (its seat is played by the bot until the agent reconnects).
 	PingEvery, PingWait time.Duration
 	Log                 *slog.Logger
 }
@@ -61,7 +62,7 @@ func (o *Options) defaults() {
 		o.PingEvery = 2 * time.Second
 	}
 	if o.PingWait == 0 {
-		o.PingWait = 3 * time.Second
+		o.PingWait = o.ActionTimeout
 	}
 	if o.Log == nil {
 		o.Log = slog.New(slog.DiscardHandler)
