@@ -133,3 +133,61 @@ func TestAnAgentThatDiesIsNoticedAndTheBotPlaysItsSeat(t *testing.T) {
 		})
 	}
 }
+
+// TestNight0WhisperIsHeardOnDay0: on 13 players the wolves whisper on
+// night 0 after DAILY_FINISH and before the dawn of day 1, in packets of
+// day 0, each hearing the others in whisper_history; no WHISPER comes
+// between day 1's DAILY_INITIALIZE and its DAILY_FINISH.
+func TestNight0WhisperIsHeardOnDay0(t *testing.T) {
+	g := newGateway(t, "", aiwolf.Options{Players: 13})
+	agents := startAgents(t, g, "pack", 13, nil)
+	waitAll(t, agents)
+	wolves := 0
+	for _, a := range agents {
+		ps := a.got()
+		if ps[1].Info.RoleMap[ps[1].Info.Agent] != "WEREWOLF" {
+			continue
+		}
+		wolves++
+		me := ps[1].Info.Agent
+		stage := 0 // 0: before night 0's DAILY_FINISH; 1: night 0; 2: day 1; 3: later
+		whispers, heard := 0, map[string]bool{}
+		for _, p := range ps[1:] {
+			switch {
+			case p.Request == "DAILY_FINISH" && stage == 0:
+				stage = 1
+			case p.Request == "DAILY_INITIALIZE" && stage == 1:
+				stage = 2
+			case p.Request == "DAILY_FINISH" && stage == 2:
+				stage = 3
+			}
+			if p.Request == "WHISPER" {
+				switch stage {
+				case 1:
+					whispers++
+					if p.Info.Day != 0 {
+						t.Errorf("%s: night 0's WHISPER carries day %d", me, p.Info.Day)
+					}
+				case 2:
+					t.Errorf("%s: a WHISPER between day 1's DAILY_INITIALIZE and DAILY_FINISH (day %d)", me, p.Info.Day)
+				}
+			}
+			if stage == 1 {
+				for _, w := range p.WhisperHistory {
+					if w.Agent != me && w.Day == 0 && !w.Over && !w.Skip {
+						heard[w.Agent] = true
+					}
+				}
+			}
+		}
+		if whispers == 0 {
+			t.Errorf("%s was never asked to WHISPER on night 0: %v", me, lastRequests(ps, 200))
+		}
+		if len(heard) != 2 {
+			t.Errorf("%s heard the whispers of %v on night 0, not its two mates", me, heard)
+		}
+	}
+	if wolves != 3 {
+		t.Fatalf("%d wolves among the agents", wolves)
+	}
+}

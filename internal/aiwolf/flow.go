@@ -69,6 +69,14 @@ func (t *table) flow(s *seat) {
 	if st.Night && s.wolf() && s.alive() {
 		t.startWhisper(s)
 	}
+	if st.Night && st.Day == 0 && t.night0Whisper() && !t.whisperDone(0) {
+		// AIWolf's night 0: DAILY_FINISH, the wolves' whisper, then the
+		// divination. Nothing of the night is asked before the whisper
+		// ends: the seer's check would end wolfden's first night (it has
+		// no attack to wait for), and the whisper would run into day 1.
+		t.startNight0Whisper()
+		return
+	}
 	if !st.Pending || s.away && !s.defaulted && s.probing {
 		return
 	}
@@ -132,6 +140,26 @@ func (t *table) startDay0(s *seat) {
 }
 
 const day0Key = "talk/day0"
+
+// night0Whisper: a matched game's regulation has a whisper on night 0
+// (13 players), which holds the night's other requests (flow).
+func (t *table) night0Whisper() bool {
+	return t.matched && t.reg.Setting.Whisper.MaxCount.PerAgent > 0
+}
+
+// startNight0Whisper begins night 0's whisper from a wolf's state, once
+// one was read; until then a wolf's own flow begins it.
+func (t *table) startNight0Whisper() {
+	if t.whisper != nil && t.whispDay == 0 {
+		return
+	}
+	for _, w := range t.seats {
+		if w != nil && w.st.Night && w.st.Day == 0 && w.wolf() && w.alive() {
+			t.startWhisper(w)
+			return
+		}
+	}
+}
 
 // choose is the AIWolf request for the seat's choices, and the choice.
 func choose(st *frame) (*game.ChoiceJSON, string) {

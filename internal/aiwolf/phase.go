@@ -65,9 +65,12 @@ func (t *table) startTalk(s *seat) {
 }
 
 // startSpeech gives the agent whose speech it is its TALK rounds alone.
+// The phase's key names the seat: key (the day and the step's seq) is
+// counted in the seat's own stream, and two seats' streams may number
+// their speech steps alike.
 func (t *table) startSpeech(s *seat, key string) {
 	t.ensureDay(s.st.Day)
-	k := "speech/" + key
+	k := "speech/" + itoa(int(s.no)) + "/" + key
 	if t.talk == nil || t.talk.key != k {
 		set := t.reg.Setting.Talk
 		set.MaxCount.PerDay = set.MaxCount.PerAgent
@@ -121,14 +124,24 @@ func (t *table) advance(p *phase) {
 		x := p.order[p.pos]
 		p.pos++
 		s := t.seats[x]
-		if p.budget[x].count <= 0 || s.currentConn() == nil || s.probing || s.done || !has(s.st.Alive, x) {
+		if p.budget[x].count <= 0 || s.currentConn() == nil || s.probing || s.done {
 			continue
 		}
+		if p.req == ReqWhisper && s.st.Type != "" && (!s.st.Night || s.st.Day > p.day) {
+			// The night is over (its other actors were done): its whisper
+			// ends rather than carry the next day.
+			p.done = true
+			break
+		}
 		if (p.req == ReqTalk && s.told < p.day) || (p.req == ReqWhisper && s.finished < p.day) {
-			// Its frames of the new day are not read yet: it is asked once
-			// it has been told the day (its own flow comes back here).
+			// Its frames of the new day are not read yet (on day 0, maybe
+			// none at all: whether it lives is not known yet): it is asked
+			// once it has been told the day (its own flow comes back here).
 			p.pos--
 			return
+		}
+		if !has(s.st.Alive, x) {
+			continue
 		}
 		p.waiting = x
 		o := t.packet(s, p.req, false)
@@ -160,8 +173,9 @@ func (t *table) phaseDone(p *phase) {
 		}
 		return
 	}
+	night0 := p.req == ReqWhisper && p.day == 0 // it held every seat's night 0
 	for _, s := range t.seats {
-		if s != nil && s.st.Pending && (p.req == ReqTalk || s.wolf()) {
+		if s != nil && (night0 || s.st.Pending && (p.req == ReqTalk || s.wolf())) {
 			t.flowOnce(s)
 		}
 	}
