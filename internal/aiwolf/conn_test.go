@@ -135,8 +135,9 @@ func TestAnAgentThatDiesIsNoticedAndTheBotPlaysItsSeat(t *testing.T) {
 }
 
 // TestNight0WhisperIsHeardOnDay0: on 13 players the wolves whisper on
-// night 0 after DAILY_FINISH and before the dawn of day 1, in packets of
-// day 0, each hearing the others in whisper_history; no WHISPER comes
+// day 0 as the reference's: in the morning, before the day's talk, and
+// on night 0, after DAILY_FINISH and before the dawn of day 1, in packets
+// of day 0, each hearing the others in whisper_history; no WHISPER comes
 // between day 1's DAILY_INITIALIZE and its DAILY_FINISH.
 func TestNight0WhisperIsHeardOnDay0(t *testing.T) {
 	g := newGateway(t, "", aiwolf.Options{Players: 13})
@@ -151,8 +152,15 @@ func TestNight0WhisperIsHeardOnDay0(t *testing.T) {
 		wolves++
 		me := ps[1].Info.Agent
 		stage := 0 // 0: before night 0's DAILY_FINISH; 1: night 0; 2: day 1; 3: later
-		whispers, heard := 0, map[string]bool{}
+		whispers, morning, talked, heard := 0, 0, false, map[string]bool{}
 		for _, p := range ps[1:] {
+			talked = talked || p.Request == "TALK"
+			if stage == 0 && p.Request == "WHISPER" {
+				if talked {
+					t.Errorf("%s: a WHISPER of day 0 after its talk began", me)
+				}
+				morning++
+			}
 			switch {
 			case p.Request == "DAILY_FINISH" && stage == 0:
 				stage = 1
@@ -179,6 +187,9 @@ func TestNight0WhisperIsHeardOnDay0(t *testing.T) {
 					}
 				}
 			}
+		}
+		if morning == 0 {
+			t.Errorf("%s was never asked to WHISPER on day 0's morning: %v", me, lastRequests(ps, 200))
 		}
 		if whispers == 0 {
 			t.Errorf("%s was never asked to WHISPER on night 0: %v", me, lastRequests(ps, 200))

@@ -28,6 +28,7 @@ type phase struct {
 	done    bool
 	told    bool // phaseDone ran
 	speech  bool // one speaker's speech turn (a board with ordered speeches)
+	morning bool // day 0's morning whisper: its wolves need only be told the day
 }
 
 func (p *phase) turn() int {
@@ -83,10 +84,15 @@ func (t *table) startSpeech(s *seat, key string) {
 // startWhisper begins (or goes on with) tonight's whisper among the
 // living wolf agents: only with two wolves alive or more, and a
 // regulation that has a whisper.
-func (t *table) startWhisper(s *seat) {
+func (t *table) startWhisper(s *seat) { t.whisperPhase(s, "whisper/"+itoa(s.st.Day)) }
+
+// whisperPhase begins (or goes on with) the whisper of key, with the
+// wolves of seat s's state. Day 0 has two, as the reference's: the
+// morning's (morningKey), before the day's talk, and the night's.
+func (t *table) whisperPhase(s *seat, key string) {
 	d := s.st.Day
 	t.ensureNight(d)
-	if t.whisper == nil {
+	if t.whisper == nil || t.whisper.key != key {
 		var seats []rules.Seat
 		wolves := 0
 		for _, w := range s.st.Wolves {
@@ -97,7 +103,8 @@ func (t *table) startWhisper(s *seat) {
 				}
 			}
 		}
-		t.whisper = t.newPhase(ReqWhisper, "whisper/"+itoa(d), d, t.reg.Setting.Whisper, seats)
+		t.whisper = t.newPhase(ReqWhisper, key, d, t.reg.Setting.Whisper, seats)
+		t.whisper.morning = key == morningKey
 		if wolves < 2 || t.reg.Setting.Whisper.MaxCount.PerAgent == 0 {
 			t.whisper.done = true
 		}
@@ -105,8 +112,9 @@ func (t *table) startWhisper(s *seat) {
 	t.advance(t.whisper)
 }
 
+// whisperDone: the whisper of the night after day d is over.
 func (t *table) whisperDone(d int) bool {
-	return t.whisper != nil && t.whisper.day == d && t.whisper.done
+	return t.whisper != nil && t.whisper.key == "whisper/"+itoa(d) && t.whisper.done
 }
 
 // advance asks the next agent of the phase, or ends it.
@@ -133,7 +141,7 @@ func (t *table) advance(p *phase) {
 			p.done = true
 			break
 		}
-		if (p.req == ReqTalk && s.told < p.day) || (p.req == ReqWhisper && s.finished < p.day) {
+		if ((p.req == ReqTalk || p.morning) && s.told < p.day) || (p.req == ReqWhisper && !p.morning && s.finished < p.day) {
 			// Its frames of the new day are not read yet (on day 0, maybe
 			// none at all: whether it lives is not known yet): it is asked
 			// once it has been told the day (its own flow comes back here).
