@@ -302,7 +302,7 @@ var presets = []*Preset{
 		cards:       fixed([]Role{Werewolf, Possessed, Seer}, repeat(Villager, 2)),
 		Options: with(std001, "sheriff", "none", "wolf_win", "parity", "last_words", "none",
 			"self_explosion", "off", "seer_sees", "wolf_or_not", "first_night_attack", "off",
-			"wolf_no_target", "off", "night_order", "seer_first"),
+			"wolf_no_target", "off", "night_order", "seer_first", "wolf_attack_wolves", "off"),
 	},
 	{
 		Name: "std-12-gargoyle", Chinese: "石像鬼守墓人", MinPlayers: 12, MaxPlayers: 12,
@@ -328,7 +328,7 @@ var presets = []*Preset{
 		cards:       fixed(repeat(Werewolf, 3), []Role{Possessed, Seer, Gravekeeper, Guard}, repeat(Villager, 6)),
 		Options: with(std001, "sheriff", "none", "wolf_win", "parity", "last_words", "none",
 			"self_explosion", "off", "seer_sees", "wolf_or_not", "first_night_attack", "off",
-			"wolf_no_target", "off", "night_order", "seer_first"),
+			"wolf_no_target", "off", "night_order", "seer_first", "wolf_attack_wolves", "off"),
 	},
 }
 

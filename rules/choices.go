@@ -41,7 +41,7 @@ func (g *Game) Choices(s Seat, buf []Choice) []Choice {
 			for _, w := range g.callOrder() {
 				switch {
 				case w == Werewolf && g.has(g.killers(), s):
-					buf = addChoice(buf, CmdAttack, g.alive, g.opt(OptWolfNoTarget) == DefaultOn) // a first pick, or a change while the night lasts
+					buf = addChoice(buf, CmdAttack, g.attackable(s), g.opt(OptWolfNoTarget) == DefaultOn) // a first pick, or a change while the night lasts
 				case w == r:
 					buf = g.roleChoices(s, r, StepNight, buf)
 				}
@@ -74,7 +74,7 @@ func (g *Game) Choices(s Seat, buf []Choice) []Choice {
 			buf = g.roleChoices(s, r, g.step, buf)
 		}
 	} else if g.step == StepNight && g.has(g.killers(), s) {
-		buf = addChoice(buf, CmdAttack, g.alive, g.opt(OptWolfNoTarget) == DefaultOn) // a wolf may change his pick while the night lasts
+		buf = addChoice(buf, CmdAttack, g.attackable(s), g.opt(OptWolfNoTarget) == DefaultOn) // a wolf may change his pick while the night lasts
 	}
 	if g.step == StepCampaign && g.has(g.cands, s) {
 		buf = addChoice(buf, CmdWithdraw, 0, true)

@@ -53,9 +53,24 @@ func (g *Game) tellWolfTeam() {
 	g.emit(Event{Kind: EvWolfTeam, To: g.wolfTeam(), Mask: g.pack()})
 }
 
+// attackable are the players killer s may name: anyone alive, or under
+// wolf_attack_wolves=off (AIWolf, whose server ignores an attack vote on a
+// werewolf) anyone alive but the pack and himself. Only the pack is left
+// out, which every killer knows: a lone killer (the pack dead) is kept
+// from naming himself alone.
+func (g *Game) attackable(s Seat) uint32 {
+	if g.opt(OptWolfAttackWolves) == DefaultOff {
+		return g.alive &^ g.pack() &^ s.bit()
+	}
+	return g.alive
+}
+
 func (g *Game) checkAttack(c Command) refusal {
 	if t := c.Target; t != NoSeat && !g.has(g.alive, t) {
 		return refuse(CodeTarget, "", "seat %d cannot be attacked", t)
+	}
+	if t := c.Target; t != NoSeat && !g.has(g.attackable(c.Seat), t) {
+		return refuse(CodeRule, "wolf_attack_wolves=off", "the wolves may not attack a wolf (seat %d)", t)
 	}
 	if c.Target == NoSeat && g.opt(OptWolfNoTarget) == DefaultOff {
 		return refuse(CodeRule, "wolf_no_target=off", "the wolves may not attack nobody")

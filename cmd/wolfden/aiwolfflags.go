@@ -33,9 +33,9 @@ func (f *aiwolfFlags) add(cmd *cobra.Command) {
 	fl.BoolVar(&f.auth, "aiwolf-auth", false, "require an HS256 JWT signed with $SECRET_KEY (claims role PLAYER and team), as Authorization: Bearer or a one-use ?code= (POST /aiwolf/code)")
 	fl.DurationVar(&f.action, "aiwolf-action-timeout", 60*time.Second, "how long a request waits for the agent's reply before the bot plays it")
 	fl.DurationVar(&f.response, "aiwolf-response-timeout", 120*time.Second, "how long the NAME probe after a timeout waits, and a new connection's NAME")
-	fl.DurationVar(&f.pingEvery, "aiwolf-ping", 2*time.Second, "how often agents are pinged")
+	fl.DurationVar(&f.pingEvery, "aiwolf-ping", 2*time.Second, "how often an agent that owes no reply is pinged")
 	fl.StringVar(&f.file, "aiwolf-config", "", "the reference server's YAML configuration (aiwolf-nlp-server's config/default_5.yml and kin): its address, timeouts, regulation, talk limits, matching, profiles and file loggers; a flag given as well wins (implies --aiwolf)")
-	fl.DurationVar(&f.pingTo, "aiwolf-ping-timeout", 3*time.Second, "a ping not answered by then ends the connection (the bot plays until the agent reconnects)")
+	fl.DurationVar(&f.pingTo, "aiwolf-ping-timeout", 0, "a ping not answered by then ends the connection (the bot plays until the agent reconnects); 0: the action timeout")
 	fl.DurationVar(&f.talkDur, "aiwolf-talk-duration", 0, "play matched games' talk as a group chat lasting at most this long (the reference's talk.duration); 0: TALK rounds")
 	fl.DurationVar(&f.whisperDur, "aiwolf-whisper-duration", 0, "play matched games' whisper as a group chat lasting at most this long (whisper.duration); 0: WHISPER rounds")
 }
@@ -88,8 +88,8 @@ func (f *aiwolfFlags) config(changed func(string) bool) (*aiwolf.Options, error)
 	if f.talkDur < 0 || f.whisperDur < 0 {
 		return nil, errors.New("--aiwolf-talk-duration and --aiwolf-whisper-duration may not be negative")
 	}
-	if f.action <= 0 || f.response <= 0 || f.pingEvery <= 0 || f.pingTo <= 0 {
-		return nil, errors.New("--aiwolf-action-timeout, --aiwolf-response-timeout, --aiwolf-ping and --aiwolf-ping-timeout must be positive")
+	if f.action <= 0 || f.response <= 0 || f.pingEvery <= 0 || f.pingTo < 0 {
+		return nil, errors.New("--aiwolf-action-timeout, --aiwolf-response-timeout and --aiwolf-ping must be positive, --aiwolf-ping-timeout not negative")
 	}
 	o := &aiwolf.Options{Players: f.players, Contest: f.contest, ActionTimeout: f.action, ResponseTimeout: f.response,
 		PingEvery: f.pingEvery, PingWait: f.pingTo, TalkDuration: f.talkDur, WhisperDuration: f.whisperDur,

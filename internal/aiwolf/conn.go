@@ -5,25 +5,37 @@ import (
 	"errors"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/coder/websocket"
 )
 
 // conn is one agent's WebSocket. A reader goroutine takes its text frames
-// (every "\n" deleted, as the reference does); pings notice a dead peer in
-// seconds; ask sends a request and waits for its reply. A reply that comes
-// after its request timed out is never taken for another: the request
-// that timed out is followed by a NAME probe, and every frame before the
-// name comes back is thrown away (probe).
+// (every "\n" deleted, as the reference does); ask sends a request and
+// waits for its reply. A reply that comes after its request timed out is
+// never taken for another: the request that timed out is followed by a
+// NAME probe, and every frame before the name comes back is thrown away
+// (probe).
+//
+// A dead agent is noticed without punishing a thinking one. A closed
+// connection ends the reader at once. An agent that stops reading is
+// noticed by the request it owes (its action timeout, then the probe's)
+// or, while it owes none, by a ping: the contest's Python client answers
+// a ping only inside its read, so an agent thinking over a request, or
+// over a packet that needs no reply (the LLM agent thinks over
+// DAILY_INITIALIZE too), answers late. So no ping goes out while a
+// request is outstanding, and a ping has as long as a request to be
+// answered (pinger).
 type conn struct {
-	ws    *websocket.Conn
-	name  string // the agent's name, its reply to NAME (kanolab1)
-	team  string // the name without its trailing digits (kanolab)
-	lines chan string
-	done  chan struct{} // closed when the connection is gone
-	once  sync.Once
-	wmu   sync.Mutex // one write at a time
+	ws     *websocket.Conn
+	name   string // the agent's name, its reply to NAME (kanolab1)
+	team   string // the name without its trailing digits (kanolab)
+	lines  chan string
+	done   chan struct{} // closed when the connection is gone
+	once   sync.Once
+	wmu    sync.Mutex   // one write at a time
+	asking atomic.Int32 // requests whose reply is awaited (ask, probe)
 }
 
 // Limits of an agent's connection.
@@ -56,7 +68,10 @@ func (c *conn) read(ctx context.Context) {
 	}
 }
 
-// pinger closes the connection when a ping is not answered within wait.
+// pinger pings the agent every so often while it owes no reply, and
+// closes the connection when a ping is not answered within wait (the
+// action timeout unless set: an agent may think that long over whatever
+// it read before the ping).
 func (c *conn) pinger(ctx context.Context, every, wait time.Duration) {
 	t := time.NewTicker(every)
 	defer t.Stop()
@@ -67,6 +82,9 @@ func (c *conn) pinger(ctx context.Context, every, wait time.Duration) {
 		case <-ctx.Done():
 			return
 		case <-t.C:
+			if c.asking.Load() > 0 {
+				continue // the request's own timeout watches the agent
+			}
 			pctx, cancel := context.WithTimeout(ctx, wait)
 			err := c.ws.Ping(pctx)
 			cancel()
@@ -136,6 +154,8 @@ func (c *conn) drain() {
 
 // ask sends a request and waits up to wait for its reply.
 func (c *conn) ask(b []byte, wait time.Duration) (string, error) {
+	c.asking.Add(1)
+	defer c.asking.Add(-1)
 	c.drain()
 	if err := c.send(b); err != nil {
 		return "", err
@@ -167,6 +187,8 @@ var namePacket = []byte(`{"request":"NAME"}`)
 // the name are replies to earlier requests and are thrown away. It
 // reports whether the agent answered within wait.
 func (c *conn) probe(wait time.Duration) bool {
+	c.asking.Add(1)
+	defer c.asking.Add(-1)
 	if c.send(namePacket) != nil {
 		return false
 	}

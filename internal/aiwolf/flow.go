@@ -59,7 +59,12 @@ func (t *table) flow(s *seat) {
 		s.enqueue(t.packet(s, ReqDailyFinish, false))
 	}
 	if st.Night && st.Day == 0 && t.day0Talk() && !t.day0Done {
-		// Day 0's talk, before anything of the night is asked.
+		// Day 0's morning whisper (13 players), then its talk, before
+		// anything of the night is asked.
+		if t.night0Whisper() && !t.morningDone() {
+			t.startDay0Whisper(morningKey)
+			return
+		}
 		t.startDay0(s)
 		return
 	}
@@ -69,6 +74,14 @@ func (t *table) flow(s *seat) {
 	}
 	if st.Night && s.wolf() && s.alive() {
 		t.startWhisper(s)
+	}
+	if st.Night && st.Day == 0 && t.night0Whisper() && !t.whisperDone(0) {
+		// AIWolf's night 0: DAILY_FINISH, the wolves' whisper, then the
+		// divination. Nothing of the night is asked before the whisper
+		// ends: the seer's check would end wolfden's first night (it has
+		// no attack to wait for), and the whisper would run into day 1.
+		t.startDay0Whisper("whisper/" + itoa(0))
+		return
 	}
 	if !st.Pending || s.away && !s.defaulted && s.probing {
 		return
@@ -138,6 +151,33 @@ func (t *table) startDay0(s *seat) {
 }
 
 const day0Key = "talk/day0"
+
+// night0Whisper: a matched game's regulation has day 0's whispers (13
+// players): the morning's, which holds the day's talk, and the night's,
+// which holds the night's other requests (flow).
+func (t *table) night0Whisper() bool {
+	return t.matched && t.reg.Setting.Whisper.MaxCount.PerAgent > 0
+}
+
+const morningKey = "whisper/day0"
+
+// morningDone: day 0's morning whisper is over.
+func (t *table) morningDone() bool {
+	w := t.whisper
+	return w != nil && t.whispDay == 0 && (w.key != morningKey || w.done)
+}
+
+// startDay0Whisper begins (or goes on with) one of day 0's whispers from
+// a wolf's state, once one was read; until then a wolf's own flow comes
+// back here.
+func (t *table) startDay0Whisper(key string) {
+	for _, w := range t.seats {
+		if w != nil && w.st.Night && w.st.Day == 0 && w.wolf() && w.alive() {
+			t.whisperPhase(w, key)
+			return
+		}
+	}
+}
 
 // choose is the AIWolf request for the seat's choices, and the choice.
 func choose(st *frame) (*game.ChoiceJSON, string) {

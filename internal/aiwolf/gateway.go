@@ -50,8 +50,9 @@ type Options struct {
 	// and CSV logs to files once it ends, as the reference's json_logger
 	// and game_logger do (the server calls WriteFiles).
 	JSONLog, GameLog FileLog
-	// Pings: every PingEvery, answered within PingWait, or the connection
-	// is dead (its seat is played by the bot until the agent reconnects).
+	// Pings: every PingEvery while the agent owes no reply, answered
+	// within PingWait (ActionTimeout unless set), or the connection is
+	// dead (its seat is played by the bot until the agent reconnects).
 	PingEvery, PingWait time.Duration
 	Log                 *slog.Logger
 	// Profiles, if set, give a matched game's agents in-game names and
@@ -90,7 +91,7 @@ func (o *Options) defaults() {
 		o.PingEvery = 2 * time.Second
 	}
 	if o.PingWait == 0 {
-		o.PingWait = 3 * time.Second
+		o.PingWait = o.ActionTimeout
 	}
 	if o.Log == nil {
 		o.Log = slog.New(slog.DiscardHandler)

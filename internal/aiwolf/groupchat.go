@@ -94,9 +94,10 @@ func (t *table) phaseFor(req string) *phase {
 }
 
 // ready: the seat was told the phase's day (DAILY_INITIALIZE for the
-// talk, DAILY_FINISH for the whisper), so its start comes after.
+// talk and day 0's morning whisper, DAILY_FINISH for a night's whisper),
+// so its start comes after.
 func (p *phase) ready(s *seat) bool {
-	if p.req == ReqWhisper {
+	if p.req == ReqWhisper && !p.morning {
 		return s.finished >= p.day
 	}
 	return s.told >= p.day

@@ -28,6 +28,7 @@ type phase struct {
 	done    bool
 	told    bool // phaseDone ran
 	speech  bool // one speaker's speech turn (a board with ordered speeches)
+	morning bool // day 0's morning whisper: its wolves need only be told the day
 
 	group *group // a group-chat phase (groupchat.go), not rounds
 }
@@ -68,9 +69,12 @@ func (t *table) startTalk(s *seat) {
 }
 
 // startSpeech gives the agent whose speech it is its TALK rounds alone.
+// The phase's key names the seat: key (the day and the step's seq) is
+// counted in the seat's own stream, and two seats' streams may number
+// their speech steps alike.
 func (t *table) startSpeech(s *seat, key string) {
 	t.ensureDay(s.st.Day)
-	k := "speech/" + key
+	k := "speech/" + itoa(int(s.no)) + "/" + key
 	if t.talk == nil || t.talk.key != k {
 		set := t.reg.Setting.Talk
 		set.MaxCount.PerDay = set.MaxCount.PerAgent
@@ -83,10 +87,15 @@ func (t *table) startSpeech(s *seat, key string) {
 // startWhisper begins (or goes on with) tonight's whisper among the
 // living wolf agents: only with two wolves alive or more, and a
 // regulation that has a whisper.
-func (t *table) startWhisper(s *seat) {
+func (t *table) startWhisper(s *seat) { t.whisperPhase(s, "whisper/"+itoa(s.st.Day)) }
+
+// whisperPhase begins (or goes on with) the whisper of key, with the
+// wolves of seat s's state. Day 0 has two, as the reference's: the
+// morning's (morningKey), before the day's talk, and the night's.
+func (t *table) whisperPhase(s *seat, key string) {
 	d := s.st.Day
 	t.ensureNight(d)
-	if t.whisper == nil {
+	if t.whisper == nil || t.whisper.key != key {
 		var seats []rules.Seat
 		wolves := 0
 		for _, w := range s.st.Wolves {
@@ -97,7 +106,8 @@ func (t *table) startWhisper(s *seat) {
 				}
 			}
 		}
-		t.whisper = t.newPhase(ReqWhisper, "whisper/"+itoa(d), d, t.reg.Setting.Whisper, seats)
+		t.whisper = t.newPhase(ReqWhisper, key, d, t.reg.Setting.Whisper, seats)
+		t.whisper.morning = key == morningKey
 		if wolves < 2 || t.reg.Setting.Whisper.MaxCount.PerAgent == 0 {
 			t.whisper.done = true
 		}
@@ -105,8 +115,9 @@ func (t *table) startWhisper(s *seat) {
 	t.advance(t.whisper)
 }
 
+// whisperDone: the whisper of the night after day d is over.
 func (t *table) whisperDone(d int) bool {
-	return t.whisper != nil && t.whisper.day == d && t.whisper.done
+	return t.whisper != nil && t.whisper.key == "whisper/"+itoa(d) && t.whisper.done
 }
 
 // advance asks the next agent of the phase, or ends it.
@@ -132,10 +143,16 @@ func (t *table) advance(p *phase) {
 		if b.count <= 0 || p.setting.MaxLength.PerAgent != nil && b.length <= 0 || s.currentConn() == nil || s.probing || s.done {
 			continue
 		}
-		if (p.req == ReqTalk && s.told < p.day) || (p.req == ReqWhisper && (s.finished < p.day || !s.st.Night)) {
-			// Its frames of the new day are not read yet (on day 0 maybe
-			// not even its first state): it is asked once it has been told
-			// the day (its own flow comes back here).
+		if p.req == ReqWhisper && s.st.Type != "" && s.st.Day > p.day {
+			// The night is over (its other actors were done): its whisper
+			// ends rather than carry the next day.
+			p.done = true
+			break
+		}
+		if ((p.req == ReqTalk || p.morning) && s.told < p.day) || (p.req == ReqWhisper && !p.morning && (s.finished < p.day || !s.st.Night)) {
+			// Its frames of the new day (night) are not read yet (on day 0,
+			// maybe none at all: whether it lives is not known yet): it is
+			// asked once it has been told them (its own flow comes back here).
 			p.pos--
 			return
 		}
@@ -175,8 +192,9 @@ func (t *table) phaseDone(p *phase) {
 		}
 		return
 	}
+	night0 := p.req == ReqWhisper && p.day == 0 // it held every seat's night 0
 	for _, s := range t.seats {
-		if s != nil && s.st.Pending && (p.req == ReqTalk || s.wolf() || p.day == 0) { // night 0's seer waits too
+		if s != nil && (night0 || s.st.Pending && (p.req == ReqTalk || s.wolf())) {
 			t.flowOnce(s)
 		}
 	}
