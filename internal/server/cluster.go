@@ -1,6 +1,7 @@
 package server
 
 import (
+	"cmp"
 	"context"
 	"encoding/json"
 	"errors"
@@ -9,6 +10,7 @@ import (
 	"net/http"
 	"slices"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/prometheus/client_golang/prometheus"
@@ -35,6 +37,11 @@ type Cluster struct {
 	// TTL is how long a lease lasts; the owner renews it every third of
 	// that. 0 takes 10 s.
 	TTL time.Duration
+
+	// relayWait, in tests, replaces busWait and relayAlive for the
+	// relayed WebSockets: the tests of a hung owner make them long, to
+	// show that its players do not wait for them.
+	relayWait time.Duration
 }
 
 // Leases is what a node needs of the database's leases
@@ -74,12 +81,17 @@ type node struct {
 	s   *Server
 	c   Cluster
 	ttl time.Duration
+	// a relayed WebSocket's wait for the owner's answer, and its keep-alive
+	// (busWait and relayAlive, unless a test says)
+	relayWait, relayAlive time.Duration
 
 	mu     sync.Mutex
 	owned  map[string]*lease          // the rooms this node owns
 	relays map[string]*relayConn      // connections other nodes relay to this one's games, by id
 	held   map[*relaySession]struct{} // connections of this node relayed to others' games
 	free   bus.Subscription
+	moved  bus.Subscription                // bus.Moved (hung.go)
+	asking map[string]map[*asking]struct{} // requests waiting on each room's owner (hung.go)
 	quit   chan struct{}
 	loop   sync.WaitGroup
 	m      *clusterMetrics
@@ -87,7 +99,8 @@ type node struct {
 
 type lease struct {
 	cmd     bus.Subscription
-	renewed time.Time // this node's clock before the call that last took or renewed it
+	renewed time.Time    // this node's clock before the call that last took or renewed it
+	end     atomic.Int64 // renewed + ttl, monotonic, for the writers (hung.go)
 }
 
 type clusterMetrics struct {
@@ -102,8 +115,8 @@ func newNode(s *Server, c Cluster) *node {
 	if c.TTL == 0 {
 		c.TTL = 10 * time.Second
 	}
-	n := &node{s: s, c: c, ttl: c.TTL, owned: map[string]*lease{}, relays: map[string]*relayConn{},
-		held: map[*relaySession]struct{}{}, quit: make(chan struct{})}
+	n := &node{s: s, c: c, ttl: c.TTL, relayWait: cmp.Or(c.relayWait, busWait), relayAlive: cmp.Or(c.relayWait, relayAlive), owned: map[string]*lease{}, relays: map[string]*relayConn{},
+		held: map[*relaySession]struct{}{}, asking: map[string]map[*asking]struct{}{}, quit: make(chan struct{})}
 	n.m = &clusterMetrics{
 		owned: prometheus.NewGauge(prometheus.GaugeOpts{Name: "wolfden_cluster_games_owned",
 			Help: "Rooms, open or running, whose lease this node holds."}),
@@ -140,9 +153,13 @@ func (n *node) start(ctx context.Context) error {
 		return fmt.Errorf("cluster: listen for released rooms: %w", err)
 	}
 	n.free = sub
+	if n.moved, err = n.c.Bus.Subscribe(bus.Moved, n.heardMoved); err != nil {
+		return fmt.Errorf("cluster: listen for adopted rooms: %w", err)
+	}
 	n.adoptOrphans(ctx)
-	n.loop.Add(1)
+	n.loop.Add(2)
 	go n.keep()
+	go n.watch()
 	return nil
 }
 
@@ -175,6 +192,9 @@ func (n *node) stop() {
 	n.loop.Wait()
 	if n.free != nil {
 		_ = n.free.Unsubscribe()
+	}
+	if n.moved != nil {
+		_ = n.moved.Unsubscribe()
 	}
 }
 
@@ -263,9 +283,12 @@ func (n *node) listen(id string, renewed time.Time) error {
 	if err != nil {
 		return err
 	}
+	l := &lease{cmd: sub, renewed: renewed}
+	l.extend(renewed, n.ttl)
 	n.mu.Lock()
-	n.owned[id] = &lease{cmd: sub, renewed: renewed}
+	n.owned[id] = l
 	n.mu.Unlock()
+	n.bind(id, l)
 	n.m.owned.Inc()
 	return nil
 }
@@ -321,6 +344,7 @@ func (n *node) adopt(ctx context.Context, id string) (bool, error) {
 	}
 	n.m.takeovers.Inc()
 	n.s.log.Info("cluster: adopted a room", "room", id, "status", rec.Status)
+	n.announce(id)
 	return true, nil
 }
 
@@ -442,6 +466,7 @@ type envelope struct {
 type answer struct {
 	// Gone: the relayed connection is no longer known to the owner.
 	Gone   bool        `json:"gone,omitempty"`
+	Node   string      `json:"node,omitempty"` // open: the owner that opened it
 	Status int         `json:"status,omitempty"`
 	Header http.Header `json:"header,omitempty"`
 	Body   []byte      `json:"body,omitempty"`
@@ -457,10 +482,12 @@ func (n *node) ask(ctx context.Context, id string, e envelope, wait time.Duratio
 	b, _ := json.Marshal(e)
 	ctx, cancel := context.WithTimeout(ctx, wait)
 	defer cancel()
+	ctx, done := n.askCtx(ctx, id) // ended early if another node adopts the room
+	defer done()
 	t0 := time.Now()
 	reply, err := n.c.Bus.Request(ctx, subj, b)
 	if err != nil {
-		return answer{}, err
+		return answer{}, movedCause(ctx, err)
 	}
 	n.m.latency.Observe(time.Since(t0).Seconds())
 	var a answer
@@ -487,6 +514,9 @@ func (n *node) serve(id string, m bus.Msg) {
 		return
 	}
 	n.m.remote.Inc()
+	if n.refuseLapsed(id, m, e) {
+		return
+	}
 	switch e.Op {
 	case "http":
 		go n.serveHTTP(id, m, e)

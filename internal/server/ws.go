@@ -189,6 +189,10 @@ func (s *Server) session(ctx context.Context, cancel context.CancelFunc, conn ws
 		if err != nil {
 			return
 		}
+		if rm.lapsed() { // read on a node woken past its lease: not acted on, not answered (hung.go)
+			_ = conn.Close(websocket.StatusServiceRestart, "moved")
+			return
+		}
 		if len(data) > MaxFrame {
 			closeWith(conn, "too_big", fmt.Sprintf("frames are limited to %d bytes", MaxFrame))
 			return
@@ -348,6 +352,10 @@ func (s *Server) writer(ctx context.Context, cancel context.CancelFunc, conn wsC
 	dog := time.AfterFunc(time.Hour, cancel)
 	defer dog.Stop()
 	write := func(b []byte) bool {
+		if rm.lapsed() { // a node woken past its lease: not a byte more (hung.go)
+			_ = conn.Close(websocket.StatusServiceRestart, "moved")
+			return false
+		}
 		dog.Reset(writeWait)
 		err := conn.Write(ctx, websocket.MessageText, b)
 		dog.Stop()
