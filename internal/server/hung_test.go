@@ -217,3 +217,68 @@ func (l renewHangs) Renew(ctx context.Context, room string, ttl time.Duration) e
 	l.f.hold()
 	return l.Leases.Renew(ctx, room, ttl)
 }
+
+// TestTheKeepAliveComesAlikeToAWolfAndAVillager: a werewolf's connection
+// and a villager's are told the same longest silence in their welcome,
+// and by day (its speeches an hour long) are sent the same keep-alive,
+// the same bytes (game.TestTheKeepAliveIsTheSameForEverySeat shows they
+// are sent at the same instants, and not by night).
+func TestTheKeepAliveComesAlikeToAWolfAndAVillager(t *testing.T) {
+	ts := newTestServer(t)
+	deal := []string{"werewolf", "villager", "werewolf", "werewolf", "villager", "villager", "seer", "witch", "hunter"}
+	c, players := ts.table(t, map[string]any{"preset": "std-9", "seed": 3, "practice": true, "deal": deal,
+		"timers": map[string]string{"night": "80ms", "witch": "60ms", "tick": "10ms", "speech": "1h", "vote": "1h", "other": "1h"}})
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	if err := ts.api.Do(ctx, "POST", "/api/rooms/"+c.Room.ID+"/start", c.HostToken, nil, nil); err != nil {
+		t.Fatal(err)
+	}
+	type seen struct {
+		welcome map[string]any
+		alive   [][]byte
+	}
+	read := func(token string) seen {
+		ws, _, err := websocket.Dial(ctx, "ws"+strings.TrimPrefix(ts.http.URL, "http")+"/ws/"+c.Room.ID, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer ws.CloseNow()
+		ws.SetReadLimit(1 << 20)
+		hello, _ := json.Marshal(map[string]any{"type": "hello", "token": token})
+		if err := ws.Write(ctx, websocket.MessageText, hello); err != nil {
+			t.Fatal(err)
+		}
+		var s seen
+		for len(s.alive) < 2 {
+			_, b, err := ws.Read(ctx)
+			if err != nil {
+				t.Fatal(err)
+			}
+			switch {
+			case s.welcome == nil:
+				if err := json.Unmarshal(b, &s.welcome); err != nil || s.welcome["type"] != "welcome" {
+					t.Fatalf("first message %s", b)
+				}
+			default:
+				for line := range strings.SplitSeq(string(b), "\n") {
+					if strings.HasPrefix(line, `{"type":"alive"`) {
+						s.alive = append(s.alive, []byte(line))
+					}
+				}
+			}
+		}
+		return s
+	}
+	wolf, villager := read(players[0].Token), read(players[1].Token)
+	if wolf.welcome["seat"] != 1.0 || villager.welcome["seat"] != 2.0 {
+		t.Fatalf("seats %v and %v", wolf.welcome["seat"], villager.welcome["seat"])
+	}
+	if wolf.welcome["alive"] != villager.welcome["alive"] || wolf.welcome["alive"] != 2000.0 {
+		t.Fatalf("the welcomes say alive %v (werewolf) and %v (villager), not both 2000", wolf.welcome["alive"], villager.welcome["alive"])
+	}
+	for i := range 2 {
+		if string(wolf.alive[i]) != `{"type":"alive"}` || string(villager.alive[i]) != string(wolf.alive[i]) {
+			t.Fatalf("keep-alive %d: %q to the werewolf, %q to the villager", i+1, wolf.alive[i], villager.alive[i])
+		}
+	}
+}
