@@ -154,6 +154,16 @@ func TestClusterFrozenOwnersPlayersComeBack(t *testing.T) {
 			t.Fatal("no night came")
 		}
 	}
+	// Frozen just after the player who stays on it got a message: his
+	// writer is then idle until the next tick, and not caught in the middle
+	// of a write that would finish at the wake.
+	for base := stays.frames.Load(); stays.frames.Load() == base; {
+		select {
+		case <-stays.ended:
+			t.Fatalf("the owner closed a connection before its freeze: %d %q", stays.code, stays.reason)
+		case <-time.After(time.Millisecond):
+		}
+	}
 	frozen := time.Now()
 	owner.freeze(t)
 
