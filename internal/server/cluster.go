@@ -115,8 +115,10 @@ func newNode(s *Server, c Cluster) *node {
 	if c.TTL == 0 {
 		c.TTL = 10 * time.Second
 	}
-	n := &node{s: s, c: c, ttl: c.TTL, relayWait: cmp.Or(c.relayWait, busWait), relayAlive: cmp.Or(c.relayWait, relayAlive), owned: map[string]*lease{}, relays: map[string]*relayConn{},
-		held: map[*relaySession]struct{}{}, asking: map[string]map[*asking]struct{}{}, quit: make(chan struct{})}
+	n := &node{s: s, c: c, ttl: c.TTL, owned: map[string]*lease{}, relays: map[string]*relayConn{},
+		held: map[*relaySession]struct{}{}, quit: make(chan struct{}),
+		relayWait: cmp.Or(c.relayWait, busWait), relayAlive: cmp.Or(c.relayWait, relayAlive),
+		asking: map[string]map[*asking]struct{}{}}
 	n.m = &clusterMetrics{
 		owned: prometheus.NewGauge(prometheus.GaugeOpts{Name: "wolfden_cluster_games_owned",
 			Help: "Rooms, open or running, whose lease this node holds."}),

@@ -94,8 +94,8 @@ func (n *node) watch() {
 // its clock.
 func (n *node) lapsed(id string) bool {
 	n.mu.Lock()
+	defer n.mu.Unlock()
 	l := n.owned[id]
-	n.mu.Unlock()
 	return l != nil && (l.lapsed() || time.Since(l.renewed) >= n.ttl)
 }
 
@@ -211,7 +211,7 @@ func (n *node) askCtx(ctx context.Context, id string) (context.Context, func()) 
 	return ctx, func() {
 		n.mu.Lock()
 		delete(m, a)
-		if len(m) == 0 && n.asking[id] != nil && len(n.asking[id]) == 0 {
+		if len(n.asking[id]) == 0 {
 			delete(n.asking, id)
 		}
 		n.mu.Unlock()
