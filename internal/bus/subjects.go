@@ -34,6 +34,12 @@ func Conn(room, conn string) (string, error) {
 // released, so that another takes them at once.
 const Free = "wolfden.cluster.free"
 
+// Moved is the subject on which a node that has just adopted a room says
+// so (the room and its new owner), so that every node closes at once the
+// connections it relays to the room's old owner and stops waiting on it:
+// that owner may be frozen rather than dead.
+const Moved = "wolfden.cluster.moved"
+
 func roomSubject(room, rest string) (string, error) {
 	if err := checkToken(room); err != nil {
 		return "", fmt.Errorf("%w: room id %q: %v", ErrSubject, room, err)

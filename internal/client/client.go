@@ -12,6 +12,7 @@ import (
 	"math/rand/v2"
 	"net/http"
 	"strings"
+	"sync/atomic"
 	"time"
 
 	"github.com/coder/websocket"
@@ -100,7 +101,22 @@ type Conn struct {
 	Practice bool       // the welcome said the room is a practice: its deal may be known
 	Frames   chan Frame // every frame received, in order; closed when the connection ends
 	err      error
+	// quiet: the longest the server said it stays silent (the welcome's
+	// alive); silent: it stayed silent much longer, and the line was dropped.
+	quiet  time.Duration
+	silent atomic.Bool
 }
+
+// ErrSilent ends a connection on which the server sent nothing for much
+// longer than its welcome promised (its keep-alive by day, its tick by
+// night): its server is frozen or the line is dead, and the caller dials
+// again (docs/cluster.md, "A hung owner").
+var ErrSilent = errors.New("client: the server sent nothing for much longer than it keeps quiet; the line is dropped")
+
+// SilentAfter is how long a connection waits without a message before it
+// gives the line up, for a server that promised one every quiet: two
+// periods missed and a second.
+func SilentAfter(quiet time.Duration) time.Duration { return 2*quiet + time.Second }
 
 // Frame is a frame received, decoded loosely: Raw keeps it whole.
 type Frame struct {
@@ -150,10 +166,11 @@ func DialWith(ctx context.Context, hc *http.Client, base, room, token string, si
 		return nil, fmt.Errorf("client: %s %s: %s", f.Type, f.Code, f.Message)
 	}
 	var w struct {
-		Practice bool `json:"practice"`
+		Practice bool  `json:"practice"`
+		Alive    int64 `json:"alive"`
 	}
 	_ = json.Unmarshal(f.Raw, &w)
-	c.Seat, c.Practice = f.Seat, w.Practice
+	c.Seat, c.Practice, c.quiet = f.Seat, w.Practice, time.Duration(w.Alive)*time.Millisecond
 	go c.loop()
 	return c, nil
 }
@@ -174,11 +191,27 @@ func (c *Conn) read(ctx context.Context, f *Frame) error {
 
 func (c *Conn) loop() {
 	defer close(c.Frames)
+	// One timer for the connection, reset at each message (not a context
+	// per read: the load tool reads from thousands of connections).
+	var dog *time.Timer
+	if c.quiet > 0 {
+		dog = time.AfterFunc(SilentAfter(c.quiet), func() {
+			c.silent.Store(true)
+			_ = c.ws.CloseNow()
+		})
+		defer dog.Stop()
+	}
 	for {
 		_, data, err := c.ws.Read(context.Background())
 		if err != nil {
 			c.err = err
+			if c.silent.Load() {
+				c.err = fmt.Errorf("%w (nothing for %v)", ErrSilent, SilentAfter(c.quiet))
+			}
 			return
+		}
+		if dog != nil { // a reader that does not take its frames is not a silent line
+			dog.Stop()
 		}
 		fs, err := Split(data)
 		if err != nil {
@@ -187,6 +220,9 @@ func (c *Conn) loop() {
 		}
 		for _, f := range fs {
 			c.Frames <- f
+		}
+		if dog != nil {
+			dog.Reset(SilentAfter(c.quiet))
 		}
 	}
 }
@@ -236,6 +272,10 @@ func (c *Conn) SendRaw(ctx context.Context, b []byte) error {
 
 // Close closes the connection.
 func (c *Conn) Close() error { return c.ws.Close(websocket.StatusNormalClosure, "bye") }
+
+// Silent says, once Frames is closed, whether the connection was dropped
+// because the server went silent (ErrSilent).
+func (c *Conn) Silent() bool { return c.silent.Load() }
 
 // Kill drops the connection without a closing handshake.
 func (c *Conn) Kill() error { return c.ws.CloseNow() }

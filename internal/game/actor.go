@@ -39,6 +39,9 @@ type Config struct {
 	// CardSeen: after the deal the table waits until every person has
 	// confirmed seeing his card before the first night falls (seen.go).
 	CardSeen bool
+	// KeepAlive is the day's keep-alive period (alive.go); 0 takes
+	// KeepAlive.
+	KeepAlive time.Duration
 }
 
 // Hooks let the server observe the actor without the actor knowing about
@@ -118,6 +121,8 @@ type Actor struct {
 	tickBase time.Time // nightfall: tick n is due at tickBase + n ticks
 	tickAt   time.Time // the next tick
 	tickN    int       // the last tick sent
+	// aliveAt: the day's next keep-alive (alive.go); zero while ticking.
+	aliveAt time.Time
 
 	calls      []wire.CallJSON // tonight's calls, as the table knew the game at nightfall
 	callsNight int
@@ -296,6 +301,7 @@ func (a *Actor) run() {
 	defer close(a.done) // connections see it, send what is queued, and close
 	defer a.timer.Stop()
 	defer a.recover()
+	a.keepAlive(time.Now())
 	for {
 		select {
 		case f := <-a.inbox:
@@ -320,6 +326,7 @@ func (a *Actor) run() {
 		if a.stopping() {
 			return
 		}
+		a.keepAlive(time.Now())
 	}
 }
 
@@ -753,6 +760,8 @@ func (a *Actor) arm() {
 	}
 	if a.ticking {
 		take(a.tickAt)
+	} else {
+		take(a.aliveAt)
 	}
 	if a.stalled {
 		take(a.stallAt.Add(stallRetry))

@@ -1,6 +1,7 @@
 package server
 
 import (
+	"cmp"
 	"context"
 	"encoding/json"
 	"errors"
@@ -35,6 +36,11 @@ type Cluster struct {
 	// TTL is how long a lease lasts; the owner renews it every third of
 	// that. 0 takes 10 s.
 	TTL time.Duration
+
+	// relayWait, in tests, replaces busWait and relayAlive for the
+	// relayed WebSockets: the tests of a hung owner make them long, to
+	// show that its players do not wait for them.
+	relayWait time.Duration
 }
 
 // Leases is what a node needs of the database's leases
@@ -78,12 +84,17 @@ type node struct {
 	s   *Server
 	c   Cluster
 	ttl time.Duration
+	// a relayed WebSocket's wait for the owner's answer, and its keep-alive
+	// (busWait and relayAlive, unless a test says)
+	relayWait, relayAlive time.Duration
 
 	mu     sync.Mutex
 	owned  map[string]*lease          // the rooms this node owns
 	relays map[string]*relayConn      // connections other nodes relay to this one's games, by id
 	held   map[*relaySession]struct{} // connections of this node relayed to others' games
 	free   bus.Subscription
+	moved  bus.Subscription                // bus.Moved (hung.go)
+	asking map[string]map[*asking]struct{} // requests waiting on each room's owner (hung.go)
 	quit   chan struct{}
 	loop   sync.WaitGroup
 	m      *clusterMetrics
@@ -96,7 +107,8 @@ type node struct {
 
 type lease struct {
 	cmd     bus.Subscription
-	renewed time.Time // this node's clock before the call that last took or renewed it
+	renewed time.Time    // this node's clock before the call that last took or renewed it
+	end     atomic.Int64 // renewed + ttl, monotonic, for the writers (hung.go)
 }
 
 type clusterMetrics struct {
@@ -112,7 +124,9 @@ func newNode(s *Server, c Cluster) *node {
 		c.TTL = 10 * time.Second
 	}
 	n := &node{s: s, c: c, ttl: c.TTL, owned: map[string]*lease{}, relays: map[string]*relayConn{},
-		held: map[*relaySession]struct{}{}, quit: make(chan struct{})}
+		held: map[*relaySession]struct{}{}, quit: make(chan struct{}),
+		relayWait: cmp.Or(c.relayWait, busWait), relayAlive: cmp.Or(c.relayWait, relayAlive),
+		asking: map[string]map[*asking]struct{}{}}
 	n.m = &clusterMetrics{
 		owned: prometheus.NewGauge(prometheus.GaugeOpts{Name: "wolfden_cluster_games_owned",
 			Help: "Rooms, open or running, whose lease this node holds."}),
@@ -149,8 +163,12 @@ func (n *node) start(ctx context.Context) error {
 		return fmt.Errorf("cluster: listen for released rooms: %w", err)
 	}
 	n.free = sub
-	n.loop.Add(1)
+	if n.moved, err = n.c.Bus.Subscribe(bus.Moved, n.heardMoved); err != nil {
+		return fmt.Errorf("cluster: listen for adopted rooms: %w", err)
+	}
+	n.loop.Add(2)
 	go n.keep()
+	go n.watch()
 	if n.sweeping.CompareAndSwap(false, true) {
 		n.sweep(ctx)
 	}
@@ -164,12 +182,21 @@ func (n *node) keep() {
 	defer n.loop.Done()
 	t := time.NewTicker(n.ttl / 3)
 	defer t.Stop()
+	// Orphans are looked for more often than leases are renewed: a game
+	// whose owner froze or died is adopted within about a second of its
+	// lease running out, not up to a third of a ttl later (its players are
+	// back within the ttl and a second or two).
+	look := time.NewTicker(min(n.ttl/3, time.Second))
+	defer look.Stop()
 	sweeps, stop := context.WithCancel(context.Background())
 	defer stop()
 	for {
 		select {
 		case <-n.quit:
 			return
+		case <-look.C:
+			n.startSweep(sweeps)
+			continue
 		case <-t.C:
 		}
 		ctx, cancel := context.WithTimeout(context.Background(), n.ttl/3)
@@ -191,6 +218,9 @@ func (n *node) stop() {
 	n.loop.Wait()
 	if n.free != nil {
 		_ = n.free.Unsubscribe()
+	}
+	if n.moved != nil {
+		_ = n.moved.Unsubscribe()
 	}
 }
 
@@ -262,9 +292,12 @@ func (n *node) listen(id string, renewed time.Time) error {
 	if err != nil {
 		return err
 	}
+	l := &lease{cmd: sub, renewed: renewed}
+	l.extend(renewed, n.ttl)
 	n.mu.Lock()
-	n.owned[id] = &lease{cmd: sub, renewed: renewed}
+	n.owned[id] = l
 	n.mu.Unlock()
+	n.bind(id, l)
 	n.m.owned.Inc()
 	return nil
 }
@@ -320,6 +353,7 @@ func (n *node) adopt(ctx context.Context, id string) (bool, error) {
 	}
 	n.m.takeovers.Inc()
 	n.s.log.Info("cluster: adopted a room", "room", id, "status", rec.Status, "took", time.Since(at).Round(time.Millisecond).String())
+	n.announce(id)
 	return true, nil
 }
 
@@ -441,6 +475,7 @@ type envelope struct {
 type answer struct {
 	// Gone: the relayed connection is no longer known to the owner.
 	Gone   bool        `json:"gone,omitempty"`
+	Node   string      `json:"node,omitempty"` // open: the owner that opened it
 	Status int         `json:"status,omitempty"`
 	Header http.Header `json:"header,omitempty"`
 	Body   []byte      `json:"body,omitempty"`
@@ -456,10 +491,12 @@ func (n *node) ask(ctx context.Context, id string, e envelope, wait time.Duratio
 	b, _ := json.Marshal(e)
 	ctx, cancel := context.WithTimeout(ctx, wait)
 	defer cancel()
+	ctx, done := n.askCtx(ctx, id) // ended early if another node adopts the room
+	defer done()
 	t0 := time.Now()
 	reply, err := n.c.Bus.Request(ctx, subj, b)
 	if err != nil {
-		return answer{}, err
+		return answer{}, movedCause(ctx, err)
 	}
 	n.m.latency.Observe(time.Since(t0).Seconds())
 	var a answer
@@ -486,6 +523,9 @@ func (n *node) serve(id string, m bus.Msg) {
 		return
 	}
 	n.m.remote.Inc()
+	if n.refuseLapsed(id, m, e) {
+		return
+	}
 	switch e.Op {
 	case "http":
 		go n.serveHTTP(id, m, e)

@@ -160,8 +160,8 @@ type leaseRow struct {
 	expires time.Time
 }
 
-// leases reads the rooms' leases, and the database's clock.
-func (c *testCluster) leases(t *testing.T, rooms []string) (map[string]leaseRow, time.Time) {
+// leaseRows reads the rooms' leases, and the database's clock.
+func (c *testCluster) leaseRows(t *testing.T, rooms []string) (map[string]leaseRow, time.Time) {
 	t.Helper()
 	ctx := context.Background()
 	conn, err := pgx.Connect(ctx, c.db)
@@ -301,7 +301,7 @@ func TestClusterRidesOutANATSRestart(t *testing.T) {
 	ns.Shutdown()
 	down := time.Now()
 	dead.kill() // now, so that its rooms become orphans while NATS is down
-	before, _ := c.leases(t, append(slices.Clone(kept), orphans...))
+	before, _ := c.leaseRows(t, append(slices.Clone(kept), orphans...))
 	var last time.Time
 	for _, l := range before {
 		if l.expires.After(last) {
@@ -314,14 +314,14 @@ func TestClusterRidesOutANATSRestart(t *testing.T) {
 	// The leases as they stood have run out, and every node has been round
 	// its loop since, as it would to let them go.
 	waitFor(ctx, t, "the leases of before the outage to run out", func() bool {
-		_, now := c.leases(t, nil)
+		_, now := c.leaseRows(t, nil)
 		return now.After(last)
 	})
 	for _, n := range live {
 		r := n.cl.rounds.Load()
 		waitFor(ctx, t, n.name+"'s round after the leases' end", func() bool { return n.cl.rounds.Load() > r })
 	}
-	during, _ := c.leases(t, kept)
+	during, _ := c.leaseRows(t, kept)
 	for _, id := range kept {
 		if l := during[id]; l.node != owners[id] || !l.expires.After(before[id].expires) {
 			t.Errorf("room %s, %s's, was not renewed while NATS was down: %+v, before %+v", id, owners[id], l, before[id])
@@ -353,7 +353,7 @@ func TestClusterRidesOutANATSRestart(t *testing.T) {
 		waitFor(ctx, t, n.name+"'s sweeps after the outage", func() bool { return n.cl.sweeps.Load() >= s+2 })
 	}
 
-	after, _ := c.leases(t, kept)
+	after, _ := c.leaseRows(t, kept)
 	moved := 0
 	for _, id := range kept {
 		if l := after[id]; l.node != owners[id] || l.epoch != before[id].epoch {

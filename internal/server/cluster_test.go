@@ -36,6 +36,10 @@ type testCluster struct {
 	wrap func(node string, b bus.Bus) bus.Bus // a test's look at a node's bus
 	wire *busLog                              // if set, every byte the nodes put on the bus
 	ttl  time.Duration                        // the leases' (leaseTTL unless set)
+	// leases, if set, is a test's look at a node's leases.
+	leases func(node string, l Leases) Leases
+	// relayWait, if set, is the nodes' Cluster.relayWait.
+	relayWait time.Duration
 }
 
 type clusterNode struct {
@@ -84,7 +88,11 @@ func (c *testCluster) node(t *testing.T, name string) *clusterNode {
 		nb = c.wrap(name, b)
 	}
 	ttl := cmp.Or(c.ttl, leaseTTL)
-	s := New(f, Options{Cluster: &Cluster{Node: name, Bus: nb, Leases: f.Keeper(), TTL: ttl}, Linger: time.Minute})
+	var leases Leases = f.Keeper()
+	if c.leases != nil {
+		leases = c.leases(name, leases)
+	}
+	s := New(f, Options{Cluster: &Cluster{Node: name, Bus: nb, Leases: leases, TTL: ttl, relayWait: c.relayWait}, Linger: time.Minute})
 	if _, err := s.Restore(ctx); err != nil {
 		t.Fatal(err)
 	}
@@ -380,7 +388,7 @@ func TestClusterSendsANodeOnlyItsOwnSeatsFrames(t *testing.T) {
 			lines = lines[1:] // read by Dial, not by the game's loop
 		}
 		for _, s := range tp.subs {
-			if !strings.Contains(s, ".conn.") && s != bus.Free {
+			if !strings.Contains(s, ".conn.") && s != bus.Free && s != bus.Moved {
 				t.Errorf("node %s subscribed to %q", name, s)
 			}
 		}

@@ -236,7 +236,7 @@ func (n *node) openRelay(id string, e envelope) answer {
 		rc.send(relayDrop, nil) // whatever ended it, the client goes
 		rc.shut()
 	}()
-	return answer{Status: http.StatusOK}
+	return answer{Status: http.StatusOK, Node: n.c.Node}
 }
 
 func (rc *relayConn) touch()               { rc.heard.Store(time.Now().UnixNano()) }
@@ -329,10 +329,12 @@ func (rc *relayConn) send(kind byte, p []byte) error {
 // relaySession is, on the node a client reached, its WebSocket to a game
 // another node owns.
 type relaySession struct {
-	conn *websocket.Conn
-	out  chan relayed
-	gone chan struct{}
-	once sync.Once
+	room  string
+	owner string // the node that opened it: closed as moved when another adopts the room (hung.go)
+	conn  *websocket.Conn
+	out   chan relayed
+	gone  chan struct{}
+	once  sync.Once
 }
 
 type relayed struct {
@@ -352,31 +354,42 @@ func newConnID() string {
 // written nothing, if no node answers for the room.
 func (s *Server) relay(w http.ResponseWriter, r *http.Request, id string) bool {
 	n := s.cl
-	connID := newConnID()
-	subj, err := bus.Conn(id, connID)
-	if err != nil {
-		writeErr(w, errNoRoom)
-		return true
-	}
-	rs := &relaySession{out: make(chan relayed, queueSize), gone: make(chan struct{})}
-	// Listening before the owner is asked, so that nothing it sends is missed.
-	sub, err := n.c.Bus.Subscribe(subj, func(m bus.Msg) {
-		if len(m.Data) == 0 {
-			return
+	var (
+		connID string
+		rs     *relaySession
+		sub    bus.Subscription
+		a      answer
+		err    error
+	)
+	// An owner that another node adopted the room from while it was asked
+	// (it is frozen, say) is not waited for: the new owner is asked, under
+	// a new connection id (the old one may answer once it wakes).
+	for try := 0; ; try++ {
+		connID = newConnID()
+		var subj string
+		if subj, err = bus.Conn(id, connID); err != nil {
+			writeErr(w, errNoRoom)
+			return true
 		}
-		select {
-		case rs.out <- relayed{m.Data[0], m.Data[1:]}:
-		default: // the client does not read: drop it, as the owner drops its own
-			rs.drop()
+		rs = &relaySession{room: id, out: make(chan relayed, queueSize), gone: make(chan struct{})}
+		// Listening before the owner is asked, so that nothing it sends is missed.
+		sub, err = n.c.Bus.Subscribe(subj, rs.take)
+		if err != nil {
+			w.Header().Set("Retry-After", "1")
+			writeErr(w, errMoving)
+			return true
 		}
-	})
-	if err != nil {
-		w.Header().Set("Retry-After", "1")
-		writeErr(w, errMoving)
-		return true
+		a, err = n.ask(r.Context(), id, envelope{Op: "open", Conn: connID, Addr: s.clientAddr(r)}, n.relayWait)
+		if !errors.Is(err, errOwnerMoved) || try == 2 {
+			break
+		}
+		_ = sub.Unsubscribe()
+		if n.owns(id) {
+			return false // adopted here: served as this node's own
+		}
 	}
 	defer func() { _ = sub.Unsubscribe() }()
-	a, err := n.ask(r.Context(), id, envelope{Op: "open", Conn: connID, Addr: s.clientAddr(r)}, busWait)
+	rs.owner = a.Node
 	switch {
 	case errors.Is(err, bus.ErrNoResponders):
 		return false
@@ -390,9 +403,9 @@ func (s *Server) relay(w http.ResponseWriter, r *http.Request, id string) bool {
 	}
 	ask := func(e envelope) bool {
 		e.Conn = connID
-		ctx, cancel := context.WithTimeout(context.Background(), busWait)
+		ctx, cancel := context.WithTimeout(context.Background(), n.relayWait)
 		defer cancel()
-		a, err := n.ask(ctx, id, e, busWait)
+		a, err := n.ask(ctx, id, e, n.relayWait)
 		return err == nil && !a.Gone
 	}
 	defer ask(envelope{Op: "close"})
@@ -418,7 +431,7 @@ func (s *Server) relay(w http.ResponseWriter, r *http.Request, id string) bool {
 	defer cancel()
 	go rs.write(ctx, cancel)
 	go func() { // the owner hears of the connection even when its client is quiet
-		t := time.NewTicker(relayAlive)
+		t := time.NewTicker(n.relayAlive)
 		defer t.Stop()
 		for {
 			select {
@@ -441,6 +454,18 @@ func (s *Server) relay(w http.ResponseWriter, r *http.Request, id string) bool {
 			rs.moved()
 			return true
 		}
+	}
+}
+
+// take is what the owner sent the connection, on its subject.
+func (rs *relaySession) take(m bus.Msg) {
+	if len(m.Data) == 0 {
+		return
+	}
+	select {
+	case rs.out <- relayed{m.Data[0], m.Data[1:]}:
+	default: // the client does not read: drop it, as the owner drops its own
+		rs.drop()
 	}
 }
 

@@ -35,6 +35,9 @@ type room struct {
 	cfg   roomConfig
 	seats []seatRec
 	actor *game.Actor
+	// lease is this node's lease of the room, on a node of a cluster
+	// (hung.go): a writer that finds it run out writes nothing more.
+	lease atomic.Pointer[lease]
 
 	// Held in memory only: the connections open to the game, and each
 	// seat's chat budget, shared by all its connections.

@@ -39,6 +39,10 @@ type welcome struct {
 	// Practice: the room's deal may be known to someone (its seed was fixed
 	// or is shown); every screen says so.
 	Practice bool `json:"practice"`
+	// Alive is the longest (ms) the connection goes without a message: the
+	// day's keep-alive, the night's tick (game.Actor.Quiet). A client that
+	// hears nothing for much longer has lost its line and dials again.
+	Alive int64 `json:"alive"`
 }
 
 func (s *Server) websocket(w http.ResponseWriter, r *http.Request) {
@@ -153,7 +157,7 @@ func (s *Server) session(ctx context.Context, cancel context.CancelFunc, conn ws
 	// The welcome says the join took: it goes out after it, and before the
 	// catch-up the game has queued (the writer starts below).
 	reply(ctx, conn, welcome{Type: "welcome", Room: rm.rec.ID, Seat: seat, Players: players, Now: time.Now().UnixMilli(),
-		Practice: practice})
+		Practice: practice, Alive: a.Quiet().Milliseconds()})
 	defer a.Leave(sub)
 	// The session ends once its writer has: the writer's close (1012
 	// "moved" when the game leaves for another node) may still be on its
@@ -183,6 +187,10 @@ func (s *Server) session(ctx context.Context, cancel context.CancelFunc, conn ws
 	for {
 		_, data, err := conn.Read(ctx)
 		if err != nil {
+			return
+		}
+		if rm.lapsed() { // read on a node woken past its lease: not acted on, not answered (hung.go)
+			_ = conn.Close(websocket.StatusServiceRestart, "moved")
 			return
 		}
 		if len(data) > MaxFrame {
@@ -344,6 +352,10 @@ func (s *Server) writer(ctx context.Context, cancel context.CancelFunc, conn wsC
 	dog := time.AfterFunc(time.Hour, cancel)
 	defer dog.Stop()
 	write := func(b []byte) bool {
+		if rm.lapsed() { // a node woken past its lease: not a byte more (hung.go)
+			_ = conn.Close(websocket.StatusServiceRestart, "moved")
+			return false
+		}
 		dog.Reset(writeWait)
 		err := conn.Write(ctx, websocket.MessageText, b)
 		dog.Stop()

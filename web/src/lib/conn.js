@@ -49,6 +49,15 @@ export function padded(frame, size = FRAME) {
   return JSON.stringify({ ...frame, pad: ' '.repeat(room) }); // a space is one byte, unescaped
 }
 
+// How often the client pings, and how long a line may stay silent before
+// it is given up: two of the server's quiet periods missed and a second
+// (internal/client's SilentAfter), or, from a server that does not say,
+// 40 s (no pong to two pings).
+export const PING_EVERY = 15000;
+export function silentAfter(quiet) {
+  return quiet > 0 ? 2 * quiet + 1000 : 40000;
+}
+
 // A message opens with a tick while the night's beat runs.
 const isTick = (data) => data.startsWith('{"type":"tick"');
 // A pong comes at once even by night (every client pings alike), and so
@@ -81,6 +90,8 @@ export class Connection {
     this.stopped = false;
     this.nextId = 1;
     this.lastHeard = 0;
+    this.lastPing = 0;
+    this.quiet = 0; // the welcome's alive: the longest the server stays silent, ms
     // the night's beat: on from a message that opens with a tick until one
     // without; frames held meanwhile, each already given its id
     this.beat = false;
@@ -175,6 +186,7 @@ export class Connection {
         const r = applyFrame(this.game, f);
         if (r.filler) continue;
         if (r.welcome) {
+          this.quiet = f.alive || 0;
           this.welcomed = true;
           this.attempt = 0;
           this.on.status('open');
@@ -212,17 +224,32 @@ export class Connection {
       // onclose follows
     };
     clearInterval(this.pinger);
-    this.pinger = setInterval(() => this.keepAlive(), 15000);
+    this.lastPing = Date.now();
+    this.pinger = setInterval(() => this.keepAlive(), 1000);
   }
 
+  // keepAlive runs every second: a line on which nothing came for much
+  // longer than the server keeps quiet (its welcome's alive: the day's
+  // keep-alive, the night's tick) is dead — its server frozen, a relay cut
+  // — and is dropped and dialled again at once, without waiting for a
+  // closing handshake that will not come. Every 15 s it pings.
   keepAlive() {
-    if (!this.ws || this.ws.readyState !== WebSocket.OPEN) return;
-    if (Date.now() - this.lastHeard > 40000) {
-      // nothing heard, not even a pong: the line is dead
-      this.ws.close(4001, 'silent');
+    const ws = this.ws;
+    if (!ws || ws.readyState !== WebSocket.OPEN) return;
+    const now = Date.now();
+    if (now - this.lastHeard > silentAfter(this.quiet)) {
+      try {
+        ws.close(4001, 'silent');
+      } catch {
+        // already closing
+      }
+      if (ws === this.ws && ws.onclose) ws.onclose({ code: 4001, reason: 'silent' });
       return;
     }
-    this.send({ type: 'ping' });
+    if (now - this.lastPing >= PING_EVERY) {
+      this.lastPing = now;
+      this.send({ type: 'ping' });
+    }
   }
 
   retry() {

@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, expect, test, vi } from 'vitest';
-import { BACKOFF, Connection, DRAIN_WAIT, FRAME, backoff, byteLength, padded } from './conn.js';
+import { BACKOFF, Connection, DRAIN_WAIT, FRAME, backoff, byteLength, padded, silentAfter } from './conn.js';
 import { newGame } from './game.js';
 
 // A WebSocket that the test drives.
@@ -137,6 +137,26 @@ test('a silent line is dropped and dialled again', () => {
   expect(ws.readyState).toBe(3);
   vi.advanceTimersByTime(2000);
   expect(FakeSocket.all.length).toBeGreaterThan(1);
+});
+
+test('a line silent for two keep-alives and a second is given up and dialled again at once', () => {
+  const { frames, statuses } = connect();
+  const ws = FakeSocket.all[0];
+  ws.open();
+  ws.frame({ type: 'welcome', room: 'r1', seat: 1, players: 9, alive: 2000 });
+  const told = frames.length;
+  for (let i = 0; i < 10; i++) {
+    vi.advanceTimersByTime(2000);
+    ws.frame({ type: 'alive' }); // the day's keep-alive: the line lives
+  }
+  expect(ws.readyState).toBe(1);
+  expect(frames).toHaveLength(told); // a keep-alive tells nothing
+  vi.advanceTimersByTime(silentAfter(2000) + 1000); // then nothing: the server froze
+  expect(ws.readyState).toBe(3);
+  expect(statuses.at(-1)).toBe('retrying'); // without waiting for a close that will not come
+  vi.advanceTimersByTime(BACKOFF[0] * 1.3);
+  expect(FakeSocket.all).toHaveLength(2);
+  expect(silentAfter(2000)).toBe(5000);
 });
 
 test('a night\'s tick and pad frames are skipped: nothing logged, told or changed, and no gap', () => {

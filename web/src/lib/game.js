@@ -45,7 +45,8 @@ export function newGame(room = '') {
 // error, {dup} a frame already held, {gap} a frame after a missing one
 // (reconnect from since to fill it), {welcome}, {filler} a night's tick or
 // pad (the server sends one same-sized message per tick by night, so its
-// size and timing tell nothing: they mean nothing and change nothing). live
+// size and timing tell nothing: they mean nothing and change nothing) or
+// the day's keep-alive (the same to every connection). live
 // is true once the catch-up that follows a (re)connection is over.
 export function applyFrame(g, f) {
   switch (f && f.type) {
@@ -96,6 +97,7 @@ export function applyFrame(g, f) {
       return { seen: g.seen };
     case 'tick':
     case 'pad':
+    case 'alive': // the day's keep-alive: the same to every connection
       return { filler: true };
   }
   return {};
