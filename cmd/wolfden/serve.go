@@ -29,7 +29,6 @@ func serveCmd() *cobra.Command {
 	var origins, proxies []string
 	var drain, linger time.Duration
 	var roomRate, joinRate, ipv6Prefix int
-	var dayWindow time.Duration
 	var af aiwolfFlags
 	var lf llmFlags
 	var bf busFlag
@@ -113,13 +112,7 @@ out; games still running then are stored and resume at the next start.`,
 			}
 			opts := server.Options{Origins: origins, Linger: linger, Log: slog.New(h), Web: web.Dist(),
 				RoomsPerMinute: roomRate, JoinsPerMinute: joinRate, TrustedProxies: trusted, PublicURL: publicURL,
-				IPv6Prefix: ipv6Prefix, DayWindow: dayWindow}
-			if dayWindow < 0 {
-				return fmt.Errorf("serve: --day-window cannot be negative (%v); 0 writes every change at once", dayWindow)
-			}
-			if dayWindow == 0 {
-				opts.DayWindow = -1
-			}
+				IPv6Prefix: ipv6Prefix}
 			if opts.LLM, err = lf.config(cmd.Flags().Changed); err != nil {
 				return fmt.Errorf("serve: %v", err)
 			}
@@ -159,7 +152,6 @@ out; games still running then are stored and resume at the next start.`,
 	cmd.Flags().IntVar(&roomRate, "room-rate", 60, "rooms one address may create a minute (0: no limit, for load tests)")
 	cmd.Flags().IntVar(&joinRate, "join-rate", 10, "seats one address may take a minute (0: no limit, for load tests)")
 	cmd.Flags().IntVar(&ipv6Prefix, "ipv6-prefix", server.DefaultIPv6Prefix, "IPv6 clients count as one address per prefix of this many bits for every per-address limit (env WOLFDEN_IPV6_PREFIX; 128: each address alone)")
-	cmd.Flags().DurationVar(&dayWindow, "day-window", server.DefaultDayWindow, "by day, each game writes its connections' frames at the end of windows of this length (0: every change at once)")
 	cmd.Flags().StringVar(&l.metrics, "metrics-addr", "", "operator listener for /metrics and /readyz (env WOLFDEN_METRICS_ADDR; off if empty)")
 	cmd.Flags().StringVar(&l.certFile, "tls-cert", "", "serve HTTPS with this certificate (PEM; with --tls-key)")
 	cmd.Flags().StringVar(&l.keyFile, "tls-key", "", "the certificate's private key (PEM; with --tls-cert)")

@@ -39,11 +39,6 @@ type Config struct {
 	// CardSeen: after the deal the table waits until every person has
 	// confirmed seeing his card before the first night falls (seen.go).
 	CardSeen bool
-	// Gather: by day, what the connections have waiting goes out at the
-	// end of a window of this length on the game's own grid (beat.go),
-	// not after every change: a write per change and connection was most
-	// of a loaded server's CPU. Zero, or Unpaced: at once.
-	Gather time.Duration
 }
 
 // Hooks let the server observe the actor without the actor knowing about
@@ -123,12 +118,6 @@ type Actor struct {
 	tickBase time.Time // nightfall: tick n is due at tickBase + n ticks
 	tickAt   time.Time // the next tick
 	tickN    int       // the last tick sent
-
-	// By day (Config.Gather): the frames wait until gatherAt, the end of
-	// their window on the grid that starts at born.
-	born     time.Time
-	gatherAt time.Time
-	answered []time.Time // arrivals of the commands whose answers wait in the window
 
 	calls      []wire.CallJSON // tonight's calls, as the table knew the game at nightfall
 	callsNight int
@@ -231,7 +220,7 @@ func newActor(id string, cfg Config, st store.Store, hooks Hooks, log *slog.Logg
 	}
 	a := &Actor{id: id, cfg: cfg, st: st, hooks: hooks, log: log.With("room", id),
 		inbox: make(chan func(), QueueSize), quit: make(chan struct{}), done: make(chan struct{}),
-		live: live, shown: shown, subs: map[*Sub]struct{}{}, timer: time.NewTimer(time.Hour), born: time.Now()}
+		live: live, shown: shown, subs: map[*Sub]struct{}{}, timer: time.NewTimer(time.Hour)}
 	return a
 }
 
@@ -310,38 +299,28 @@ func (a *Actor) run() {
 	for {
 		select {
 		case f := <-a.inbox:
-			a.handle(f)
+			f()
 			// Whatever else is waiting is handled before storing: twelve
 			// votes arriving together are stored in one write, not twelve.
 			for more := true; more && !a.stopping(); {
 				select {
 				case f := <-a.inbox:
-					a.handle(f)
+					f()
 				default:
 					more = false
 				}
 			}
 			a.commit()
 		case <-a.timer.C:
-			a.handle(a.settle)
+			a.settle()
 			a.commit()
 		case <-a.quit:
-			a.sendRest()
 			return
 		}
 		if a.stopping() {
-			a.sendRest()
 			return
 		}
 	}
-}
-
-// handle makes a change, once the day's window that has ended (if any) is
-// sent: what the change queues goes out at the end of the window it was
-// made in, never sooner (beat.go).
-func (a *Actor) handle(f func()) {
-	a.closeWindow(time.Now())
-	f()
 }
 
 // recover stops a game whose actor panicked, and only that game: the error
@@ -440,8 +419,8 @@ func (a *Actor) commit() bool {
 	}
 	for _, k := range a.acks {
 		a.queue(k.sub, encode(wire.AckFrame{Type: "ack", ID: k.id}))
-		if k.cmd {
-			a.answered = append(a.answered, k.start)
+		if k.cmd && a.hooks.Command != nil {
+			a.hooks.Command("ok", time.Since(k.start))
 		}
 	}
 	a.acks = a.acks[:0]
@@ -775,7 +754,6 @@ func (a *Actor) arm() {
 	if a.ticking {
 		take(a.tickAt)
 	}
-	take(a.gatherAt)
 	if a.stalled {
 		take(a.stallAt.Add(stallRetry))
 	}

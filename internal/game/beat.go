@@ -41,87 +41,13 @@ var (
 const padMin = 1 + 19 + 2 // the newline and the empty pad frame
 
 // out hands the connections what they have waiting: at night at the
-// tick, if one is due; by day at the end of the window (Config.Gather),
-// or at once.
+// tick, if one is due; by day at once.
 func (a *Actor) out() {
-	switch {
-	case a.ticking:
-		a.gatherAt = time.Time{} // what waited rides the ticks
+	if a.ticking {
 		a.tickIfDue(time.Now())
-		a.reportAnswered() // queued for the tick: the server's part ends here, as it did
-	case a.cfg.Gather > 0 && !a.cfg.Unpaced:
-		a.gatherIfDue(time.Now())
-	default:
+	} else {
 		a.sendAll()
 	}
-}
-
-// The day's window. Every connection of a game is sent what it has waiting
-// at the same instants, the ends of windows of Gather on a grid that
-// starts when the actor does: when a message goes out depends on when the
-// changes in it were made, never on what else (a private answer, another
-// seat's frames) waits on this or any other connection. A connection is
-// sent nothing at a window's end if nothing new is visible to it.
-
-// windowEnd is the end of the window of the grid (base, base+every, …)
-// that now falls in.
-func windowEnd(base, now time.Time, every time.Duration) time.Time {
-	return base.Add((now.Sub(base)/every + 1) * every)
-}
-
-// gatherIfDue sends what waits if its window has ended, and opens the
-// window of what waits now (the timer, arm, wakes the actor at its end).
-func (a *Actor) gatherIfDue(now time.Time) {
-	a.closeWindow(now)
-	if a.gatherAt.IsZero() && a.waiting() {
-		a.gatherAt = windowEnd(a.born, now, a.cfg.Gather)
-	}
-}
-
-// closeWindow sends what waits once its window has ended. The actor calls
-// it before each change too: were the end passed while the actor was busy,
-// what a later change queued would otherwise go out with the frames of the
-// window before, sooner than its own window's end, and only on a game
-// where something (perhaps a seat's private answer) was waiting.
-func (a *Actor) closeWindow(now time.Time) {
-	if a.ticking { // night fell: what waited rides the ticks
-		a.gatherAt = time.Time{}
-		return
-	}
-	if !a.gatherAt.IsZero() && !now.Before(a.gatherAt) {
-		a.gatherAt = time.Time{}
-		a.sendAll()
-	}
-}
-
-// waiting reports whether a connection has frames waiting.
-func (a *Actor) waiting() bool {
-	for sub := range a.subs {
-		if len(sub.frames) > 0 {
-			return true
-		}
-	}
-	return false
-}
-
-// sendRest sends by day what waits in the window when the actor stops: the
-// connections' writers send what is queued before they close.
-func (a *Actor) sendRest() {
-	if !a.ticking {
-		a.gatherAt = time.Time{}
-		a.sendAll()
-	}
-}
-
-// reportAnswered tells the metrics of the commands whose answers have just
-// been queued to their connections.
-func (a *Actor) reportAnswered() {
-	if a.hooks.Command != nil {
-		for _, t := range a.answered {
-			a.hooks.Command("ok", time.Since(t))
-		}
-	}
-	a.answered = a.answered[:0]
 }
 
 // beat starts the night's ticks now, unless they are running.

@@ -321,6 +321,7 @@ const PageSize = 32 << 10
 // a connection whose queue is full is dropped (it may reconnect and resume).
 func (a *Actor) sendAll() {
 	for sub := range a.subs {
+		all := sub.frames // reused for the next frames, not shrunk by the sends
 		for len(sub.frames) > 0 && !sub.dropped {
 			n, size := 1, len(sub.frames[0])
 			for ; n < len(sub.frames) && size+1+len(sub.frames[n]) <= PageSize; n++ {
@@ -337,13 +338,12 @@ func (a *Actor) sendAll() {
 					msg = append(msg, f...)
 				}
 			}
-			clear(sub.frames[:n])
 			sub.frames = sub.frames[n:]
 			a.put(sub, msg)
 		}
-		sub.frames = sub.frames[:0]
+		clear(all)
+		sub.frames = all[:0]
 	}
-	a.reportAnswered()
 }
 
 // put hands a message to a connection, or drops the connection when its

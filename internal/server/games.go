@@ -78,23 +78,6 @@ func (s *Server) start(w http.ResponseWriter, r *http.Request) {
 	writeJSON(w, http.StatusOK, s.describe(rm))
 }
 
-// DefaultDayWindow is Options.DayWindow's default. At 10,000 players a
-// write per change and connection took half the server's CPU
-// (docs/benchmarks.md); a few milliseconds more for an answer are not
-// seen on a phone.
-const DefaultDayWindow = 5 * time.Millisecond
-
-func (s *Server) dayWindow() time.Duration {
-	switch w := s.opts.DayWindow; {
-	case w == 0:
-		return DefaultDayWindow
-	case w < 0:
-		return 0
-	default:
-		return w
-	}
-}
-
 // gameConfig builds the actor's settings from the room.
 func (s *Server) gameConfig(rm *room) (game.Config, error) {
 	b, err := rm.cfg.board()
@@ -106,7 +89,7 @@ func (s *Server) gameConfig(rm *room) (game.Config, error) {
 		return game.Config{}, err
 	}
 	cfg := game.Config{Board: b, Seed: rm.cfg.Seed, Timers: t, Level: bot.Level(rm.cfg.Bots), Unpaced: rm.cfg.AIWolf,
-		CardSeen: rm.cfg.CardSeen, Gather: s.dayWindow()}
+		CardSeen: rm.cfg.CardSeen}
 	if rm.cfg.Deal != nil {
 		if cfg.Deal, err = parseDeal(rm.cfg.Deal); err != nil {
 			return game.Config{}, err

@@ -83,11 +83,6 @@ type Options struct {
 	// Cluster, if set, makes the server a node of a cluster (cluster.go,
 	// docs/cluster.md); its store must be fenced by Cluster.Leases.
 	Cluster *Cluster
-	// DayWindow is how long a game gathers its connections' frames by day
-	// before writing them (game.Config.Gather): one write per window, not
-	// per change. 0 takes DefaultDayWindow; below 0, each change is written
-	// at once.
-	DayWindow time.Duration
 	// Ready are more checks of /readyz (a cluster's bus connection,
 	// docs/cluster.md): the first error makes it answer 503 with it.
 	Ready []func() error
