@@ -600,11 +600,11 @@ func percentile(sorted []time.Duration, q float64) time.Duration {
 	return sorted[min(max(i, 0), len(sorted)-1)]
 }
 
-// scrapeMetrics reads a Prometheus text page into series → value, a
-// series being its name with its labels as written ("x{a=\"b\"}").
 // cpuKey is the server's CPU time in its /metrics.
 const cpuKey = "process_cpu_seconds_total"
 
+// scrapeMetrics reads a Prometheus text page into series → value, a
+// series being its name with its labels as written ("x{a=\"b\"}").
 func scrapeMetrics(ctx context.Context, hc *http.Client, base string) (map[string]float64, error) {
 	req, err := http.NewRequestWithContext(ctx, "GET", base+"/metrics", nil)
 	if err != nil {
