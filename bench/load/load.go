@@ -99,6 +99,15 @@ type Report struct {
 		P90 float64 `json:"p90_ms"`
 		P99 float64 `json:"p99_ms"`
 	} `json:"server_latency"`
+	// ServerCPU is the server's CPU time (process_cpu_seconds_total) over
+	// the whole run and over the play (everyone connected → every game
+	// over; with --stagger part of the play is in the set-up, and only Run
+	// counts it all), and the play's per game over.
+	ServerCPU struct {
+		Run     float64 `json:"run_seconds"`
+		Play    float64 `json:"play_seconds"`
+		PerGame float64 `json:"play_per_game_seconds"`
+	} `json:"server_cpu"`
 	Refused      map[string]int `json:"refused"` // error frames the clients received, by code
 	Frames       int            `json:"frames"`  // frames the clients received while playing
 	Retries      int            `json:"retries"` // connections retried during the set-up
@@ -345,6 +354,7 @@ feed:
 	// Everyone is connected: the server's memory now, the lowest of three
 	// reads (garbage not yet collected only adds to it).
 	rep.Memory.Connected = math.Inf(1)
+	var cpuPlay float64 // the server's CPU time as the play starts
 	for i := range 3 {
 		if i > 0 {
 			time.Sleep(300 * time.Millisecond)
@@ -355,6 +365,7 @@ feed:
 			continue
 		}
 		rep.Memory.Connected = min(rep.Memory.Connected, m[memKey])
+		cpuPlay = m[cpuKey]
 		rep.RSS.Connected = max(rep.RSS.Connected, m["process_resident_memory_bytes"])
 		peakMu.Lock()
 		rep.ConnectedPeak = max(rep.ConnectedPeak, int(m["wolfden_connections"]))
@@ -447,6 +458,13 @@ feed:
 		errs.add("reading /metrics at the end: %v", err)
 	} else {
 		rep.RSS.End = m["process_resident_memory_bytes"]
+		rep.ServerCPU.Run = m[cpuKey] - base[cpuKey]
+		if cpuPlay > 0 {
+			rep.ServerCPU.Play = m[cpuKey] - cpuPlay
+			if rep.GamesOver > 0 {
+				rep.ServerCPU.PerGame = rep.ServerCPU.Play / float64(rep.GamesOver)
+			}
+		}
 		for _, res := range []string{"ok", "refused", "busy"} {
 			k := `wolfden_commands_total{result="` + res + `"}`
 			rep.ServerCommands[res] = int(m[k] - base[k])
@@ -581,6 +599,9 @@ func percentile(sorted []time.Duration, q float64) time.Duration {
 	i := int(math.Ceil(q*float64(len(sorted)))) - 1
 	return sorted[min(max(i, 0), len(sorted)-1)]
 }
+
+// cpuKey is the server's CPU time in its /metrics.
+const cpuKey = "process_cpu_seconds_total"
 
 // scrapeMetrics reads a Prometheus text page into series → value, a
 // series being its name with its labels as written ("x{a=\"b\"}").
@@ -722,6 +743,8 @@ func (rep *Report) WriteText(w io.Writer) {
 		name, fmtBytes(rep.Memory.Connected), fmtBytes(rep.Memory.Baseline), fmtBytes(rep.Memory.PerGame), fmtBytes(rep.Memory.PerConnection))
 	fmt.Fprintf(w, "  server RSS       %s before, %s connected, %s peak, %s at the end\n",
 		fmtBytes(rep.RSS.Baseline), fmtBytes(rep.RSS.Connected), fmtBytes(rep.RSS.Peak), fmtBytes(rep.RSS.End))
+	fmt.Fprintf(w, "  server CPU       %.1fs in the run, %.1fs in the play: %.1f ms per game\n",
+		rep.ServerCPU.Run, rep.ServerCPU.Play, 1000*rep.ServerCPU.PerGame)
 	fmt.Fprintf(w, "  server commands  ok %d, refused %d, busy %d\n", rep.ServerCommands["ok"], rep.ServerCommands["refused"], rep.ServerCommands["busy"])
 	if len(rep.Refused) > 0 {
 		codes := make([]string, 0, len(rep.Refused))

@@ -73,6 +73,10 @@ func TestRunPlaysEveryGame(t *testing.T) {
 	if rep.Memory.Source != "go_memstats_heap_inuse_bytes" || rep.Memory.Connected <= 0 || rep.RSS.Peak <= 0 {
 		t.Errorf("memory %+v, rss %+v", rep.Memory, rep.RSS)
 	}
+	// The server's CPU time: the play is part of the run, and shared by the games.
+	if c := rep.ServerCPU; !(0 < c.Play && c.Play <= c.Run && c.PerGame == c.Play/float64(rep.GamesOver)) {
+		t.Errorf("the server's CPU: %+v", c)
+	}
 }
 
 // TestRunStaggered: staggered, each game plays from its own set-up on, and

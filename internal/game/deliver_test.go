@@ -213,3 +213,29 @@ func TestSameStateSeesEveryField(t *testing.T) {
 		}
 	}
 }
+
+// BenchmarkSendAndWrite: a commit's delivery as BenchmarkDeliver's
+// "changed", handed to every connection (sendAll) and taken by its
+// writer's outbox, as the server's writer takes it: what a day's change
+// costs before the write itself.
+func BenchmarkSendAndWrite(b *testing.B) {
+	a, subs := deliverActor(b, 4)
+	for _, sub := range subs {
+		sub.Out = make(chan []byte, 8)
+	}
+	outs := make([]*Outbox, len(subs))
+	for i, sub := range subs {
+		outs[i] = NewOutbox(sub)
+	}
+	b.ReportAllocs()
+	for b.Loop() {
+		rewind(a, subs, 3)
+		forget(subs)
+		a.deliver()
+		a.sendAll()
+		for _, o := range outs {
+			for _, _, ok := o.Next(32 << 10); ok; _, _, ok = o.Next(32 << 10) {
+			}
+		}
+	}
+}

@@ -6,7 +6,8 @@ package game
 // write from one.
 type Outbox struct {
 	sub   *Sub
-	pend  [][]byte
+	pend  [][]byte // pend[head:] wait; the slice is reused once they are out
+	head  int
 	batch []byte
 }
 
@@ -19,7 +20,7 @@ func (o *Outbox) Add(b []byte) { o.pend = append(o.pend, b) }
 // more says whether a message waits, taking one from the queue if none is
 // held.
 func (o *Outbox) more() bool {
-	if len(o.pend) > 0 {
+	if o.head < len(o.pend) {
 		return true
 	}
 	select {
@@ -28,7 +29,7 @@ func (o *Outbox) more() bool {
 	default:
 		o.pend = append(o.pend, o.sub.Spilled()...)
 	}
-	return len(o.pend) > 0
+	return o.head < len(o.pend)
 }
 
 // Pop is the next message as it was queued, or false when none waits.
@@ -36,8 +37,11 @@ func (o *Outbox) Pop() ([]byte, bool) {
 	if !o.more() {
 		return nil, false
 	}
-	b := o.pend[0]
-	o.pend[0], o.pend = nil, o.pend[1:]
+	b := o.pend[o.head]
+	o.pend[o.head] = nil
+	if o.head++; o.head == len(o.pend) {
+		o.pend, o.head = o.pend[:0], 0
+	}
 	return b, true
 }
 
@@ -56,7 +60,7 @@ func (o *Outbox) Next(max int) (msg []byte, sealed bool, ok bool) {
 		return b, true, true
 	}
 	o.batch = append(o.batch[:0], b...)
-	for len(o.batch) < max && o.more() && !Sealed(o.pend[0]) {
+	for len(o.batch) < max && o.more() && !Sealed(o.pend[o.head]) {
 		b, _ := o.Pop()
 		o.batch = append(append(o.batch, '\n'), b...)
 	}

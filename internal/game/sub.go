@@ -321,19 +321,28 @@ const PageSize = 32 << 10
 // a connection whose queue is full is dropped (it may reconnect and resume).
 func (a *Actor) sendAll() {
 	for sub := range a.subs {
+		all := sub.frames // reused for the next frames, not shrunk by the sends
 		for len(sub.frames) > 0 && !sub.dropped {
-			var msg []byte
-			n := 0
-			for ; n < len(sub.frames) && (n == 0 || len(msg)+1+len(sub.frames[n]) <= PageSize); n++ {
-				if n > 0 {
-					msg = append(msg, '\n')
+			n, size := 1, len(sub.frames[0])
+			for ; n < len(sub.frames) && size+1+len(sub.frames[n]) <= PageSize; n++ {
+				size += 1 + len(sub.frames[n])
+			}
+			// A lone frame goes as it is: no frame is changed once queued.
+			msg := sub.frames[0]
+			if n > 1 {
+				msg = make([]byte, 0, size)
+				for i, f := range sub.frames[:n] {
+					if i > 0 {
+						msg = append(msg, '\n')
+					}
+					msg = append(msg, f...)
 				}
-				msg = append(msg, sub.frames[n]...)
 			}
 			sub.frames = sub.frames[n:]
 			a.put(sub, msg)
 		}
-		sub.frames = sub.frames[:0]
+		clear(all)
+		sub.frames = all[:0]
 	}
 }
 
