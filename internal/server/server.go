@@ -449,6 +449,7 @@ func (s *Server) restoreGame(ctx context.Context, rec store.Room) (bool, error) 
 		if err := s.st.UpdateRoom(ctx, rec); err != nil {
 			return false, err
 		}
+		s.m.lost.Inc()
 		return false, nil
 	}
 	s.hold(rm)
