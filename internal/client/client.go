@@ -137,7 +137,7 @@ func DialWith(ctx context.Context, hc *http.Client, base, room, token string, si
 
 // Resume is where a connection picks up from the last: the numbers held,
 // and the ids of requests sent on it whose answer never came (the server
-// acks, on the new connection, those it took: docs/api.md).
+// acks, on the new connection, those it took: docs/server.md, "The WebSocket").
 type Resume struct {
 	Since, ChatSince int
 	Pending          []int64
