@@ -231,3 +231,36 @@ func TestClusterANewOwnerAcksWhatTheOldOneStored(t *testing.T) {
 		t.Fatalf("the new owner acked %v, want [%d]", got, taken)
 	}
 }
+
+// TestAHelloNamingBadPendingIdsIsRefused: a hello's pending ids are at
+// most 16, each a request's (positive); otherwise the hello is refused
+// saying so, and the game is untouched.
+func TestAHelloNamingBadPendingIdsIsRefused(t *testing.T) {
+	ts := newTestServer(t)
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	r := ts.seenRoom(t, ctx, map[string]any{"card_seen": true}, false)
+	ts.startRoom(t, ctx, r)
+	many := make([]int64, 17)
+	for i := range many {
+		many[i] = int64(i + 1)
+	}
+	for _, c := range []struct {
+		pending []int64
+		want    string
+	}{
+		{many, "pending names 17 requests; at most 16"},
+		{[]int64{5, -1}, "pending: id -1 is not a request's (ids are positive)"},
+		{[]int64{0}, "pending: id 0 is not a request's (ids are positive)"},
+	} {
+		_, err := client.DialResume(ctx, nil, ts.http.URL, r.Room.ID, r.Token, client.Resume{Pending: c.pending})
+		if err == nil || !strings.Contains(err.Error(), "hello") || !strings.Contains(err.Error(), c.want) {
+			t.Errorf("a hello naming %v: %v, want a refusal saying %q", c.pending, err, c.want)
+		}
+	}
+	conn, err := client.DialResume(ctx, nil, ts.http.URL, r.Room.ID, r.Token, client.Resume{Pending: many[:16]})
+	if err != nil {
+		t.Fatalf("a hello naming 16 ids: %v", err)
+	}
+	conn.Close()
+}
