@@ -16,8 +16,8 @@ import (
 // such requests in its next connection's hello (wire.ClientFrame.Pending)
 // and the game acknowledges those it took, on that connection, as it would
 // have on the first; of the others it says nothing. A client's ids are
-// unique within its seat's game (docs/server.md, "The WebSocket"), so a seat's id names one
-// request of its own and nobody else's.
+// unique within its seat's game (docs/server.md, "The WebSocket"), so a
+// seat's id names one request of its own and nobody else's.
 
 // keepTaken is how many of a seat's latest requests the game remembers:
 // far more than a client has unanswered at once.

@@ -37,8 +37,9 @@ const HELD = new Set(['act', 'chat', 'decoy']);
 // that dropped before its answer came is named in the next hello
 // (pending), and the server acks it there if the game took it: a command
 // stored just before its server died or handed the game over is shown as
-// received, not left unanswered (docs/server.md, "The WebSocket"). A decoy is stored nowhere:
-// the next connection answers it itself, when a command's ack would come.
+// received, not left unanswered (docs/server.md, "The WebSocket"). A
+// decoy is stored nowhere: the next connection answers it itself, when a
+// command's ack would come.
 const ANSWERED = new Set(['act', 'chat', 'seen', 'decoy']);
 // How many unanswered requests are remembered (the server takes 16).
 export const MAX_PENDING = 16;
