@@ -12,6 +12,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/jackc/pgx/v5"
+
 	"github.com/wolfden/wolfden/internal/client"
 	"github.com/wolfden/wolfden/internal/store"
 )
@@ -263,4 +265,52 @@ func TestAHelloNamingBadPendingIdsIsRefused(t *testing.T) {
 		t.Fatalf("a hello naming 16 ids: %v", err)
 	}
 	conn.Close()
+}
+
+// TestClusterSetsAsideADamagedGameItAdopts: a node adopting a game whose
+// records cannot be rebuilt sets it aside as lost, as a restart does:
+// counted in wolfden_rooms_lost, stored with the status lost, its lease
+// released (no node keeps owning a game nobody plays).
+func TestClusterSetsAsideADamagedGameItAdopts(t *testing.T) {
+	c := newTestCluster(t)
+	c.ttl = 3 * time.Second // time enough to damage the game before it is adopted
+	a, b := c.node(t, "a"), c.node(t, "b")
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+	defer cancel()
+	slow := maps.Clone(quick)
+	slow["night"] = "1m"
+	room, _ := clusterTable(ctx, t, []*clusterNode{a, b}, map[string]any{"preset": "std-9", "seed": 6, "practice": true, "timers": slow})
+	id := room.Room.ID
+	a.kill()
+	db, err := pgx.Connect(ctx, c.db)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close(ctx)
+	if _, err := db.Exec(ctx, `UPDATE records SET clock = $1 WHERE room_id = $2`, []byte(`{"released": 999999}`), id); err != nil {
+		t.Fatal(err)
+	}
+	for {
+		rec, err := b.st.Room(ctx, id)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if rec.Status == store.StatusLost {
+			break
+		}
+		if ctx.Err() != nil {
+			t.Fatalf("the damaged game is %s", rec.Status)
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+	if _, metrics := operatorPage(b.Server, "/metrics"); !strings.Contains(metrics, "\nwolfden_rooms_lost 1\n") {
+		t.Errorf("node b's metrics do not count the lost game:\n%s", grepLines(metrics, "wolfden_rooms"))
+	}
+	if b.cl.owns(id) {
+		t.Error("node b owns the lost game")
+	}
+	var holder string
+	if err := db.QueryRow(ctx, `SELECT node FROM leases WHERE room_id = $1`, id).Scan(&holder); err != nil || holder != "" {
+		t.Errorf("the lost game's lease is held by %q (%v); want it released", holder, err)
+	}
 }
