@@ -458,6 +458,7 @@ type cplayer struct {
 	chats    int
 	sent     []string // the commands it sent, acked those acknowledged (rules.Command.String)
 	acked    []string
+	pending  []client.Unanswered // sent on a connection that ended before their answer: named in the next hello
 	winner   string
 	ends     []string // how each connection ended, for the failure messages
 	refusals []string // the dials refused, each new answer of a node once
@@ -476,7 +477,8 @@ func (p *cplayer) play(ctx context.Context, cl *cluster, g *cgame) error {
 		nd := cl.nodes[(p.first+attempt)%len(cl.nodes)]
 		deaths := nd.deaths.Load()
 		from, at := len(p.events), time.Now()
-		conn, err := client.Dial(ctx, nd.base, g.room, p.token, len(p.events), p.chats)
+		conn, err := client.DialResume(ctx, nil, nd.base, g.room, p.token,
+			client.Resume{Since: len(p.events), ChatSince: p.chats, Pending: client.Pending(p.pending)})
 		if err != nil {
 			if e := fmt.Sprintf("%s: %v", nd.name, err); e != lastDial[nd.i] && len(p.refusals) < 60 {
 				lastDial[nd.i] = e
@@ -534,10 +536,12 @@ func (p *cplayer) play(ctx context.Context, cl *cluster, g *cgame) error {
 				}
 				return g.gate.wait(ctx)
 			},
-			Avoid: []rules.CmdKind{rules.CmdExplode}, // every game comes to a vote
-			Sent:  func(c rules.Command) { p.sent = append(p.sent, c.String()) },
-			Acked: func(c rules.Command) { p.acked = append(p.acked, c.String()) },
+			Avoid:   []rules.CmdKind{rules.CmdExplode}, // every game comes to a vote
+			Sent:    func(c rules.Command) { p.sent = append(p.sent, c.String()) },
+			Acked:   func(c rules.Command) { p.acked = append(p.acked, c.String()) },
+			Resumed: p.pending,
 		})
+		p.pending = st.Unanswered
 		if bad != nil {
 			conn.Kill()
 			return bad
@@ -748,6 +752,12 @@ players:
 		}
 		if i, ok := subsequence(stored[p.seat], p.sent); !ok {
 			errs = append(errs, fmt.Errorf("%s: stored command %d %q was not sent, or stored twice (sent %q, stored %q)", who, i+1, stored[p.seat][i], p.sent, stored[p.seat]))
+		}
+		// A command stored while its owner died or handed the game over is
+		// acked on the seat's next connection (its hello names it): only
+		// the last may go unanswered, its ack coming after the end.
+		if n := len(stored[p.seat]) - len(p.acked); n > 1 {
+			errs = append(errs, fmt.Errorf("%s: %d stored commands were never acknowledged (acknowledged %q, stored %q)", who, n, p.acked, stored[p.seat]))
 		}
 	}
 	return errors.Join(errs...)

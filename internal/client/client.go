@@ -148,6 +148,19 @@ func Dial(ctx context.Context, base, room, token string, since, chatSince int) (
 // default), such as one that trusts a test's certificate: an https base
 // dials wss.
 func DialWith(ctx context.Context, hc *http.Client, base, room, token string, since, chatSince int) (*Conn, error) {
+	return DialResume(ctx, hc, base, room, token, Resume{Since: since, ChatSince: chatSince})
+}
+
+// Resume is where a connection picks up from the last: the numbers held,
+// and the ids of requests sent on it whose answer never came (the server
+// acks, on the new connection, those it took: docs/server.md, "The WebSocket").
+type Resume struct {
+	Since, ChatSince int
+	Pending          []int64
+}
+
+// DialResume is DialWith from r.
+func DialResume(ctx context.Context, hc *http.Client, base, room, token string, r Resume) (*Conn, error) {
 	url := "ws" + strings.TrimPrefix(base, "http") + "/ws/" + room
 	ws, _, err := websocket.Dial(ctx, url, &websocket.DialOptions{HTTPClient: hc})
 	if err != nil {
@@ -155,7 +168,11 @@ func DialWith(ctx context.Context, hc *http.Client, base, room, token string, si
 	}
 	ws.SetReadLimit(1 << 20)
 	c := &Conn{ws: ws, Frames: make(chan Frame, 256)}
-	if err := c.Send(ctx, map[string]any{"type": "hello", "token": token, "since": since, "chat_since": chatSince}); err != nil {
+	hello := map[string]any{"type": "hello", "token": token, "since": r.Since, "chat_since": r.ChatSince}
+	if len(r.Pending) > 0 {
+		hello["pending"] = r.Pending
+	}
+	if err := c.Send(ctx, hello); err != nil {
 		return nil, err
 	}
 	var f Frame
@@ -329,6 +346,10 @@ type Stats struct {
 	Latencies []time.Duration // from sending a command to its ack, which follows its broadcast
 	Winner    string
 	Frames    int
+	// Unanswered: PlayHooked's commands without an answer when its
+	// connection ended (ErrClosed); the next connection names them
+	// (Resume.Pending, Hooks.Resumed).
+	Unanswered []Unanswered
 }
 
 // ErrClosed is returned when the connection ended before the game did.

@@ -11,6 +11,7 @@ import (
 	"github.com/coder/websocket"
 
 	"github.com/wolfden/wolfden/bot"
+	"github.com/wolfden/wolfden/internal/wire"
 	"github.com/wolfden/wolfden/rules"
 )
 
@@ -33,17 +34,48 @@ type Hooks struct {
 	// cluster's tests leave out the wolves' self-explosion (自爆), with
 	// which random wolves end a game before its first vote.
 	Avoid []rules.CmdKind
+	// Resumed are the commands an earlier connection left unanswered
+	// (Stats.Unanswered), named in this one's hello (Resume.Pending): the
+	// acks this connection gets for them are told to Acked.
+	Resumed []Unanswered
+}
+
+// Unanswered is a command sent on a connection that ended before its
+// answer came.
+type Unanswered struct {
+	ID  int64
+	Cmd rules.Command
+}
+
+// Pending is the ids of us, for the next connection's hello.
+func Pending(us []Unanswered) []int64 {
+	ids := make([]int64, len(us))
+	for i, u := range us {
+		ids[i] = u.ID
+	}
+	return ids
 }
 
 // PlayHooked plays the seat as PlayRandom does, telling h what it does.
 // A command that could not be sent ends the play with ErrClosed, once the
 // connection has ended (so that CloseStatus is known): the caller dials
 // again.
-func (c *Conn) PlayHooked(ctx context.Context, r *rand.Rand, h Hooks) (Stats, error) {
-	var st Stats
-	var id int64
+func (c *Conn) PlayHooked(ctx context.Context, r *rand.Rand, h Hooks) (st Stats, err error) {
+	// Ids unique within the seat's game, across its connections: the
+	// server acks a resumed command by its id. Not drawn from r, whose
+	// choices a test may replay.
+	id := rand.Int64N(1 << 50)
 	var inFlight bool
 	var cmd rules.Command
+	resumed := slices.Clone(h.Resumed)
+	defer func() {
+		if errors.Is(err, ErrClosed) {
+			if inFlight {
+				resumed = append(resumed, Unanswered{ID: id, Cmd: cmd})
+			}
+			st.Unanswered = resumed[max(0, len(resumed)-wire.MaxPending):]
+		}
+	}()
 	var sent time.Time
 	var last *Frame // the latest state: it may come before the ack of the command that led to it
 	act := func() error {
@@ -105,6 +137,11 @@ func (c *Conn) PlayHooked(ctx context.Context, r *rand.Rand, h Hooks) (Stats, er
 				if h.Acked != nil {
 					h.Acked(cmd)
 				}
+			} else if i := slices.IndexFunc(resumed, func(u Unanswered) bool { return u.ID == f.ID }); i >= 0 {
+				if h.Acked != nil { // taken before the last connection ended
+					h.Acked(resumed[i].Cmd)
+				}
+				resumed = slices.Delete(resumed, i, i+1)
 			}
 		case "error":
 			if f.Code == "bad_frame" {

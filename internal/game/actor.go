@@ -59,6 +59,13 @@ type Hooks struct {
 	// succeeds again and it goes on (false).
 	WriteFailed func(err error)
 	Stalled     func(on bool)
+	// Lost tells a refused write that is no failure of the store but the
+	// end of this process's claim on the game (a cluster node whose lease
+	// was fenced: another node has it now). Such a write does not stall
+	// the game: the actor tells nobody anything more, takes nothing more,
+	// and waits to be stopped (the server closes its connections as
+	// moved). WriteFailed is not told of it.
+	Lost func(err error) bool
 	// Begin, if set, stores the game's first records in place of the
 	// store's Append: the server stores them with its room's change to
 	// running, in one transaction (store.StartGame).
@@ -68,6 +75,11 @@ type Hooks struct {
 // ErrStalled is the answer while the game cannot save: it is paused until
 // a write succeeds again.
 var ErrStalled = errors.New("the server cannot save right now (is its disk full?): the game is paused until it can")
+
+// ErrMoved is the answer to a connection that joins a game whose claim
+// this process has lost (Hooks.Lost): it is to connect again, to the
+// game's new owner.
+var ErrMoved = errors.New("the game has moved to another server; connect again")
 
 // stallRetry is how often a stalled game tries to save again.
 var stallRetry = time.Second
@@ -139,6 +151,15 @@ type Actor struct {
 	// told and nobody acts until a write succeeds (stallAt: since when).
 	stalled bool
 	stallAt time.Time
+	// gone: a write was refused because the game is another process's now
+	// (Hooks.Lost); nothing more is stored or told.
+	gone bool
+
+	// taken: per seat, the ids of the latest requests of its connections
+	// the game took (answered with an ack), so that a client that lost the
+	// answer with its connection learns it on the next one (Answer). Those
+	// stored are found again from the records after a restart or a move.
+	taken [rules.MaxSeats + 1][]int64
 }
 
 type seatBot struct {
@@ -203,6 +224,7 @@ func Restore(id string, cfg Config, st store.Store, recs []store.Record, hooks H
 		a.clk.plan(events, a.clk.Released, a.clk.Slot+1)
 	}
 	a.savedClk, a.covered = a.clk, len(events)
+	a.readTaken(recs)
 	a.savedClk.Marks = slices.Clone(a.clk.Marks)
 	if a.clk.Slots != nil {
 		a.beat(now)
@@ -404,6 +426,9 @@ func (a *Actor) flush(ctx context.Context) error {
 // stalls the game (stall): what was not stored is not told, and the game
 // goes on by itself once a write succeeds.
 func (a *Actor) commit() bool {
+	if a.gone {
+		return false
+	}
 	if a.stalled { // the clocks stood still while the game could not save
 		if !a.clk.Paused { // a paused game's clocks stand still anyway
 			a.shift(time.Since(a.stallAt))
@@ -426,6 +451,7 @@ func (a *Actor) commit() bool {
 	}
 	for _, k := range a.acks {
 		a.queue(k.sub, encode(wire.AckFrame{Type: "ack", ID: k.id}))
+		a.tookFrom(k.sub.Seat, k.id)
 		if k.cmd && a.hooks.Command != nil {
 			a.hooks.Command("ok", time.Since(k.start))
 		}
@@ -441,6 +467,11 @@ func (a *Actor) commit() bool {
 // are told why, and the write is tried again every stallRetry. Nothing
 // acknowledged is lost: answers wait for the write.
 func (a *Actor) stall(err error) {
+	if a.hooks.Lost != nil && a.hooks.Lost(err) {
+		a.gone = true
+		a.log.Warn("a write was refused: the game is another's now; it stops here", "err", err)
+		return
+	}
 	if a.hooks.WriteFailed != nil {
 		a.hooks.WriteFailed(err)
 	}
@@ -786,6 +817,7 @@ type cmdBody struct {
 	Seat rules.Seat `json:"seat"`
 	Cmd  string     `json:"cmd"`
 	Bot  bool       `json:"bot,omitempty"`
+	ID   int64      `json:"id,omitempty"` // the client's id of the request (Answer)
 }
 
 func lowBit(m uint32) int { return bits.TrailingZeros32(m) }

@@ -33,6 +33,7 @@ type chat struct {
 	Public  bool       `json:"public,omitempty"`
 	To      uint32     `json:"to,omitempty"`
 	Spy     rules.Seat `json:"spy,omitempty"` // reads it without the writer's seat
+	ID      int64      `json:"id,omitempty"`  // the writer's client's id of it (Answer); told to nobody
 }
 
 func (c *chat) visible(s rules.Seat) bool {
@@ -117,7 +118,7 @@ func (a *Actor) Chat(sub *Sub, id int64, ch, text string) error {
 			a.queue(sub, encode(wire.ErrorFrame{Type: "error", ID: id, Code: "channel", Message: ErrChannel.Error()}))
 			return
 		}
-		c.Channel, c.Seat, c.Text, c.At = ch, sub.Seat, text, time.Now().UnixMilli()
+		c.Channel, c.Seat, c.Text, c.At, c.ID = ch, sub.Seat, text, time.Now().UnixMilli(), id
 		a.chats = append(a.chats, c)
 		a.record("chat", c)
 		a.acks = append(a.acks, ack{sub: sub, id: id})

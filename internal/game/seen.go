@@ -69,7 +69,7 @@ func (a *Actor) Seen(sub *Sub, id int64) error {
 			return
 		case a.clk.Seen&bit == 0 && a.humans()&bit != 0:
 			a.clk.Seen |= bit
-			a.record("seen", cmdBody{Seat: sub.Seat, Cmd: "seen"})
+			a.record("seen", cmdBody{Seat: sub.Seat, Cmd: "seen", ID: id})
 			if a.clk.Seen&a.humans() == a.humans() {
 				a.clk.Gate = false
 			}

@@ -106,7 +106,10 @@ func (s *Sub) offer(msg []byte) bool {
 // what it missed, then everything new.
 func (a *Actor) Join(sub *Sub, since, chatSince int) error {
 	return a.do(func() error {
-		if a.stalled { // what it would be sent may not be stored yet
+		switch {
+		case a.gone:
+			return ErrMoved
+		case a.stalled: // what it would be sent may not be stored yet
 			return ErrStalled
 		}
 		a.subs[sub] = struct{}{}
@@ -522,7 +525,7 @@ func (a *Actor) act(sub *Sub, id int64, c rules.Command, start time.Time) {
 		refuse(code, msg)
 		return
 	}
-	a.record("cmd", cmdBody{Seat: c.Seat, Cmd: c.String()})
+	a.record("cmd", cmdBody{Seat: c.Seat, Cmd: c.String(), ID: id})
 	a.tellOwn(before, own)
 	a.teamPicked(c.Seat, c, time.Now())
 	a.settle()

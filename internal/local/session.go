@@ -175,6 +175,9 @@ func (s *Session) hello(data []byte) {
 	s.mu.Lock()
 	s.actor, s.sub = a, sub
 	s.mu.Unlock()
+	if len(f.Pending) > 0 { // as the server: what the last connection never heard the answer of
+		_ = a.Answer(sub, f.Pending)
+	}
 	go s.writer(a, sub)
 }
 

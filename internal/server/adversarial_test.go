@@ -730,6 +730,10 @@ func TestAdversarialClients(t *testing.T) {
 		}, []want{bad(1, `malformed frame: json: unknown field "seat"`), bad(2, `malformed frame: json: unknown field "as"`),
 			bad(3, `malformed frame: json: unknown field "SEAT"`), bad(4, `malformed frame: json: unknown field "extra"`),
 			bad(5, `malformed frame: json: unknown field "seat"`)}},
+		{"frame/pending outside a hello", "villager", []string{
+			`{"type":"ping","id":1,"pending":[3]}`, act(2, `"cmd":"skip","pending":[1]`), act(3, `"cmd":"skip","pending":[]`),
+		}, []want{bad(1, "pending belongs in a hello only"), bad(2, "pending belongs in a hello only"),
+			bad(3, "pending belongs in a hello only")}},
 		{"frame/missing and unknown types", "wolf", []string{
 			`{"id":1}`, `{"type":"welcome","id":2}`, `{"type":"ACT","id":3,"cmd":"skip"}`, `{"type":"error","id":4}`, `{"type":"","id":5}`,
 		}, []want{bad(1, "the frame has no type"), {2, "bad_frame", ""}, {3, "bad_frame", ""}, {4, "bad_frame", ""},

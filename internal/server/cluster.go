@@ -337,7 +337,10 @@ func (n *node) adopt(ctx context.Context, id string) (bool, error) {
 			}
 		case rec.Status == store.StatusRunning,
 			rec.Status == store.StatusOver && time.Since(rec.Updated) < n.s.opts.Linger:
-			_, err = n.s.restoreGame(ctx, rec)
+			if _, err = n.s.restoreGame(ctx, rec); err == nil && !n.s.holds(id) {
+				n.release(id) // set aside as lost: nothing to own
+				return false, nil
+			}
 		default: // only a replay now: nothing to own
 			n.release(id)
 			return false, nil

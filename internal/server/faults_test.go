@@ -210,7 +210,8 @@ func grepLines(s, sub string) string {
 
 // TestADamagedGameIsSetAsideAndTheOthersResume: a game whose stored record
 // cannot be read back does not keep the server from starting: it is marked
-// lost, its players are told so, and every other game resumes.
+// lost (counted in wolfden_rooms_lost), its players are told so, and every
+// other game resumes.
 func TestADamagedGameIsSetAsideAndTheOthersResume(t *testing.T) {
 	ts := newTestServer(t)
 	ctx := context.Background()
@@ -245,6 +246,9 @@ func TestADamagedGameIsSetAsideAndTheOthersResume(t *testing.T) {
 	}
 	if got := next.status(t, rooms[1].Room.ID); got != store.StatusRunning {
 		t.Fatalf("the intact game is %s", got)
+	}
+	if _, body := next.operator(t, "/metrics"); !strings.Contains(body, "\nwolfden_rooms_lost 1\n") {
+		t.Fatalf("the metrics do not count the lost game:\n%s", grepLines(body, "wolfden_rooms"))
 	}
 	if _, err := client.Dial(ctx, next.http.URL, rooms[0].Room.ID, rooms[0].Token, 0, 0); err == nil || !strings.Contains(err.Error(), "lost") {
 		t.Fatalf("a player of the lost game was told %v", err)

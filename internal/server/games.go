@@ -118,12 +118,18 @@ func (s *Server) hooks(rm *room) game.Hooks {
 			// Called from the actor: the room's status is stored off its goroutine.
 			go s.finish(rm, w)
 		},
-		Failed: func(err error) { s.log.Error("game stopped", "room", rm.rec.ID, "err", err) },
-		WriteFailed: func(err error) {
-			s.m.storeFails.Inc()
-			if s.cl != nil && s.cl.c.Leases.Lost(err) { // fenced: another node has the game now
-				go s.cl.abandon(rm.rec.ID, false)
+		Failed:      func(err error) { s.log.Error("game stopped", "room", rm.rec.ID, "err", err) },
+		WriteFailed: func(err error) { s.m.storeFails.Inc() },
+		Lost: func(err error) bool {
+			if !s.lost(err) {
+				return false
 			}
+			// Fenced: another node has the game now. Its players are told
+			// nothing but to go there (1012 moved, dropRoom); it is no
+			// stall, and says nothing about this node's store.
+			s.log.Warn("cluster: a write was fenced; another node has the room", "room", rm.rec.ID, "err", err)
+			go s.cl.abandon(rm.rec.ID, false)
+			return true
 		},
 		Stalled: func(on bool) {
 			if rm.stalled.Swap(on) != on {

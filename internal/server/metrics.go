@@ -15,6 +15,7 @@ type metrics struct {
 	latency     prometheus.Histogram
 	storeFails  prometheus.Counter
 	stalled     prometheus.Gauge
+	lost        prometheus.Gauge
 }
 
 func newMetrics() *metrics {
@@ -35,8 +36,10 @@ func newMetrics() *metrics {
 			Help: "Writes the store refused (a full disk, a read-only file): rooms' and games' alike."}),
 		stalled: prometheus.NewGauge(prometheus.GaugeOpts{Name: "wolfden_stalled_games",
 			Help: "Games paused because their last write failed; each goes on once a write succeeds."}),
+		lost: prometheus.NewGauge(prometheus.GaugeOpts{Name: "wolfden_rooms_lost",
+			Help: "Games this server set aside as lost since it started: stored games it could not restore (a damaged record), at start-up or adopted from another node. Each stays in the store, with status lost, for the operator."}),
 	}
-	m.reg.MustRegister(m.rooms, m.games, m.connections, m.commands, m.latency, m.storeFails, m.stalled,
+	m.reg.MustRegister(m.rooms, m.games, m.connections, m.commands, m.latency, m.storeFails, m.stalled, m.lost,
 		collectors.NewGoCollector(), collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}))
 	return m
 }

@@ -118,6 +118,13 @@ func (s *Server) roomList() []*room {
 	return rooms
 }
 
+// holds tells whether the room is in memory.
+func (s *Server) holds(id string) bool {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.rooms[id] != nil
+}
+
 // roomFor finds a room in memory, or loads a finished one from the store.
 func (s *Server) roomFor(ctx context.Context, id string) (*room, error) {
 	s.mu.Lock()

@@ -443,12 +443,16 @@ func (s *Server) restoreGame(ctx context.Context, rec store.Room) (bool, error) 
 			rm.mu.Unlock()
 		}
 	}
+	if s.lost(err) { // its first write was fenced: another node has it, undamaged
+		return false, err
+	}
 	if err != nil {
 		s.log.Error("a game could not be restored; it is set aside as lost", "room", rec.ID, "status", rec.Status, "err", err)
 		rec.Status, rec.Updated = store.StatusLost, time.Now().UTC()
 		if err := s.st.UpdateRoom(ctx, rec); err != nil {
 			return false, err
 		}
+		s.m.lost.Inc()
 		return false, nil
 	}
 	s.hold(rm)

@@ -151,6 +151,10 @@ func (s *Server) session(ctx context.Context, cancel context.CancelFunc, conn ws
 	defer s.release(rm, seat, addr)
 	sub := game.NewLazySub(seat, queueSize, cancel)
 	if err := a.Join(sub, hello.Since, hello.ChatSince); err != nil {
+		if errors.Is(err, game.ErrMoved) { // to its new owner, as any connection of a game that moves
+			_ = conn.Close(websocket.StatusServiceRestart, "moved")
+			return
+		}
 		closeWith(conn, untaken(err), err.Error())
 		return
 	}
@@ -159,6 +163,9 @@ func (s *Server) session(ctx context.Context, cancel context.CancelFunc, conn ws
 	reply(ctx, conn, welcome{Type: "welcome", Room: rm.rec.ID, Seat: seat, Players: players, Now: time.Now().UnixMilli(),
 		Practice: practice, Alive: a.Quiet().Milliseconds()})
 	defer a.Leave(sub)
+	if len(hello.Pending) > 0 { // what the last connection never heard the answer of
+		_ = a.Answer(sub, hello.Pending)
+	}
 	// The session ends once its writer has: the writer's close (1012
 	// "moved" when the game leaves for another node) may still be on its
 	// way when the reader, seeing the connection closing, returns, and a

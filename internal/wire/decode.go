@@ -13,6 +13,9 @@ import (
 // MaxFrame is the largest frame a client may send, in bytes.
 const MaxFrame = 4096
 
+// MaxPending is how many unanswered requests a hello may name.
+const MaxPending = 16
+
 // Decode reads a client frame strictly: unknown fields, trailing data and
 // values out of range are errors that say what is wrong. maxChat bounds a
 // chat message, in characters. The server and the engine on the device
@@ -33,10 +36,21 @@ func Decode(data []byte, maxChat int) (ClientFrame, error) {
 	if rest := data[dec.InputOffset():]; len(bytes.Trim(rest, " \t\r\n")) != 0 {
 		return f, errors.New("malformed frame: data after the JSON object")
 	}
+	if f.Pending != nil && f.Type != "hello" {
+		return f, errors.New("pending belongs in a hello only")
+	}
 	switch f.Type {
 	case "hello", "ping":
 		if f.Since < 0 || f.ChatSince < 0 {
 			return f, errors.New("since and chat_since cannot be negative")
+		}
+		if len(f.Pending) > MaxPending {
+			return f, fmt.Errorf("pending names %d requests; at most %d", len(f.Pending), MaxPending)
+		}
+		for _, id := range f.Pending {
+			if id <= 0 {
+				return f, fmt.Errorf("pending: id %d is not a request's (ids are positive)", id)
+			}
 		}
 	case "act":
 		if _, err := f.Command(); err != nil {

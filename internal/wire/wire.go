@@ -134,6 +134,10 @@ type ClientFrame struct {
 	Token     string `json:"token"`
 	Since     int    `json:"since"`
 	ChatSince int    `json:"chat_since"`
+	// Pending: the ids of requests (act, chat, seen) the client sent on an
+	// earlier connection and never heard the answer of; the game acks
+	// those it took (at most MaxPending).
+	Pending []int64 `json:"pending"`
 
 	// act
 	Cmd    string `json:"cmd"`

@@ -33,6 +33,22 @@ export const FRAME = 4096;
 // command is, so that on the wire it is one.
 const HELD = new Set(['act', 'chat', 'decoy']);
 
+// The requests the server answers (ack or error). One written on a line
+// that dropped before its answer came is named in the next hello
+// (pending), and the server acks it there if the game took it: a command
+// stored just before its server died or handed the game over is shown as
+// received, not left unanswered (docs/server.md, "The WebSocket"). A
+// decoy is stored nowhere: the next connection answers it itself, when a
+// command's ack would come.
+const ANSWERED = new Set(['act', 'chat', 'seen', 'decoy']);
+// How many unanswered requests are remembered (the server takes 16).
+export const MAX_PENDING = 16;
+
+// freshId: the first id of a connection's requests. Ids must not repeat
+// within the seat's game, across page loads too: a pending id names one
+// request, and a reused one could be acked for an older request.
+export const freshId = () => 1 + Math.floor(Math.random() * 2 ** 46);
+
 // After dawn the server ticks on only until its queues are empty; frames
 // still held then go when no tick has come for this long (or three ticks).
 export const DRAIN_WAIT = 2000;
@@ -78,7 +94,7 @@ function isAside(data) {
 export class Connection {
   // game: the object applyFrame updates. on: {frame(result, frame),
   // status(s, detail)} with s one of connecting, open, retrying, closed.
-  constructor({ room, token, game, on }) {
+  constructor({ room, token, game, on, firstId = freshId() }) {
     this.room = room;
     this.token = token || '';
     this.game = game;
@@ -88,7 +104,9 @@ export class Connection {
     this.timer = 0;
     this.pinger = 0;
     this.stopped = false;
-    this.nextId = 1;
+    this.nextId = firstId;
+    this.unanswered = new Map(); // id → type of the requests written and not yet answered, oldest first
+    this.decoys = []; // decoys a dropped line never answered: answered by the next connection
     this.lastHeard = 0;
     this.lastPing = 0;
     this.quiet = 0; // the welcome's alive: the longest the server stays silent, ms
@@ -161,7 +179,17 @@ export class Connection {
     let finalCode = null;
     ws.onopen = () => {
       this.lastHeard = Date.now();
-      ws.send(JSON.stringify({ type: 'hello', token: this.token, since: this.game.since, chat_since: this.game.chatSince }));
+      const hello = { type: 'hello', token: this.token, since: this.game.since, chat_since: this.game.chatSince };
+      const pending = [];
+      for (const [id, type] of this.unanswered) {
+        if (type === 'decoy') {
+          this.decoys.push(id);
+          this.unanswered.delete(id);
+        } else pending.push(id);
+      }
+      if (pending.length) hello.pending = pending;
+      // by night of one size, whether or not it names anything pending
+      ws.send((this.game.night && padded(hello)) || JSON.stringify(hello));
     };
     ws.onmessage = (m) => {
       if (ws !== this.ws) return;
@@ -183,6 +211,7 @@ export class Connection {
           continue;
         }
         if (f.type === 'error' && !f.id && FINAL.has(f.code)) finalCode = f;
+        if ((f.type === 'ack' || f.type === 'error') && f.id) this.unanswered.delete(f.id);
         const r = applyFrame(this.game, f);
         if (r.filler) continue;
         if (r.welcome) {
@@ -197,6 +226,12 @@ export class Connection {
           return;
         }
         this.on.frame(r, f);
+      }
+      // A decoy left unanswered is answered with the first message that
+      // would carry a command's resumed ack: after the welcome, and at night
+      // at a tick of the night's grid (not the joining message, tick -1).
+      if (this.decoys.length && this.welcomed && !isAside(data) && !data.startsWith('{"type":"tick","n":-1')) {
+        for (const id of this.decoys.splice(0)) this.on.frame({ reply: { type: 'ack', id } }, { type: 'ack', id, local: true });
       }
       if (this.beat && !this.game.night && ws === this.ws) {
         // the day has come: if the ticks stop, the beat ends and what is
@@ -275,8 +310,16 @@ export class Connection {
     const id = this.nextId++;
     const f = { ...frame, id };
     if (this.beat && HELD.has(f.type)) this.held.push(f);
-    else this.ws.send(JSON.stringify(f));
+    else this.write(this.ws, JSON.stringify(f), f);
     return id;
+  }
+
+  // write puts a frame on the line, remembering a request until its answer.
+  write(ws, s, f) {
+    ws.send(s);
+    if (!ANSWERED.has(f.type)) return;
+    this.unanswered.set(f.id, f.type);
+    if (this.unanswered.size > MAX_PENDING) this.unanswered.delete(this.unanswered.keys().next().value);
   }
 
   // tick answers a tick with exactly one frame of FRAME bytes: the oldest
@@ -291,7 +334,7 @@ export class Connection {
       const f = this.held.shift();
       const s = padded(f);
       if (s) {
-        ws.send(s);
+        this.write(ws, s, f);
         return;
       }
       // too big to go in one frame: the server would close the line
@@ -304,7 +347,7 @@ export class Connection {
   endBeat(ws) {
     const held = this.resetBeat(false);
     if (ws.readyState !== WebSocket.OPEN) held.forEach((f) => this.refuse(f, 'offline'));
-    else for (const f of held) ws.send(JSON.stringify(f));
+    else for (const f of held) this.write(ws, JSON.stringify(f), f);
   }
 
   // resetBeat stops the beat (a new connection starts without one) and

@@ -54,7 +54,7 @@ function connect(token = 'TOK') {
   const statuses = [];
   const frames = [];
   const c = new Connection({
-    room: 'r1', token, game: g,
+    room: 'r1', token, game: g, firstId: 1,
     on: { frame: (r) => frames.push(r), status: (s, d) => statuses.push(d && d.code ? `${s}:${d.code}` : s) },
   });
   c.start();
@@ -80,12 +80,75 @@ test('hello, then resume from the numbers held after a drop', () => {
   vi.advanceTimersByTime(BACKOFF[0] * 1.3);
   const ws2 = FakeSocket.all[1];
   ws2.open();
-  expect(ws2.sent[0]).toEqual({ type: 'hello', token: 'TOK', since: 2, chat_since: 1 });
+  // the command's answer never came: the hello names it
+  expect(ws2.sent[0]).toEqual({ type: 'hello', token: 'TOK', since: 2, chat_since: 1, pending: [1] });
   ws2.frame({ type: 'welcome', room: 'r1', seat: 3, players: 9 });
   ws2.frame({ type: 'event', seq: 3, kind: 'night', value: 1 });
   expect(g.events.map((e) => e.seq)).toEqual([1, 2, 3]);
   expect(statuses.filter((s) => s === 'open')).toHaveLength(2);
   c.stop();
+});
+
+test('a command whose answer a dropped line lost is named in the next hello, and its ack there is its answer', () => {
+  const { c, frames } = connect();
+  const ws = FakeSocket.all[0];
+  ws.open();
+  ws.frame({ type: 'welcome', room: 'r1', seat: 3, players: 9 });
+  const vote = c.send({ type: 'act', cmd: 'vote', target: 4 });
+  const chat = c.send({ type: 'chat', channel: 'day', text: 'hi' });
+  const seen = c.send({ type: 'seen' });
+  c.send({ type: 'ping' }); // answered by a pong: never pending
+  ws.frame({ type: 'ack', id: chat });
+  ws.frame({ type: 'error', id: seen, code: 'not_waiting' });
+  ws.drop();
+  vi.advanceTimersByTime(BACKOFF[0] * 1.3);
+  const ws2 = FakeSocket.all[1];
+  ws2.open();
+  expect(ws2.sent[0].pending).toEqual([vote]); // only what was never answered
+  ws2.frame({ type: 'welcome', room: 'r1', seat: 3, players: 9 });
+  ws2.frame({ type: 'ack', id: vote }); // the game took it before the line dropped
+  expect(frames.at(-1)).toEqual({ reply: { type: 'ack', id: vote } });
+  ws2.drop();
+  vi.advanceTimersByTime(BACKOFF[0] * 1.3);
+  const ws3 = FakeSocket.all[2];
+  ws3.open();
+  expect(ws3.sent[0].pending).toBeUndefined(); // answered at last: nothing pending
+  c.stop();
+});
+
+test('each connection\'s ids start afresh at random, so that a pending id names one request of the game', () => {
+  const g = newGame('r1');
+  const on = { frame() {}, status() {} };
+  const ids = new Set([1, 2, 3].map(() => new Connection({ room: 'r1', token: 'T', game: g, on }).nextId));
+  expect(ids.size).toBe(3);
+  for (const id of ids) expect(Number.isSafeInteger(id) && id > 0).toBe(true);
+});
+
+test('by night a reconnecting hello is of one size whether or not it names a request; a decoy is answered at the next tick', () => {
+  const hellos = [];
+  for (const what of ['act', 'decoy', 'none']) {
+    const { c, ws, frames } = seated(3);
+    tick(ws, 1);
+    if (what === 'act') c.send({ type: 'act', cmd: 'check', target: 6 });
+    if (what === 'decoy') c.send({ type: 'decoy', target: 6 });
+    tick(ws, 2); // it goes
+    ws.drop();
+    vi.advanceTimersByTime(BACKOFF[0] * 1.3);
+    const ws2 = FakeSocket.all.at(-1);
+    ws2.open();
+    hellos.push(ws2.raw[0]);
+    if (what === 'act') expect(ws2.sent[0].pending).toEqual([1]);
+    else expect(ws2.sent[0].pending).toBeUndefined(); // a decoy is stored nowhere: the server could not tell
+    ws2.frame({ type: 'welcome', room: 'r1', seat: 3, players: 9 });
+    const n = frames.length;
+    ws2.message({ type: 'tick', n: -1 }, { type: 'state', seat: 3, day: 1, night: true, alive: [1, 2, 3] }, PAD);
+    expect(frames.slice(n).filter((r) => r.reply)).toEqual([]); // the joining message carries no answer
+    tick(ws2, 3, ...(what === 'act' ? [{ type: 'ack', id: 1 }] : []));
+    const answers = frames.slice(n).filter((r) => r.reply).map((r) => r.reply);
+    expect(answers).toEqual(what === 'none' ? [] : [{ type: 'ack', id: 1 }]);
+    c.stop();
+  }
+  expect(new Set(hellos.map(byteLength))).toEqual(new Set([FRAME]));
 });
 
 test('a gap closes the line and asks again from the last number', () => {
