@@ -328,7 +328,8 @@ var presets = []*Preset{
 		cards:       fixed(repeat(Werewolf, 3), []Role{Possessed, Seer, Gravekeeper, Guard}, repeat(Villager, 6)),
 		Options: with(std001, "sheriff", "none", "wolf_win", "parity", "last_words", "none",
 			"self_explosion", "off", "seer_sees", "wolf_or_not", "first_night_attack", "off",
-			"wolf_no_target", "off", "night_order", "seer_first", "wolf_attack_wolves", "off"),
+			"wolf_no_target", "off", "night_order", "seer_first", "wolf_attack_wolves", "off",
+			"guard_repeat", "any"),
 	},
 }
 

@@ -2,7 +2,9 @@ package rules
 
 // The guard (守卫) protects one player a night from the wolves' attack,
 // within guard_repeat; same-target rules with the witch's heal are
-// guard_heal_same_target (resolveNight).
+// guard_heal_same_target (resolveNight). guard_repeat=any bars nobody:
+// AIWolf's reference server keeps no guard history, so its bodyguard may
+// guard the same agent every night, and aiwolf-13 plays it so.
 
 type guardState struct {
 	guardTarget Seat   // tonight's protection

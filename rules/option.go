@@ -101,6 +101,7 @@ const (
 
 	GuardNoConsecutive = 0
 	GuardOncePerTarget = 1
+	GuardAny           = 2
 
 	SameTargetDies     = 0
 	SameTargetSurvives = 1
@@ -166,7 +167,7 @@ var optionTable = [numOptions]optionInfo{
 	OptWitchInformed:            {"witch_informed", []string{"always", "while_heal_unused"}, "when the witch (女巫) is told the attack target"},
 	OptWitchSelfHeal:            {"witch_self_heal", []string{"never", "first_night_only", "always"}, "whether the witch may heal herself"},
 	OptWitchBothSameNight:       {"witch_both_same_night", []string{"off", "on"}, "whether the witch may heal and poison in one night"},
-	OptGuardRepeat:              {"guard_repeat", []string{"no_consecutive", "once_per_target"}, "how often the guard (守卫) may protect the same player"},
+	OptGuardRepeat:              {"guard_repeat", []string{"no_consecutive", "once_per_target", "any"}, "how often the guard (守卫) may protect the same player (any: no limit, as AIWolf's bodyguard)"},
 	OptGuardHealSameTarget:      {"guard_heal_same_target", []string{"dies", "survives"}, "a player both guarded and healed dies (同守同救) or survives"},
 	OptWolfVote:                 {"wolf_vote", []string{"majority", "unanimous"}, "how the wolves' picks become the attack"},
 	OptWolfWin:                  {"wolf_win", []string{"kill_all", "parity", "kill_side", "half", "half_or_kill_side"}, "when the wolves win"},

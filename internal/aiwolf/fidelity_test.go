@@ -221,6 +221,63 @@ func TestAnIllegalTargetOfAMatchedGameIsNoAction(t *testing.T) {
 	}
 }
 
+// The reference's bodyguard may guard the same agent night after night
+// (its guard phase keeps no history; aiwolf-13: guard_repeat=any): every
+// GUARD of a living other agent is played, a repeat too.
+func TestTheBodyguardMayGuardTheSameAgentOnConsecutiveNights(t *testing.T) {
+	// The bodyguard names the last living agent other than himself; the
+	// honest voters exile the first, so his target lives on.
+	var mu sync.Mutex
+	guards := map[int]string{} // day → the GUARD reply
+	reply := func(a *testAgent, p *packet) (string, bool) {
+		if p.Request != "GUARD" {
+			return honest(a, p)
+		}
+		for i := len(p.Info.StatusMap); i >= 1; i-- {
+			if n := aiwolf.AgentName(seatNo(i)); n != p.Info.Agent && p.Info.StatusMap[n] == "ALIVE" {
+				mu.Lock()
+				guards[p.Info.Day] = n
+				mu.Unlock()
+				return n, true
+			}
+		}
+		return p.Info.Agent, true
+	}
+	_, h := playSeeded(t, 13, aiwolf.Options{}, reply)
+	h.over(t)
+	recs, err := h.stores["golden1"].Records(t.Context(), "golden1")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var csv strings.Builder
+	if err := aiwolf.WriteCSV(&csv, map[rules.Seat]string{}, recs); err != nil {
+		t.Fatal(err)
+	}
+	played := map[int]string{} // day → the guard line's target
+	for _, l := range strings.Split(csv.String(), "\n") {
+		if f := strings.Split(l, ","); len(f) > 3 && f[1] == "guard" {
+			var d, x int
+			fmt.Sscan(f[0], &d)
+			fmt.Sscan(f[3], &x)
+			played[d] = aiwolf.AgentName(seatNo(x))
+		}
+	}
+	mu.Lock()
+	defer mu.Unlock()
+	repeats := 0
+	for d, n := range guards {
+		if played[d] != n {
+			t.Errorf("day %d: the bodyguard guarded %s, the log has %q:\n%s", d, n, played[d], csv.String())
+		}
+		if guards[d-1] == n {
+			repeats++
+		}
+	}
+	if repeats == 0 {
+		t.Fatalf("the bodyguard never guarded one agent two nights running (%v): the test proves nothing", guards)
+	}
+}
+
 // Point 11: custom names and profiles stand for the agents everywhere,
 // and the profile comes with INITIALIZE.
 func TestCustomNamesAndProfilesStandForTheAgents(t *testing.T) {

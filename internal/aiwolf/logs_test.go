@@ -116,7 +116,10 @@ func names(n int) map[rules.Seat]string {
 	return m
 }
 
-// findSeed is the first seed whose game ends as want says.
+// findSeed is the first seed whose game ends as want says, without a
+// guard of oneself: the engine's bots may guard themselves, a matched
+// game's agent may not (the reference ignores it), so no reference log
+// has such a line.
 func findSeed(t *testing.T, players int, want func(csv string) bool) uint64 {
 	t.Helper()
 	for seed := uint64(1); seed < 200; seed++ {
@@ -124,7 +127,7 @@ func findSeed(t *testing.T, players int, want func(csv string) bool) uint64 {
 		if err := WriteCSV(&b, names(players), seededRecords(t, players, seed, nil)); err != nil {
 			t.Fatal(err)
 		}
-		if want(b.String()) {
+		if want(b.String()) && !guardsHimself(b.String()) {
 			return seed
 		}
 	}
@@ -206,6 +209,16 @@ func endedBy(csv string) string {
 }
 
 var recordHead = regexp.MustCompile(`^(\d+),([A-Za-z]+),`)
+
+// guardsHimself: a CSV guard line names the bodyguard as his own target.
+func guardsHimself(csv string) bool {
+	for _, l := range strings.Split(csv, "\n") {
+		if f := strings.Split(l, ","); len(f) > 3 && f[1] == "guard" && f[2] == f[3] {
+			return true
+		}
+	}
+	return false
+}
 
 func mustAtoi(s string) int { n, _ := strconv.Atoi(s); return n }
 
