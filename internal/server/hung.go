@@ -175,7 +175,12 @@ func (n *node) heardMoved(m bus.Msg) {
 // the requests waiting on it.
 func (n *node) onMoved(mv movedNote) {
 	n.mu.Lock()
-	asks := n.asking[mv.Room]
+	// The cancels are taken under the lock: a request's done deletes
+	// itself from the same map.
+	var asks []*asking
+	for a := range n.asking[mv.Room] {
+		asks = append(asks, a)
+	}
 	delete(n.asking, mv.Room)
 	var held []*relaySession
 	for rs := range n.held {
@@ -184,7 +189,7 @@ func (n *node) onMoved(mv movedNote) {
 		}
 	}
 	n.mu.Unlock()
-	for a := range asks {
+	for _, a := range asks {
 		a.cancel(errOwnerMoved)
 	}
 	for _, rs := range held {
