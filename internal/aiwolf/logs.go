@@ -47,9 +47,12 @@ func notes(recs []store.Record) []logNote {
 
 // gameIDOf is the AIWolf game id the game's first log line holds.
 func gameIDOf(recs []store.Record) string {
-	for _, n := range notes(recs) {
-		if n.GameID != "" {
-			return n.GameID
+	// Record by record: the id is in the first, and a game's log is long.
+	for i := range recs {
+		for _, n := range notes(recs[i : i+1]) {
+			if n.GameID != "" {
+				return n.GameID
+			}
 		}
 	}
 	return ""

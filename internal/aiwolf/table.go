@@ -91,6 +91,7 @@ func (m *mailbox) take(buf []mail) []mail {
 // field but the seats' send queues.
 type table struct {
 	g        *Gateway
+	scratch  frame // the frame handle decodes into: its fields are copied out
 	room     string
 	born     time.Time // when the gateway took the game on
 	gameID   string
@@ -272,18 +273,30 @@ func (t *table) start(conns map[rules.Seat]*conn) error {
 
 // join attaches the seat to the game from the last frames it had.
 func (t *table) join(s *seat) error {
-	sub := game.NewSub(s.no, 1024, func() { t.box.put(mail{seat: s, kick: true}) })
+	// A lazy queue: a channel of 1,024 slots per seat and game was the
+	// largest allocation of a matched game, and a seat has a frame or two
+	// waiting. The bound is the same.
+	sub := game.NewLazySub(s.no, 1024, func() { t.box.put(mail{seat: s, kick: true}) })
 	if err := t.a.Join(sub, s.evSeq, s.chatSeq); err != nil {
 		return err
 	}
 	s.sub = sub
 	stop := make(chan struct{})
 	s.fwd = stop
+	out := game.NewOutbox(sub)
 	go func() {
 		for {
+			for m, ok := out.Pop(); ok; m, ok = out.Pop() {
+				select {
+				case <-stop: // a new queue resends what this one held
+					return
+				default:
+				}
+				t.box.put(mail{seat: s, msg: m})
+			}
 			select {
 			case m := <-sub.Out:
-				t.box.put(mail{seat: s, msg: m})
+				out.Add(m)
 			case <-stop:
 				return
 			case <-t.a.Done():
@@ -364,11 +377,10 @@ func (t *table) handle(m *mail) {
 		t.pushed(s, m.push)
 	case m.msg != nil:
 		for _, line := range splitLines(m.msg) {
-			var f frame
-			if decodeFrame(line, &f) != nil {
+			if decodeFrame(line, &t.scratch) != nil {
 				continue
 			}
-			t.frame(s, &f)
+			t.frame(s, &t.scratch)
 		}
 		t.flowOnce(s)
 	case m.rep != nil:

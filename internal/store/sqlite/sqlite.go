@@ -525,10 +525,6 @@ func (w *writer) commit(batch []*op) (refusals []error, err error) {
 	if t.tx, err = w.conn.BeginTx(ctx, nil); err != nil {
 		return nil, err
 	}
-	t.insertRecord = t.tx.StmtContext(ctx, w.insertRecord)
-	t.lastRecord = t.tx.StmtContext(ctx, w.lastRecord)
-	t.insertRoom = t.tx.StmtContext(ctx, w.insertRoom)
-	t.update = t.tx.StmtContext(ctx, w.update)
 	refusals = make([]error, len(batch))
 	for i, o := range batch {
 		if refusals[i], err = t.apply(ctx, o); err != nil {
@@ -559,18 +555,29 @@ func (w *writer) commit(batch []*op) (refusals []error, err error) {
 // txn is a write transaction. Its changes to the writer's memory wait in it
 // until the commit.
 type txn struct {
-	w                                            *writer
-	tx                                           *sql.Tx
+	w  *writer
+	tx *sql.Tx
+	// The writer's statements bound to tx, made when first used: most
+	// transactions use one of them, and each costs the commit a close.
 	insertRecord, lastRecord, insertRoom, update *sql.Stmt
 	last                                         map[string]int64 // as writer.last
 	over                                         []string         // rooms whose game is over
+}
+
+// stmt is the writer's statement s bound to the transaction (*in, made on
+// first use).
+func (t *txn) stmt(ctx context.Context, in **sql.Stmt, s *sql.Stmt) *sql.Stmt {
+	if *in == nil {
+		*in = t.tx.StmtContext(ctx, s)
+	}
+	return *in
 }
 
 func (t *txn) apply(ctx context.Context, o *op) (refusal, err error) {
 	switch o.kind {
 	case opCreate:
 		r := o.room
-		n, err := affected(t.insertRoom.ExecContext(ctx, r.ID, nanos(r.Created), nanos(r.Updated), r.Status, r.Config, r.Seats, r.Code))
+		n, err := affected(t.stmt(ctx, &t.insertRoom, t.w.insertRoom).ExecContext(ctx, r.ID, nanos(r.Created), nanos(r.Updated), r.Status, r.Config, r.Seats, r.Code))
 		if err != nil || n > 0 {
 			return nil, err
 		}
@@ -597,7 +604,7 @@ func (t *txn) apply(ctx context.Context, o *op) (refusal, err error) {
 	}
 	if !ok {
 		var exists bool
-		if err := t.lastRecord.QueryRowContext(ctx, o.roomID).Scan(&exists, &last); err != nil {
+		if err := t.stmt(ctx, &t.lastRecord, t.w.lastRecord).QueryRowContext(ctx, o.roomID).Scan(&exists, &last); err != nil {
 			return nil, err
 		}
 		if !exists {
@@ -617,7 +624,7 @@ func (t *txn) apply(ctx context.Context, o *op) (refusal, err error) {
 		}
 	}
 	for i, r := range o.recs {
-		if _, err := t.insertRecord.ExecContext(ctx, o.roomID, r.N, nanos(r.At), r.Kind, r.Body, o.events[i], r.Clock); err != nil {
+		if _, err := t.stmt(ctx, &t.insertRecord, t.w.insertRecord).ExecContext(ctx, o.roomID, r.N, nanos(r.At), r.Kind, r.Body, o.events[i], r.Clock); err != nil {
 			return nil, err
 		}
 	}
@@ -629,7 +636,7 @@ func (t *txn) apply(ctx context.Context, o *op) (refusal, err error) {
 }
 
 func (t *txn) updateRoom(ctx context.Context, r store.Room) (refusal, err error) {
-	n, err := affected(t.update.ExecContext(ctx, r.Status, r.Config, r.Seats, nanos(r.Updated), r.Code, r.ID))
+	n, err := affected(t.stmt(ctx, &t.update, t.w.update).ExecContext(ctx, r.Status, r.Config, r.Seats, nanos(r.Updated), r.Code, r.ID))
 	if err != nil {
 		return nil, err
 	}

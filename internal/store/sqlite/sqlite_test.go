@@ -189,7 +189,7 @@ func TestClaimsAreMigratedFromTheRooms(t *testing.T) {
 	// Back to the schema before claims, with rooms as it left them.
 	for _, q := range []string{
 		`DROP TABLE codes`,
-		`DELETE FROM goose_db_version WHERE version_id = 3`,
+		`DELETE FROM goose_db_version WHERE version_id >= 3`,
 		`INSERT INTO rooms (id, created, status, code) VALUES
 			('old', 1, 'open', 'K7QX'), ('new', 2, 'running', 'K7QX'),
 			('over', 3, 'over', 'M3W9P'), ('none', 4, 'open', ''), ('bare', NULL, 'open', 'Z2Z2')`,
@@ -204,4 +204,66 @@ func TestClaimsAreMigratedFromTheRooms(t *testing.T) {
 	storetest.WantCode(t, db, "K7QX", "new")
 	storetest.WantCode(t, db, "M3W9P", "")
 	storetest.WantCode(t, db, "Z2Z2", "bare")
+}
+
+// TestRecordsAreMigratedToARowidTable: a file whose records are a WITHOUT
+// ROWID table (before migration 4) keeps every record, and its rooms go on
+// appending and refusing a duplicate, on the rowid table with its key in
+// an index.
+func TestRecordsAreMigratedToARowidTable(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "wolfden.db")
+	db := open(t, path)
+	createRoom(t, db, room("r1", "running", 1))
+	createRoom(t, db, room("r2", "running", 2))
+	for _, a := range []struct {
+		room string
+		recs []store.Record
+	}{{"r1", records(1, 3)}, {"r2", records(1, 2)}} {
+		if err := db.Append(ctx, a.room, a.recs...); err != nil {
+			t.Fatal(err)
+		}
+	}
+	db.Close()
+	raw, err := sql.Open("sqlite", path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// Back to the schema of migration 1, with the records in it.
+	for _, q := range []string{
+		`CREATE TABLE records_old (
+			room_id TEXT NOT NULL REFERENCES rooms (id), n INTEGER NOT NULL, at INTEGER,
+			kind TEXT NOT NULL, body BLOB, events BLOB, clock BLOB,
+			PRIMARY KEY (room_id, n)) WITHOUT ROWID`,
+		`INSERT INTO records_old SELECT room_id, n, at, kind, body, events, clock FROM records`,
+		`DROP TABLE records`,
+		`ALTER TABLE records_old RENAME TO records`,
+		`DELETE FROM goose_db_version WHERE version_id >= 4`,
+	} {
+		if _, err := raw.Exec(q); err != nil {
+			t.Fatalf("%s: %v", q, err)
+		}
+	}
+	raw.Close()
+
+	db = open(t, path)
+	defer db.Close()
+	wantRecords(t, db, "r1", records(1, 3))
+	wantRecords(t, db, "r2", records(1, 2))
+	if err := db.Append(ctx, "r1", record(4)); err != nil {
+		t.Fatal(err)
+	}
+	if err := db.Append(ctx, "r2", record(2)); err == nil {
+		t.Fatal("a duplicate record was stored after the migration")
+	}
+	if _, err := db.db.ExecContext(ctx, `INSERT INTO records (room_id, n, kind) VALUES ('r2', 1, 'x')`); err == nil {
+		t.Fatal("the records' key is not unique after the migration")
+	}
+	wantRecords(t, db, "r1", records(1, 4))
+	var schema string
+	if err := db.db.QueryRowContext(ctx, `SELECT sql FROM sqlite_master WHERE name = 'records'`).Scan(&schema); err != nil {
+		t.Fatal(err)
+	}
+	if strings.Contains(strings.ToUpper(schema), "WITHOUT ROWID") {
+		t.Fatalf("records is still a WITHOUT ROWID table: %s", schema)
+	}
 }
