@@ -248,10 +248,11 @@ func (n *node) renew(ctx context.Context) {
 			n.mu.Lock()
 			l.renewed = at
 			n.mu.Unlock()
+			l.extend(at, n.ttl)
 		case err != nil && n.c.Leases.Lost(err):
 			n.s.log.Warn("cluster: the lease of a room was lost; another node has it", "room", id, "err", err)
 			n.abandon(id, false)
-		case time.Since(l.renewed) >= n.ttl:
+		case l.lapsed():
 			n.s.log.Warn("cluster: a room's lease ran out unrenewed; it is left to another node", "room", id,
 				"cut_off", cut, "err", err)
 			n.abandon(id, false)

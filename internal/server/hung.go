@@ -62,8 +62,7 @@ func (n *node) bind(id string, l *lease) {
 
 // watch lets go, as soon as it notices, every room whose lease ran out by
 // this node's clock: the node was frozen past it, or could not renew it.
-// It also keeps each lease's end up to date for the writers. After a
-// freeze its ticker fires at once.
+// After a freeze its ticker fires at once.
 func (n *node) watch() {
 	defer n.loop.Done()
 	t := time.NewTicker(min(max(n.ttl/10, 20*time.Millisecond), time.Second))
@@ -77,10 +76,8 @@ func (n *node) watch() {
 		var lapsed []string
 		n.mu.Lock()
 		for id, l := range n.owned {
-			if time.Since(l.renewed) >= n.ttl {
+			if l.lapsed() {
 				lapsed = append(lapsed, id)
-			} else {
-				l.extend(l.renewed, n.ttl)
 			}
 		}
 		n.mu.Unlock()
@@ -96,7 +93,7 @@ func (n *node) lapsed(id string) bool {
 	n.mu.Lock()
 	defer n.mu.Unlock()
 	l := n.owned[id]
-	return l != nil && (l.lapsed() || time.Since(l.renewed) >= n.ttl)
+	return l != nil && l.lapsed()
 }
 
 // lapse lets a room go whose lease ran out by this node's clock: its
@@ -153,8 +150,9 @@ var errOwnerMoved = errors.New("cluster: the room was adopted by another node wh
 // announce says on bus.Moved that this node has adopted the room, and acts
 // on it here as every node does.
 func (n *node) announce(id string) {
-	b, _ := json.Marshal(movedNote{Room: id, Node: n.c.Node})
-	n.onMoved(movedNote{Room: id, Node: n.c.Node})
+	mv := movedNote{Room: id, Node: n.c.Node}
+	b, _ := json.Marshal(mv)
+	n.onMoved(mv)
 	ctx, cancel := context.WithTimeout(context.Background(), busWait)
 	defer cancel()
 	if err := n.c.Bus.Publish(ctx, bus.Moved, b); err != nil {
