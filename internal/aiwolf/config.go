@@ -497,15 +497,10 @@ func (r *configReader) profiles() {
 	if players == 0 {
 		players = 5
 	}
-	if len(r.c.Options.Profiles) < players {
-		r.refuse("custom_profile.profiles", "%d profiles for %d players", len(r.c.Options.Profiles), players)
-	}
-	seen := map[string]bool{}
-	for _, p := range r.c.Options.Profiles {
-		if seen[p.Name] {
-			r.refuse("custom_profile.profiles", "the name %q is given twice", p.Name)
-		}
-		seen[p.Name] = true
+	// The gateway's own rule (too few, a name doubled or one the CSV log
+	// could not hold), named here with the file's other refusals.
+	if err := checkProfiles(r.c.Options.Profiles, players); err != nil {
+		r.refuse("custom_profile.profiles", "%s", strings.TrimPrefix(err.Error(), "aiwolf: "))
 	}
 }
 
