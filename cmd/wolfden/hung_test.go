@@ -4,11 +4,8 @@ import (
 	"cmp"
 	"context"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"os"
-	"strings"
-	"sync/atomic"
 	"syscall"
 	"testing"
 	"time"
@@ -16,6 +13,7 @@ import (
 	"github.com/coder/websocket"
 
 	"github.com/wolfden/wolfden/internal/client"
+	"github.com/wolfden/wolfden/internal/server/servertest"
 )
 
 // freeze stops the node's process with SIGSTOP (a long GC pause, a frozen
@@ -38,63 +36,6 @@ func (nd *node) thaw(t *testing.T) {
 		t.Fatalf("SIGCONT %s: %v", nd.name, err)
 	}
 	nd.running.Store(true)
-}
-
-// rawSeat is a seat's WebSocket read as it comes, with no keep-alive of
-// its own (internal/client gives a silent line up: these checks must see
-// who closes it, and what it is sent first).
-type rawSeat struct {
-	ws     *websocket.Conn
-	frames atomic.Int64 // messages read
-	ended  chan struct{}
-	at     time.Time
-	code   websocket.StatusCode
-	reason string
-}
-
-func dialRaw(ctx context.Context, t *testing.T, base, room, token string) *rawSeat {
-	t.Helper()
-	ws, _, err := websocket.Dial(ctx, "ws"+strings.TrimPrefix(base, "http")+"/ws/"+room, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	ws.SetReadLimit(1 << 20)
-	hello, _ := json.Marshal(map[string]any{"type": "hello", "token": token})
-	if err := ws.Write(ctx, websocket.MessageText, hello); err != nil {
-		t.Fatal(err)
-	}
-	_, b, err := ws.Read(ctx)
-	if err != nil || !strings.Contains(string(b), `"welcome"`) {
-		t.Fatalf("dialing %s: %s %v", base, b, err)
-	}
-	s := &rawSeat{ws: ws, ended: make(chan struct{})}
-	go func() {
-		defer close(s.ended)
-		for {
-			if _, _, err := ws.Read(context.Background()); err != nil {
-				s.at = time.Now()
-				var ce websocket.CloseError
-				if errors.As(err, &ce) {
-					s.code, s.reason = ce.Code, ce.Reason
-				} else {
-					s.code, s.reason = -1, err.Error()
-				}
-				return
-			}
-			s.frames.Add(1)
-		}
-	}()
-	t.Cleanup(func() { _ = ws.CloseNow() })
-	return s
-}
-
-func (s *rawSeat) wait(ctx context.Context, t *testing.T, who string) {
-	t.Helper()
-	select {
-	case <-s.ended:
-	case <-ctx.Done():
-		t.Fatalf("%s: the connection is still open", who)
-	}
 }
 
 // redial dials the nodes in turn, as a player whose line dropped does,
@@ -136,8 +77,8 @@ func TestClusterFrozenOwnersPlayersComeBack(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	relayed := dialRaw(ctx, t, relay.base, g.room, g.seats[1].Token)
-	stays := dialRaw(ctx, t, owner.base, g.room, g.seats[2].Token)
+	relayed := servertest.DialSeat(ctx, t, relay.base, g.room, g.seats[1].Token)
+	stays := servertest.DialSeat(ctx, t, owner.base, g.room, g.seats[2].Token)
 
 	// The first night, with time left in it.
 	for night := false; !night; {
@@ -157,10 +98,10 @@ func TestClusterFrozenOwnersPlayersComeBack(t *testing.T) {
 	// Frozen just after the player who stays on it got a message: his
 	// writer is then idle until the next tick, and not caught in the middle
 	// of a write that would finish at the wake.
-	for base := stays.frames.Load(); stays.frames.Load() == base; {
+	for base := stays.Frames.Load(); stays.Frames.Load() == base; {
 		select {
-		case <-stays.ended:
-			t.Fatalf("the owner closed a connection before its freeze: %d %q", stays.code, stays.reason)
+		case <-stays.Ended:
+			t.Fatalf("the owner closed a connection before its freeze: %d %q", stays.Code, stays.Reason)
 		case <-time.After(time.Millisecond):
 		}
 	}
@@ -176,8 +117,8 @@ func TestClusterFrozenOwnersPlayersComeBack(t *testing.T) {
 	type back struct{ closed, welcomed time.Time }
 	relayedBack, directBack := make(chan back, 1), make(chan back, 1)
 	go func() {
-		<-relayed.ended
-		relayedBack <- back{relayed.at, redial(ctx, t, g.room, g.seats[1].Token, relay)}
+		<-relayed.Ended
+		relayedBack <- back{relayed.At, redial(ctx, t, g.room, g.seats[1].Token, relay)}
 	}()
 	go func() {
 		at := <-directEnd
@@ -198,8 +139,8 @@ func TestClusterFrozenOwnersPlayersComeBack(t *testing.T) {
 			t.Fatal("a player never came back")
 		}
 	}
-	if relayed.code != websocket.StatusServiceRestart || relayed.reason != "moved" {
-		t.Errorf("the relayed player's connection ended %d %q, not 1012 \"moved\" from its relay", relayed.code, relayed.reason)
+	if relayed.Code != websocket.StatusServiceRestart || relayed.Reason != "moved" {
+		t.Errorf("the relayed player's connection ended %d %q, not 1012 \"moved\" from its relay", relayed.Code, relayed.Reason)
 	}
 	if !direct.Silent() {
 		code, reason := direct.CloseStatus()
@@ -207,14 +148,14 @@ func TestClusterFrozenOwnersPlayersComeBack(t *testing.T) {
 	}
 
 	// The owner wakes: its first act is to close what it still holds.
-	sent := stays.frames.Load()
+	sent := stays.Frames.Load()
 	woke := time.Now()
 	owner.thaw(t)
-	stays.wait(ctx, t, "the player who stayed on the frozen owner")
-	if stays.code != websocket.StatusServiceRestart || stays.reason != "moved" {
-		t.Errorf("the woken owner closed its player's connection %d %q, not 1012 \"moved\"", stays.code, stays.reason)
+	stays.Wait(ctx, t, "the player who stayed on the frozen owner")
+	if stays.Code != websocket.StatusServiceRestart || stays.Reason != "moved" {
+		t.Errorf("the woken owner closed its player's connection %d %q, not 1012 \"moved\"", stays.Code, stays.Reason)
 	}
-	if n := stays.frames.Load() - sent; n != 0 {
+	if n := stays.Frames.Load() - sent; n != 0 {
 		t.Errorf("the woken owner sent its player %d messages before closing the connection: it must send nothing once its lease ran out", n)
 	}
 	cl.waitOwned([]string{g.room}, owner.name, "after the owner woke")
@@ -222,5 +163,5 @@ func TestClusterFrozenOwnersPlayersComeBack(t *testing.T) {
 	t.Logf("ttl %s: after the freeze, adopted by %v (seen) at %s; the relayed player closed at %s, back at %s; "+
 		"the owner's player gave the line up at %s, back at %s; the woken owner closed its connection %.3f s after SIGCONT",
 		ttl, own[g.room], sec(adopted), sec(rb.closed), sec(rb.welcomed), sec(db.closed), sec(db.welcomed),
-		stays.at.Sub(woke).Seconds())
+		stays.At.Sub(woke).Seconds())
 }

@@ -3,7 +3,6 @@ package server
 import (
 	"context"
 	"encoding/json"
-	"errors"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -14,6 +13,7 @@ import (
 
 	"github.com/wolfden/wolfden/internal/bus"
 	"github.com/wolfden/wolfden/internal/client"
+	"github.com/wolfden/wolfden/internal/server/servertest"
 )
 
 // freeze holds a node still as SIGSTOP would, in the parts a test gives
@@ -74,63 +74,15 @@ func (l frozenLeases) Orphans(ctx context.Context) ([]string, error) {
 	return l.Leases.Orphans(ctx)
 }
 
-// rawSeat is a seat's WebSocket read as it comes, with no keep-alive of
-// its own (internal/client gives a silent line up: these tests must see
-// who closes it).
-type rawSeat struct {
-	ws     *websocket.Conn
-	frames atomic.Int64
-	ended  chan struct{}
-	code   websocket.StatusCode
-	reason string
-}
-
-func dialSeat(ctx context.Context, t *testing.T, base, room, token string) *rawSeat {
-	t.Helper()
-	ws, _, err := websocket.Dial(ctx, "ws"+strings.TrimPrefix(base, "http")+"/ws/"+room, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	ws.SetReadLimit(1 << 20)
-	hello, _ := json.Marshal(map[string]any{"type": "hello", "token": token})
-	if err := ws.Write(ctx, websocket.MessageText, hello); err != nil {
-		t.Fatal(err)
-	}
-	_, b, err := ws.Read(ctx)
-	if err != nil || !strings.Contains(string(b), `"welcome"`) {
-		t.Fatalf("dialing %s: %s %v", base, b, err)
-	}
-	s := &rawSeat{ws: ws, ended: make(chan struct{})}
-	go func() {
-		defer close(s.ended)
-		for {
-			if _, _, err := ws.Read(context.Background()); err != nil {
-				var ce websocket.CloseError
-				if errors.As(err, &ce) {
-					s.code, s.reason = ce.Code, ce.Reason
-				} else {
-					s.code, s.reason = -1, err.Error()
-				}
-				return
-			}
-			s.frames.Add(1)
-		}
-	}()
-	t.Cleanup(func() { _ = ws.CloseNow() })
-	return s
-}
-
 // closedMoved waits for the seat's connection to end, and fails unless it
 // was closed 1012 "moved".
-func (s *rawSeat) closedMoved(t *testing.T, who string) {
+func closedMoved(t *testing.T, s *servertest.Seat, who string) {
 	t.Helper()
-	select {
-	case <-s.ended:
-	case <-time.After(30 * time.Second):
-		t.Fatalf("%s: the connection is still open 30 s on", who)
-	}
-	if s.code != websocket.StatusServiceRestart || s.reason != "moved" {
-		t.Fatalf("%s: the connection ended %d %q, not 1012 \"moved\"", who, s.code, s.reason)
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	s.Wait(ctx, t, who)
+	if s.Code != websocket.StatusServiceRestart || s.Reason != "moved" {
+		t.Fatalf("%s: the connection ended %d %q, not 1012 \"moved\"", who, s.Code, s.Reason)
 	}
 }
 
@@ -170,15 +122,15 @@ func TestClusterRelaysLetAFrozenOwnersPlayersGo(t *testing.T) {
 	if own := owner(t, id, nodes...); own != nodes[0] {
 		t.Fatalf("the room was made on a but %s owns it", own.name)
 	}
-	direct := dialSeat(ctx, t, nodes[0].http.URL, id, players[0].token)
-	relayed := dialSeat(ctx, t, nodes[2].http.URL, id, players[1].token)
+	direct := servertest.DialSeat(ctx, t, nodes[0].http.URL, id, players[0].token)
+	relayed := servertest.DialSeat(ctx, t, nodes[2].http.URL, id, players[1].token)
 	at := time.Now()
 	fz.on.Store(true)
 
-	relayed.closedMoved(t, "the player relayed through c")
+	closedMoved(t, relayed, "the player relayed through c")
 	closed := time.Since(at)
 	next := owner(t, id, nodes[1], nodes[2])
-	direct.closedMoved(t, "the player on the frozen owner")
+	closedMoved(t, direct, "the player on the frozen owner")
 	back, err := client.Dial(ctx, nodes[2].http.URL, id, players[1].token, 0, 0)
 	if err != nil {
 		t.Fatalf("the relayed player dialing c again: %v", err)
@@ -202,9 +154,9 @@ func TestClusterOwnerPastItsLeaseClosesItsConnections(t *testing.T) {
 	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
 	defer cancel()
 	room, players := clusterTable(ctx, t, []*clusterNode{a}, map[string]any{"preset": "std-9", "seed": 6, "practice": true, "timers": quick})
-	seat := dialSeat(ctx, t, a.http.URL, room.Room.ID, players[0].token)
+	seat := servertest.DialSeat(ctx, t, a.http.URL, room.Room.ID, players[0].token)
 	fz.on.Store(true)
-	seat.closedMoved(t, "the owner's player")
+	closedMoved(t, seat, "the owner's player")
 }
 
 // renewHangs: only the renewals hang.
