@@ -142,55 +142,20 @@ func Run(ctx context.Context, cfg Config) (Report, error) {
 
 	rep := Report{Agents: cfg.Agents, Games: cfg.Games, GOMAXPROCS: runtime.GOMAXPROCS(0)}
 	rep.HeapBefore = heap()
-	var claimed, played atomic.Int64
-	var failed atomic.Int64
+	var played atomic.Int64
 	var middle sync.Once
 	half := int64(cfg.Games / 2)
-	var errMu sync.Mutex
-	var firstErr error
 	start, cpu0 := time.Now(), cpuTime()
-	var teams sync.WaitGroup
 	actx := pprof.WithLabels(ctx, pprof.Labels("side", "agent"))
-	for team := range cfg.Agents / Players {
-		teams.Go(func() {
-			pprof.SetGoroutineLabels(actx)
-			for g := 0; ; g++ {
-				if claimed.Add(1) > int64(cfg.Games) || ctx.Err() != nil {
-					return
-				}
-				var seats sync.WaitGroup
-				for i := range Players {
-					seats.Go(func() {
-						// A team a game (b0007g000012x1 … x5, team b0007g000012x:
-						// the name ends in the seat's digit alone): an agent that
-						// lost its connection in a game still running would
-						// otherwise be taken back into it by name, and its team
-						// would wait for its fifth forever.
-						name := fmt.Sprintf("b%04dg%06dx%d", team, g, i+1)
-						seed := cfg.Seed + uint64(team)<<32 + uint64(g)<<8 + uint64(i)
-						_, err := agent.Play(ctx, url, agent.Options{Name: name, Seed: seed, Discard: true})
-						if err != nil {
-							failed.Add(1)
-							errMu.Lock()
-							if firstErr == nil {
-								firstErr = err
-							}
-							errMu.Unlock()
-						}
-					})
-				}
-				seats.Wait()
-				if played.Add(1) == half {
-					middle.Do(func() { rep.HeapMiddle = heap() })
-				}
-			}
-		})
-	}
-	teams.Wait()
+	failed, firstErr := playTeams(actx, url, "b", cfg.Agents, cfg.Games, cfg.Seed, nil, func() {
+		if played.Add(1) == half {
+			middle.Do(func() { rep.HeapMiddle = heap() })
+		}
+	})
 	rep.Elapsed, rep.CPU = time.Since(start), cpuTime()-cpu0
 	rep.GamesPerCPUS = float64(cfg.Games) / rep.CPU.Seconds()
 	rep.GamesPerS = float64(cfg.Games) / rep.Elapsed.Seconds()
-	rep.Failed = int(failed.Load())
+	rep.Failed = failed
 	if ctx.Err() != nil {
 		return rep, ctx.Err()
 	}
@@ -316,3 +281,60 @@ func Print(w io.Writer, reps []Report) error {
 }
 
 func mib(b uint64) string { return fmt.Sprintf("%.1f MiB", float64(b)/(1<<20)) }
+
+// playTeams plays games matched games on the gateway at url: agents/Players
+// teams at once, each playing one game after another until every game is
+// claimed. A team a game: its agents are named prefix, the team and the
+// game, then x and the seat's digit alone (b0007g000012x1 … x5, team
+// b0007g000012x), since an agent that lost its connection in a game still
+// running would otherwise be taken back into it by name, and its team
+// would wait for its fifth forever. seat, if set, adds to an agent's
+// options and gives what to do once it has played (nil: nothing);
+// gameOver, if set, runs after each game of a team. It returns how many
+// agents failed, and the first error. The teams' goroutines carry ctx's
+// profiler labels.
+func playTeams(ctx context.Context, url, prefix string, agents, games int, seed uint64,
+	seat func(o *agent.Options) (after func()), gameOver func()) (failed int, first error) {
+	var claimed, nfailed atomic.Int64
+	var mu sync.Mutex
+	var teams sync.WaitGroup
+	for team := range agents / Players {
+		teams.Go(func() {
+			pprof.SetGoroutineLabels(ctx)
+			for g := 0; ; g++ {
+				if claimed.Add(1) > int64(games) || ctx.Err() != nil {
+					return
+				}
+				var seats sync.WaitGroup
+				for i := range Players {
+					seats.Go(func() {
+						o := agent.Options{Name: fmt.Sprintf("%s%04dg%06dx%d", prefix, team, g, i+1),
+							Seed: seed + uint64(team)<<32 + uint64(g)<<8 + uint64(i), Discard: true}
+						var after func()
+						if seat != nil {
+							after = seat(&o)
+						}
+						_, err := agent.Play(ctx, url, o)
+						if after != nil {
+							after()
+						}
+						if err != nil {
+							nfailed.Add(1)
+							mu.Lock()
+							if first == nil {
+								first = err
+							}
+							mu.Unlock()
+						}
+					})
+				}
+				seats.Wait()
+				if gameOver != nil {
+					gameOver()
+				}
+			}
+		})
+	}
+	teams.Wait()
+	return int(nfailed.Load()), first
+}

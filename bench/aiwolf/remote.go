@@ -9,7 +9,6 @@ import (
 	"strconv"
 	"strings"
 	"sync"
-	"sync/atomic"
 	"time"
 
 	"github.com/wolfden/wolfden/internal/aiwolf/agent"
@@ -62,51 +61,27 @@ func RunRemote(ctx context.Context, cfg RemoteConfig) (RemoteReport, error) {
 		return RemoteReport{}, err
 	}
 	rep := RemoteReport{Agents: cfg.Agents, Games: cfg.Games}
-	var claimed, failed atomic.Int64
 	var mu sync.Mutex
 	var turns []time.Duration
-	var firstErr error
 	start := time.Now()
-	var teams sync.WaitGroup
-	for team := range cfg.Agents / Players {
-		teams.Go(func() {
-			for g := 0; ; g++ {
-				if claimed.Add(1) > int64(cfg.Games) || ctx.Err() != nil {
-					return
-				}
-				var seats sync.WaitGroup
-				for i := range Players {
-					seats.Go(func() {
-						var mine []time.Duration
-						var last time.Time
-						observe := func(_ string, received, replied time.Time) {
-							if !last.IsZero() {
-								mine = append(mine, received.Sub(last))
-								last = time.Time{}
-							}
-							if !replied.IsZero() {
-								last = replied
-							}
-						}
-						name := fmt.Sprintf("%s%04dg%06dx%d", cfg.Team, team, g, i+1)
-						seed := cfg.Seed + uint64(team)<<32 + uint64(g)<<8 + uint64(i)
-						_, err := agent.Play(ctx, cfg.URL, agent.Options{Name: name, Seed: seed, Discard: true, Observe: observe})
-						mu.Lock()
-						turns = append(turns, mine...)
-						if err != nil {
-							failed.Add(1)
-							if firstErr == nil {
-								firstErr = err
-							}
-						}
-						mu.Unlock()
-					})
-				}
-				seats.Wait()
+	failed, firstErr := playTeams(ctx, cfg.URL, cfg.Team, cfg.Agents, cfg.Games, cfg.Seed, func(o *agent.Options) func() {
+		var mine []time.Duration
+		var last time.Time
+		o.Observe = func(_ string, received, replied time.Time) {
+			if !last.IsZero() {
+				mine = append(mine, received.Sub(last))
+				last = time.Time{}
 			}
-		})
-	}
-	teams.Wait()
+			if !replied.IsZero() {
+				last = replied
+			}
+		}
+		return func() {
+			mu.Lock()
+			turns = append(turns, mine...)
+			mu.Unlock()
+		}
+	}, nil)
 	rep.Elapsed = time.Since(start)
 	cpu1, err := procCPU(cfg.PID)
 	if err != nil {
@@ -115,7 +90,7 @@ func RunRemote(ctx context.Context, cfg RemoteConfig) (RemoteReport, error) {
 	rep.ServerCPU = cpu1 - cpu0
 	rep.CPUPerGame = rep.ServerCPU / time.Duration(cfg.Games)
 	rep.GamesPerSecs = float64(cfg.Games) / rep.Elapsed.Seconds()
-	rep.Failed = int(failed.Load())
+	rep.Failed = failed
 	if firstErr != nil {
 		rep.FirstError = firstErr.Error()
 	}
