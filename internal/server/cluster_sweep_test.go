@@ -1,11 +1,9 @@
 package server
 
 import (
-	"cmp"
 	"context"
 	"fmt"
 	"log/slog"
-	"net/http/httptest"
 	"slices"
 	"sync"
 	"sync/atomic"
@@ -18,9 +16,7 @@ import (
 	"github.com/wolfden/wolfden/internal/bus"
 	natsbus "github.com/wolfden/wolfden/internal/bus/nats"
 	"github.com/wolfden/wolfden/internal/bus/nats/natstest"
-	"github.com/wolfden/wolfden/internal/bus/sealed"
 	"github.com/wolfden/wolfden/internal/client"
-	"github.com/wolfden/wolfden/internal/store/postgres"
 )
 
 // nodeHooks is what a test changes in a node of its cluster.
@@ -30,40 +26,12 @@ type nodeHooks struct {
 	leases func(Leases) Leases   // its leases as its server sees them
 }
 
-// hookedNode is a node made with hooks; kill stops it as a SIGKILL would.
-type hookedNode struct {
-	*clusterNode
-	closeBus func() error
-	killed   atomic.Bool
-}
-
-func (n *hookedNode) kill() {
-	if n.killed.Swap(true) {
-		return
-	}
-	n.dead = true
-	_ = n.closeBus()
-	n.http.CloseClientConnections()
-	n.http.Close()
-	n.Stop()
-	n.st.Close()
-}
-
 // nodeWith is testCluster.node with hooks.
-func (c *testCluster) nodeWith(t *testing.T, name string, h nodeHooks) *hookedNode {
+func (c *testCluster) nodeWith(t *testing.T, name string, h nodeHooks) *clusterNode {
 	t.Helper()
-	ctx := context.Background()
-	db, err := postgres.Open(ctx, c.db)
-	if err != nil {
-		t.Fatal(err)
-	}
-	f, err := db.Fenced(name)
-	if err != nil {
-		t.Fatal(err)
-	}
 	var raw bus.Bus
 	if h.nats != "" {
-		nb, err := natsbus.Open(ctx, h.nats, natsbus.Options{Name: name, ReconnectWait: 20 * time.Millisecond,
+		nb, err := natsbus.Open(context.Background(), h.nats, natsbus.Options{Name: name, ReconnectWait: 20 * time.Millisecond,
 			Logger: slog.New(slog.DiscardHandler)})
 		if err != nil {
 			t.Fatal(err)
@@ -72,27 +40,7 @@ func (c *testCluster) nodeWith(t *testing.T, name string, h nodeHooks) *hookedNo
 	} else {
 		raw = c.hub.Connect()
 	}
-	sb, err := sealed.New(raw, []byte(testClusterSecret), sealed.Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	var nb bus.Bus = sb
-	if h.bus != nil {
-		nb = h.bus(nb)
-	}
-	var leases Leases = f.Keeper()
-	if h.leases != nil {
-		leases = h.leases(leases)
-	}
-	s := New(f, Options{Cluster: &Cluster{Node: name, Bus: nb, Leases: leases, TTL: cmp.Or(c.ttl, leaseTTL)}, Linger: time.Minute})
-	if _, err := s.Restore(ctx); err != nil {
-		t.Fatal(err)
-	}
-	hs := httptest.NewServer(s)
-	n := &hookedNode{clusterNode: &clusterNode{Server: s, name: name, http: hs, api: &client.API{Base: hs.URL}, seal: sb, st: f},
-		closeBus: raw.Close}
-	t.Cleanup(n.kill)
-	return n
+	return c.start(t, name, raw, raw, h.bus, h.leases)
 }
 
 // switchBus is a bus whose node can be told it is cut off.
@@ -250,7 +198,7 @@ func TestClusterRidesOutANATSRestart(t *testing.T) {
 	c := newTestCluster(t)
 	c.ttl = 2 * time.Second
 	ns := natstest.Embedded(t)
-	var nodes []*hookedNode
+	var nodes []*clusterNode
 	for _, name := range []string{"a", "b", "c", "d"} {
 		nodes = append(nodes, c.nodeWith(t, name, nodeHooks{nats: ns.URL}))
 	}
@@ -263,17 +211,17 @@ func TestClusterRidesOutANATSRestart(t *testing.T) {
 	var conns []*watchedConn
 	var kept, orphans []string
 	for i, n := range live {
-		table := []*clusterNode{n.clusterNode, live[(i+1)%3].clusterNode, live[(i+2)%3].clusterNode}
+		table := []*clusterNode{n, live[(i+1)%3], live[(i+2)%3]}
 		room, players := clusterTable(ctx, t, table, map[string]any{"preset": "std-9", "seed": 21 + i, "practice": true,
 			"timers": map[string]string{"setup": "1h"}})
 		kept = append(kept, room.Room.ID)
 		for _, p := range players {
-			conns = append(conns, watch(ctx, t, n.clusterNode, room.Room.ID, p.token))
+			conns = append(conns, watch(ctx, t, n, room.Room.ID, p.token))
 		}
 	}
 	for _, n := range nodes {
 		for range 2 {
-			id, _, _ := makeRoom(ctx, t, n.clusterNode, map[string]any{"preset": "std-9", "nickname": "Ann"})
+			id, _, _ := makeRoom(ctx, t, n, map[string]any{"preset": "std-9", "nickname": "Ann"})
 			if n == dead {
 				orphans = append(orphans, id)
 			} else {
@@ -341,7 +289,7 @@ func TestClusterRidesOutANATSRestart(t *testing.T) {
 	}
 	waitFor(ctx, t, "the dead node's rooms adopted", func() bool {
 		for _, id := range orphans {
-			if !slices.ContainsFunc(live, func(n *hookedNode) bool { return n.cl.owns(id) }) {
+			if !slices.ContainsFunc(live, func(n *clusterNode) bool { return n.cl.owns(id) }) {
 				return false
 			}
 		}
@@ -360,7 +308,7 @@ func TestClusterRidesOutANATSRestart(t *testing.T) {
 			moved++
 			t.Errorf("room %s moved: %s epoch %d before the outage, %s epoch %d after", id, owners[id], before[id].epoch, l.node, l.epoch)
 		}
-		if n := live[slices.IndexFunc(live, func(n *hookedNode) bool { return n.name == owners[id] })]; !n.cl.owns(id) {
+		if n := live[slices.IndexFunc(live, func(n *clusterNode) bool { return n.name == owners[id] })]; !n.cl.owns(id) {
 			t.Errorf("%s no longer owns room %s", n.name, id)
 		}
 	}
@@ -527,7 +475,7 @@ func TestClusterSweepTakesRunningGamesFirst(t *testing.T) {
 		}
 	}
 	// A finished game is adopted when someone asks for it.
-	askUntilOwned(ctx, t, b.clusterNode, over[0])
+	askUntilOwned(ctx, t, b, over[0])
 	since := func(ids []string) (out []string) {
 		for _, id := range ids {
 			if d, ok := took[id]; ok {

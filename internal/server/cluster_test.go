@@ -47,7 +47,7 @@ type clusterNode struct {
 	name string
 	http *httptest.Server
 	api  *client.API
-	bus  *inmem.Conn
+	bus  bus.Bus // its connection to the bus (kill closes it)
 	seal *sealed.Bus
 	st   *postgres.Fenced
 	dead bool
@@ -65,6 +65,28 @@ func newTestCluster(t *testing.T) *testCluster {
 
 func (c *testCluster) node(t *testing.T, name string) *clusterNode {
 	t.Helper()
+	b := c.hub.Connect()
+	var raw bus.Bus = b
+	if c.wire != nil {
+		raw = &busTap{Bus: b, log: c.wire}
+	}
+	var wrap func(bus.Bus) bus.Bus
+	if c.wrap != nil {
+		wrap = func(bus.Bus) bus.Bus { return c.wrap(name, b) }
+	}
+	var leases func(Leases) Leases
+	if c.leases != nil {
+		leases = func(l Leases) Leases { return c.leases(name, l) }
+	}
+	return c.start(t, name, b, raw, wrap, leases)
+}
+
+// start runs a node of the cluster on raw, its connection to the bus
+// (conn: what kill closes), sealed with the cluster's secret; wrap, if set,
+// gives the bus its server sees in place of the sealed one, leases its
+// leases.
+func (c *testCluster) start(t *testing.T, name string, conn, raw bus.Bus, wrap func(bus.Bus) bus.Bus, leases func(Leases) Leases) *clusterNode {
+	t.Helper()
 	ctx := context.Background()
 	db, err := postgres.Open(ctx, c.db)
 	if err != nil {
@@ -74,30 +96,24 @@ func (c *testCluster) node(t *testing.T, name string) *clusterNode {
 	if err != nil {
 		t.Fatal(err)
 	}
-	b := c.hub.Connect()
-	var raw bus.Bus = b
-	if c.wire != nil {
-		raw = &busTap{Bus: b, log: c.wire}
-	}
 	sb, err := sealed.New(raw, []byte(testClusterSecret), sealed.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
 	var nb bus.Bus = sb
-	if c.wrap != nil {
-		nb = c.wrap(name, b)
+	if wrap != nil {
+		nb = wrap(nb)
 	}
-	ttl := cmp.Or(c.ttl, leaseTTL)
-	var leases Leases = f.Keeper()
-	if c.leases != nil {
-		leases = c.leases(name, leases)
+	var l Leases = f.Keeper()
+	if leases != nil {
+		l = leases(l)
 	}
-	s := New(f, Options{Cluster: &Cluster{Node: name, Bus: nb, Leases: leases, TTL: ttl, relayWait: c.relayWait}, Linger: time.Minute})
+	s := New(f, Options{Cluster: &Cluster{Node: name, Bus: nb, Leases: l, TTL: cmp.Or(c.ttl, leaseTTL), relayWait: c.relayWait}, Linger: time.Minute})
 	if _, err := s.Restore(ctx); err != nil {
 		t.Fatal(err)
 	}
 	hs := httptest.NewServer(s)
-	n := &clusterNode{Server: s, name: name, http: hs, api: &client.API{Base: hs.URL}, bus: b, seal: sb, st: f}
+	n := &clusterNode{Server: s, name: name, http: hs, api: &client.API{Base: hs.URL}, bus: conn, seal: sb, st: f}
 	t.Cleanup(n.kill)
 	return n
 }
