@@ -23,6 +23,8 @@ type Store struct {
 	rooms   map[string]store.Room
 	records map[string][]store.Record
 	codes   map[string]claim
+	results []store.Result             // ledger.go
+	ratings map[ratingKey]store.Rating // ledger.go
 	closed  bool
 	fail    error // every write fails with it while set (FailWrites)
 }
@@ -39,7 +41,8 @@ func (m *Store) FailWrites(err error) {
 
 // New makes an empty store.
 func New() *Store {
-	return &Store{rooms: map[string]store.Room{}, records: map[string][]store.Record{}, codes: map[string]claim{}}
+	return &Store{rooms: map[string]store.Room{}, records: map[string][]store.Record{}, codes: map[string]claim{},
+		ratings: map[ratingKey]store.Rating{}}
 }
 
 // errClosed wraps store.ErrClosed.

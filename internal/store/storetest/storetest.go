@@ -64,6 +64,11 @@ func Run(t *testing.T, a Adapter) {
 		{"ExpiredCodeClaimLapses", suite.testExpireCode, false},
 		{"ConcurrentClaimsOfOneCodeHaveOneWinner", suite.testConcurrentClaims, false},
 		{"CodeClaimsSurviveAReopening", suite.testCodeClaimsReopen, a.Volatile},
+		{"LedgerRoundTrip", suite.testLedgerRoundTrip, false},
+		{"LedgerRecordsAGameOnce", suite.testLedgerRecordsOnce, false},
+		{"LedgerRefusesBadRows", suite.testLedgerRefuses, false},
+		{"LeaderboardIsBestOrdinalFirst", suite.testLeaderboard, false},
+		{"LedgerSurvivesAReopening", suite.testLedgerReopen, a.Volatile},
 	}
 	for _, c := range tests {
 		if c.skip {
