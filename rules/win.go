@@ -3,6 +3,11 @@ package rules
 // Who wins: the camps of RULES.md §3.7, the wolves' condition (wolf_win),
 // camp-by-camp judging with black lovers (优先判负), and the stalemate.
 
+// CampMembers is the seats of camp c (RULES.md §3.7) as they stand, the
+// lovers' camp formed in play included (moderator's view): at the end, the
+// seats that won or lost with c.
+func (g *Game) CampMembers(c Camp) uint32 { return g.campMembers(c) }
+
 // campMembers lists the camps of RULES.md §3.7 as they stand.
 func (g *Game) campMembers(c Camp) uint32 {
 	piper := g.seatsOf(Piper, g.all)

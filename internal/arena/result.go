@@ -1,0 +1,57 @@
+package arena
+
+import (
+	"encoding/json"
+	"fmt"
+	"io"
+	"text/tabwriter"
+)
+
+// Result is a tournament's ratings.
+type Result struct {
+	Board     string     `json:"board"`
+	Games     int        `json:"games"`
+	Seed      uint64     `json:"seed"`
+	Standings []Standing `json:"ratings"`
+}
+
+// Standing is one program's rating on one side.
+type Standing struct {
+	Program string  `json:"program"`
+	Side    string  `json:"side"`
+	Ordinal float64 `json:"rating"` // mu − 3·sigma
+	Mu      float64 `json:"mu"`
+	Sigma   float64 `json:"sigma"`
+	Low     float64 `json:"low"`  // the 95% interval: mu − 1.96·sigma
+	High    float64 `json:"high"` // … mu + 1.96·sigma
+	Games   int     `json:"games"`
+	Wins    int     `json:"wins"`
+}
+
+// WriteTable prints the ratings, side by side, best first.
+func (r *Result) WriteTable(w io.Writer) error {
+	plural := "s"
+	if r.Games == 1 {
+		plural = ""
+	}
+	if _, err := fmt.Fprintf(w, "arena: %s, %d game%s, seed %d\n\n", r.Board, r.Games, plural, r.Seed); err != nil {
+		return err
+	}
+	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
+	fmt.Fprintln(tw, "program\tside\trating\tmu ± 95%\tgames\twins\t")
+	for _, s := range r.Standings {
+		fmt.Fprintf(tw, "%s\t%s\t%.2f\t%.2f ± %.2f\t%d\t%d\t\n", s.Program, s.Side, s.Ordinal, s.Mu, s.High-s.Mu, s.Games, s.Wins)
+	}
+	if err := tw.Flush(); err != nil {
+		return err
+	}
+	_, err := fmt.Fprintln(w, "\nrating = mu − 3·sigma (Weng–Lin Plackett–Luce, docs/arena.md); games: those with at least one seat on the side")
+	return err
+}
+
+// WriteJSON writes the result as one JSON document.
+func (r *Result) WriteJSON(w io.Writer) error {
+	enc := json.NewEncoder(w)
+	enc.SetIndent("", "  ")
+	return enc.Encode(r)
+}
