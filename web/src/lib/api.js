@@ -119,4 +119,10 @@ export const api = {
   replay: (id) => call('GET', room(id) + '/replay'),
   again: (id, host) => call('POST', room(id) + '/again', undefined, host),
   replayURL: (id) => room(id) + '/replay?download=1',
+  // the ledger (docs/accounts.md): a seat's own result and rating change once the game is over
+  seatRating: (id, token) => call('GET', room(id) + '/rating', undefined, token),
+  player: (name) => call('GET', '/api/players/' + encodeURIComponent(name)),
+  leaderboard: (season, side) =>
+    call('GET', '/api/leaderboard?' + new URLSearchParams({ ...(season ? { season } : {}), side: side || 'village' })),
+  seasons: () => call('GET', '/api/seasons'),
 };

@@ -1,5 +1,5 @@
 import { expect, test } from 'vitest';
-import { match, roomPath } from './routes.js';
+import { match, playerPath, roomPath } from './routes.js';
 
 test('pages', () => {
   expect(match('/')).toEqual({ name: 'lobby' });
@@ -10,4 +10,11 @@ test('pages', () => {
   expect(match('/room/')).toEqual({ name: 'notfound' });
   expect(match('/room/a/b')).toEqual({ name: 'notfound' });
   expect(match('/nope')).toEqual({ name: 'notfound' });
+});
+
+test('the ledger pages: a player by name, the leaderboard', () => {
+  expect(match('/leaderboard')).toEqual({ name: 'leaderboard' });
+  expect(match(playerPath('狼王 Ann'))).toEqual({ name: 'player', player: '狼王 Ann' });
+  expect(match('/players/%E0%A4')).toEqual({ name: 'player', player: '%E0%A4' });
+  expect(match('/players/a/b')).toEqual({ name: 'notfound' });
 });
