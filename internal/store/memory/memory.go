@@ -23,6 +23,7 @@ type Store struct {
 	rooms   map[string]store.Room
 	records map[string][]store.Record
 	codes   map[string]claim
+	acc     accounts
 	closed  bool
 	fail    error // every write fails with it while set (FailWrites)
 }
@@ -39,7 +40,7 @@ func (m *Store) FailWrites(err error) {
 
 // New makes an empty store.
 func New() *Store {
-	return &Store{rooms: map[string]store.Room{}, records: map[string][]store.Record{}, codes: map[string]claim{}}
+	return &Store{rooms: map[string]store.Room{}, records: map[string][]store.Record{}, codes: map[string]claim{}, acc: newAccounts()}
 }
 
 // errClosed wraps store.ErrClosed.
