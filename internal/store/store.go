@@ -108,6 +108,7 @@ func CheckClaim(op, code string, rooms ...string) error {
 // Store is the event store.
 type Store interface {
 	Codes
+	Accounts
 	// CreateRoom adds a room; its ID must be new.
 	CreateRoom(ctx context.Context, r Room) error
 	// UpdateRoom replaces a room's Status, Config, Seats, Code and Updated.

@@ -25,6 +25,7 @@ type Store struct {
 	codes   map[string]claim
 	results []store.Result             // ledger.go
 	ratings map[ratingKey]store.Rating // ledger.go
+	acc     accounts
 	closed  bool
 	fail    error // every write fails with it while set (FailWrites)
 }
@@ -42,7 +43,7 @@ func (m *Store) FailWrites(err error) {
 // New makes an empty store.
 func New() *Store {
 	return &Store{rooms: map[string]store.Room{}, records: map[string][]store.Record{}, codes: map[string]claim{},
-		ratings: map[ratingKey]store.Rating{}}
+		ratings: map[ratingKey]store.Rating{}, acc: newAccounts()}
 }
 
 // errClosed wraps store.ErrClosed.

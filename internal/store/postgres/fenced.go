@@ -27,6 +27,9 @@ import (
 // The leases it holds are those its Acquire took, until Release, or until
 // Renew or a write finds them lost.
 type Fenced struct {
+	// The accounts are no game's: plain, as the code claims.
+	store.Accounts
+
 	db   *DB
 	node string
 
@@ -41,7 +44,7 @@ func (d *DB) Fenced(node string) (*Fenced, error) {
 	if node == "" {
 		return nil, errors.New("postgres: a fenced store needs its node's name")
 	}
-	return &Fenced{db: d, node: node, leases: map[string]Lease{}}, nil
+	return &Fenced{Accounts: d, db: d, node: node, leases: map[string]Lease{}}, nil
 }
 
 // Node is the node's name.

@@ -392,18 +392,21 @@ const (
 	opGive
 	opExpire
 	opFree
+	// opFunc runs fn in the transaction (the accounts' writes).
+	opFunc
 )
 
 // op is one write waiting for the writer.
 type op struct {
 	kind   opKind
 	roomID string
-	room   store.Room     // opCreate, opUpdate, opStart
-	recs   []store.Record // opAppend, opStart
-	events [][]byte       // opAppend, opStart: recs' events, encoded
-	code   string         // the code claims'
-	to     string         // opGive: the room given the code
-	ttl    time.Duration  // opExpire
+	room   store.Room                                                 // opCreate, opUpdate, opStart
+	recs   []store.Record                                             // opAppend, opStart
+	events [][]byte                                                   // opAppend, opStart: recs' events, encoded
+	code   string                                                     // the code claims'
+	to     string                                                     // opGive: the room given the code
+	ttl    time.Duration                                              // opExpire
+	fn     func(ctx context.Context, tx *sql.Tx) (refusal, err error) // opFunc
 	// state lets the caller withdraw the op on cancellation only while it
 	// is queued, so that a cancelled write is never committed.
 	state atomic.Int32
@@ -586,6 +589,8 @@ func (t *txn) apply(ctx context.Context, o *op) (refusal, err error) {
 		return t.updateRoom(ctx, o.room)
 	case opClaim, opGive, opExpire, opFree:
 		return t.claim(ctx, o)
+	case opFunc:
+		return o.fn(ctx, t.tx)
 	case opReset:
 		if refusal, err := t.updateRoom(ctx, o.room); refusal != nil || err != nil {
 			return refusal, err

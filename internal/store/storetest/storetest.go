@@ -69,6 +69,15 @@ func Run(t *testing.T, a Adapter) {
 		{"LedgerRefusesBadRows", suite.testLedgerRefuses, false},
 		{"LeaderboardIsBestOrdinalFirst", suite.testLeaderboard, false},
 		{"LedgerSurvivesAReopening", suite.testLedgerReopen, a.Volatile},
+		{"AccountRoundTrip", suite.testAccountRoundTrip, false},
+		{"AccountNameIsUniqueInAnyCase", suite.testAccountNameIsUnique, false},
+		{"AccountChangesOneAtATime", suite.testAccountChanges, false},
+		{"PasskeysOfAnAccount", suite.testPasskeys, false},
+		{"SessionsUntilDeletedOrExpired", suite.testSessions, false},
+		{"SeatLinksHoldOneAccountEach", suite.testSeatLinks, false},
+		{"DeletedAccountLeavesNothing", suite.testDeleteAccount, false},
+		{"AccountsSurviveAReopening", suite.testAccountsReopen, a.Volatile},
+		{"ClosedStoreRefusesAccounts", suite.testClosedStoreRefusesAccounts, false},
 	}
 	for _, c := range tests {
 		if c.skip {
