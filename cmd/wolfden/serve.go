@@ -16,6 +16,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/wolfden/wolfden/internal/ledger"
 	"github.com/wolfden/wolfden/internal/server"
 	"github.com/wolfden/wolfden/internal/store"
 	"github.com/wolfden/wolfden/internal/store/postgres"
@@ -29,6 +30,8 @@ func serveCmd() *cobra.Command {
 	var origins, proxies []string
 	var drain, linger time.Duration
 	var roomRate, joinRate, ipv6Prefix int
+	var countShare float64
+	var season string
 	var af aiwolfFlags
 	var lf llmFlags
 	var bf busFlag
@@ -112,7 +115,13 @@ out; games still running then are stored and resume at the next start.`,
 			}
 			opts := server.Options{Origins: origins, Linger: linger, Log: slog.New(h), Web: web.Dist(),
 				RoomsPerMinute: roomRate, JoinsPerMinute: joinRate, TrustedProxies: trusted, PublicURL: publicURL,
-				IPv6Prefix: ipv6Prefix}
+				IPv6Prefix: ipv6Prefix, Fairness: ledger.Rules{MinShare: countShare}}
+			if countShare <= 0 || countShare > 1 {
+				return fmt.Errorf("serve: --count-people %v: the share of the seats that must be people for a game to count goes from above 0 to 1 (0.5: half)", countShare)
+			}
+			if opts.Seasons, err = ledger.ParseSeasons(season); err != nil {
+				return fmt.Errorf("serve: --season: %v", err)
+			}
 			if opts.LLM, err = lf.config(cmd.Flags().Changed); err != nil {
 				return fmt.Errorf("serve: %v", err)
 			}
@@ -159,6 +168,8 @@ out; games still running then are stored and resume at the next start.`,
 	cmd.Flags().StringVar(&l.metrics, "metrics-addr", "", "operator listener for /metrics and /readyz (env WOLFDEN_METRICS_ADDR; off if empty)")
 	cmd.Flags().StringVar(&l.certFile, "tls-cert", "", "serve HTTPS with this certificate (PEM; with --tls-key)")
 	cmd.Flags().StringVar(&l.keyFile, "tls-key", "", "the certificate's private key (PEM; with --tls-cert)")
+	cmd.Flags().Float64Var(&countShare, "count-people", ledger.DefaultMinShare, "the share of a game's seats that must be people (not bots) for it to count in players' statistics and ratings (docs/accounts.md)")
+	cmd.Flags().StringVar(&season, "season", string(ledger.Quarter), "how long a rating season lasts: quarter, month or year (docs/accounts.md)")
 	cmd.Flags().StringVar(&publicURL, "public-url", "", "where players reach the server (https://wolf.example.com), for the room QR codes' links behind a proxy")
 	lf.add(cmd)
 	af.add(cmd)

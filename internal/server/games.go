@@ -171,6 +171,7 @@ func (s *Server) finish(rm *room, w rules.Camp) {
 	a := rm.actor
 	rm.mu.Unlock()
 	s.log.Info("game over", "room", rm.rec.ID, "winner", w.String())
+	s.recordResults(rm)
 	if s.draining.Load() {
 		a.Stop()
 		return

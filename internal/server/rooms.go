@@ -56,6 +56,9 @@ type room struct {
 	// stalled: its game is paused on a failed write (faults.go), counted
 	// in the server's stalled games until it goes on or leaves.
 	stalled atomic.Bool
+	// recorded: its game's results were stored (or found stored) since
+	// this server has had it (ledger.go).
+	recorded bool
 }
 
 // Tokens are 256 random bits; only their SHA-256 is stored, and they are
@@ -297,7 +300,11 @@ type roomInfo struct {
 	Bots    string            `json:"bots"`
 	// Practice: the deal may be known (its seed was fixed, or is shown
 	// here); every seat is told so. Seed is shown for practice rooms only.
-	Practice bool       `json:"practice"`
+	Practice bool `json:"practice"`
+	// Rated: its games change the ratings of the accounts that play them
+	// (the rated badge; docs/accounts.md): not a practice, a board within
+	// the rated band of village rates.
+	Rated    bool       `json:"rated"`
 	CardSeen bool       `json:"card_seen"`         // a table's room: the first night waits for every card to be seen
 	Private  bool       `json:"private,omitempty"` // never listed
 	Seed     *uint64    `json:"seed,omitempty"`
@@ -336,7 +343,7 @@ type gameInfo struct {
 func (s *Server) describe(rm *room) roomInfo {
 	in := roomInfo{ID: rm.rec.ID, Name: rm.cfg.Name, Status: rm.rec.Status, Preset: rm.cfg.Preset, Next: rm.cfg.Next,
 		Cards: rm.cfg.Cards, Options: rm.cfg.Options, Timers: rm.cfg.Timers, Pace: rm.cfg.Pace, Bots: rm.cfg.Bots, Players: len(rm.seats),
-		Practice: rm.cfg.Practice, CardSeen: rm.cfg.CardSeen, Private: rm.cfg.Private, Version: rm.version}
+		Practice: rm.cfg.Practice, Rated: rm.cfg.rated(), CardSeen: rm.cfg.CardSeen, Private: rm.cfg.Private, Version: rm.version}
 	if s.codes.holds(rm.rec.Code, rm.rec.ID) {
 		in.Code = rm.rec.Code
 	}

@@ -25,6 +25,7 @@ import (
 
 	"github.com/wolfden/wolfden/internal/aiwolf"
 	"github.com/wolfden/wolfden/internal/game"
+	"github.com/wolfden/wolfden/internal/ledger"
 	"github.com/wolfden/wolfden/internal/llm"
 	"github.com/wolfden/wolfden/internal/store"
 	"github.com/wolfden/wolfden/rules"
@@ -83,6 +84,11 @@ type Options struct {
 	// Cluster, if set, makes the server a node of a cluster (cluster.go,
 	// docs/cluster.md); its store must be fenced by Cluster.Leases.
 	Cluster *Cluster
+	// Fairness are the rules of which finished games count in the
+	// accounts' statistics (internal/ledger; docs/accounts.md).
+	Fairness ledger.Rules
+	// Seasons is how long a rating season lasts ("": a quarter).
+	Seasons ledger.Seasons
 	// Ready are more checks of /readyz (a cluster's bus connection,
 	// docs/cluster.md): the first error makes it answer 503 with it.
 	Ready []func() error
@@ -113,6 +119,7 @@ type Server struct {
 	storeFailing atomic.Bool
 	agents       *aiwolf.Gateway // nil without Options.AIWolf
 	cl           *node           // nil without Options.Cluster
+	ledgerMu     sync.Mutex      // one game's ratings updated at a time (ledger.go)
 	games        sync.WaitGroup  // live games
 	sessions     sync.WaitGroup  // open WebSocket connections
 }
@@ -229,6 +236,10 @@ func (s *Server) routes() {
 	m.HandleFunc("POST /api/rooms/{id}/resume", s.routed(s.pause(false)))
 	m.HandleFunc("POST /api/rooms/{id}/red-card", s.routed(s.redCard))
 	m.HandleFunc("GET /api/rooms/{id}/replay", s.routed(s.replay))
+	m.HandleFunc("GET /api/rooms/{id}/rating", s.routed(s.seatRating))
+	m.HandleFunc("GET /api/players/{name}", s.player)
+	m.HandleFunc("GET /api/leaderboard", s.leaderboard)
+	m.HandleFunc("GET /api/seasons", s.seasons)
 	m.HandleFunc("POST /api/rooms/{id}/again", s.routed(s.again))
 	m.HandleFunc("POST /api/rooms/{id}/abort", s.routed(s.abort))
 	m.HandleFunc("POST /api/rooms/{id}/seen/skip", s.routed(s.skipSeen))

@@ -1,0 +1,199 @@
+package server
+
+import (
+	"context"
+	"fmt"
+	"math/rand/v2"
+	"os"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/wolfden/wolfden/internal/client"
+	"github.com/wolfden/wolfden/internal/ledger"
+	"github.com/wolfden/wolfden/internal/store"
+)
+
+func TestRoomSaysWhetherItIsRated(t *testing.T) {
+	ts := newTestServer(t)
+	board, err := os.ReadFile("../../examples/boards/wolf-king-guard.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	tests := []struct {
+		name string
+		body map[string]any
+		want bool
+	}{
+		{"std-9 (44% village) is rated", map[string]any{"preset": "std-9"}, true},
+		{"std-12 (51% village) is rated", map[string]any{"preset": "std-12"}, true},
+		{"classic at 12 (71% village) is lopsided", map[string]any{"preset": "classic", "players": 12}, false},
+		{"a practice room is never rated", map[string]any{"preset": "std-12", "practice": true}, false},
+		{"a preset with an option changed has no figure", map[string]any{"preset": "std-12", "options": map[string]string{"vote_tie": "random"}}, false},
+		{"a board file has no figure", map[string]any{"board": string(board)}, false},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			var c struct {
+				Room struct {
+					ID    string `json:"id"`
+					Rated *bool  `json:"rated"`
+				} `json:"room"`
+			}
+			if err := ts.api.Do(context.Background(), "POST", "/api/rooms", "", tt.body, &c); err != nil {
+				t.Fatal(err)
+			}
+			if c.Room.Rated == nil || *c.Room.Rated != tt.want {
+				t.Errorf("rated = %v, want %v", c.Room.Rated, tt.want)
+			}
+		})
+	}
+}
+
+// playLinked plays a std-9 game of people seats (random clients) and bots
+// for the rest; the seats in accounts are linked to those accounts before
+// the start, as a signed-in player's join links his. It returns the room
+// and the people's seats.
+func (ts *testServer) playLinked(t *testing.T, body map[string]any, people int, accounts map[int]string) (string, []seated) {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+	defer cancel()
+	var c client.Created
+	if err := ts.api.Do(ctx, "POST", "/api/rooms", "", body, &c); err != nil {
+		t.Fatal(err)
+	}
+	var players []seated
+	for i := range people {
+		var p seated
+		if err := ts.api.Do(ctx, "POST", "/api/rooms/"+c.Room.ID+"/join", "", map[string]any{"nickname": fmt.Sprint("p", i+1)}, &p); err != nil {
+			t.Fatal(err)
+		}
+		players = append(players, p)
+		if a := accounts[p.Seat]; a != "" {
+			if err := ts.st.LinkSeat(ctx, c.Room.ID, p.Seat, a); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+	if err := ts.api.Do(ctx, "POST", "/api/rooms/"+c.Room.ID+"/start", c.HostToken, nil, nil); err != nil {
+		t.Fatal(err)
+	}
+	var wg sync.WaitGroup
+	for i, p := range players {
+		wg.Go(func() {
+			conn, err := client.Dial(ctx, ts.http.URL, c.Room.ID, p.Token, 0, 0)
+			if err != nil {
+				t.Error(err)
+				return
+			}
+			defer conn.Close()
+			if _, err := conn.PlayRandom(ctx, rand.New(rand.NewPCG(uint64(i), 7)), nil); err != nil {
+				t.Errorf("seat %d: %v", p.Seat, err)
+			}
+		})
+	}
+	wg.Wait()
+	ts.waitOver(t, c.Room.ID)
+	return c.Room.ID, players
+}
+
+func (ts *testServer) account(t *testing.T, id, name string, public bool) {
+	t.Helper()
+	if err := ts.st.CreateAccount(context.Background(), store.Account{ID: id, Name: name, Public: public, Created: time.Now()}); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// waitResults waits until the room's results are stored.
+func (ts *testServer) waitResults(t *testing.T, room string, n int) []store.Result {
+	t.Helper()
+	for i := 0; ; i++ {
+		rs, err := ts.st.(store.Ledger).RoomResults(context.Background(), room)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(rs) >= n {
+			return rs
+		}
+		if i == 500 {
+			t.Fatalf("%d results of room %s stored, want %d", len(rs), room, n)
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+}
+
+func TestAFinishedGameKeepsItsAccountsResultsAndRatings(t *testing.T) {
+	ts := newTestServer(t)
+	ts.account(t, "ann", "Ann", true)
+	ts.account(t, "bob", "Bob", false)
+	// Five people of nine (half, rounded up) and four bots: it counts.
+	room, _ := ts.playLinked(t, map[string]any{"preset": "std-9", "timers": quick}, 5, map[int]string{1: "ann", 2: "bob"})
+	rs := ts.waitResults(t, room, 2)
+	if len(rs) != 2 {
+		t.Fatalf("%d results, want Ann's and Bob's only (guests and bots keep none): %+v", len(rs), rs)
+	}
+	for _, r := range rs {
+		if r.Reason == ledger.Drawn { // a stalemate: nothing to check of a rating
+			t.Skip("the random game was a draw")
+		}
+		if !r.Counted || !r.Rated || r.Board != "std-9" || r.Family != "std-9" || r.Before.Mu != 25 || r.After == (store.RatingValue{}) {
+			t.Errorf("result %+v", r)
+		}
+	}
+	var seasons struct {
+		Current string   `json:"current"`
+		Seasons []string `json:"seasons"`
+	}
+	if err := ts.api.Do(context.Background(), "GET", "/api/seasons", "", nil, &seasons); err != nil {
+		t.Fatal(err)
+	}
+	if seasons.Current != rs[0].Season || seasons.Seasons[0] != rs[0].Season {
+		t.Errorf("seasons %+v, the game's %s", seasons, rs[0].Season)
+	}
+	// Ann's public profile has the game; Bob's private one is not found,
+	// as a name nobody has is not.
+	var p profile
+	if err := ts.api.Do(context.Background(), "GET", "/api/players/ann", "", nil, &p); err != nil {
+		t.Fatal(err)
+	}
+	if p.Name != "Ann" || p.Own || len(p.Games) != 1 || p.Games[0].Room != room || len(p.Stats) != 1 || p.Stats[0].All.Games != 1 || len(p.Ratings) != 1 {
+		t.Errorf("Ann's profile %+v", p)
+	}
+	for _, name := range []string{"bob", "nobody"} {
+		err := ts.api.Do(context.Background(), "GET", "/api/players/"+name, "", nil, nil)
+		if code := codeOf(err); code != "no_player" {
+			t.Errorf("%s: %v, want no_player", name, err)
+		}
+	}
+	// The leaderboard lists Ann on her side, not the private Bob.
+	var lb struct {
+		Players []boardEntry `json:"players"`
+	}
+	side := rs[0].Side
+	if rs[0].AccountID != "ann" {
+		side = rs[1].Side
+	}
+	if err := ts.api.Do(context.Background(), "GET", "/api/leaderboard?side="+side, "", nil, &lb); err != nil {
+		t.Fatal(err)
+	}
+	if len(lb.Players) != 1 || lb.Players[0].Name != "Ann" || lb.Players[0].Rank != 1 || lb.Players[0].Games != 1 {
+		t.Errorf("leaderboard %+v", lb.Players)
+	}
+	if err := ts.api.Do(context.Background(), "GET", "/api/leaderboard?side=third", "", nil, nil); codeOf(err) != "bad_side" {
+		t.Errorf("a side of nothing: %v", err)
+	}
+}
+
+func TestABotHeavyRoomDoesNotCount(t *testing.T) {
+	ts := newTestServer(t)
+	ts.account(t, "ann", "Ann", true)
+	// Four people of nine: under half.
+	room, _ := ts.playLinked(t, map[string]any{"preset": "std-9", "timers": quick}, 4, map[int]string{1: "ann"})
+	rs := ts.waitResults(t, room, 1)
+	if rs[0].Counted || rs[0].Rated || rs[0].Reason != ledger.FewPeople || rs[0].After != (store.RatingValue{}) {
+		t.Errorf("a bot-heavy room's result %+v", rs[0])
+	}
+	if rt, _ := ts.st.(store.Ledger).AccountRatings(context.Background(), "ann"); len(rt) != 0 {
+		t.Errorf("ratings %+v", rt)
+	}
+}
