@@ -24,11 +24,11 @@ import (
 )
 
 func serveCmd() *cobra.Command {
-	var addr, db, logFormat, publicURL string
+	var addr, db, logFormat, publicURL, rpID string
 	var l listeners
 	var origins, proxies []string
 	var drain, linger time.Duration
-	var roomRate, joinRate, ipv6Prefix int
+	var roomRate, joinRate, authRate, ipv6Prefix int
 	var af aiwolfFlags
 	var lf llmFlags
 	var bf busFlag
@@ -76,8 +76,8 @@ out; games still running then are stored and resume at the next start.`,
 			default:
 				return fmt.Errorf("serve: --log must be text or json, not %q", logFormat)
 			}
-			if drain < 0 || linger <= 0 || roomRate < 0 || joinRate < 0 {
-				return errors.New("serve: --drain, --room-rate and --join-rate cannot be negative and --linger must be positive")
+			if drain < 0 || linger <= 0 || roomRate < 0 || joinRate < 0 || authRate < 0 {
+				return errors.New("serve: --drain, --room-rate, --join-rate and --auth-rate cannot be negative and --linger must be positive")
 			}
 			if !cmd.Flags().Changed("ipv6-prefix") {
 				if v := os.Getenv("WOLFDEN_IPV6_PREFIX"); v != "" {
@@ -112,7 +112,10 @@ out; games still running then are stored and resume at the next start.`,
 			}
 			opts := server.Options{Origins: origins, Linger: linger, Log: slog.New(h), Web: web.Dist(),
 				RoomsPerMinute: roomRate, JoinsPerMinute: joinRate, TrustedProxies: trusted, PublicURL: publicURL,
-				IPv6Prefix: ipv6Prefix}
+				IPv6Prefix: ipv6Prefix, RPID: rpID, AuthPerMinute: authRate}
+			if authRate == 0 {
+				opts.AuthPerMinute = -1 // no bound
+			}
 			if opts.LLM, err = lf.config(cmd.Flags().Changed); err != nil {
 				return fmt.Errorf("serve: %v", err)
 			}
@@ -160,6 +163,8 @@ out; games still running then are stored and resume at the next start.`,
 	cmd.Flags().StringVar(&l.certFile, "tls-cert", "", "serve HTTPS with this certificate (PEM; with --tls-key)")
 	cmd.Flags().StringVar(&l.keyFile, "tls-key", "", "the certificate's private key (PEM; with --tls-cert)")
 	cmd.Flags().StringVar(&publicURL, "public-url", "", "where players reach the server (https://wolf.example.com), for the room QR codes' links behind a proxy")
+	cmd.Flags().IntVar(&authRate, "auth-rate", server.DefaultAuthPerMinute, "sign-ins and sign-ups one address may try a minute (0: no limit)")
+	cmd.Flags().StringVar(&rpID, "rp-id", "", "the domain players' passkeys belong to (default: --domain, --public-url's host, else the host each request came to)")
 	lf.add(cmd)
 	af.add(cmd)
 	bf.add(cmd)
