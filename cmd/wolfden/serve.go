@@ -25,11 +25,11 @@ import (
 )
 
 func serveCmd() *cobra.Command {
-	var addr, db, logFormat, publicURL string
+	var addr, db, logFormat, publicURL, rpID string
 	var l listeners
 	var origins, proxies []string
 	var drain, linger time.Duration
-	var roomRate, joinRate, ipv6Prefix int
+	var roomRate, joinRate, authRate, ipv6Prefix int
 	var countShare float64
 	var season string
 	var af aiwolfFlags
@@ -79,8 +79,8 @@ out; games still running then are stored and resume at the next start.`,
 			default:
 				return fmt.Errorf("serve: --log must be text or json, not %q", logFormat)
 			}
-			if drain < 0 || linger <= 0 || roomRate < 0 || joinRate < 0 {
-				return errors.New("serve: --drain, --room-rate and --join-rate cannot be negative and --linger must be positive")
+			if drain < 0 || linger <= 0 || roomRate < 0 || joinRate < 0 || authRate < 0 {
+				return errors.New("serve: --drain, --room-rate, --join-rate and --auth-rate cannot be negative and --linger must be positive")
 			}
 			if !cmd.Flags().Changed("ipv6-prefix") {
 				if v := os.Getenv("WOLFDEN_IPV6_PREFIX"); v != "" {
@@ -115,7 +115,10 @@ out; games still running then are stored and resume at the next start.`,
 			}
 			opts := server.Options{Origins: origins, Linger: linger, Log: slog.New(h), Web: web.Dist(),
 				RoomsPerMinute: roomRate, JoinsPerMinute: joinRate, TrustedProxies: trusted, PublicURL: publicURL,
-				IPv6Prefix: ipv6Prefix, Fairness: ledger.Rules{MinShare: countShare}}
+				IPv6Prefix: ipv6Prefix, RPID: rpID, AuthPerMinute: authRate, Fairness: ledger.Rules{MinShare: countShare}}
+			if authRate == 0 {
+				opts.AuthPerMinute = -1 // no bound
+			}
 			if countShare <= 0 || countShare > 1 {
 				return fmt.Errorf("serve: --count-people %v: the share of the seats that must be people for a game to count goes from above 0 to 1 (0.5: half)", countShare)
 			}
@@ -171,6 +174,8 @@ out; games still running then are stored and resume at the next start.`,
 	cmd.Flags().Float64Var(&countShare, "count-people", ledger.DefaultMinShare, "the share of a game's seats that must be people (not bots) for it to count in players' statistics and ratings (docs/accounts.md)")
 	cmd.Flags().StringVar(&season, "season", string(ledger.Quarter), "how long a rating season lasts: quarter, month or year (docs/accounts.md)")
 	cmd.Flags().StringVar(&publicURL, "public-url", "", "where players reach the server (https://wolf.example.com), for the room QR codes' links behind a proxy")
+	cmd.Flags().IntVar(&authRate, "auth-rate", server.DefaultAuthPerMinute, "sign-ins and sign-ups one address may try a minute (0: no limit)")
+	cmd.Flags().StringVar(&rpID, "rp-id", "", "the domain players' passkeys belong to (default: --domain, --public-url's host, else the host each request came to)")
 	lf.add(cmd)
 	af.add(cmd)
 	bf.add(cmd)

@@ -230,6 +230,11 @@ type seatRec struct {
 	Closed bool `json:"closed,omitempty"`
 	// Agent: an AIWolf agent plays the seat, through the gateway.
 	Agent bool `json:"agent,omitempty"`
+	// Account is the ID of the signed-in player's account who holds the
+	// seat (accounts.go); never shown.
+	Account string `json:"account,omitempty"`
+	// Deleted: the seat's player deleted his account; his name is gone.
+	Deleted bool `json:"deleted,omitempty"`
 }
 
 func (s *seatRec) empty() bool { return s.Hash == "" && !s.Bot && !s.Agent }

@@ -336,6 +336,9 @@ func (s *Server) again(w http.ResponseWriter, r *http.Request) {
 		writeErr(w, err)
 		return
 	}
+	nx.mu.Lock()
+	s.linkSeats(r.Context(), nx)
+	nx.mu.Unlock()
 	rm.cfg.Next = nx.rec.ID
 	if err := s.save(r.Context(), rm); err != nil {
 		s.log.Error("save room", "room", rm.rec.ID, "err", err)

@@ -59,6 +59,8 @@ type room struct {
 	// recorded: its game's results were stored (or found stored) since
 	// this server has had it (ledger.go).
 	recorded bool
+	// linked: the store may hold seat links of the room (linkSeats).
+	linked bool
 }
 
 // Tokens are 256 random bits; only their SHA-256 is stored, and they are
@@ -232,6 +234,7 @@ func (s *Server) createRoom(w http.ResponseWriter, r *http.Request) {
 		writeErr(w, fail(http.StatusBadRequest, "bad_name", "%v", err))
 		return
 	}
+	acc, _ := s.signedIn(r)
 	host, hostHash := newToken()
 	cfg.HostHash = hostHash
 	b, _ := cfg.board()
@@ -239,13 +242,16 @@ func (s *Server) createRoom(w http.ResponseWriter, r *http.Request) {
 	out := map[string]any{"host_token": host}
 	if req.Nickname != "" {
 		tok, h := newToken()
-		rm.seats[0] = seatRec{Nick: req.Nickname, Hash: h}
+		rm.seats[0] = seatRec{Nick: req.Nickname, Hash: h, Account: acc.ID}
 		out["seat"], out["token"] = 1, tok
 	}
 	if err := s.addRoom(r.Context(), rm); err != nil {
 		writeErr(w, err)
 		return
 	}
+	rm.mu.Lock()
+	s.linkSeats(r.Context(), rm)
+	rm.mu.Unlock()
 	s.log.Info("room created", "room", rm.rec.ID, "cards", len(cfg.Cards))
 	rm.mu.Lock()
 	out["room"] = s.describe(rm)
@@ -325,6 +331,8 @@ type seatInfo struct {
 	LLM    bool       `json:"llm,omitempty"`    // a bot seat played by a language model
 	Closed bool       `json:"closed,omitempty"` // emptied by the host: nobody may join it until he reopens it
 	Agent  bool       `json:"agent,omitempty"`  // an AIWolf agent's seat (docs/aiwolf.md)
+	// Deleted: its player deleted his account; the client shows "deleted player".
+	Deleted bool `json:"deleted,omitempty"`
 }
 
 type gameInfo struct {
@@ -355,7 +363,7 @@ func (s *Server) describe(rm *room) roomInfo {
 		if !st.empty() {
 			in.Taken++
 		}
-		in.Seats = append(in.Seats, seatInfo{Seat: rules.Seat(i + 1), Nick: st.Nick, Bot: st.Bot, LLM: rm.llmSeat(i), Closed: st.Closed, Agent: st.Agent})
+		in.Seats = append(in.Seats, seatInfo{Seat: rules.Seat(i + 1), Nick: st.Nick, Bot: st.Bot, LLM: rm.llmSeat(i), Closed: st.Closed, Agent: st.Agent, Deleted: st.Deleted})
 	}
 	if rm.actor != nil {
 		if g, err := rm.actor.Status(); err == nil {
@@ -496,6 +504,7 @@ func (s *Server) openRoom(w http.ResponseWriter, r *http.Request, host bool, f f
 		writeErr(w, s.storeFailed(rm.rec.ID, err))
 		return
 	}
+	s.linkSeats(r.Context(), rm)
 	if out == nil {
 		out = s.describe(rm)
 	}
@@ -522,6 +531,7 @@ func (s *Server) join(w http.ResponseWriter, r *http.Request) {
 			"too many seats taken from this address (at most %d a minute); try again in a minute", s.opts.JoinsPerMinute))
 		return
 	}
+	acc, _ := s.signedIn(r)
 	s.openRoom(w, r, false, func(rm *room) (any, error) {
 		closed := 0
 		for i := range rm.seats {
@@ -529,7 +539,7 @@ func (s *Server) join(w http.ResponseWriter, r *http.Request) {
 				closed++
 			} else if rm.seats[i].empty() {
 				tok, h := newToken()
-				rm.seats[i] = seatRec{Nick: req.Nickname, Hash: h}
+				rm.seats[i] = seatRec{Nick: req.Nickname, Hash: h, Account: acc.ID}
 				return map[string]any{"seat": i + 1, "token": tok, "room": s.describe(rm)}, nil
 			}
 		}

@@ -23,6 +23,7 @@ import (
 
 	"github.com/prometheus/client_golang/prometheus/promhttp"
 
+	"github.com/wolfden/wolfden/internal/accounts"
 	"github.com/wolfden/wolfden/internal/aiwolf"
 	"github.com/wolfden/wolfden/internal/game"
 	"github.com/wolfden/wolfden/internal/ledger"
@@ -89,6 +90,15 @@ type Options struct {
 	Fairness ledger.Rules
 	// Seasons is how long a rating season lasts ("": a quarter).
 	Seasons ledger.Seasons
+	// AuthPerMinute bounds the sign-ins and sign-ups one address may try
+	// a minute (password or passkey; as many at once); 0 takes
+	// DefaultAuthPerMinute, below 0 no bound.
+	AuthPerMinute int
+	// RPID is the domain players' passkeys belong to (--rp-id, else
+	// --domain); "" takes the host each request came to.
+	RPID string
+	// Accounts configure the accounts (password costs, sessions).
+	Accounts accounts.Options
 	// Ready are more checks of /readyz (a cluster's bus connection,
 	// docs/cluster.md): the first error makes it answer 503 with it.
 	Ready []func() error
@@ -117,6 +127,9 @@ type Server struct {
 	// whether the server's own last write failed.
 	stalled      atomic.Int32
 	storeFailing atomic.Bool
+	acc          *accounts.Service
+	authLim      *hostLimits // sign-ins and sign-ups an address may try a minute
+	xorigin      *http.CrossOriginProtection
 	agents       *aiwolf.Gateway // nil without Options.AIWolf
 	cl           *node           // nil without Options.Cluster
 	ledgerMu     sync.Mutex      // one game's ratings updated at a time (ledger.go)
@@ -138,6 +151,9 @@ func New(st store.Store, opts Options) *Server {
 		specLim: newHostLimits(defaultLimits.spectatorsPerMinute), lim: defaultLimits,
 		bal: newBalanceState(opts.BalancePerMinute, opts.BalanceBudget), codes: newCodeBook(st, opts.Log, opts.Linger)}
 	s.codeLim = newHostLimits(s.codesPerMinute())
+	s.acc = accounts.New(st, opts.Accounts)
+	s.authLim = newHostLimits(s.authPerMinute())
+	s.xorigin = http.NewCrossOriginProtection()
 	if _, err := rand.Read(s.secret[:]); err != nil {
 		panic(err)
 	}
@@ -181,7 +197,8 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 }
 
 // Operator is the operator listener's handler (--metrics-addr): /metrics,
-// /readyz and /healthz. Nothing a player can reach counts what happens at
+// /readyz and /healthz, and the accounts (GET /accounts, POST
+// /accounts/{name}/lock and /unlock). Nothing a player can reach counts what happens at
 // night, so these are not on the public handler.
 func (s *Server) Operator() http.Handler {
 	m := http.NewServeMux()
@@ -191,6 +208,7 @@ func (s *Server) Operator() http.Handler {
 		m.HandleFunc("GET /cluster", s.clusterInfo)
 	}
 	m.Handle("GET /metrics", promhttp.HandlerFor(s.m.reg, promhttp.HandlerOpts{}))
+	s.operatorAccounts(m)
 	return m
 }
 
@@ -252,6 +270,7 @@ func (s *Server) routes() {
 	m.HandleFunc("GET /api/codes/{code}", s.codeRoom)
 	m.HandleFunc("GET /j/{code}", s.joinLink)
 	m.HandleFunc("GET /api/rooms/{id}/qr.svg", s.routed(s.roomQR))
+	s.accountRoutes(m)
 	if s.opts.Web != nil {
 		m.Handle("GET /", static(s.opts.Web))
 	}
