@@ -24,7 +24,7 @@ func rootCmd() *cobra.Command {
 		SilenceErrors: true,
 	}
 	root.AddCommand(serveCmd(), playCmd(), presetsCmd(), narrationCmd(), boardCmd(), simCmd())
-	root.AddCommand(benchCmd(), agentCmd())
+	root.AddCommand(benchCmd(), agentCmd(), arenaCmd())
 	return root
 }
 

@@ -1,0 +1,108 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"runtime"
+	"time"
+
+	"github.com/spf13/cobra"
+
+	"github.com/wolfden/wolfden/internal/arena"
+	"github.com/wolfden/wolfden/internal/server"
+	"github.com/wolfden/wolfden/internal/store"
+)
+
+func arenaCmd() *cobra.Command {
+	var players, board, boardFile, db string
+	var games, workers int
+	var seed uint64
+	var asJSON bool
+	cmd := &cobra.Command{
+		Use:   "arena --players smart,random --board std-12 [--games N] [--seed S] [--db FILE] [--json]",
+		Short: "Play a tournament between programs and rate each on each side",
+		Long: `Play --games games of one board between programs (bot levels: random,
+smart), sharing out each game's seats among them from its seed, and rate
+each program on each side (village, wolf) with the Weng–Lin Plackett–Luce
+team rating (docs/arena.md). Prints, per side, each program's rating
+(mu − 3·sigma), its mean with the 95% interval, and its games.
+
+The same --seed gives the same games and the same table, whatever --workers
+is. With --db (an SQLite file or a postgres:// URL, as serve takes) every
+game is kept there as a finished private practice room: a server on that
+database serves its replay (GET /api/rooms/{id}/replay).`,
+		Args: cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			programs, err := arena.ParsePrograms(players)
+			if err != nil {
+				return err
+			}
+			if games < 1 {
+				return fmt.Errorf("arena: --games must be 1 or more, not %d", games)
+			}
+			if workers < 1 {
+				return fmt.Errorf("arena: --workers must be 1 or more, not %d", workers)
+			}
+			var a boardArg
+			switch {
+			case boardFile != "" && cmd.Flags().Changed("board"):
+				return errors.New("arena: give --board or --board-file, not both")
+			case boardFile != "":
+				a = boardArg{file: true, name: boardFile}
+			default:
+				a = boardArg{name: board}
+			}
+			b, err := simBoard(a, 0)
+			if err != nil {
+				return fmt.Errorf("arena: %w", err)
+			}
+			cfg := arena.Config{Board: b, Programs: programs, Games: games, Seed: seed, Workers: workers}
+			var st store.Store
+			if db != "" {
+				var shown string
+				if st, shown, err = openStore(cmd.Context(), db, nil); err != nil {
+					return fmt.Errorf("arena: --db %s: %w", shown, err)
+				}
+				defer st.Close()
+				preset := ""
+				if b.Source == "preset" {
+					preset = b.Name
+				}
+				cfg.Keep = func(ctx context.Context, g *arena.Game) error {
+					names := make([]string, len(g.Seats))
+					for i, l := range g.Seats {
+						names[i] = string(l)
+					}
+					_, err := server.Archive(ctx, st, server.Finished{Name: fmt.Sprintf("arena %s #%d", b.Name, g.Index+1),
+						Preset: preset, Board: g.Board, Seed: g.Seed, Names: names, Events: g.Events, At: time.Now()})
+					return err
+				}
+			}
+			start := time.Now()
+			res, err := arena.Run(cmd.Context(), cfg)
+			if err != nil {
+				return err
+			}
+			elapsed := time.Since(start)
+			fmt.Fprintf(cmd.ErrOrStderr(), "wolfden arena: %d games in %.2fs with %d workers\n", games, elapsed.Seconds(), workers)
+			if st != nil {
+				fmt.Fprintf(cmd.ErrOrStderr(), "wolfden arena: every game kept in %s, a finished room each (its replay: GET /api/rooms/{id}/replay)\n", db)
+			}
+			if asJSON {
+				return res.WriteJSON(cmd.OutOrStdout())
+			}
+			return res.WriteTable(cmd.OutOrStdout())
+		},
+	}
+	f := cmd.Flags()
+	f.StringVar(&players, "players", "smart,random", "the programs, comma-separated: bot levels (random, smart)")
+	f.StringVar(&board, "board", "std-12", "the board: a preset (wolfden presets), NAME:N for N players")
+	f.StringVar(&boardFile, "board-file", "", "the board from a file (docs/boards.md) instead of a preset")
+	f.IntVar(&games, "games", 1000, "games to play")
+	f.Uint64Var(&seed, "seed", 1, "the run's seed: the same seed gives the same games and table")
+	f.IntVar(&workers, "workers", runtime.GOMAXPROCS(0), "games played at once (default: one per CPU)")
+	f.StringVar(&db, "db", "", "keep every game in this database (an SQLite file or a postgres:// URL)")
+	f.BoolVar(&asJSON, "json", false, "print JSON")
+	return cmd
+}
