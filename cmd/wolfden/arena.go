@@ -19,22 +19,31 @@ func arenaCmd() *cobra.Command {
 	var games, workers int
 	var seed uint64
 	var asJSON bool
+	var lf llmFlags
 	cmd := &cobra.Command{
-		Use:   "arena --players smart,random --board std-12 [--games N] [--seed S] [--db FILE] [--json]",
+		Use:   "arena --players smart,random[,llm:MODEL...] --board std-12 [--games N] [--seed S] [--db FILE] [--json] [--llm-url URL ...]",
 		Short: "Play a tournament between programs and rate each on each side",
 		Long: `Play --games games of one board between programs (bot levels: random,
-smart), sharing out each game's seats among them from its seed, and rate
-each program on each side (village, wolf) with the Weng–Lin Plackett–Luce
-team rating (docs/arena.md). Prints, per side, each program's rating
-(mu − 3·sigma), its mean with the 95% interval, and its games.
+smart; llm:MODEL, a model asked through --llm-url), sharing out each game's
+seats among them from its seed, and rate each program on each side (village,
+wolf) with the Weng–Lin Plackett–Luce team rating (docs/arena.md). Prints,
+per side, each program's rating (mu − 3·sigma), its mean with the 95%
+interval, and its games; for a model also its tokens and time per game, as
+the endpoint's answers count them.
 
-The same --seed gives the same games and the same table, whatever --workers
-is. With --db (an SQLite file or a postgres:// URL, as serve takes) every
+Bots alone: the same --seed gives the same games and the same table,
+whatever --workers is. A game with a model is played live, as a server plays
+it (the model's seats read only their own frames), and depends on the
+model's answers and their timing. With --db (an SQLite file or a postgres:// URL, as serve takes) every
 game is kept there as a finished private practice room: a server on that
 database serves its replay (GET /api/rooms/{id}/replay).`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			programs, err := arena.ParsePrograms(players)
+			endpoint, err := lf.endpoint(cmd.Flags().Changed)
+			if err != nil {
+				return fmt.Errorf("arena: %w", err)
+			}
+			programs, err := arena.ParsePrograms(players, endpoint)
 			if err != nil {
 				return err
 			}
@@ -70,12 +79,8 @@ database serves its replay (GET /api/rooms/{id}/replay).`,
 					preset = b.Name
 				}
 				cfg.Keep = func(ctx context.Context, g *arena.Game) error {
-					names := make([]string, len(g.Seats))
-					for i, l := range g.Seats {
-						names[i] = string(l)
-					}
 					_, err := server.Archive(ctx, st, server.Finished{Name: fmt.Sprintf("arena %s #%d", b.Name, g.Index+1),
-						Preset: preset, Board: g.Board, Seed: g.Seed, Names: names, Events: g.Events, At: time.Now()})
+						Preset: preset, Board: g.Board, Seed: g.Seed, Names: g.Seats, Log: g.Log})
 					return err
 				}
 			}
@@ -104,5 +109,7 @@ database serves its replay (GET /api/rooms/{id}/replay).`,
 	f.IntVar(&workers, "workers", runtime.GOMAXPROCS(0), "games played at once (default: one per CPU)")
 	f.StringVar(&db, "db", "", "keep every game in this database (an SQLite file or a postgres:// URL)")
 	f.BoolVar(&asJSON, "json", false, "print JSON")
+	lf.add(cmd)
+	_ = f.MarkHidden("llm-model") // the models are named in --players
 	return cmd
 }

@@ -72,6 +72,7 @@ func TestArenaKeepsEveryGameInTheDatabase(t *testing.T) {
 }
 
 func TestArenaRefusesBadInput(t *testing.T) {
+	t.Setenv("WOLFDEN_LLM_URL", "")
 	for _, tc := range []struct {
 		args []string
 		want string
@@ -81,6 +82,8 @@ func TestArenaRefusesBadInput(t *testing.T) {
 		{[]string{"--games", "0"}, "--games must be 1 or more"},
 		{[]string{"--board", "nope"}, `unknown preset "nope"`},
 		{[]string{"--board", "std-12", "--board-file", "x.yaml"}, "not both"},
+		{[]string{"--players", "smart,llm:qwen"}, "needs an endpoint: --llm-url"},
+		{[]string{"--players", "smart,llm:qwen", "--llm-url", "ftp://x"}, "not an http:// or https:// URL"},
 	} {
 		_, err := wolfden(t, append([]string{"arena"}, tc.args...)...)
 		if err == nil || !strings.Contains(err.Error(), tc.want) {

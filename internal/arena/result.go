@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"slices"
 	"text/tabwriter"
 )
 
@@ -26,6 +27,16 @@ type Standing struct {
 	High    float64 `json:"high"` // … mu + 1.96·sigma
 	Games   int     `json:"games"`
 	Wins    int     `json:"wins"`
+	// Model: a model's cost per game it had a seat in (either side), as
+	// its endpoint's answers reported it.
+	Model *Cost `json:"model,omitempty"`
+}
+
+// Cost is what a model's seats cost per game.
+type Cost struct {
+	Calls   float64 `json:"calls"`
+	Tokens  float64 `json:"tokens"` // prompt and completion, as the endpoint counted them
+	Seconds float64 `json:"seconds"`
 }
 
 // WriteTable prints the ratings, side by side, best first.
@@ -37,10 +48,22 @@ func (r *Result) WriteTable(w io.Writer) error {
 	if _, err := fmt.Fprintf(w, "arena: %s, %d game%s, seed %d\n\n", r.Board, r.Games, plural, r.Seed); err != nil {
 		return err
 	}
+	models := slices.ContainsFunc(r.Standings, func(s Standing) bool { return s.Model != nil })
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
-	fmt.Fprintln(tw, "program\tside\trating\tmu ± 95%\tgames\twins\t")
+	head := "program\tside\trating\tmu ± 95%\tgames\twins\t"
+	if models {
+		head += "tokens/game\ts/game\t"
+	}
+	fmt.Fprintln(tw, head)
 	for _, s := range r.Standings {
-		fmt.Fprintf(tw, "%s\t%s\t%.2f\t%.2f ± %.2f\t%d\t%d\t\n", s.Program, s.Side, s.Ordinal, s.Mu, s.High-s.Mu, s.Games, s.Wins)
+		fmt.Fprintf(tw, "%s\t%s\t%.2f\t%.2f ± %.2f\t%d\t%d\t", s.Program, s.Side, s.Ordinal, s.Mu, s.High-s.Mu, s.Games, s.Wins)
+		switch {
+		case s.Model != nil:
+			fmt.Fprintf(tw, "%.0f\t%.1f\t", s.Model.Tokens, s.Model.Seconds)
+		case models:
+			fmt.Fprint(tw, "–\t–\t")
+		}
+		fmt.Fprintln(tw)
 	}
 	if err := tw.Flush(); err != nil {
 		return err

@@ -76,3 +76,29 @@ func (nopTable) Act(int64, rules.Command) error   { return nil }
 func (nopTable) Chat(int64, string, string) error { return nil }
 
 func itoa(n int64) string { return strconv.FormatInt(n, 10) }
+
+// TestUsageCountsCallsAndTheTokensTheEndpointReports: each call is
+// counted with its time, and the tokens come from the answers' "usage";
+// an answer without one adds no tokens.
+func TestUsageCountsCallsAndTheTokensTheEndpointReports(t *testing.T) {
+	n := 0
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		n++
+		usage := `,"usage":{"prompt_tokens":120,"completion_tokens":30,"total_tokens":150}`
+		if n == 2 {
+			usage = ""
+		}
+		_, _ = w.Write([]byte(`{"choices":[{"message":{"role":"assistant","content":"{}"}}]` + usage + `}`))
+	}))
+	defer srv.Close()
+	c := &Config{URL: srv.URL + "/v1", Model: "m", Usage: &Usage{}}
+	for range 3 {
+		if _, err := c.complete(context.Background(), []Message{{Role: "user", Content: "hi"}}, 1); err != nil {
+			t.Fatal(err)
+		}
+	}
+	u := c.Usage
+	if u.Calls.Load() != 3 || u.PromptTokens.Load() != 240 || u.CompletionTokens.Load() != 60 || u.Nanos.Load() <= 0 {
+		t.Errorf("usage: %d calls, %d+%d tokens, %d ns", u.Calls.Load(), u.PromptTokens.Load(), u.CompletionTokens.Load(), u.Nanos.Load())
+	}
+}

@@ -4,7 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
-	"time"
+	"fmt"
 
 	"github.com/wolfden/wolfden/internal/game"
 	"github.com/wolfden/wolfden/internal/store"
@@ -19,8 +19,9 @@ type Finished struct {
 	Board  rules.Board
 	Seed   uint64
 	Names  []string // seat i+1's name: the program that played it
-	Events []rules.Event
-	At     time.Time
+	// Log is the game's records, numbered from 1, as an actor stores them
+	// (messages included), or one record of its events.
+	Log []store.Record
 }
 
 // Archive stores a finished game as a room that is over, so that its
@@ -29,7 +30,16 @@ type Finished struct {
 // count for nobody) and private (never listed); its seats are bots named
 // after their programs.
 func Archive(ctx context.Context, st store.Store, f Finished) (string, error) {
-	if len(f.Events) == 0 || f.Events[len(f.Events)-1].Kind != rules.EvGameOver {
+	var last *rules.Event
+	for i, r := range f.Log {
+		if r.N != int64(i+1) {
+			return "", fmt.Errorf("archive: record %d is numbered %d", i+1, r.N)
+		}
+		if n := len(r.Events); n > 0 {
+			last = &r.Events[n-1]
+		}
+	}
+	if last == nil || last.Kind != rules.EvGameOver {
 		return "", errors.New("archive: the game is not over")
 	}
 	if len(f.Names) != f.Board.Players() {
@@ -46,7 +56,8 @@ func Archive(ctx context.Context, st store.Store, f Finished) (string, error) {
 	for i, n := range f.Names {
 		seats[i] = seatRec{Nick: n, Bot: true}
 	}
-	rec := store.Room{ID: newRoomID(), Created: f.At.UTC(), Updated: f.At.UTC(), Status: store.StatusOver}
+	at := f.Log[len(f.Log)-1].At.UTC()
+	rec := store.Room{ID: newRoomID(), Created: f.Log[0].At.UTC(), Updated: at, Status: store.StatusOver}
 	if rec.Config, err = json.Marshal(cfg); err != nil {
 		return "", err
 	}
@@ -60,7 +71,7 @@ func Archive(ctx context.Context, st store.Store, f Finished) (string, error) {
 	if err := st.CreateRoom(ctx, open); err != nil {
 		return "", err
 	}
-	if err := st.StartGame(ctx, rec, store.Record{N: 1, At: rec.Updated, Kind: "start", Events: f.Events}); err != nil {
+	if err := st.StartGame(ctx, rec, f.Log...); err != nil {
 		return "", err
 	}
 	return rec.ID, nil

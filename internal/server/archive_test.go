@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/wolfden/wolfden/bot"
+	"github.com/wolfden/wolfden/internal/store"
 	"github.com/wolfden/wolfden/rules"
 )
 
@@ -48,7 +49,7 @@ func TestArchivedGameReplaysLikeAnyGame(t *testing.T) {
 		names[i] = []string{"smart", "random"}[i%2]
 	}
 	id, err := Archive(context.Background(), ts.st, Finished{Name: "arena std-12 #1", Preset: "std-12", Board: b, Seed: 3, Names: names,
-		Events: events, At: time.Now()})
+		Log: []store.Record{{N: 1, At: time.Now(), Kind: "start", Events: events}}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -93,15 +94,18 @@ func TestArchiveRefusesAnUnfinishedGame(t *testing.T) {
 	ts := newTestServer(t)
 	b, events := botGame(t, 4)
 	names := make([]string, 12)
+	now := time.Now()
 	for _, tc := range []struct {
-		events []rules.Event
-		names  []string
-		want   string
+		log   []store.Record
+		names []string
+		want  string
 	}{
-		{events[:len(events)-1], names, "not over"},
-		{events, names[:11], "one name per seat"},
+		{[]store.Record{{N: 1, At: now, Kind: "start", Events: events[:len(events)-1]}}, names, "not over"},
+		{nil, names, "not over"},
+		{[]store.Record{{N: 1, At: now, Kind: "start", Events: events}}, names[:11], "one name per seat"},
+		{[]store.Record{{N: 2, At: now, Kind: "start", Events: events}}, names, "record 1 is numbered 2"},
 	} {
-		if _, err := Archive(context.Background(), ts.st, Finished{Board: b, Names: tc.names, Events: tc.events, At: time.Now()}); err == nil || !strings.Contains(err.Error(), tc.want) {
+		if _, err := Archive(context.Background(), ts.st, Finished{Board: b, Names: tc.names, Log: tc.log}); err == nil || !strings.Contains(err.Error(), tc.want) {
 			t.Errorf("error %v; want %q", err, tc.want)
 		}
 	}
