@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"crypto/rand"
 	"errors"
 	"fmt"
 	"runtime"
@@ -92,7 +93,14 @@ database serves its replay (GET /api/rooms/{id}/replay).`,
 			elapsed := time.Since(start)
 			fmt.Fprintf(cmd.ErrOrStderr(), "wolfden arena: %d games in %.2fs with %d workers\n", games, elapsed.Seconds(), workers)
 			if st != nil {
-				fmt.Fprintf(cmd.ErrOrStderr(), "wolfden arena: every game kept in %s, a finished room each (its replay: GET /api/rooms/{id}/replay)\n", db)
+				ar, ok := st.(store.Arena)
+				if !ok {
+					return fmt.Errorf("arena: --db %s keeps no arena ratings", db)
+				}
+				if err := ar.AddArenaRun(cmd.Context(), res.Rows(rand.Text(), time.Now())); err != nil {
+					return fmt.Errorf("arena: --db: %w", err)
+				}
+				fmt.Fprintf(cmd.ErrOrStderr(), "wolfden arena: every game kept in %s, a finished room each (its replay: GET /api/rooms/{id}/replay), and the ratings (GET /api/arena)\n", db)
 			}
 			if asJSON {
 				return res.WriteJSON(cmd.OutOrStdout())

@@ -69,6 +69,10 @@ func TestArenaKeepsEveryGameInTheDatabase(t *testing.T) {
 			t.Errorf("room %s: %d records (%v)", rm.ID, len(recs), err)
 		}
 	}
+	rows, err := st.ArenaRatings(context.Background(), 5)
+	if err != nil || len(rows) != 4 || rows[0].Games != 6 || rows[0].Board != "std-12" || rows[0].Run == "" {
+		t.Errorf("the run's ratings: %+v, %v", rows, err)
+	}
 }
 
 func TestArenaRefusesBadInput(t *testing.T) {

@@ -6,6 +6,9 @@ import (
 	"io"
 	"slices"
 	"text/tabwriter"
+	"time"
+
+	"github.com/wolfden/wolfden/internal/store"
 )
 
 // Result is a tournament's ratings.
@@ -37,6 +40,21 @@ type Cost struct {
 	Calls   float64 `json:"calls"`
 	Tokens  float64 `json:"tokens"` // prompt and completion, as the endpoint counted them
 	Seconds float64 `json:"seconds"`
+}
+
+// Rows is the result as a run's rows for a store (store.Arena), the run
+// named run and ended at at.
+func (r *Result) Rows(run string, at time.Time) []store.ArenaRating {
+	out := make([]store.ArenaRating, 0, len(r.Standings))
+	for _, s := range r.Standings {
+		row := store.ArenaRating{Run: run, At: at, Board: r.Board, Seed: r.Seed, Games: r.Games, Program: s.Program, Side: s.Side,
+			Mu: s.Mu, Sigma: s.Sigma, Played: s.Games, Wins: s.Wins}
+		if s.Model != nil {
+			row.Tokens, row.Seconds = s.Model.Tokens, s.Model.Seconds
+		}
+		out = append(out, row)
+	}
+	return out
 }
 
 // WriteTable prints the ratings, side by side, best first.

@@ -229,6 +229,7 @@ func (s *Server) routes() {
 	m.HandleFunc("POST /api/rooms/{id}/resume", s.routed(s.pause(false)))
 	m.HandleFunc("POST /api/rooms/{id}/red-card", s.routed(s.redCard))
 	m.HandleFunc("GET /api/rooms/{id}/replay", s.routed(s.replay))
+	m.HandleFunc("GET /api/arena", s.arenaTable)
 	m.HandleFunc("POST /api/rooms/{id}/again", s.routed(s.again))
 	m.HandleFunc("POST /api/rooms/{id}/abort", s.routed(s.abort))
 	m.HandleFunc("POST /api/rooms/{id}/seen/skip", s.routed(s.skipSeen))

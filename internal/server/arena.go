@@ -5,8 +5,11 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"net/http"
+	"time"
 
 	"github.com/wolfden/wolfden/internal/game"
+	"github.com/wolfden/wolfden/internal/rating"
 	"github.com/wolfden/wolfden/internal/store"
 	"github.com/wolfden/wolfden/rules"
 )
@@ -75,4 +78,60 @@ func Archive(ctx context.Context, st store.Store, f Finished) (string, error) {
 		return "", err
 	}
 	return rec.ID, nil
+}
+
+// arenaRuns is how many of the latest wolfden arena runs GET /api/arena
+// lists.
+const arenaRuns = 20
+
+// arenaRun is one run of wolfden arena as GET /api/arena gives it.
+type arenaRun struct {
+	Run     string        `json:"run"`
+	At      time.Time     `json:"at"`
+	Board   string        `json:"board"`
+	Seed    uint64        `json:"seed"`
+	Games   int           `json:"games"`
+	Ratings []arenaRating `json:"ratings"`
+}
+
+type arenaRating struct {
+	Program string  `json:"program"`
+	Side    string  `json:"side"`
+	Rating  float64 `json:"rating"` // the ordinal, mu − 3·sigma
+	Mu      float64 `json:"mu"`
+	Sigma   float64 `json:"sigma"`
+	Low     float64 `json:"low"`
+	High    float64 `json:"high"`
+	Games   int     `json:"games"`
+	Wins    int     `json:"wins"`
+	Tokens  float64 `json:"tokens,omitempty"`  // a model's, per game
+	Seconds float64 `json:"seconds,omitempty"` // a model's, per game
+}
+
+// arenaTable serves the programs' ratings that wolfden arena runs stored in
+// this server's database (docs/arena.md), the newest run first: public
+// figures about programs, nothing of any game being played.
+func (s *Server) arenaTable(w http.ResponseWriter, r *http.Request) {
+	runs := []arenaRun{}
+	ar, ok := s.st.(store.Arena)
+	if !ok {
+		writeJSON(w, http.StatusOK, runs)
+		return
+	}
+	rows, err := ar.ArenaRatings(r.Context(), arenaRuns)
+	if err != nil {
+		writeErr(w, fail(http.StatusInternalServerError, "store", "the arena's ratings could not be read"))
+		return
+	}
+	for _, row := range rows {
+		if len(runs) == 0 || runs[len(runs)-1].Run != row.Run {
+			runs = append(runs, arenaRun{Run: row.Run, At: row.At, Board: row.Board, Seed: row.Seed, Games: row.Games})
+		}
+		rt := rating.Rating{Mu: row.Mu, Sigma: row.Sigma}
+		lo, hi := rt.Interval()
+		run := &runs[len(runs)-1]
+		run.Ratings = append(run.Ratings, arenaRating{Program: row.Program, Side: row.Side, Rating: rt.Ordinal(), Mu: row.Mu,
+			Sigma: row.Sigma, Low: lo, High: hi, Games: row.Played, Wins: row.Wins, Tokens: row.Tokens, Seconds: row.Seconds})
+	}
+	writeJSON(w, http.StatusOK, runs)
 }

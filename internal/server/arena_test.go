@@ -110,3 +110,38 @@ func TestArchiveRefusesAnUnfinishedGame(t *testing.T) {
 		}
 	}
 }
+
+// GET /api/arena lists the stored runs' ratings, newest run first, with
+// each rating's ordinal and interval; none stored, an empty list.
+func TestArenaTableListsTheStoredRuns(t *testing.T) {
+	ts := newTestServer(t)
+	var runs []arenaRun
+	if err := ts.api.Do(context.Background(), "GET", "/api/arena", "", nil, &runs); err != nil || runs == nil || len(runs) != 0 {
+		t.Fatalf("no run stored: %+v, %v; want []", runs, err)
+	}
+	at := time.Date(2026, 12, 5, 14, 0, 0, 0, time.UTC)
+	for i, run := range []string{"old", "new"} {
+		rows := []store.ArenaRating{
+			{Run: run, At: at.Add(time.Duration(i) * time.Hour), Board: "std-12", Seed: 1, Games: 2000, Program: "smart", Side: "village", Mu: 18.45, Sigma: 1.08, Played: 2000, Wins: 607},
+			{Run: run, At: at.Add(time.Duration(i) * time.Hour), Board: "std-12", Seed: 1, Games: 2000, Program: "llm:m", Side: "wolf", Mu: 30, Sigma: 2, Played: 1900, Wins: 1300, Tokens: 5000, Seconds: 12.5},
+		}
+		if err := ts.st.(store.Arena).AddArenaRun(context.Background(), rows); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := ts.api.Do(context.Background(), "GET", "/api/arena", "", nil, &runs); err != nil {
+		t.Fatal(err)
+	}
+	if len(runs) != 2 || runs[0].Run != "new" || runs[1].Run != "old" || len(runs[0].Ratings) != 2 {
+		t.Fatalf("runs: %+v", runs)
+	}
+	s, m := runs[0].Ratings[0], runs[0].Ratings[1]
+	if s.Program != "smart" || !near(s.Rating, 18.45-3*1.08) || !near(s.Low, 18.45-1.96*1.08) || s.Games != 2000 || s.Tokens != 0 {
+		t.Errorf("smart: %+v", s)
+	}
+	if m.Program != "llm:m" || m.Tokens != 5000 || m.Seconds != 12.5 || m.Side != "wolf" {
+		t.Errorf("the model: %+v", m)
+	}
+}
+
+func near(a, b float64) bool { return a-b < 1e-9 && b-a < 1e-9 }
