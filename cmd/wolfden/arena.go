@@ -13,6 +13,8 @@ import (
 	"github.com/wolfden/wolfden/internal/arena"
 	"github.com/wolfden/wolfden/internal/server"
 	"github.com/wolfden/wolfden/internal/store"
+	"github.com/wolfden/wolfden/internal/store/postgres"
+	"github.com/wolfden/wolfden/internal/store/sqlite"
 )
 
 func arenaCmd() *cobra.Command {
@@ -70,9 +72,8 @@ database serves its replay (GET /api/rooms/{id}/replay).`,
 			cfg := arena.Config{Board: b, Programs: programs, Games: games, Seed: seed, Workers: workers}
 			var st store.Store
 			if db != "" {
-				var shown string
-				if st, shown, err = openStore(cmd.Context(), db, nil); err != nil {
-					return fmt.Errorf("arena: --db %s: %w", shown, err)
+				if st, err = openArenaStore(cmd.Context(), db); err != nil {
+					return fmt.Errorf("arena: --db: %w", err)
 				}
 				defer st.Close()
 				preset := ""
@@ -120,4 +121,17 @@ database serves its replay (GET /api/rooms/{id}/replay).`,
 	lf.add(cmd)
 	_ = f.MarkHidden("llm-model") // the models are named in --players
 	return cmd
+}
+
+// openArenaStore opens --db for arena's writes: new rooms and a run's
+// ratings, which no server caches anything of. A PostgreSQL database is
+// opened beside the server that may be running on it (serve's lock is not
+// taken); an SQLite file only when no server has it (its lock says so).
+func openArenaStore(ctx context.Context, db string) (store.Store, error) {
+	if !isPostgres(db) {
+		return sqlite.Open(db)
+	}
+	ctx, cancel := context.WithTimeout(ctx, time.Minute)
+	defer cancel()
+	return postgres.Open(ctx, db)
 }
