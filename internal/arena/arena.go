@@ -1,5 +1,5 @@
-// Package arena plays a tournament between programs (bot levels) on one
-// board and rates each program on each side with the team rating system
+// Package arena plays a tournament between programs (bot levels, and
+// models through an OpenAI-compatible endpoint) on one board and rates each program on each side with the team rating system
 // of package rating (docs/arena.md).
 //
 // Each game's seats are shared out among the programs, drawn from the
@@ -15,10 +15,12 @@
 // programs sharing a side in every game would get the same change in
 // every game and never part.)
 //
-// The result depends only on the configuration and the seed, never on the
-// number of workers: game i has the seed GameSeed(seed, i), its seats'
-// programs and bots are drawn from that, and the ratings are updated
-// game after game in order once every game has been played.
+// With bots alone the result depends only on the configuration and the
+// seed, never on the number of workers: game i has the seed
+// GameSeed(seed, i), its seats' programs and bots are drawn from that, and
+// the ratings are updated game after game in order once every game has
+// been played. A game with a model is played live (playLive) and depends
+// on the model's answers and their timing.
 package arena
 
 import (
@@ -44,14 +46,14 @@ import (
 	"github.com/wolfden/wolfden/sim"
 )
 
-// Sides a program is rated on.
+// Sides a program is rated on: the village, the wolves, and a third
+// party's camp by its name (lovers, piper), each its own.
 const (
 	Village = "village"
 	Wolf    = "wolf"
-	Third   = "third" // a third party: the lovers' camp, the piper
 )
 
-var sides = []string{Village, Wolf, Third}
+var sides = []string{Village, Wolf, rules.Lovers.String(), rules.PiperCamp.String()}
 
 // sideOf is the side a camp's players are rated on.
 func sideOf(c rules.Camp) string {
@@ -61,7 +63,7 @@ func sideOf(c rules.Camp) string {
 	case rules.Wolves:
 		return Wolf
 	}
-	return Third
+	return c.String()
 }
 
 // camps are the camps that may hold seats at the end, in a fixed order.

@@ -207,3 +207,23 @@ func TestRunRefusesBadConfig(t *testing.T) {
 		}
 	}
 }
+
+// A third party's camp is a team of its own, rated on its own side (the
+// piper's here), never merged with another's.
+func TestAThirdPartyIsRatedOnItsOwnSide(t *testing.T) {
+	b, err := rules.BoardOf([]string{"werewolf", "werewolf", "werewolf", "seer", "witch", "hunter", "villager", "villager", "villager", "piper"}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	res, err := Run(context.Background(), Config{Board: sim.Board{Name: "piper-10", Board: b}, Programs: Bots(bot.Smart, bot.Random), Games: 40, Seed: 2})
+	if err != nil {
+		t.Fatal(err)
+	}
+	sides := map[string]int{}
+	for _, s := range res.Standings {
+		sides[s.Side]++
+	}
+	if sides[Village] != 2 || sides[Wolf] != 2 || sides["piper"] != 2 || len(sides) != 3 {
+		t.Errorf("sides rated: %v; want village, wolf and piper, two programs each", sides)
+	}
+}
