@@ -25,6 +25,7 @@ package arena
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"math"
@@ -332,6 +333,8 @@ func playLive(ctx context.Context, cfg *Config, i int, seed uint64, seats []Prog
 	pctx, cancel := context.WithCancel(ctx)
 	defer cancel()
 	var wg sync.WaitGroup
+	var mu sync.Mutex
+	var notes []game.Note
 	for s, p := range seats {
 		if p.LLM == nil {
 			continue
@@ -342,6 +345,11 @@ func playLive(ctx context.Context, cfg *Config, i int, seed uint64, seats []Prog
 			return nil, nil, err
 		}
 		pl := llm.NewPlayer(p.LLM, seat, n, llm.SeatSeed(seed, seat), frames, table, nil)
+		pl.OnReply = func(content string) {
+			mu.Lock()
+			defer mu.Unlock()
+			notes = append(notes, game.Note{Seat: seat, Text: content, At: time.Now().UnixMilli()})
+		}
 		wg.Go(func() {
 			defer leave()
 			_ = pl.Run(pctx) // a player that stops leaves its seat to the timer's default
@@ -370,6 +378,16 @@ func playLive(ctx context.Context, cfg *Config, i int, seed uint64, seats []Prog
 	}
 	if over, _ := g.Over(); !over {
 		return nil, nil, errors.New("the stored game has no end")
+	}
+	// The models' replies, their reasoning in them, follow the game's end
+	// in its log: no frame of the game ever held them, and the replay,
+	// given only once the game is over, shows them.
+	for _, note := range notes {
+		body, err := json.Marshal(note)
+		if err != nil {
+			return nil, nil, err
+		}
+		recs = append(recs, store.Record{N: int64(len(recs) + 1), At: time.UnixMilli(note.At), Kind: game.NoteKind, Body: body})
 	}
 	return g, recs, nil
 }

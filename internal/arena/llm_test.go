@@ -15,6 +15,7 @@ import (
 	"github.com/wolfden/wolfden/bot"
 	"github.com/wolfden/wolfden/internal/game"
 	"github.com/wolfden/wolfden/internal/llm"
+	"github.com/wolfden/wolfden/rules"
 )
 
 var legalLine = regexp.MustCompile(`Legal choices \(JSON\): (.*)\n`)
@@ -82,13 +83,26 @@ func TestAModelPlaysAndIsRatedWithItsCost(t *testing.T) {
 	d := 300 * time.Millisecond
 	timers := game.Timers{Setup: d, Night: d, Witch: d, Speech: d, Vote: d, Other: d, Tick: 20 * time.Millisecond}
 	var mu sync.Mutex
-	chats := 0
+	chats, notes := 0, 0
 	keep := func(_ context.Context, g *Game) error {
 		mu.Lock()
 		defer mu.Unlock()
+		ended := false // the game-over event is in an earlier record
 		for _, r := range g.Log {
-			if r.Kind == "chat" {
+			switch r.Kind {
+			case "chat":
 				chats++
+			case game.NoteKind:
+				// A model's reply is kept after the end only: no frame
+				// of the game could have held it.
+				var n game.Note
+				if err := json.Unmarshal(r.Body, &n); err != nil || !ended || g.Seats[n.Seat-1] != "llm:fake" || !strings.Contains(n.Text, `"action"`) {
+					t.Errorf("game %d: note record %d (after the end: %v): %s", g.Index, r.N, ended, r.Body)
+				}
+				notes++
+			}
+			for _, e := range r.Events {
+				ended = ended || e.Kind == rules.EvGameOver
 			}
 		}
 		return nil
@@ -118,7 +132,7 @@ func TestAModelPlaysAndIsRatedWithItsCost(t *testing.T) {
 			}
 		}
 	}
-	if found != 2 || chats == 0 {
-		t.Errorf("the model rated on %d sides, %d messages kept:\n%+v", found, chats, res.Standings)
+	if found != 2 || chats == 0 || notes == 0 {
+		t.Errorf("the model rated on %d sides, %d messages and %d of its replies kept:\n%+v", found, chats, notes, res.Standings)
 	}
 }

@@ -8,6 +8,7 @@ package llm
 
 import (
 	"bytes"
+	"cmp"
 	"context"
 	"encoding/json"
 	"errors"
@@ -140,6 +141,11 @@ type response struct {
 	Choices []struct {
 		Message struct {
 			Content string `json:"content"`
+			// Reasoning some endpoints give apart (DeepSeek, vLLM, Ollama's
+			// "thinking" models): kept as a <think> block before the
+			// content, which the reply's reading leaves out.
+			ReasoningContent string `json:"reasoning_content"`
+			Reasoning        string `json:"reasoning"`
 		} `json:"message"`
 	} `json:"choices"`
 	Usage struct {
@@ -206,7 +212,11 @@ func (c *Config) complete(ctx context.Context, msgs []Message, seed int64) (stri
 	if len(out.Choices) == 0 {
 		return "", errors.New("llm: the endpoint's answer has no choices")
 	}
-	return out.Choices[0].Message.Content, nil
+	m := out.Choices[0].Message
+	if r := cmp.Or(m.ReasoningContent, m.Reasoning); r != "" {
+		return "<think>" + r + "</think>" + m.Content, nil
+	}
+	return m.Content, nil
 }
 
 // hide takes the key and the endpoint's password out of an error's text: an

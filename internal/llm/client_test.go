@@ -102,3 +102,22 @@ func TestUsageCountsCallsAndTheTokensTheEndpointReports(t *testing.T) {
 		t.Errorf("usage: %d calls, %d+%d tokens, %d ns", u.Calls.Load(), u.PromptTokens.Load(), u.CompletionTokens.Load(), u.Nanos.Load())
 	}
 }
+
+// TestReasoningGivenApartIsKeptBeforeTheAnswer: an endpoint that gives the
+// reasoning beside the content (reasoning_content) has it kept as a
+// <think> block, which the reply's reading leaves out.
+func TestReasoningGivenApartIsKeptBeforeTheAnswer(t *testing.T) {
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		_, _ = w.Write([]byte(`{"choices":[{"message":{"role":"assistant","reasoning_content":"Seat 3 voted oddly {not json}.","content":"{\"action\":{\"cmd\":\"vote\",\"target\":3}}"}}]}`))
+	}))
+	defer srv.Close()
+	c := &Config{URL: srv.URL + "/v1", Model: "m"}
+	got, err := c.complete(context.Background(), []Message{{Role: "user", Content: "hi"}}, 1)
+	if err != nil || got != `<think>Seat 3 voted oddly {not json}.</think>{"action":{"cmd":"vote","target":3}}` {
+		t.Fatalf("%q, %v", got, err)
+	}
+	r, err := parseReply(got)
+	if err != nil || r.Action == nil || r.Action.Cmd != "vote" || r.Action.Target != 3 {
+		t.Errorf("read as %+v, %v", r, err)
+	}
+}

@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/wolfden/wolfden/bot"
+	"github.com/wolfden/wolfden/internal/game"
 	"github.com/wolfden/wolfden/internal/store"
 	"github.com/wolfden/wolfden/rules"
 )
@@ -48,8 +49,9 @@ func TestArchivedGameReplaysLikeAnyGame(t *testing.T) {
 	for i := range names {
 		names[i] = []string{"smart", "random"}[i%2]
 	}
+	note, _ := json.Marshal(game.Note{Seat: 2, Text: "<think>2 is quiet</think>{}", At: 5})
 	id, err := Archive(context.Background(), ts.st, Finished{Name: "arena std-12 #1", Preset: "std-12", Board: b, Seed: 3, Names: names,
-		Log: []store.Record{{N: 1, At: time.Now(), Kind: "start", Events: events}}})
+		Log: []store.Record{{N: 1, At: time.Now(), Kind: "start", Events: events}, {N: 2, At: time.Now(), Kind: game.NoteKind, Body: note}}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -58,12 +60,16 @@ func TestArchivedGameReplaysLikeAnyGame(t *testing.T) {
 		Seed  uint64            `json:"seed"`
 		Roles map[int]string    `json:"roles"`
 		Event []json.RawMessage `json:"events"`
+		Notes []game.Note       `json:"notes"`
 	}
 	if err := ts.api.Do(context.Background(), "GET", "/api/rooms/"+id+"/replay", "", nil, &replay); err != nil {
 		t.Fatal(err)
 	}
 	if replay.Seed != 3 || len(replay.Event) != len(events) || len(replay.Roles) != 12 {
 		t.Errorf("replay: seed %d, %d events (want %d), %d roles", replay.Seed, len(replay.Event), len(events), len(replay.Roles))
+	}
+	if len(replay.Notes) != 1 || replay.Notes[0].Seat != 2 || replay.Notes[0].Text != "<think>2 is quiet</think>{}" {
+		t.Errorf("replay notes: %+v", replay.Notes)
 	}
 	if replay.Room.Status != "over" || !replay.Room.Practice || !replay.Room.Private || replay.Room.Seats[1].Nick != "random" || !replay.Room.Seats[1].Bot {
 		t.Errorf("room: %+v", replay.Room)
