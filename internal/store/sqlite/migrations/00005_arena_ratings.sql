@@ -1,7 +1,9 @@
 -- +goose Up
 -- The ratings wolfden arena runs leave (store.Arena, docs/arena.md): one
 -- row per program and side of a run. seq keeps the order rows were added.
-CREATE TABLE arena_ratings (
+-- IF NOT EXISTS: the migration tests take a file back to an older version
+-- by its version number alone, and this table is independent of theirs.
+CREATE TABLE IF NOT EXISTS arena_ratings (
 	seq     INTEGER PRIMARY KEY AUTOINCREMENT,
 	run     TEXT    NOT NULL,
 	at      INTEGER NOT NULL, -- unix nanoseconds: when the run ended
@@ -18,7 +20,7 @@ CREATE TABLE arena_ratings (
 	seconds REAL    NOT NULL,
 	UNIQUE (run, program, side)
 );
-CREATE INDEX arena_ratings_at ON arena_ratings (at);
+CREATE INDEX IF NOT EXISTS arena_ratings_at ON arena_ratings (at);
 
 -- +goose Down
 DROP TABLE arena_ratings;
