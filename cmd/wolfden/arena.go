@@ -37,9 +37,13 @@ the endpoint's answers count them.
 Bots alone: the same --seed gives the same games and the same table,
 whatever --workers is. A game with a model is played live, as a server plays
 it (the model's seats read only their own frames), and depends on the
-model's answers and their timing. With --db (an SQLite file or a postgres:// URL, as serve takes) every
-game is kept there as a finished private practice room: a server on that
-database serves its replay (GET /api/rooms/{id}/replay).`,
+model's answers and their timing.
+
+With --db (an SQLite file, free of any server, or a postgres:// URL, as
+serve takes) every game is kept there as a finished private practice room,
+whose replay a server on that database serves (GET /api/rooms/{id}/replay;
+a model's replies after the end), and the run's table, which it lists at
+GET /api/arena and on its /arena page.`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			endpoint, err := lf.endpoint(cmd.Flags().Changed)
@@ -110,7 +114,7 @@ database serves its replay (GET /api/rooms/{id}/replay).`,
 		},
 	}
 	f := cmd.Flags()
-	f.StringVar(&players, "players", "smart,random", "the programs, comma-separated: bot levels (random, smart)")
+	f.StringVar(&players, "players", "smart,random", "the programs, comma-separated: bot levels (random, smart), llm:MODEL (a model at --llm-url)")
 	f.StringVar(&board, "board", "std-12", "the board: a preset (wolfden presets), NAME:N for N players")
 	f.StringVar(&boardFile, "board-file", "", "the board from a file (docs/boards.md) instead of a preset")
 	f.IntVar(&games, "games", 1000, "games to play")
