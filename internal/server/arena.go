@@ -67,8 +67,9 @@ func Archive(ctx context.Context, st store.Store, f Finished) (string, error) {
 	if rec.Seats, err = json.Marshal(seats); err != nil {
 		return "", err
 	}
-	// Created open, then over with its whole log in one record: a reader
-	// never finds the room over without its game.
+	// Created open (private: never listed), then over with its whole log
+	// in one transaction: a reader never finds the room over without its
+	// game.
 	open := rec
 	open.Status = store.StatusOpen
 	if err := st.CreateRoom(ctx, open); err != nil {
