@@ -59,8 +59,13 @@ func Archive(ctx context.Context, st store.Store, f Finished) (string, error) {
 	for i, n := range f.Names {
 		seats[i] = seatRec{Nick: n, Bot: true}
 	}
-	at := f.Log[len(f.Log)-1].At.UTC()
-	rec := store.Room{ID: newRoomID(), Created: f.Log[0].At.UTC(), Updated: at, Status: store.StatusOver}
+	at := f.Log[0].At
+	for _, r := range f.Log {
+		if r.At.After(at) {
+			at = r.At
+		}
+	}
+	rec := store.Room{ID: newRoomID(), Created: f.Log[0].At.UTC(), Updated: at.UTC(), Status: store.StatusOver}
 	if rec.Config, err = json.Marshal(cfg); err != nil {
 		return "", err
 	}
