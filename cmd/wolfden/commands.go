@@ -25,6 +25,7 @@ func rootCmd() *cobra.Command {
 	}
 	root.AddCommand(serveCmd(), playCmd(), presetsCmd(), narrationCmd(), boardCmd(), simCmd())
 	root.AddCommand(benchCmd(), agentCmd(), accountsCmd())
+	root.AddCommand(benchCmd(), agentCmd(), arenaCmd())
 	return root
 }
 

@@ -48,3 +48,21 @@ func (f *llmFlags) config(changed func(string) bool) (*llm.Config, error) {
 	}
 	return c, nil
 }
+
+// endpoint is the endpoint without a model, for wolfden arena, whose
+// --players name the models (llm:MODEL); nil when no --llm-url was given.
+func (f *llmFlags) endpoint(changed func(string) bool) (*llm.Config, error) {
+	if !changed("llm-url") {
+		f.url = os.Getenv("WOLFDEN_LLM_URL")
+	}
+	if f.url == "" {
+		return nil, nil
+	}
+	c := &llm.Config{URL: f.url, Model: "-", Key: os.Getenv(llm.KeyEnv), Timeout: f.timeout, Temperature: f.temperature,
+		MaxTokens: f.maxTokens, JSONMode: f.jsonMode, Lang: f.lang}
+	if err := c.Check(); err != nil {
+		return nil, err
+	}
+	c.Model = ""
+	return c, nil
+}

@@ -1,5 +1,5 @@
-// Package arena plays a tournament between programs (bot levels) on one
-// board and rates each program on each side with the team rating system
+// Package arena plays a tournament between programs (bot levels, and
+// models through an OpenAI-compatible endpoint) on one board and rates each program on each side with the team rating system
 // of package rating (docs/arena.md).
 //
 // Each game's seats are shared out among the programs, drawn from the
@@ -15,14 +15,17 @@
 // programs sharing a side in every game would get the same change in
 // every game and never part.)
 //
-// The result depends only on the configuration and the seed, never on the
-// number of workers: game i has the seed GameSeed(seed, i), its seats'
-// programs and bots are drawn from that, and the ratings are updated
-// game after game in order once every game has been played.
+// With bots alone the result depends only on the configuration and the
+// seed, never on the number of workers: game i has the seed
+// GameSeed(seed, i), its seats' programs and bots are drawn from that, and
+// the ratings are updated game after game in order once every game has
+// been played. A game with a model is played live (playLive) and depends
+// on the model's answers and their timing.
 package arena
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"math"
@@ -32,21 +35,26 @@ import (
 	"strings"
 	"sync"
 	"sync/atomic"
+	"time"
 
 	"github.com/wolfden/wolfden/bot"
+	"github.com/wolfden/wolfden/internal/game"
+	"github.com/wolfden/wolfden/internal/llm"
 	"github.com/wolfden/wolfden/internal/rating"
+	"github.com/wolfden/wolfden/internal/store"
+	"github.com/wolfden/wolfden/internal/store/memory"
 	"github.com/wolfden/wolfden/rules"
 	"github.com/wolfden/wolfden/sim"
 )
 
-// Sides a program is rated on.
+// Sides a program is rated on: the village, the wolves, and a third
+// party's camp by its name (lovers, piper), each its own.
 const (
 	Village = "village"
 	Wolf    = "wolf"
-	Third   = "third" // a third party: the lovers' camp, the piper
 )
 
-var sides = []string{Village, Wolf, Third}
+var sides = []string{Village, Wolf, rules.Lovers.String(), rules.PiperCamp.String()}
 
 // sideOf is the side a camp's players are rated on.
 func sideOf(c rules.Camp) string {
@@ -56,29 +64,47 @@ func sideOf(c rules.Camp) string {
 	case rules.Wolves:
 		return Wolf
 	}
-	return Third
+	return c.String()
 }
 
 // camps are the camps that may hold seats at the end, in a fixed order.
 var camps = []rules.Camp{rules.Village, rules.Wolves, rules.Lovers, rules.PiperCamp}
 
+// Program is one player of the tournament: a bot level, or a model
+// reached through an OpenAI-compatible endpoint.
+type Program struct {
+	Name  string      // as --players gives it: "smart", "llm:qwen2.5"
+	Level bot.Level   // a bot's level ("" for a model)
+	LLM   *llm.Config // a model's endpoint and model; its Usage counts its calls
+}
+
 // ParsePrograms reads --players: a comma list of at least two different
-// programs, each a bot level (random, smart).
-func ParsePrograms(s string) ([]bot.Level, error) {
-	var out []bot.Level
+// programs, each a bot level (random, smart) or llm:MODEL, a model asked
+// through endpoint (--llm-url and its flags; nil when none was given).
+func ParsePrograms(s string, endpoint *llm.Config) ([]Program, error) {
+	var out []Program
 	for item := range strings.SplitSeq(s, ",") {
 		item = strings.TrimSpace(item)
-		if strings.HasPrefix(item, "llm:") {
-			return nil, fmt.Errorf("arena: --players %q: seats played by a language model are not in the arena yet (docs/arena.md); give bot levels: random, smart", item)
+		if slices.ContainsFunc(out, func(p Program) bool { return p.Name == item }) {
+			return nil, fmt.Errorf("arena: --players: %q is given twice", item)
+		}
+		if model, ok := strings.CutPrefix(item, "llm:"); ok {
+			if strings.TrimSpace(model) == "" {
+				return nil, fmt.Errorf("arena: --players: %q names no model (llm:MODEL)", item)
+			}
+			if endpoint == nil {
+				return nil, fmt.Errorf("arena: --players: %q needs an endpoint: --llm-url URL (key in %s)", item, llm.KeyEnv)
+			}
+			c := *endpoint
+			c.Model, c.Usage = model, &llm.Usage{}
+			out = append(out, Program{Name: item, LLM: &c})
+			continue
 		}
 		l, err := bot.ParseLevel(item)
 		if err != nil {
-			return nil, fmt.Errorf("arena: --players: unknown program %q (known: random, smart)", item)
+			return nil, fmt.Errorf("arena: --players: unknown program %q (known: random, smart, llm:MODEL)", item)
 		}
-		if slices.Contains(out, l) {
-			return nil, fmt.Errorf("arena: --players: %q is given twice", item)
-		}
-		out = append(out, l)
+		out = append(out, Program{Name: item, Level: l})
 	}
 	if len(out) < 2 {
 		return nil, fmt.Errorf("arena: --players %q: give two programs or more, e.g. smart,random", s)
@@ -86,13 +112,26 @@ func ParsePrograms(s string) ([]bot.Level, error) {
 	return out, nil
 }
 
+// Bots is the programs of the given bot levels.
+func Bots(levels ...bot.Level) []Program {
+	out := make([]Program, len(levels))
+	for i, l := range levels {
+		out[i] = Program{Name: string(l), Level: l}
+	}
+	return out
+}
+
 // Config says what to play.
 type Config struct {
 	Board    sim.Board
-	Programs []bot.Level
+	Programs []Program
 	Games    int
 	Seed     uint64
 	Workers  int // goroutines playing games; 0: one per CPU
+	// Timers are a game's timers when a model holds a seat (the table is
+	// then a live game, internal/game); zero: the quick pace, bots acting
+	// at once.
+	Timers game.Timers
 	// Keep, if set, is given every finished game, from the workers (it
 	// must be safe for concurrent use), to store it; an error stops the
 	// run.
@@ -101,12 +140,14 @@ type Config struct {
 
 // Game is one finished game of the tournament.
 type Game struct {
-	Index   int
-	Seed    uint64
-	Board   rules.Board
-	Seats   []bot.Level // seat i+1's program
-	Events  []rules.Event
-	Winner  rules.Camp
+	Index  int
+	Seed   uint64
+	Board  rules.Board
+	Seats  []string // seat i+1's program
+	Winner rules.Camp
+	// Log is the game as stored (set when Keep is): a live game's records,
+	// messages included; a bots' game's events in one record.
+	Log     []store.Record
 	outcome outcome
 }
 
@@ -131,8 +172,8 @@ func GameSeed(seed uint64, i int) uint64 { return sim.GameSeed(seed, 0, i) }
 // Seats shares a game's seats among the programs: as evenly as they go
 // (a program has n/k seats or one more), in an order drawn from the game's
 // seed, which the deal does not use.
-func Seats(programs []bot.Level, players int, gameSeed uint64) []bot.Level {
-	seats := make([]bot.Level, players)
+func Seats(programs []Program, players int, gameSeed uint64) []Program {
+	seats := make([]Program, players)
 	for i := range seats {
 		seats[i] = programs[i%len(programs)]
 	}
@@ -149,6 +190,10 @@ func Run(ctx context.Context, cfg Config) (*Result, error) {
 	if len(cfg.Programs) < 2 {
 		return nil, errors.New("arena: give two programs or more")
 	}
+	if cfg.Timers == (game.Timers{}) {
+		cfg.Timers, _ = game.Pace("quick")
+		cfg.Timers.Bot = 0
+	}
 	if cfg.Workers < 0 {
 		return nil, fmt.Errorf("arena: the number of workers must be 1 or more, not %d", cfg.Workers)
 	}
@@ -159,7 +204,7 @@ func Run(ctx context.Context, cfg Config) (*Result, error) {
 		return nil, fmt.Errorf("arena: board %s: %w", cfg.Board.Name, err)
 	}
 	outcomes := make([]outcome, cfg.Games)
-	seats := make([][]bot.Level, cfg.Games)
+	seats := make([][]string, cfg.Games)
 	ctx, cancel := context.WithCancelCause(ctx)
 	defer cancel(nil)
 	var next atomic.Int64
@@ -172,7 +217,7 @@ func Run(ctx context.Context, cfg Config) (*Result, error) {
 				if i >= cfg.Games {
 					return
 				}
-				g, err := p.play(&cfg, i)
+				g, err := p.play(ctx, &cfg, i)
 				if err == nil && cfg.Keep != nil {
 					err = cfg.Keep(ctx, g)
 				}
@@ -198,43 +243,39 @@ type player struct {
 	bots  []bot.Bot
 }
 
-func (p *player) play(cfg *Config, i int) (_ *Game, err error) {
+func (p *player) play(ctx context.Context, cfg *Config, i int) (_ *Game, err error) {
 	seed := GameSeed(cfg.Seed, i)
 	defer func() {
 		if r := recover(); r != nil {
 			err = fmt.Errorf("arena: game %d (seed %d): panic: %v", i, seed, r)
 		}
 	}()
-	g := &p.game
-	if err := g.Reset(cfg.Board.Board, seed, nil); err != nil {
-		return nil, fmt.Errorf("arena: game %d (seed %d): %w", i, seed, err)
+	seats := Seats(cfg.Programs, cfg.Board.Board.Players(), seed)
+	out := &Game{Index: i, Seed: seed, Board: cfg.Board.Board}
+	for _, s := range seats {
+		out.Seats = append(out.Seats, s.Name)
 	}
-	n := g.Players()
-	levels := Seats(cfg.Programs, n, seed)
-	p.bots = p.bots[:0]
-	for s := rules.Seat(1); int(s) <= n; s++ {
-		b, err := p.table.Bot(levels[s-1], s, n, bot.Seed(seed, s))
-		if err != nil {
-			return nil, err
+	var g *rules.Game
+	if slices.ContainsFunc(seats, func(p Program) bool { return p.LLM != nil }) {
+		g, out.Log, err = playLive(ctx, cfg, i, seed, seats)
+	} else {
+		g, err = p.playBots(cfg, seed, seats)
+		if err == nil && cfg.Keep != nil {
+			out.Log = []store.Record{{N: 1, At: time.Now(), Kind: "start", Events: slices.Clone(g.Events())}}
 		}
-		p.bots = append(p.bots, b)
 	}
-	if _, err := p.table.Play(g, p.bots); err != nil {
+	if err != nil {
 		return nil, fmt.Errorf("arena: game %d (seed %d): %w", i, seed, err)
 	}
-	_, winner := g.Over()
-	out := &Game{Index: i, Seed: seed, Board: cfg.Board.Board, Seats: levels, Winner: winner}
-	if cfg.Keep != nil {
-		out.Events = slices.Clone(g.Events())
-	}
-	out.outcome.winner = winner
+	_, out.Winner = g.Over()
+	out.outcome.winner = out.Winner
 	for _, c := range camps {
 		m := g.CampMembers(c)
 		if m == 0 {
 			continue
 		}
 		var team []rules.Seat
-		for s := rules.Seat(1); int(s) <= n; s++ {
+		for s := rules.Seat(1); int(s) <= g.Players(); s++ {
 			if m&(1<<uint(s)) != 0 {
 				team = append(team, s)
 			}
@@ -245,9 +286,115 @@ func (p *player) play(cfg *Config, i int) (_ *Game, err error) {
 	return out, nil
 }
 
+// playBots plays a game of bots alone, in the rules engine, as the
+// simulator does: no clock, no server, the same game for the same seed.
+func (p *player) playBots(cfg *Config, seed uint64, seats []Program) (*rules.Game, error) {
+	g := &p.game
+	if err := g.Reset(cfg.Board.Board, seed, nil); err != nil {
+		return nil, err
+	}
+	n := g.Players()
+	p.bots = p.bots[:0]
+	for s := rules.Seat(1); int(s) <= n; s++ {
+		b, err := p.table.Bot(seats[s-1].Level, s, n, bot.Seed(seed, s))
+		if err != nil {
+			return nil, err
+		}
+		p.bots = append(p.bots, b)
+	}
+	if _, err := p.table.Play(g, p.bots); err != nil {
+		return nil, err
+	}
+	return g, nil
+}
+
+// playLive plays a game with a model at the table as the server plays a
+// room's: an actor (internal/game) with the bots' seats its own and each
+// model's seat a connection reading only that seat's frames (internal/llm).
+// It is unpaced: nobody at the table reads a phone's timing.
+func playLive(ctx context.Context, cfg *Config, i int, seed uint64, seats []Program) (*rules.Game, []store.Record, error) {
+	n := len(seats)
+	levels := make([]bot.Level, n)
+	var bots uint32
+	for s, p := range seats {
+		if p.LLM == nil {
+			levels[s], bots = p.Level, bots|1<<uint(s+1)
+		}
+	}
+	st := memory.New()
+	id := fmt.Sprintf("arena-%d", i)
+	over := make(chan struct{})
+	gc := game.Config{Board: cfg.Board.Board, Seed: seed, Timers: cfg.Timers, Bots: bots, SeatLevels: levels, Unpaced: true}
+	a, err := game.Start(ctx, id, gc, st, game.Hooks{Over: func(rules.Camp) { close(over) }}, nil)
+	if err != nil {
+		return nil, nil, err
+	}
+	defer a.Stop()
+	pctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	var wg sync.WaitGroup
+	var mu sync.Mutex
+	var notes []game.Note
+	for s, p := range seats {
+		if p.LLM == nil {
+			continue
+		}
+		seat := rules.Seat(s + 1)
+		frames, table, leave, err := llm.Attach(a, seat, cancel)
+		if err != nil {
+			return nil, nil, err
+		}
+		pl := llm.NewPlayer(p.LLM, seat, n, llm.SeatSeed(seed, seat), frames, table, nil)
+		pl.OnReply = func(content string) {
+			mu.Lock()
+			defer mu.Unlock()
+			notes = append(notes, game.Note{Seat: seat, Text: content, At: time.Now().UnixMilli()})
+		}
+		wg.Go(func() {
+			defer leave()
+			_ = pl.Run(pctx) // a player that stops leaves its seat to the timer's default
+		})
+	}
+	select {
+	case <-over:
+	case <-a.Done():
+		return nil, nil, errors.New("the game stopped before its end")
+	case <-ctx.Done():
+		return nil, nil, ctx.Err()
+	}
+	cancel()
+	wg.Wait()
+	recs, err := st.Records(ctx, id)
+	if err != nil {
+		return nil, nil, err
+	}
+	var events []rules.Event
+	for _, r := range recs {
+		events = append(events, r.Events...)
+	}
+	g, err := rules.Replay(cfg.Board.Board, seed, events)
+	if err != nil {
+		return nil, nil, err
+	}
+	if over, _ := g.Over(); !over {
+		return nil, nil, errors.New("the stored game has no end")
+	}
+	// The models' replies, their reasoning in them, follow the game's end
+	// in its log: no frame of the game ever held them, and the replay,
+	// given only once the game is over, shows them.
+	for _, note := range notes {
+		body, err := json.Marshal(note)
+		if err != nil {
+			return nil, nil, err
+		}
+		recs = append(recs, store.Record{N: int64(len(recs) + 1), At: time.UnixMilli(note.At), Kind: game.NoteKind, Body: body})
+	}
+	return g, recs, nil
+}
+
 // key names one rating: a program on a side.
 type key struct {
-	program bot.Level
+	program string
 	side    string
 }
 
@@ -259,7 +406,7 @@ type step struct {
 }
 
 // rate runs the rating updates in game order.
-func rate(cfg *Config, seats [][]bot.Level, outcomes []outcome) *Result {
+func rate(cfg *Config, seats [][]string, outcomes []outcome) *Result {
 	ratings := map[key]rating.Rating{}
 	games := map[key]int{}
 	wins := map[key]int{}
@@ -272,7 +419,7 @@ func rate(cfg *Config, seats [][]bot.Level, outcomes []outcome) *Result {
 			if !won && o.winner != rules.Draw {
 				ranks[t] = 1
 			}
-			seen := map[bot.Level]bool{}
+			seen := map[string]bool{}
 			for _, s := range team {
 				k := key{seats[i][s-1], side}
 				r, ok := ratings[k]
@@ -311,18 +458,32 @@ func rate(cfg *Config, seats [][]bot.Level, outcomes []outcome) *Result {
 			ratings[k] = rating.Rating{Mu: c.from.Mu + c.mu, Sigma: c.sigma}
 		}
 	}
+	// A model's cost per game: its calls over the games it had a seat in.
+	played := map[string]int{}
+	for _, ss := range seats {
+		for _, name := range slices.Compact(slices.Sorted(slices.Values(ss))) {
+			played[name]++
+		}
+	}
 	res := &Result{Board: cfg.Board.Name, Games: len(outcomes), Seed: cfg.Seed}
 	for _, side := range sides {
 		var rows []Standing
 		for _, p := range cfg.Programs {
-			k := key{p, side}
+			k := key{p.Name, side}
 			if games[k] == 0 {
 				continue
 			}
 			r := ratings[k]
 			lo, hi := r.Interval()
-			rows = append(rows, Standing{Program: string(p), Side: side, Ordinal: r.Ordinal(), Mu: r.Mu, Sigma: r.Sigma,
-				Low: lo, High: hi, Games: games[k], Wins: wins[k]})
+			row := Standing{Program: p.Name, Side: side, Ordinal: r.Ordinal(), Mu: r.Mu, Sigma: r.Sigma,
+				Low: lo, High: hi, Games: games[k], Wins: wins[k]}
+			if u := p.LLM; u != nil && played[p.Name] > 0 {
+				g := float64(played[p.Name])
+				row.Model = &Cost{Calls: float64(u.Usage.Calls.Load()) / g,
+					Tokens:  float64(u.Usage.PromptTokens.Load()+u.Usage.CompletionTokens.Load()) / g,
+					Seconds: float64(u.Usage.Nanos.Load()) / 1e9 / g}
+			}
+			rows = append(rows, row)
 		}
 		slices.SortStableFunc(rows, func(a, b Standing) int {
 			switch {

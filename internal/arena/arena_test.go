@@ -3,11 +3,13 @@ package arena
 import (
 	"bytes"
 	"context"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
 
 	"github.com/wolfden/wolfden/bot"
+	"github.com/wolfden/wolfden/internal/llm"
 	"github.com/wolfden/wolfden/rules"
 	"github.com/wolfden/wolfden/sim"
 )
@@ -40,7 +42,7 @@ func output(t *testing.T, res *Result) (table, js string) {
 // The issue's test: smart bots rank above random ones on both sides, with
 // 95% intervals that do not overlap, after 2,000 games of std-12.
 func TestSmartRanksAboveRandomOnBothSides(t *testing.T) {
-	res, err := Run(context.Background(), Config{Board: preset(t, "std-12"), Programs: []bot.Level{bot.Smart, bot.Random}, Games: 2000, Seed: 1})
+	res, err := Run(context.Background(), Config{Board: preset(t, "std-12"), Programs: Bots(bot.Smart, bot.Random), Games: 2000, Seed: 1})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -72,7 +74,7 @@ func TestSmartRanksAboveRandomOnBothSides(t *testing.T) {
 // whatever the number of workers; another seed another table.
 func TestSameSeedSameTableWhateverWorkers(t *testing.T) {
 	run := func(seed uint64, workers int) (string, string) {
-		res, err := Run(context.Background(), Config{Board: preset(t, "std-12"), Programs: []bot.Level{bot.Random, bot.Smart},
+		res, err := Run(context.Background(), Config{Board: preset(t, "std-12"), Programs: Bots(bot.Random, bot.Smart),
 			Games: 40, Seed: seed, Workers: workers})
 		if err != nil {
 			t.Fatal(err)
@@ -92,22 +94,22 @@ func TestSameSeedSameTableWhateverWorkers(t *testing.T) {
 // Every seat is a program's, as evenly as they go, and each program plays
 // both sides over a run.
 func TestSeatsAreSharedEvenlyAndBothSidesPlayed(t *testing.T) {
-	programs := []bot.Level{bot.Smart, bot.Random}
+	programs := Bots(bot.Smart, bot.Random)
 	b := preset(t, "std-12")
 	for i := range 20 {
-		count := map[bot.Level]int{}
-		for _, l := range Seats(programs, 12, GameSeed(3, i)) {
-			count[l]++
+		count := map[string]int{}
+		for _, p := range Seats(programs, 12, GameSeed(3, i)) {
+			count[p.Name]++
 		}
-		if count[bot.Smart] != 6 || count[bot.Random] != 6 {
+		if count["smart"] != 6 || count["random"] != 6 {
 			t.Fatalf("game %d: seats %v; want 6 each", i, count)
 		}
 	}
-	if a, c := Seats(programs, 12, 1), Seats(programs, 12, 2); slicesEqual(a, c) {
+	if a, c := Seats(programs, 12, 1), Seats(programs, 12, 2); slices.Equal(names(a), names(c)) {
 		t.Errorf("two game seeds drew the same seats %v", a)
 	}
 	var mu sync.Mutex
-	sides := map[bot.Level]map[rules.Camp]bool{}
+	sides := map[string]map[rules.Camp]bool{}
 	keep := func(_ context.Context, g *Game) error {
 		mu.Lock()
 		defer mu.Unlock()
@@ -125,20 +127,16 @@ func TestSeatsAreSharedEvenlyAndBothSidesPlayed(t *testing.T) {
 		t.Fatal(err)
 	}
 	for _, p := range programs {
-		if !sides[p][rules.Village] || !sides[p][rules.Wolves] {
-			t.Errorf("%s played %v; want both sides", p, sides[p])
+		if !sides[p.Name][rules.Village] || !sides[p.Name][rules.Wolves] {
+			t.Errorf("%s played %v; want both sides", p.Name, sides[p.Name])
 		}
 	}
 }
 
-func slicesEqual(a, b []bot.Level) bool {
-	return strings.Join(levels(a), ",") == strings.Join(levels(b), ",")
-}
-
-func levels(ls []bot.Level) []string {
-	out := make([]string, len(ls))
-	for i, l := range ls {
-		out[i] = string(l)
+func names(ps []Program) []string {
+	out := make([]string, len(ps))
+	for i, p := range ps {
+		out[i] = p.Name
 	}
 	return out
 }
@@ -154,15 +152,18 @@ func TestKeepGetsEveryFinishedGame(t *testing.T) {
 			t.Errorf("game %d kept twice", g.Index)
 		}
 		seen[g.Index] = true
-		if n := len(g.Events); n == 0 || g.Events[n-1].Kind != rules.EvGameOver || g.Winner == rules.NoCamp {
-			t.Errorf("game %d kept unfinished (%d events, winner %v)", g.Index, n, g.Winner)
+		if len(g.Log) != 1 {
+			t.Fatalf("game %d: %d records, want its events in one", g.Index, len(g.Log))
+		}
+		if ev := g.Log[0].Events; len(ev) == 0 || ev[len(ev)-1].Kind != rules.EvGameOver || g.Winner == rules.NoCamp {
+			t.Errorf("game %d kept unfinished (%d events, winner %v)", g.Index, len(ev), g.Winner)
 		}
 		if g.Seed != GameSeed(5, g.Index) || len(g.Seats) != 12 {
 			t.Errorf("game %d: seed %d, %d seats", g.Index, g.Seed, len(g.Seats))
 		}
 		return nil
 	}
-	if _, err := Run(context.Background(), Config{Board: preset(t, "std-12"), Programs: []bot.Level{bot.Smart, bot.Random},
+	if _, err := Run(context.Background(), Config{Board: preset(t, "std-12"), Programs: Bots(bot.Smart, bot.Random),
 		Games: 10, Seed: 5, Workers: 3, Keep: keep}); err != nil {
 		t.Fatal(err)
 	}
@@ -172,17 +173,23 @@ func TestKeepGetsEveryFinishedGame(t *testing.T) {
 }
 
 func TestParseProgramsRefusesBadLists(t *testing.T) {
-	if got, err := ParsePrograms(" smart , random"); err != nil || len(got) != 2 || got[0] != bot.Smart {
+	if got, err := ParsePrograms(" smart , random", nil); err != nil || len(got) != 2 || got[0].Level != bot.Smart {
 		t.Errorf("smart,random: %v, %v", got, err)
+	}
+	endpoint := &llm.Config{URL: "http://127.0.0.1:9/v1"}
+	got, err := ParsePrograms("smart,llm:m1,llm:m2", endpoint)
+	if err != nil || len(got) != 3 || got[1].LLM.Model != "m1" || got[2].LLM.Model != "m2" || got[1].LLM.Usage == got[2].LLM.Usage || endpoint.Model != "" {
+		t.Errorf("smart,llm:m1,llm:m2: %+v, %v; want a model each, its own usage, the endpoint untouched", got, err)
 	}
 	for in, want := range map[string]string{
 		"smart":            "two programs",
 		"smart,smart":      "given twice",
 		"smart,clever":     `unknown program "clever"`,
 		"smart,":           `unknown program ""`,
-		"smart,llm:gpt-4o": "language model",
+		"smart,llm:":       "names no model",
+		"smart,llm:gpt-4o": "needs an endpoint: --llm-url",
 	} {
-		if _, err := ParsePrograms(in); err == nil || !strings.Contains(err.Error(), want) {
+		if _, err := ParsePrograms(in, nil); err == nil || !strings.Contains(err.Error(), want) {
 			t.Errorf("%q: error %v; want one saying %q", in, err, want)
 		}
 	}
@@ -191,12 +198,32 @@ func TestParseProgramsRefusesBadLists(t *testing.T) {
 func TestRunRefusesBadConfig(t *testing.T) {
 	b := preset(t, "std-12")
 	for _, cfg := range []Config{
-		{Board: b, Programs: []bot.Level{bot.Smart, bot.Random}, Games: 0},
-		{Board: b, Programs: []bot.Level{bot.Smart}, Games: 1},
-		{Board: b, Programs: []bot.Level{bot.Smart, bot.Random}, Games: 1, Workers: -1},
+		{Board: b, Programs: Bots(bot.Smart, bot.Random), Games: 0},
+		{Board: b, Programs: Bots(bot.Smart), Games: 1},
+		{Board: b, Programs: Bots(bot.Smart, bot.Random), Games: 1, Workers: -1},
 	} {
 		if _, err := Run(context.Background(), cfg); err == nil {
 			t.Errorf("%+v: no error", cfg)
 		}
+	}
+}
+
+// A third party's camp is a team of its own, rated on its own side (the
+// piper's here), never merged with another's.
+func TestAThirdPartyIsRatedOnItsOwnSide(t *testing.T) {
+	b, err := rules.BoardOf([]string{"werewolf", "werewolf", "werewolf", "seer", "witch", "hunter", "villager", "villager", "villager", "piper"}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	res, err := Run(context.Background(), Config{Board: sim.Board{Name: "piper-10", Board: b}, Programs: Bots(bot.Smart, bot.Random), Games: 40, Seed: 2})
+	if err != nil {
+		t.Fatal(err)
+	}
+	sides := map[string]int{}
+	for _, s := range res.Standings {
+		sides[s.Side]++
+	}
+	if sides[Village] != 2 || sides[Wolf] != 2 || sides["piper"] != 2 || len(sides) != 3 {
+		t.Errorf("sides rated: %v; want village, wolf and piper, two programs each", sides)
 	}
 }

@@ -28,6 +28,10 @@ type Config struct {
 	Timers Timers
 	Bots   uint32 // seats played by the server's bots from the start
 	Level  bot.Level
+	// SeatLevels, if set, is each seat's bot level (index seat−1; ""
+	// takes Level): a tournament's table of bots of several levels
+	// (wolfden arena).
+	SeatLevels []bot.Level
 	// Deal, if not nil, fixes the cards (tests); otherwise the seed deals.
 	Deal []rules.Role
 	// Unpaced: a game of programs only (the AIWolf gateway's matches).
@@ -42,6 +46,24 @@ type Config struct {
 	// KeepAlive is the day's keep-alive period (alive.go); 0 takes
 	// KeepAlive.
 	KeepAlive time.Duration
+}
+
+// levelOf is seat s's bot level.
+func (c *Config) levelOf(s rules.Seat) bot.Level {
+	if int(s) <= len(c.SeatLevels) && c.SeatLevels[s-1] != "" {
+		return c.SeatLevels[s-1]
+	}
+	return c.Level
+}
+
+// checkLevels refuses a bot level no bot has.
+func (c *Config) checkLevels() error {
+	for i, l := range c.SeatLevels {
+		if _, err := bot.ParseLevel(string(l)); l != "" && err != nil {
+			return fmt.Errorf("game: seat %d: unknown bot level %q", i+1, l)
+		}
+	}
+	return nil
 }
 
 // Hooks let the server observe the actor without the actor knowing about
@@ -171,6 +193,9 @@ type seatBot struct {
 
 // Start deals a new game, stores its first record and runs it.
 func Start(ctx context.Context, id string, cfg Config, st store.Store, hooks Hooks, log *slog.Logger) (*Actor, error) {
+	if err := cfg.checkLevels(); err != nil {
+		return nil, err
+	}
 	live, err := rules.New(cfg.Board, cfg.Seed, cfg.Deal)
 	if err != nil {
 		return nil, err
@@ -743,9 +768,9 @@ func (a *Actor) botCommand(s rules.Seat) rules.Command { return a.botCommandOf(s
 func (a *Actor) botCommandOf(s rules.Seat, repick bool) rules.Command {
 	sb := a.bots[s]
 	if sb == nil {
-		b, err := bot.New(a.cfg.Level, s, a.live.Players(), bot.Seed(a.cfg.Seed, s))
+		b, err := bot.New(a.cfg.levelOf(s), s, a.live.Players(), bot.Seed(a.cfg.Seed, s))
 		if err != nil {
-			panic(err) // the level was checked when the room was made
+			panic(err) // the level was checked when the room was made (Start)
 		}
 		sb = &seatBot{b: b, view: rules.View{Seat: s}}
 		a.bots[s] = sb

@@ -8,6 +8,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/wolfden/wolfden/bot"
 	"github.com/wolfden/wolfden/internal/store"
 	"github.com/wolfden/wolfden/internal/store/memory"
 	"github.com/wolfden/wolfden/rules"
@@ -142,4 +143,19 @@ func TestCallersDoNotWaitForAStuckGame(t *testing.T) {
 	}
 	close(st.hold)
 	a.Stop()
+}
+
+// TestSeatLevelsPickEachSeatsBot: a seat with its own level plays at it,
+// the others at the table's; a level no bot has is refused at the start.
+func TestSeatLevelsPickEachSeatsBot(t *testing.T) {
+	c := Config{Level: bot.Smart, SeatLevels: []bot.Level{bot.Random, "", bot.Smart}}
+	for s, want := range map[rules.Seat]bot.Level{1: bot.Random, 2: bot.Smart, 3: bot.Smart, 4: bot.Smart} {
+		if got := c.levelOf(s); got != want {
+			t.Errorf("seat %d plays at %q, want %q", s, got, want)
+		}
+	}
+	cfg := Config{Board: std12(t), Seed: 1, Timers: fastTimers(), Bots: 0x1ffe, SeatLevels: []bot.Level{"", "genius"}}
+	if _, err := Start(context.Background(), "r", cfg, memory.New(), Hooks{}, nil); err == nil || err.Error() != `game: seat 2: unknown bot level "genius"` {
+		t.Errorf("error %v", err)
+	}
 }

@@ -147,6 +147,36 @@ func Log(recs []store.Record) ([]rules.Event, []Message, error) {
 	return events, msgs, nil
 }
 
+// NoteKind is the kind of a record holding a program's private note: a
+// model's whole reply to one question, its reasoning in it (wolfden arena,
+// docs/arena.md). Such records are written after the game's end, so no
+// frame ever held them; the replay, given once the game is over, shows
+// them.
+const NoteKind = "note"
+
+// Note is one note of a stored game.
+type Note struct {
+	Seat rules.Seat `json:"seat"`
+	Text string     `json:"text"`
+	At   int64      `json:"at"` // unix milliseconds
+}
+
+// Notes reads a stored game's notes, in order.
+func Notes(recs []store.Record) ([]Note, error) {
+	out := []Note{}
+	for _, r := range recs {
+		if r.Kind != NoteKind {
+			continue
+		}
+		var n Note
+		if err := json.Unmarshal(r.Body, &n); err != nil {
+			return nil, fmt.Errorf("record %d: %v", r.N, err)
+		}
+		out = append(out, n)
+	}
+	return out, nil
+}
+
 // readLog gathers a stored game's events and messages, checking that its
 // records follow one another.
 func readLog(recs []store.Record) ([]rules.Event, []chat, error) {

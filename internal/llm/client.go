@@ -8,6 +8,7 @@ package llm
 
 import (
 	"bytes"
+	"cmp"
 	"context"
 	"encoding/json"
 	"errors"
@@ -16,6 +17,7 @@ import (
 	"net/http"
 	"net/url"
 	"strings"
+	"sync/atomic"
 	"time"
 )
 
@@ -50,6 +52,17 @@ type Config struct {
 	Lang string
 	// HTTP is the client calls go through (nil: a plain one).
 	HTTP *http.Client
+	// Usage, if set, counts the calls, their time and the tokens the
+	// endpoint says they took (wolfden arena's figures per model).
+	Usage *Usage
+}
+
+// Usage is what calls to a model cost, summed; safe for concurrent use.
+type Usage struct {
+	Calls            atomic.Int64
+	PromptTokens     atomic.Int64 // as the answers' "usage" say: 0 from an endpoint that does not
+	CompletionTokens atomic.Int64
+	Nanos            atomic.Int64 // the calls' time, answered or not
 }
 
 // Check validates a configuration, naming the flag of what is wrong.
@@ -128,8 +141,17 @@ type response struct {
 	Choices []struct {
 		Message struct {
 			Content string `json:"content"`
+			// Reasoning some endpoints give apart (DeepSeek, vLLM, Ollama's
+			// "thinking" models): kept as a <think> block before the
+			// content, which the reply's reading leaves out.
+			ReasoningContent string `json:"reasoning_content"`
+			Reasoning        string `json:"reasoning"`
 		} `json:"message"`
 	} `json:"choices"`
+	Usage struct {
+		PromptTokens     int64 `json:"prompt_tokens"`
+		CompletionTokens int64 `json:"completion_tokens"`
+	} `json:"usage"`
 }
 
 // maxBody bounds what is read of an answer.
@@ -163,6 +185,10 @@ func (c *Config) complete(ctx context.Context, msgs []Message, seed int64) (stri
 	if hc == nil {
 		hc = http.DefaultClient
 	}
+	if c.Usage != nil {
+		c.Usage.Calls.Add(1)
+		defer func(start time.Time) { c.Usage.Nanos.Add(int64(time.Since(start))) }(time.Now())
+	}
 	resp, err := hc.Do(hr)
 	if err != nil {
 		return "", c.hide(err)
@@ -179,10 +205,18 @@ func (c *Config) complete(ctx context.Context, msgs []Message, seed int64) (stri
 	if err := json.Unmarshal(data, &out); err != nil {
 		return "", fmt.Errorf("llm: the endpoint's answer is not a chat completion: %v", err)
 	}
+	if c.Usage != nil {
+		c.Usage.PromptTokens.Add(max(out.Usage.PromptTokens, 0))
+		c.Usage.CompletionTokens.Add(max(out.Usage.CompletionTokens, 0))
+	}
 	if len(out.Choices) == 0 {
 		return "", errors.New("llm: the endpoint's answer has no choices")
 	}
-	return out.Choices[0].Message.Content, nil
+	m := out.Choices[0].Message
+	if r := cmp.Or(m.ReasoningContent, m.Reasoning); r != "" {
+		return "<think>" + r + "</think>" + m.Content, nil
+	}
+	return m.Content, nil
 }
 
 // hide takes the key and the endpoint's password out of an error's text: an

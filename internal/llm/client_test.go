@@ -76,3 +76,48 @@ func (nopTable) Act(int64, rules.Command) error   { return nil }
 func (nopTable) Chat(int64, string, string) error { return nil }
 
 func itoa(n int64) string { return strconv.FormatInt(n, 10) }
+
+// TestUsageCountsCallsAndTheTokensTheEndpointReports: each call is
+// counted with its time, and the tokens come from the answers' "usage";
+// an answer without one adds no tokens.
+func TestUsageCountsCallsAndTheTokensTheEndpointReports(t *testing.T) {
+	n := 0
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		n++
+		usage := `,"usage":{"prompt_tokens":120,"completion_tokens":30,"total_tokens":150}`
+		if n == 2 {
+			usage = ""
+		}
+		_, _ = w.Write([]byte(`{"choices":[{"message":{"role":"assistant","content":"{}"}}]` + usage + `}`))
+	}))
+	defer srv.Close()
+	c := &Config{URL: srv.URL + "/v1", Model: "m", Usage: &Usage{}}
+	for range 3 {
+		if _, err := c.complete(context.Background(), []Message{{Role: "user", Content: "hi"}}, 1); err != nil {
+			t.Fatal(err)
+		}
+	}
+	u := c.Usage
+	if u.Calls.Load() != 3 || u.PromptTokens.Load() != 240 || u.CompletionTokens.Load() != 60 || u.Nanos.Load() <= 0 {
+		t.Errorf("usage: %d calls, %d+%d tokens, %d ns", u.Calls.Load(), u.PromptTokens.Load(), u.CompletionTokens.Load(), u.Nanos.Load())
+	}
+}
+
+// TestReasoningGivenApartIsKeptBeforeTheAnswer: an endpoint that gives the
+// reasoning beside the content (reasoning_content) has it kept as a
+// <think> block, which the reply's reading leaves out.
+func TestReasoningGivenApartIsKeptBeforeTheAnswer(t *testing.T) {
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		_, _ = w.Write([]byte(`{"choices":[{"message":{"role":"assistant","reasoning_content":"Seat 3 voted oddly {not json}.","content":"{\"action\":{\"cmd\":\"vote\",\"target\":3}}"}}]}`))
+	}))
+	defer srv.Close()
+	c := &Config{URL: srv.URL + "/v1", Model: "m"}
+	got, err := c.complete(context.Background(), []Message{{Role: "user", Content: "hi"}}, 1)
+	if err != nil || got != `<think>Seat 3 voted oddly {not json}.</think>{"action":{"cmd":"vote","target":3}}` {
+		t.Fatalf("%q, %v", got, err)
+	}
+	r, err := parseReply(got)
+	if err != nil || r.Action == nil || r.Action.Cmd != "vote" || r.Action.Target != 3 {
+		t.Errorf("read as %+v, %v", r, err)
+	}
+}

@@ -43,6 +43,10 @@ type Player struct {
 
 	// onAsk, if set (tests), is told of every conversation sent.
 	onAsk func(seat rules.Seat, msgs []Message)
+	// OnReply, if set, is given every reply the model made, whole: its
+	// reasoning with its answer (wolfden arena keeps them for the replay,
+	// after the end). It is called from Run's goroutine.
+	OnReply func(content string)
 }
 
 // question is one decision asked of the model.
@@ -215,6 +219,9 @@ func (p *Player) answered(ctx context.Context, a answer, answers chan<- answer) 
 		return // overtaken: the step moved on
 	}
 	q.cancel()
+	if a.err == nil && p.OnReply != nil {
+		p.OnReply(a.content)
+	}
 	why := ""
 	var plan []step
 	if a.err != nil {

@@ -381,6 +381,11 @@ func (s *Server) replay(w http.ResponseWriter, r *http.Request) {
 		writeErr(w, fail(http.StatusInternalServerError, "store", "the game could not be read"))
 		return
 	}
+	notes, err := game.Notes(recs)
+	if err != nil {
+		writeErr(w, fail(http.StatusInternalServerError, "store", "the game could not be read"))
+		return
+	}
 	roles := map[int]string{}
 	for _, e := range events {
 		if e.Kind == rules.EvRole || e.Kind == rules.EvSwap {
@@ -391,5 +396,5 @@ func (s *Server) replay(w http.ResponseWriter, r *http.Request) {
 		w.Header().Set("Content-Disposition", fmt.Sprintf("attachment; filename=\"wolfden-%s.json\"", rm.rec.ID))
 	}
 	writeJSON(w, http.StatusOK, map[string]any{"room": info, "seed": rm.cfg.Seed, "roles": roles,
-		"events": events, "chats": msgs})
+		"events": events, "chats": msgs, "notes": notes})
 }

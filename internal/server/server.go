@@ -258,6 +258,7 @@ func (s *Server) routes() {
 	m.HandleFunc("GET /api/players/{name}", s.player)
 	m.HandleFunc("GET /api/leaderboard", s.leaderboard)
 	m.HandleFunc("GET /api/seasons", s.seasons)
+	m.HandleFunc("GET /api/arena", s.arenaTable)
 	m.HandleFunc("POST /api/rooms/{id}/again", s.routed(s.again))
 	m.HandleFunc("POST /api/rooms/{id}/abort", s.routed(s.abort))
 	m.HandleFunc("POST /api/rooms/{id}/seen/skip", s.routed(s.skipSeen))

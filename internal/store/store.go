@@ -9,6 +9,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"slices"
 	"time"
 
 	"github.com/wolfden/wolfden/rules"
@@ -132,4 +133,82 @@ type Store interface {
 	// Records reads a room's records in order.
 	Records(ctx context.Context, roomID string) ([]Record, error)
 	Close() error
+}
+
+// ArenaRating is one program's rating on one side as a wolfden arena run
+// left it (docs/arena.md); a run's rows share its Run, At, Board, Seed and
+// Games.
+type ArenaRating struct {
+	Run     string    // the run's id
+	At      time.Time // when the run ended
+	Board   string
+	Seed    uint64
+	Games   int // the run's games
+	Program string
+	Side    string
+	Mu      float64
+	Sigma   float64
+	Played  int // the run's games in which the program held a seat on the side
+	Wins    int
+	Tokens  float64 // a model's tokens per game (0 for a bot)
+	Seconds float64 // a model's time per game, in seconds
+}
+
+// Arena keeps the ratings of wolfden arena runs (GET /api/arena). The
+// adapters implement it beside Store; a server whose store does not
+// serves an empty list.
+type Arena interface {
+	// AddArenaRun stores one run's ratings, all or none.
+	AddArenaRun(ctx context.Context, rows []ArenaRating) error
+	// ArenaRatings lists the stored ratings of the limit most recent runs
+	// (at least 1), the newest run first, each run's rows in the order
+	// they were added.
+	ArenaRatings(ctx context.Context, limit int) ([]ArenaRating, error)
+}
+
+// CheckArenaRun refuses a run that is not one run's rows, in the
+// adapters' words (op names the call).
+func CheckArenaRun(op string, rows []ArenaRating) error {
+	if len(rows) == 0 {
+		return fmt.Errorf("%s: no rating to store", op)
+	}
+	type key struct{ program, side string }
+	seen := map[key]bool{}
+	for i, r := range rows {
+		switch {
+		case r.Run == "" || r.Program == "" || r.Side == "":
+			return fmt.Errorf("%s: row %d has no run, program or side", op, i+1)
+		case r.Run != rows[0].Run || !r.At.Equal(rows[0].At) || r.Board != rows[0].Board || r.Seed != rows[0].Seed || r.Games != rows[0].Games:
+			return fmt.Errorf("%s: row %d is not of the run of row 1", op, i+1)
+		case seen[key{r.Program, r.Side}]:
+			return fmt.Errorf("%s: row %d: %s on the %s side is given twice", op, i+1, r.Program, r.Side)
+		}
+		seen[key{r.Program, r.Side}] = true
+	}
+	return nil
+}
+
+// LatestArenaRuns is the rows of the limit most recent runs of rows (as
+// added, oldest first), the newest run first: ArenaRatings for an adapter
+// that holds them all.
+func LatestArenaRuns(rows []ArenaRating, limit int) []ArenaRating {
+	limit = max(limit, 1)
+	var runs []string // newest first
+	byRun := map[string][]ArenaRating{}
+	for i := len(rows) - 1; i >= 0; i-- {
+		r := rows[i]
+		if _, ok := byRun[r.Run]; !ok {
+			runs = append(runs, r.Run)
+		}
+		byRun[r.Run] = append(byRun[r.Run], r)
+	}
+	// Newest by At; runs ended at the same instant, the later added first.
+	slices.SortStableFunc(runs, func(a, b string) int { return byRun[b][0].At.Compare(byRun[a][0].At) })
+	out := []ArenaRating{}
+	for _, run := range runs[:min(limit, len(runs))] {
+		rs := byRun[run]
+		slices.Reverse(rs)
+		out = append(out, rs...)
+	}
+	return out
 }

@@ -26,6 +26,7 @@ type Store struct {
 	results []store.Result             // ledger.go
 	ratings map[ratingKey]store.Rating // ledger.go
 	acc     accounts
+	arena   []store.ArenaRating // as added
 	closed  bool
 	fail    error // every write fails with it while set (FailWrites)
 }
@@ -326,4 +327,34 @@ func (m *Store) CodeRoom(_ context.Context, code string) (string, error) {
 		return "", fmt.Errorf("memory: code %s: %w", code, store.ErrNotFound)
 	}
 	return c.room, nil
+}
+
+var _ store.Arena = (*Store)(nil)
+
+// AddArenaRun stores one run's ratings (store.Arena).
+func (m *Store) AddArenaRun(ctx context.Context, rows []store.ArenaRating) error {
+	if err := store.CheckArenaRun("memory: add arena run", rows); err != nil {
+		return err
+	}
+	if err := m.write(ctx); err != nil {
+		return err
+	}
+	defer m.mu.Unlock()
+	if slices.ContainsFunc(m.arena, func(r store.ArenaRating) bool { return r.Run == rows[0].Run }) {
+		return fmt.Errorf("memory: add arena run %q: the run is already stored", rows[0].Run)
+	}
+	for _, r := range rows {
+		r.At = utc(r.At)
+		m.arena = append(m.arena, r)
+	}
+	return nil
+}
+
+// ArenaRatings lists the latest runs' ratings (store.Arena).
+func (m *Store) ArenaRatings(_ context.Context, limit int) ([]store.ArenaRating, error) {
+	if err := m.read(); err != nil {
+		return nil, err
+	}
+	defer m.mu.Unlock()
+	return store.LatestArenaRuns(m.arena, limit), nil
 }

@@ -394,6 +394,7 @@ const (
 	opFree
 	// opFunc runs fn in the transaction (the accounts' writes).
 	opFunc
+	opArena // store.Arena's AddArenaRun
 )
 
 // op is one write waiting for the writer.
@@ -407,6 +408,7 @@ type op struct {
 	to     string                                                     // opGive: the room given the code
 	ttl    time.Duration                                              // opExpire
 	fn     func(ctx context.Context, tx *sql.Tx) (refusal, err error) // opFunc
+	arena  []store.ArenaRating                                        // opArena
 	// state lets the caller withdraw the op on cancellation only while it
 	// is queued, so that a cancelled write is never committed.
 	state atomic.Int32
@@ -591,6 +593,8 @@ func (t *txn) apply(ctx context.Context, o *op) (refusal, err error) {
 		return t.claim(ctx, o)
 	case opFunc:
 		return o.fn(ctx, t.tx)
+	case opArena:
+		return t.addArena(ctx, o.arena)
 	case opReset:
 		if refusal, err := t.updateRoom(ctx, o.room); refusal != nil || err != nil {
 			return refusal, err
@@ -747,4 +751,62 @@ func (d *DB) CodeRoom(ctx context.Context, code string) (string, error) {
 		return "", fmt.Errorf("sqlite: code %s: %w", code, err)
 	}
 	return room, nil
+}
+
+var _ store.Arena = (*DB)(nil)
+
+// AddArenaRun stores one run's ratings (store.Arena).
+func (d *DB) AddArenaRun(ctx context.Context, rows []store.ArenaRating) error {
+	if err := store.CheckArenaRun("sqlite: add arena run", rows); err != nil {
+		return err
+	}
+	return d.do(ctx, &op{kind: opArena, arena: rows})
+}
+
+func (t *txn) addArena(ctx context.Context, rows []store.ArenaRating) (refusal, err error) {
+	// Refused before anything is written: the batch's other ops commit.
+	var n int
+	if err := t.tx.QueryRowContext(ctx, `SELECT count(*) FROM arena_ratings WHERE run = ?`, rows[0].Run).Scan(&n); err != nil {
+		return nil, err
+	}
+	if n > 0 {
+		return fmt.Errorf("sqlite: add arena run %q: the run is already stored", rows[0].Run), nil
+	}
+	for _, r := range rows {
+		_, err := t.tx.ExecContext(ctx, `INSERT INTO arena_ratings (run, at, board, seed, games, program, side, mu, sigma, played, wins, tokens, seconds)
+			VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+			r.Run, nanos(r.At), r.Board, int64(r.Seed), r.Games, r.Program, r.Side, r.Mu, r.Sigma, r.Played, r.Wins, r.Tokens, r.Seconds)
+		if err != nil {
+			return nil, err
+		}
+	}
+	return nil, nil
+}
+
+// ArenaRatings lists the latest runs' ratings (store.Arena).
+func (d *DB) ArenaRatings(ctx context.Context, limit int) ([]store.ArenaRating, error) {
+	if d.isClosed() {
+		return nil, ErrClosed
+	}
+	rows, err := d.db.QueryContext(ctx, `SELECT run, at, board, seed, games, program, side, mu, sigma, played, wins, tokens, seconds
+		FROM arena_ratings WHERE run IN (SELECT run FROM arena_ratings GROUP BY run ORDER BY max(at) DESC, max(seq) DESC LIMIT ?)
+		ORDER BY seq`, max(limit, 1))
+	if err != nil {
+		return nil, fmt.Errorf("sqlite: arena ratings: %w", err)
+	}
+	defer rows.Close()
+	var out []store.ArenaRating
+	for rows.Next() {
+		var r store.ArenaRating
+		var at, seed int64
+		if err := rows.Scan(&r.Run, &at, &r.Board, &seed, &r.Games, &r.Program, &r.Side, &r.Mu, &r.Sigma, &r.Played, &r.Wins, &r.Tokens, &r.Seconds); err != nil {
+			return nil, fmt.Errorf("sqlite: arena ratings: %w", err)
+		}
+		r.At, r.Seed = time.Unix(0, at).UTC(), uint64(seed)
+		out = append(out, r)
+	}
+	if err := rows.Err(); err != nil {
+		return nil, fmt.Errorf("sqlite: arena ratings: %w", err)
+	}
+	return store.LatestArenaRuns(out, limit), nil
 }

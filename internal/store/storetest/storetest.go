@@ -9,6 +9,7 @@ import (
 	"errors"
 	"fmt"
 	"reflect"
+	"slices"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -78,6 +79,7 @@ func Run(t *testing.T, a Adapter) {
 		{"DeletedAccountLeavesNothing", suite.testDeleteAccount, false},
 		{"AccountsSurviveAReopening", suite.testAccountsReopen, a.Volatile},
 		{"ClosedStoreRefusesAccounts", suite.testClosedStoreRefusesAccounts, false},
+		{"ArenaRunsAreKeptWholeNewestFirst", suite.testArenaRuns, false},
 	}
 	for _, c := range tests {
 		if c.skip {
@@ -892,4 +894,69 @@ func BenchmarkClaimCode(b *testing.B, a Adapter) {
 			}
 		}
 	})
+}
+
+// arenaRun is a run's rows: a program on two sides each.
+func arenaRun(run string, at int, programs ...string) []store.ArenaRating {
+	var out []store.ArenaRating
+	for i, p := range programs {
+		for j, side := range []string{"village", "wolf"} {
+			out = append(out, store.ArenaRating{Run: run, At: At(at), Board: "std-12", Seed: 1<<63 + uint64(at), Games: 2000,
+				Program: p, Side: side, Mu: 25.5 + float64(i) + float64(j)/3, Sigma: 1.0 / 3, Played: 1990 - i, Wins: 1000 + j,
+				Tokens: float64(i) * 1234.5, Seconds: float64(i) / 7})
+		}
+	}
+	return out
+}
+
+func (s suite) testArenaRuns(t *testing.T) {
+	st := s.open(t)
+	ar, ok := st.(store.Arena)
+	if !ok {
+		t.Fatalf("%T does not keep arena ratings (store.Arena)", st)
+	}
+	if got, err := ar.ArenaRatings(ctx, 5); err != nil || len(got) != 0 {
+		t.Fatalf("an empty store lists %v, %v", got, err)
+	}
+	older, newer, newest := arenaRun("a", 1, "smart", "random"), arenaRun("b", 2, "llm:m", "smart"), arenaRun("c", 3, "random", "smart")
+	for _, run := range [][]store.ArenaRating{newer, older, newest} {
+		if err := ar.AddArenaRun(ctx, run); err != nil {
+			t.Fatal(err)
+		}
+	}
+	got, err := ar.ArenaRatings(ctx, 2)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := append(slices.Clone(newest), newer...); !reflect.DeepEqual(got, want) {
+		t.Errorf("the 2 latest runs:\n got %+v\nwant %+v", got, want)
+	}
+	bad := []struct {
+		name string
+		rows []store.ArenaRating
+		want string
+	}{
+		{"again", arenaRun("a", 1, "smart"), "already stored"},
+		{"empty", nil, "no rating"},
+		{"twice", append(arenaRun("d", 4, "smart"), arenaRun("d", 4, "smart")...), "given twice"},
+		{"mixed", append(arenaRun("e", 5, "smart"), arenaRun("f", 5, "random")...), "not of the run"},
+	}
+	for _, c := range bad {
+		if err := ar.AddArenaRun(ctx, c.rows); err == nil || !strings.Contains(err.Error(), c.want) {
+			t.Errorf("%s: error %v; want %q", c.name, err, c.want)
+		}
+	}
+	if all, err := ar.ArenaRatings(ctx, 10); err != nil || len(all) != 12 {
+		t.Errorf("after the refusals: %d rows (%v); want the 3 runs' 12", len(all), err)
+	}
+	if s.Volatile {
+		return
+	}
+	if err := st.Close(); err != nil {
+		t.Fatal(err)
+	}
+	again, err := s.open(t).(store.Arena).ArenaRatings(ctx, 2)
+	if err != nil || !reflect.DeepEqual(again, got) {
+		t.Errorf("after a reopening: %+v, %v", again, err)
+	}
 }

@@ -84,6 +84,7 @@ export const api = {
   // a board's simulated balance (the create request's preset/players/options or board); suggest: one-change edits too
   balance: (req, suggest) => call('POST', '/api/balance' + (suggest ? '?suggest=1' : ''), req),
   balancePresets: () => call('GET', '/api/balance/presets'),
+  arena: () => call('GET', '/api/arena'), // the programs' ratings of wolfden arena runs (docs/arena.md)
   rooms: (status = 'open') => call('GET', '/api/rooms?status=' + status),
   room: (id, token) => call('GET', room(id), undefined, token), // with a seat's token, "you" is its seat
   // the room once its version is above after: the server answers when it changes (up to 25 s)
