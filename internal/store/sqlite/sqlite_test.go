@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"context"
 	"database/sql"
+	"io/fs"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -11,6 +12,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/pressly/goose/v3"
 	"github.com/wolfden/wolfden/internal/store"
 	"github.com/wolfden/wolfden/internal/store/storetest"
 )
@@ -187,6 +189,7 @@ func TestClaimsAreMigratedFromTheRooms(t *testing.T) {
 		t.Fatal(err)
 	}
 	// Back to the schema before claims, with rooms as it left them.
+	downTo(t, raw, 4)
 	for _, q := range []string{
 		`DROP TABLE codes`,
 		`DELETE FROM goose_db_version WHERE version_id >= 3`,
@@ -229,6 +232,7 @@ func TestRecordsAreMigratedToARowidTable(t *testing.T) {
 		t.Fatal(err)
 	}
 	// Back to the schema of migration 1, with the records in it.
+	downTo(t, raw, 4)
 	for _, q := range []string{
 		`CREATE TABLE records_old (
 			room_id TEXT NOT NULL REFERENCES rooms (id), n INTEGER NOT NULL, at INTEGER,
@@ -265,5 +269,22 @@ func TestRecordsAreMigratedToARowidTable(t *testing.T) {
 	}
 	if strings.Contains(strings.ToUpper(schema), "WITHOUT ROWID") {
 		t.Fatalf("records is still a WITHOUT ROWID table: %s", schema)
+	}
+}
+
+// downTo undoes the migrations after version v, so that a test can take a
+// file back to an older schema however many migrations came since.
+func downTo(t *testing.T, db *sql.DB, v int64) {
+	t.Helper()
+	fsys, err := fs.Sub(migrations, "migrations")
+	if err != nil {
+		t.Fatal(err)
+	}
+	p, err := goose.NewProvider(goose.DialectSQLite3, db, fsys, goose.WithDisableGlobalRegistry(true))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := p.DownTo(context.Background(), v); err != nil {
+		t.Fatalf("migrations down to %d: %v", v, err)
 	}
 }
