@@ -1,0 +1,98 @@
+package aiwolf_test
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"slices"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/wolfden/wolfden/internal/aiwolf"
+	"github.com/wolfden/wolfden/internal/store"
+)
+
+// writeLog is a store that remembers the records of each write.
+type writeLog struct {
+	store.Store
+	mu     sync.Mutex
+	writes [][]store.Record
+}
+
+func (w *writeLog) Append(ctx context.Context, room string, recs ...store.Record) error {
+	err := w.Store.Append(ctx, room, recs...)
+	if err == nil {
+		w.mu.Lock()
+		w.writes = append(w.writes, slices.Clone(recs)) // the caller reuses recs
+		w.mu.Unlock()
+	}
+	return err
+}
+
+// votes counts the votes of a write.
+func votes(recs []store.Record) int {
+	n := 0
+	for _, r := range recs {
+		var body struct{ Cmd string }
+		if r.Kind == "cmd" && json.Unmarshal(r.Body, &body) == nil && strings.Contains(body.Cmd, " vote ") {
+			n++
+		}
+	}
+	return n
+}
+
+// A matched game's votes of a round go to the store in one write, however
+// the agents' replies are spread out (one agent here takes a while over
+// each vote): the gateway hands them to the game together once no vote is
+// awaited, as the reference collects every vote before counting them.
+func TestARoundsVotesAreStoredInOneWrite(t *testing.T) {
+	wl := &writeLog{}
+	g := newGatewayOn(t, "", aiwolf.Options{Players: 5}, func(st store.Store) store.Store { wl.Store = st; return wl })
+	agents := make([]*testAgent, 5)
+	for i := range agents {
+		agents[i] = &testAgent{name: fmt.Sprintf("slow%d", i+1)}
+	}
+	// The first agent thinks over its votes; the others answer at once.
+	agents[0].reply = func(a *testAgent, p *packet) (string, bool) {
+		if p.Request == "VOTE" {
+			time.Sleep(100 * time.Millisecond)
+		}
+		return honest(a, p)
+	}
+	for _, a := range agents {
+		a.run(t, g.ws)
+	}
+	for _, a := range agents {
+		a.wait(t, 120*time.Second)
+	}
+	asked := map[int]int{} // VOTE requests by day
+	for _, a := range agents {
+		for _, p := range a.got() {
+			if p.Request == "VOTE" {
+				asked[p.Info.Day]++
+			}
+		}
+	}
+	wl.mu.Lock()
+	defer wl.mu.Unlock()
+	var got []int // votes per write that has any
+	total := 0
+	for _, w := range wl.writes {
+		if n := votes(w); n > 0 {
+			got = append(got, n)
+			total += n
+		}
+	}
+	want := 0
+	for _, n := range asked {
+		want += n
+	}
+	if len(asked) == 0 || total != want {
+		t.Fatalf("%d votes stored, %d VOTE requests (by day %v)", total, want, asked)
+	}
+	if len(got) != len(asked) {
+		t.Errorf("the votes of %d rounds (by day %v) took %d writes, holding %v votes; want one write a round", len(asked), asked, len(got), got)
+	}
+}
