@@ -16,7 +16,6 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/wolfden/wolfden/internal/gcfloor"
 	"github.com/wolfden/wolfden/internal/server"
 	"github.com/wolfden/wolfden/internal/store"
 	"github.com/wolfden/wolfden/internal/store/postgres"
@@ -55,7 +54,6 @@ game starts, the games being played go on until they end or --drain runs
 out; games still running then are stored and resume at the next start.`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			gcfloor.Keep(gcfloor.Default)
 			if !cmd.Flags().Changed("addr") {
 				if v := os.Getenv("WOLFDEN_ADDR"); v != "" {
 					addr = v
