@@ -14,11 +14,20 @@ import (
 	"github.com/wolfden/wolfden/internal/store"
 )
 
-// writeLog is a store that remembers the records of each write.
+// writeLog is a store that remembers the records of each write, and the
+// codes claimed.
 type writeLog struct {
 	store.Store
 	mu     sync.Mutex
 	writes [][]store.Record
+	claims []string
+}
+
+func (w *writeLog) ClaimCode(ctx context.Context, code, room string) error {
+	w.mu.Lock()
+	w.claims = append(w.claims, code)
+	w.mu.Unlock()
+	return w.Store.ClaimCode(ctx, code, room)
 }
 
 func (w *writeLog) Append(ctx context.Context, room string, recs ...store.Record) error {
@@ -94,5 +103,23 @@ func TestARoundsVotesAreStoredInOneWrite(t *testing.T) {
 	}
 	if len(got) != len(asked) {
 		t.Errorf("the votes of %d rounds (by day %v) took %d writes, holding %v votes; want one write a round", len(asked), asked, len(got), got)
+	}
+}
+
+// A matched game's room has no code: nobody joins it across a table (a
+// spectator watches it by its ID), and a code's claim, lapse and release
+// were three writes of the store a game.
+func TestAMatchedGamesRoomHasNoCode(t *testing.T) {
+	wl := &writeLog{}
+	g := newGatewayOn(t, "", aiwolf.Options{Players: 5}, func(st store.Store) store.Store { wl.Store = st; return wl })
+	playMatch(t, g, "nocode", 5)
+	rm, err := g.st.Room(t.Context(), g.logs.list()[0])
+	if err != nil {
+		t.Fatal(err)
+	}
+	wl.mu.Lock()
+	defer wl.mu.Unlock()
+	if rm.Code != "" || len(wl.claims) > 0 {
+		t.Errorf("the matched game's room has code %q; codes claimed: %v", rm.Code, wl.claims)
 	}
 }
