@@ -605,7 +605,15 @@ func (t *table) flushNotes() {
 	if t.matched && len(t.notes) < maxHeldNotes && t.notes[len(t.notes)-1].Day <= t.notes[0].Day {
 		return
 	}
-	t.storeNotes()
+	if !t.matched {
+		t.storeNotes()
+		return
+	}
+	// A matched game's day goes with the game's next write (a command, a
+	// message): no write of its own.
+	b, _ := json.Marshal(t.notes)
+	t.notes = t.notes[:0]
+	_ = busyRetry(func() error { return t.a.NoteLater(NoteKind, b) })
 }
 
 // storeNotes stores the lines held now.

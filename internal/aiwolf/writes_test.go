@@ -123,3 +123,57 @@ func TestAMatchedGamesRoomHasNoCode(t *testing.T) {
 		t.Errorf("the matched game's room has code %q; codes claimed: %v", rm.Code, wl.claims)
 	}
 }
+
+// A matched game's request log of a day goes to the store with the game's
+// next write (a command, a message), not in a write of its own: only the
+// game's id at the start and the last lines at the end are written alone.
+func TestARequestLogsDayMakesNoWriteOfItsOwn(t *testing.T) {
+	wl := &writeLog{}
+	g := newGatewayOn(t, "", aiwolf.Options{Players: 5}, func(st store.Store) store.Store { wl.Store = st; return wl })
+	playMatch(t, g, "later", 5)
+	// The last lines are stored as the table stops, after FINISH: wait
+	// for the store to hold every line written.
+	var alone, lines, stored int
+	for try := 0; ; try++ {
+		alone, lines, stored = noteWrites(t, g, wl)
+		if lines == stored && stored >= 3 || try == 100 {
+			break
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+	if lines != stored || stored < 3 {
+		t.Fatalf("%d request-log records written, %d stored", lines, stored)
+	}
+	if alone > 2 {
+		t.Errorf("%d writes held request-log records alone (of %d records); want at most 2, the game's id and the end", alone, stored)
+	}
+}
+
+// noteWrites counts the writes that held request-log records and nothing
+// else, the records written and those stored.
+func noteWrites(t *testing.T, g *gateway, wl *writeLog) (alone, lines, stored int) {
+	recs, err := g.st.Records(t.Context(), g.logs.list()[0])
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, r := range recs {
+		if r.Kind == aiwolf.NoteKind {
+			stored++
+		}
+	}
+	wl.mu.Lock()
+	defer wl.mu.Unlock()
+	for _, w := range wl.writes {
+		notes := 0
+		for _, r := range w {
+			if r.Kind == aiwolf.NoteKind {
+				notes++
+			}
+		}
+		lines += notes
+		if notes > 0 && notes == len(w) {
+			alone++
+		}
+	}
+	return alone, lines, stored
+}
