@@ -6,7 +6,11 @@
 # agents' turnaround (docs/benchmarks.md, "AIWolf: wolfden and the
 # reference side by side").
 #
-#   bench/aiwolf/vs-reference.sh WOLFDEN REFSERVER [K…]
+#   bench/aiwolf/vs-reference.sh WOLFDEN[,WOLFDEN…] REFSERVER [K…]
+#
+# Several wolfden binaries (comma-separated: a before and an after) play
+# in turn in each round, each followed by the reference, so that every
+# figure has a reference figure measured within a minute of it.
 #
 # GAMES (default 300) games a run, ROUNDS (default 2) pairs a K, PORT
 # (default 18750) the first of the three ports used; CLIENT (default
@@ -16,8 +20,9 @@
 # file loggers are off (json_logger, game_logger, realtime_broadcaster),
 # its other settings the shipped 5-player default's.
 set -euo pipefail
-wolfden=$(realpath "$1"); ref=$(realpath "$2"); shift 2
-client=$(realpath "${CLIENT:-$wolfden}")
+IFS=, read -r -a wolfdens <<< "$1"; ref=$(realpath "$2"); shift 2
+for i in "${!wolfdens[@]}"; do wolfdens[i]=$(realpath "${wolfdens[i]}"); done
+client=$(realpath "${CLIENT:-${wolfdens[-1]}}")
 ks=("${@:-5}")
 games=${GAMES:-300}; rounds=${ROUNDS:-2}; port=${PORT:-18750}
 dir=$(mktemp -d); pid=
@@ -73,15 +78,17 @@ run() { # NAME K URL PID
 
 for k in "${ks[@]}"; do
   for r in $(seq "$rounds"); do
-    rm -f "$dir"/w.db*
-    GOMAXPROCS=1 taskset -c 0 "$wolfden" serve --addr "127.0.0.1:$port" --aiwolf-addr "127.0.0.1:$((port + 1))" \
-      --db "$dir/w.db" > "$dir/w.log" 2>&1 &
-    pid=$!; wait_port $((port + 1))
-    run wolfden "$k" "ws://127.0.0.1:$((port + 1))/ws" "$pid"
-    kill "$pid"; wait "$pid" 2>/dev/null || true; pid=
-    (cd "$dir" && GOMAXPROCS=1 exec taskset -c 0 "$ref" -c "$dir/ref.yml" > "$dir/r.log" 2>&1) &
-    pid=$!; wait_port $((port + 2))
-    run reference "$k" "ws://127.0.0.1:$((port + 2))/ws" "$(pgrep -P "$pid" || echo "$pid")"
-    kill "$pid" 2>/dev/null; wait "$pid" 2>/dev/null || true; pid=
+    for wolfden in "${wolfdens[@]}"; do
+      rm -f "$dir"/w.db*
+      GOMAXPROCS=1 taskset -c 0 "$wolfden" serve --addr "127.0.0.1:$port" --aiwolf-addr "127.0.0.1:$((port + 1))" \
+        --db "$dir/w.db" > "$dir/w.log" 2>&1 &
+      pid=$!; wait_port $((port + 1))
+      run "wolfden $(basename "$wolfden")" "$k" "ws://127.0.0.1:$((port + 1))/ws" "$pid"
+      kill "$pid"; wait "$pid" 2>/dev/null || true; pid=
+      (cd "$dir" && GOMAXPROCS=1 exec taskset -c 0 "$ref" -c "$dir/ref.yml" > "$dir/r.log" 2>&1) &
+      pid=$!; wait_port $((port + 2))
+      run reference "$k" "ws://127.0.0.1:$((port + 2))/ws" "$(pgrep -P "$pid" || echo "$pid")"
+      kill "$pid" 2>/dev/null; wait "$pid" 2>/dev/null || true; pid=
+    done
   done
 done

@@ -192,12 +192,23 @@ func (l *roomLog) list() []string {
 
 func newGateway(t *testing.T, path string, opts aiwolf.Options) *gateway {
 	t.Helper()
+	return newGatewayOn(t, path, opts, nil)
+}
+
+// newGatewayOn is newGateway on the SQLite store as wrap makes it (nil:
+// as it is).
+func newGatewayOn(t *testing.T, path string, opts aiwolf.Options, wrap func(store.Store) store.Store) *gateway {
+	t.Helper()
 	if path == "" {
 		path = filepath.Join(t.TempDir(), "wolfden.db")
 	}
-	st, err := sqlite.Open(path)
+	db, err := sqlite.Open(path)
 	if err != nil {
 		t.Fatal(err)
+	}
+	var st store.Store = db
+	if wrap != nil {
+		st = wrap(st)
 	}
 	if opts.ActionTimeout == 0 {
 		opts.ActionTimeout = 5 * time.Second

@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"slices"
 	"strings"
 	"time"
 
@@ -126,6 +127,7 @@ func (t *table) flow(s *seat) {
 	s.asked = key
 	o := t.packet(s, req, false)
 	o.key = key
+	s.acting = true
 	s.enqueue(o)
 }
 
@@ -216,9 +218,101 @@ func (t *table) act(s *seat, c rules.Command) {
 	}
 }
 
+func isAction(req string) bool { _, ok := reqCmd[req]; return ok }
+
+// hold takes an action reply (a VOTE, DIVINE, GUARD or ATTACK's command)
+// of a matched game. The game gets it with the others of its round, once
+// no other action request awaits its reply (release): a round's votes,
+// or the night's divination and guard, are then one write of the store
+// instead of one each. Nothing waits on them but the game: an agent is
+// told nothing after its reply until the round is over, and the reference
+// too collects every vote before it counts them. A web room's agent acts
+// at once, on its room's timers, beside people.
+func (t *table) hold(s *seat, c rules.Command) {
+	if !t.matched {
+		t.act(s, c)
+		return
+	}
+	t.nextID++
+	t.acts[t.nextID] = s
+	t.held = append(t.held, game.Acting{Sub: s.sub, ID: t.nextID, Cmd: c})
+	if c.Kind == rules.CmdVote || isVote(s.st.Step) {
+		t.voteDay, t.voteAlive = s.st.Day, s.st.Alive
+	}
+	if t.heldStop == nil {
+		// A real timer, not opts.After: the tests' clocks are the phases'.
+		t.heldStop = time.AfterFunc(t.holdWait(), func() { t.box.put(mail{release: true}) }).Stop
+	}
+}
+
+// holdWait bounds how long a reply is held, whatever the table's
+// bookkeeping: the longest an action request can take, and a second.
+func (t *table) holdWait() time.Duration {
+	return t.g.opts.ActionTimeout + t.g.opts.Acceptable + time.Second
+}
+
+// release hands the held replies to the game in one call, when no seat's
+// action request awaits its reply (an agent being probed or played by the
+// bot does not count), or at once when forced.
+func (t *table) release(force bool) {
+	if len(t.held) == 0 {
+		return
+	}
+	if !force {
+		for _, s := range t.seats {
+			if s != nil && !s.probing && !s.away && (s.acting || t.toVote(s)) {
+				return
+			}
+		}
+	}
+	if t.heldStop != nil {
+		t.heldStop()
+		t.heldStop = nil
+	}
+	held := t.held
+	t.held, t.voteAlive = t.held[:0], nil
+	if err := busyRetry(func() error { return t.a.ActAll(held) }); err != nil {
+		for _, h := range held {
+			s := t.acts[h.ID]
+			delete(t.acts, h.ID)
+			if s != nil {
+				s.defaulted = true
+				t.reconcile(s)
+			}
+		}
+	}
+}
+
+// toVote: a vote is held and the seat will be asked for its own in the
+// same round, though its frames of the vote have not been read yet (each
+// seat's frames come on their own, and the first votes may come back
+// before the last seats are told the vote began).
+func (t *table) toVote(s *seat) bool {
+	if t.voteAlive == nil || !has(t.voteAlive, s.no) || s.done || s.currentConn() == nil {
+		return false
+	}
+	st := &s.st
+	return st.Day < t.voteDay || st.Day == t.voteDay && !st.Night && !isVote(st.Step)
+}
+
+// unhold drops the seat's held replies: its agent reconnected and is
+// asked again.
+func (t *table) unhold(s *seat) {
+	t.held = slices.DeleteFunc(t.held, func(h game.Acting) bool {
+		if h.Sub == s.sub {
+			delete(t.acts, h.ID)
+			return true
+		}
+		return false
+	})
+}
+
 // reported takes a request's outcome.
 func (t *table) reported(s *seat, r *report) {
 	o := r.out
+	if isAction(o.req) {
+		s.acting = false
+	}
 	n := logNote{Seat: s.no, Agent: t.name(s.no), Name: s.name, Request: o.req, Day: o.day,
 		Sent: r.sent.UnixMilli(), Micros: r.latency.Microseconds(), Reply: truncate(r.reply, 2*game.MaxChat)}
 	defer func() { t.note(&n) }()
@@ -273,7 +367,7 @@ func (t *table) noAction(s *seat, req string) bool {
 	}
 	for _, c := range s.st.Choices {
 		if c.Cmd == "skip" {
-			t.act(s, rules.Command{Kind: rules.CmdSkip})
+			t.hold(s, rules.Command{Kind: rules.CmdSkip})
 			return true
 		}
 	}
@@ -301,7 +395,7 @@ func (t *table) target(s *seat, req, reply string) string {
 		}
 		return fmt.Sprintf("%s may not be chosen now (legal: %s)", name, strings.Join(legal, ", "))
 	}
-	t.act(s, rules.Command{Kind: reqCmd[req], Target: x})
+	t.hold(s, rules.Command{Kind: reqCmd[req], Target: x})
 	return ""
 }
 
@@ -328,6 +422,8 @@ func (t *table) purge(s *seat) {
 	for _, o := range s.queue {
 		if o.close || !needsReply(o.req) {
 			kept = append(kept, o)
+		} else if isAction(o.req) {
+			s.acting = false
 		}
 	}
 	s.queue = kept
@@ -509,7 +605,15 @@ func (t *table) flushNotes() {
 	if t.matched && len(t.notes) < maxHeldNotes && t.notes[len(t.notes)-1].Day <= t.notes[0].Day {
 		return
 	}
-	t.storeNotes()
+	if !t.matched {
+		t.storeNotes()
+		return
+	}
+	// A matched game's day goes with the game's next write (a command, a
+	// message): no write of its own.
+	b, _ := json.Marshal(t.notes)
+	t.notes = t.notes[:0]
+	_ = busyRetry(func() error { return t.a.NoteLater(NoteKind, b) })
 }
 
 // storeNotes stores the lines held now.

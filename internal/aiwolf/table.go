@@ -56,8 +56,9 @@ type mail struct {
 	gone  *conn      // an agent's connection ended
 	grace bool       // the time an absent agent had to come back is over
 
-	push   *heard // an utterance pushed in a group chat (groupchat.go)
-	timeUp string // a group chat's duration has passed (its phase's key)
+	push    *heard // an utterance pushed in a group chat (groupchat.go)
+	timeUp  string // a group chat's duration has passed (its phase's key)
+	release bool   // the held action replies are to go to the game (holdWait)
 }
 
 // mailbox is a table's inbox: unbounded, so that nothing that feeds it
@@ -110,6 +111,14 @@ type table struct {
 	rng      *rand.Rand
 	nextID   int64
 	acts     map[int64]*seat // commands sent, by id: a refusal falls back to the bot
+	// held: a matched game's action replies not yet handed to the game,
+	// while another seat's action request awaits its reply (hold).
+	held     []game.Acting
+	heldStop func() bool // the backstop that hands them over (holdWait)
+	// voteDay, voteAlive: the day of the vote held, and who votes in it
+	// (nil: no vote is held).
+	voteDay   int
+	voteAlive []rules.Seat
 
 	talks    []Talk // today's talk, Skips and Overs included
 	talkDay  int
@@ -160,6 +169,7 @@ type seat struct {
 	waitFor   bool // its agent has not come yet: the bot waits for it a while
 	away      bool // the actor was told the bot plays the seat
 	probing   bool // a request timed out: the NAME probe runs
+	acting    bool // an action request (VOTE, DIVINE, GUARD, ATTACK) awaits its reply
 	defaulted bool // a reply was refused: the bot plays this step
 
 	listen *listening // the sender's: a group chat it reads utterances of
@@ -324,6 +334,7 @@ func (t *table) run() {
 		for i := range buf {
 			t.handle(&buf[i])
 		}
+		t.release(false)
 		if t.finished() {
 			t.stop()
 			if t.matched {
@@ -349,6 +360,7 @@ func (t *table) finished() bool {
 }
 
 func (t *table) stop() {
+	t.release(true)
 	t.flushNotesWait()
 	for _, s := range t.seats {
 		if s == nil {
@@ -369,6 +381,10 @@ func (t *table) stop() {
 func (t *table) handle(m *mail) {
 	if m.timeUp != "" {
 		t.timeUp(m.timeUp)
+		return
+	}
+	if m.release {
+		t.release(true)
 		return
 	}
 	s := m.seat
@@ -657,6 +673,7 @@ func (t *table) reconcile(s *seat) {
 	}
 	switch {
 	case want && !s.away:
+		t.release(true) // the replies already in are the agents', not the bot's
 		if t.a.SetAway(s.no, true) == nil {
 			s.away = true
 		}
@@ -685,6 +702,8 @@ func (t *table) attach(s *seat, c *conn) {
 	s.queue = s.queue[:0]
 	s.mu.Unlock()
 	s.gen++
+	s.acting = false
+	t.unhold(s) // asked again on the new connection (below)
 	defer t.unwait(s)
 	if old != nil && old != c {
 		old.close("replaced")

@@ -144,6 +144,7 @@ type Actor struct {
 	botAt   time.Time
 	chats   []chat
 	recs    []store.Record // changes not yet stored
+	later   int            // how many of recs are notes that wait for the next write (NoteLater)
 	acks    []ack          // answers to send once they are
 	wrote   bool           // the last flush stored something
 	timer   *time.Timer
@@ -348,6 +349,7 @@ func (a *Actor) run() {
 	defer close(a.done) // connections see it, send what is queued, and close
 	defer a.timer.Stop()
 	defer a.recover()
+	defer a.flushLater()
 	a.keepAlive(time.Now())
 	for {
 		select {
@@ -424,8 +426,8 @@ func (a *Actor) record(kind string, body any) {
 // it is stored: after a crash the game resumes where the table last saw it.
 func (a *Actor) flush(ctx context.Context) error {
 	a.wrote = false
-	if len(a.recs) == 0 && a.clk.same(&a.savedClk) {
-		return nil
+	if len(a.recs) == a.later && a.clk.same(&a.savedClk) {
+		return nil // nothing, or notes that wait for the game's next write
 	}
 	if len(a.recs) == 0 {
 		a.record("tick", nil)
@@ -440,11 +442,26 @@ func (a *Actor) flush(ctx context.Context) error {
 		return err
 	}
 	a.n += int64(len(a.recs))
-	a.recs, a.wrote = a.recs[:0], true
+	a.recs, a.wrote, a.later = a.recs[:0], true, 0
 	a.savedClk = a.clk
 	a.savedClk.Slots = slices.Clone(a.clk.Slots)
 	a.savedClk.Marks = slices.Clone(a.clk.Marks)
 	return nil
+}
+
+// flushLater stores, as the actor stops, the notes that waited for a write
+// (NoteLater): a drain keeps them. Everything else was stored at its
+// commit; a game whose store fails or that is another's keeps what it has.
+func (a *Actor) flushLater() {
+	if a.later == 0 || a.later != len(a.recs) || a.stalled || a.gone {
+		return
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), askWait)
+	defer cancel()
+	a.later = 0 // they wait no more
+	if err := a.flush(ctx); err != nil {
+		a.log.Warn("the game's last notes could not be stored as it stopped", "err", err)
+	}
 }
 
 // commit stores, then tells the table and sets the timer. A failed write

@@ -53,6 +53,17 @@ func (a *Actor) Note(kind string, body []byte) error {
 	return a.send(func() { a.record(kind, json.RawMessage(body)) })
 }
 
+// NoteLater is Note for a record that may wait for the game's next write
+// (a command, a message, a change of the clock) instead of making one of
+// its own: nothing is told to anyone from it. The gateway's request log,
+// a day at a time. The actor stores what waits as it stops.
+func (a *Actor) NoteLater(kind string, body []byte) error {
+	return a.send(func() {
+		a.record(kind, json.RawMessage(body))
+		a.later++
+	})
+}
+
 // NoteWait is Note, returning once the record is taken: it is stored
 // even if the game stops right after (the gateway's last lines).
 func (a *Actor) NoteWait(kind string, body []byte) error {

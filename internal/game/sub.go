@@ -483,6 +483,33 @@ func (a *Actor) Act(sub *Sub, id int64, c rules.Command) error {
 	return err
 }
 
+// Acting is one command of ActAll: a seat's (Sub's) command and its id.
+type Acting struct {
+	Sub *Sub
+	ID  int64
+	Cmd rules.Command
+}
+
+// ActAll sends several seats' commands at once, taken in order as Act
+// takes each, and stored in one write: the AIWolf gateway hands a round's
+// votes to the game together, as the reference collects them. Either all
+// are queued or none (ErrBusy, ErrStopped).
+func (a *Actor) ActAll(acts []Acting) error {
+	start := time.Now()
+	acts = slices.Clone(acts)
+	err := a.send(func() {
+		for _, x := range acts {
+			a.act(x.Sub, x.ID, x.Cmd, start)
+		}
+	})
+	if errors.Is(err, ErrBusy) && a.hooks.Command != nil {
+		for range acts {
+			a.hooks.Command("busy", 0)
+		}
+	}
+	return err
+}
+
 func (a *Actor) act(sub *Sub, id int64, c rules.Command, start time.Time) {
 	refuse := func(code, msg string) {
 		a.queue(sub, encode(wire.ErrorFrame{Type: "error", ID: id, Code: code, Message: msg}))

@@ -307,7 +307,7 @@ func (s *Server) holdCode(ctx context.Context, rm *room) {
 			return
 		}
 	}
-	if !live {
+	if !live || rm.cfg.AIWolf { // a matched AIWolf game has none (addRoom)
 		return
 	}
 	code, err := s.codes.fresh(ctx, rm.rec.ID)

@@ -266,8 +266,12 @@ func (s *Server) addRoom(ctx context.Context, rm *room) error {
 	rm.rec = store.Room{ID: newRoomID(), Created: now, Updated: now, Status: store.StatusOpen, Code: rm.rec.Code}
 	rm.rec.Config, _ = json.Marshal(rm.cfg)
 	rm.rec.Seats, _ = json.Marshal(rm.seats)
-	if err := s.giveCode(ctx, rm); err != nil {
-		return err
+	// A matched AIWolf game has nobody to join it across a table: no code
+	// (three writes of the store a game, its claim, lapse and release).
+	if !rm.cfg.AIWolf {
+		if err := s.giveCode(ctx, rm); err != nil {
+			return err
+		}
 	}
 	err := s.st.CreateRoom(ctx, rm.rec)
 	s.wrote(err)

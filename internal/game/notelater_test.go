@@ -1,0 +1,60 @@
+package game
+
+import (
+	"context"
+	"testing"
+
+	"github.com/wolfden/wolfden/internal/store/memory"
+)
+
+// A note that may wait (NoteLater) makes no write of its own: it is stored
+// with the game's next write, in its place among the records, and as the
+// actor stops.
+func TestANoteThatMayWaitGoesWithTheNextWriteOrTheStop(t *testing.T) {
+	st := memory.New()
+	a := startWaiting(t, st)
+	kinds := func() []string {
+		recs, err := st.Records(context.Background(), "r")
+		if err != nil {
+			t.Fatal(err)
+		}
+		var ks []string
+		for _, r := range recs {
+			if r.Kind == "x" || r.Kind == "y" || r.Kind == "z" {
+				ks = append(ks, r.Kind)
+			}
+		}
+		return ks
+	}
+	// Each ask is a turn of the actor, which commits at its end: after the
+	// second, the first's commit is done.
+	settled := func() {
+		for range 2 {
+			if _, err := a.Status(); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+	if err := a.NoteLater("x", []byte(`{"n":1}`)); err != nil {
+		t.Fatal(err)
+	}
+	settled()
+	if got := kinds(); len(got) != 0 {
+		t.Fatalf("a note that may wait was written alone: %v", got)
+	}
+	if err := a.Note("y", []byte(`{"n":2}`)); err != nil {
+		t.Fatal(err)
+	}
+	settled()
+	if got := kinds(); len(got) != 2 || got[0] != "x" || got[1] != "y" {
+		t.Fatalf("after the next write the notes stored are %v; want [x y]", got)
+	}
+	if err := a.NoteLater("z", []byte(`{"n":3}`)); err != nil {
+		t.Fatal(err)
+	}
+	settled()
+	a.Stop()
+	if got := kinds(); len(got) != 3 || got[2] != "z" {
+		t.Errorf("after the stop the notes stored are %v; want [x y z]", got)
+	}
+}
