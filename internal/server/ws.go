@@ -406,9 +406,9 @@ func (s *Server) writer(ctx context.Context, cancel context.CancelFunc, conn wsC
 // context it cannot cancel, so that it does not arm a context.AfterFunc of
 // its own for every message (at 10,000 players that was 5% of the server's
 // CPU: docs/benchmarks.md); the guard does what it did, once a connection:
-// a write that takes longer than wait, or that the session's context ends
-// (a kick, the reader's end), closes the connection at once, which ends
-// the write; once the context has ended nothing more is written.
+// a write that takes longer than wait, or during which the session's
+// context ends (a kick, the reader's end), closes the connection at once,
+// which ends the write; once the context has ended nothing more is written.
 type writeGuard struct {
 	ctx     context.Context
 	conn    wsConn
