@@ -158,6 +158,8 @@ type Actor struct {
 	tickN    int       // the last tick sent
 	// aliveAt: the day's next keep-alive (alive.go); zero while ticking.
 	aliveAt time.Time
+	// pubSeen: the events of shown looked at for a public one (alive.go).
+	pubSeen int
 
 	calls      []wire.CallJSON // tonight's calls, as the table knew the game at nightfall
 	callsNight int
@@ -274,6 +276,9 @@ func newActor(id string, cfg Config, st store.Store, hooks Hooks, log *slog.Logg
 	a := &Actor{id: id, cfg: cfg, st: st, hooks: hooks, log: log.With("room", id),
 		inbox: make(chan func(), QueueSize), quit: make(chan struct{}), done: make(chan struct{}),
 		live: live, shown: shown, subs: map[*Sub]struct{}{}, timer: time.NewTimer(time.Hour)}
+	if shown != nil {
+		a.pubSeen = len(shown.Events())
+	}
 	return a
 }
 
@@ -499,7 +504,11 @@ func (a *Actor) commit() bool {
 		}
 	}
 	a.acks = a.acks[:0]
+	public := a.toldPublic()
 	a.out()
+	if public {
+		a.aliveSent(time.Now())
+	}
 	a.told()
 	return true
 }

@@ -6,12 +6,19 @@ import "time"
 // a message at each tick; by day a game may be quiet for minutes (a long
 // speech), and a client could not tell a quiet table from a dead line (its
 // server frozen, a relay cut). So by day every connection is sent the same
-// frame, AliveFrame, at the same instants: at most KeepAlive after the last
-// one, whatever its seat, whatever the game told it meanwhile. It is a
-// message of its own, identical for all, sent to all at once from the
+// frame, AliveFrame, at the same instants: KeepAlive after the last one or
+// after the last public event, whichever came later, whatever its seat. It
+// is a message of its own, identical for all, sent to all at once from the
 // actor's loop: its size, count and timing tell nothing about any seat
 // (TestTheKeepAliveIsTheSameForEverySeat). By night it stops; the ticks
 // take its place.
+//
+// A public event told by day is sent to every connection at once, and
+// keeps the lines alive as well as a keep-alive: the next is due a period
+// after it. When the keep-alives go is thus a matter of the public events
+// alone, the same instants for every seat, and a table that keeps talking
+// is sent none (they were a ninth of the messages of the load of
+// docs/benchmarks.md; TestAPublicEventPutsTheKeepAliveOff).
 
 // KeepAlive is how often, by day, every connection is sent AliveFrame
 // (Config.KeepAlive overrides it).
@@ -60,4 +67,23 @@ func (a *Actor) keepAlive(now time.Time) {
 	}
 	a.aliveAt = now.Add(every)
 	a.arm()
+}
+
+// toldPublic reports whether the events the table was told since it last
+// looked hold a public one, which every connection is sent.
+func (a *Actor) toldPublic() bool {
+	ev := a.shown.Events()
+	public := false
+	for ; a.pubSeen < len(ev); a.pubSeen++ {
+		public = public || ev[a.pubSeen].Public
+	}
+	return public
+}
+
+// aliveSent moves the next keep-alive a period after now, when every
+// connection has just been sent a public event by day.
+func (a *Actor) aliveSent(now time.Time) {
+	if !a.ticking && !a.aliveAt.IsZero() {
+		a.aliveAt = now.Add(a.keepAliveEvery())
+	}
 }

@@ -120,3 +120,66 @@ func TestTheKeepAliveIsTheSameForEverySeat(t *testing.T) {
 		}
 	})
 }
+
+// TestAPublicEventPutsTheKeepAliveOff: by day a public event, sent to
+// every connection at once, puts the next keep-alive a period after it; a
+// frame for one connection alone leaves it where it was, so that when the
+// keep-alives go depends on the public events only.
+func TestAPublicEventPutsTheKeepAliveOff(t *testing.T) {
+	for _, tc := range []struct {
+		name  string
+		do    func(a *Actor, sub *Sub) error
+		moved bool
+	}{
+		{name: "a red card (public)", do: func(a *Actor, _ *Sub) error { return a.RedCard(3) }, moved: true},
+		{name: "a refusal to one connection", do: func(a *Actor, sub *Sub) error {
+			return a.Refuse(sub, ErrorFrame{Code: "bad_frame", Message: "x"})
+		}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			// The first day's speeches are an hour long: the table waits,
+			// and only the test makes the game change.
+			b := rules.Board{Cards: []rules.Role{rules.Werewolf, rules.Villager, rules.Villager, rules.Villager, rules.Seer}}
+			for name, v := range map[string]string{"first_phase": "day", "sheriff": "none"} {
+				if err := b.Options.Set(name, v); err != nil {
+					t.Fatal(err)
+				}
+			}
+			every := time.Hour
+			tm := Timers{Setup: time.Hour, Night: time.Hour, Witch: time.Hour, Speech: time.Hour, Vote: time.Hour, Other: time.Hour}
+			a, err := Start(context.Background(), "alive", Config{Board: b, Seed: 1, Timers: tm, Deal: b.Cards, KeepAlive: every},
+				memory.New(), Hooks{}, nil)
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer a.Stop()
+			sub := NewSub(2, 1<<10, nil)
+			if err := a.Join(sub, 0, 0); err != nil {
+				t.Fatal(err)
+			}
+			aliveAt := func() time.Time {
+				at, err := ask(a, func() time.Time { return a.aliveAt })
+				if err != nil {
+					t.Fatal(err)
+				}
+				return at
+			}
+			before := aliveAt()
+			start := time.Now()
+			if err := tc.do(a, sub); err != nil {
+				t.Fatal(err)
+			}
+			after := aliveAt() // the actor has committed the act before it answers this
+			if before.IsZero() || after.IsZero() {
+				t.Fatalf("no keep-alive due by day (%v, then %v)", before, after)
+			}
+			if tc.moved {
+				if after.Before(start.Add(every)) {
+					t.Errorf("the next keep-alive is due at %v, before a period after the public event (%v)", after, start.Add(every))
+				}
+			} else if !after.Equal(before) {
+				t.Errorf("the next keep-alive moved from %v to %v", before, after)
+			}
+		})
+	}
+}

@@ -50,7 +50,7 @@ func (o *Outbox) Pop() ([]byte, bool) {
 // bytes: a write per frame would cost more than everything else. A night
 // message goes out alone and as it is (sealed: its size and count are the
 // same on every connection; Recycle it once written). A batch is valid
-// until the next call.
+// until the next call; a message that goes alone is the one queued.
 func (o *Outbox) Next(max int) (msg []byte, sealed bool, ok bool) {
 	b, ok := o.Pop()
 	if !ok {
@@ -58,6 +58,9 @@ func (o *Outbox) Next(max int) (msg []byte, sealed bool, ok bool) {
 	}
 	if Sealed(b) {
 		return b, true, true
+	}
+	if !o.more() || Sealed(o.pend[o.head]) { // alone: as it is, not copied
+		return b, false, true
 	}
 	o.batch = append(o.batch[:0], b...)
 	for len(o.batch) < max && o.more() && !Sealed(o.pend[o.head]) {

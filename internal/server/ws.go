@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"net/http"
+	"sync/atomic"
 	"time"
 
 	"github.com/coder/websocket"
@@ -351,25 +352,17 @@ func untaken(err error) string {
 }
 
 // writer sends the game's frames; it never blocks the game: the game drops
-// a connection whose queue is full. A write that takes longer than
-// writeWait ends the connection (one watchdog timer, not a context per
-// frame: frames are many).
+// a connection whose queue is full.
 func (s *Server) writer(ctx context.Context, cancel context.CancelFunc, conn wsConn, sub *game.Sub, a *game.Actor, rm *room) {
 	defer cancel()
-	dog := time.AfterFunc(time.Hour, cancel)
-	defer dog.Stop()
+	g := newWriteGuard(ctx, conn, writeWait, cancel)
+	defer g.stop()
 	write := func(b []byte) bool {
 		if rm.lapsed() { // a node woken past its lease: not a byte more (hung.go)
 			_ = conn.Close(websocket.StatusServiceRestart, "moved")
 			return false
 		}
-		dog.Reset(writeWait)
-		err := conn.Write(ctx, websocket.MessageText, b)
-		dog.Stop()
-		if err != nil {
-			_ = conn.CloseNow()
-		}
-		return err == nil
+		return g.write(b) == nil
 	}
 	out := game.NewOutbox(sub)
 	for {
@@ -407,4 +400,61 @@ func (s *Server) writer(ctx context.Context, cancel context.CancelFunc, conn wsC
 			return
 		}
 	}
+}
+
+// writeGuard writes a connection's messages. The library is given a
+// context it cannot cancel, so that it does not arm a context.AfterFunc of
+// its own for every message (at 10,000 players that was 5% of the server's
+// CPU: docs/benchmarks.md); the guard does what it did, once a connection:
+// a write that takes longer than wait, or during which the session's
+// context ends (a kick, the reader's end), closes the connection at once,
+// which ends the write; once the context has ended nothing more is written.
+type writeGuard struct {
+	ctx     context.Context
+	conn    wsConn
+	wait    time.Duration
+	dog     *time.Timer
+	writing atomic.Bool
+	unwatch func() bool
+}
+
+// noCancel is the writes' context: its Done is nil.
+var noCancel = context.Background()
+
+// newWriteGuard's watchdog calls cancel, then closes conn at once.
+func newWriteGuard(ctx context.Context, conn wsConn, wait time.Duration, cancel context.CancelFunc) *writeGuard {
+	g := &writeGuard{ctx: ctx, conn: conn, wait: wait}
+	g.dog = time.AfterFunc(time.Hour, func() {
+		cancel()
+		_ = conn.CloseNow()
+	})
+	g.unwatch = context.AfterFunc(ctx, func() {
+		if g.writing.Load() {
+			_ = conn.CloseNow()
+		}
+	})
+	return g
+}
+
+// write sends one message; after an error the connection is closed.
+func (g *writeGuard) write(b []byte) error {
+	g.writing.Store(true)
+	defer g.writing.Store(false)
+	// After the Store: a context ending from now on finds the write under
+	// way and closes the connection, one that ended before is seen here.
+	err := g.ctx.Err()
+	if err == nil {
+		g.dog.Reset(g.wait)
+		err = g.conn.Write(noCancel, websocket.MessageText, b)
+		g.dog.Stop()
+	}
+	if err != nil {
+		_ = g.conn.CloseNow()
+	}
+	return err
+}
+
+func (g *writeGuard) stop() {
+	g.dog.Stop()
+	g.unwatch()
 }
