@@ -3,6 +3,7 @@ package arena
 import (
 	"context"
 	"encoding/json"
+	"math/bits"
 	"net/http"
 	"net/http/httptest"
 	"regexp"
@@ -134,5 +135,55 @@ func TestAModelPlaysAndIsRatedWithItsCost(t *testing.T) {
 	}
 	if found != 2 || chats == 0 || notes == 0 {
 		t.Errorf("the model rated on %d sides, %d messages and %d of its replies kept:\n%+v", found, chats, notes, res.Standings)
+	}
+}
+
+// A table of programs waits for no timer: with every timer an hour long,
+// games whose wolf team holds the model and a bot end as soon as everyone
+// has acted. (The bots of a team with people in it keep the wolves' slot
+// open until its end, so that a person may change his pick; a game of
+// programs has no such person and no schedule to keep.)
+func TestAModelsGameWaitsForNoTimer(t *testing.T) {
+	var calls atomic.Int64
+	srv := endpoint(t, &calls)
+	programs, err := ParsePrograms("smart,llm:fake", &llm.Config{URL: srv.URL + "/v1", Timeout: 5 * time.Second})
+	if err != nil {
+		t.Fatal(err)
+	}
+	h := game.MaxTimer
+	timers := game.Timers{Setup: h, Night: h, Witch: h, Speech: h, Vote: h, Other: h, Tick: 20 * time.Millisecond}
+	var mu sync.Mutex
+	mixed := 0
+	keep := func(_ context.Context, g *Game) error {
+		mu.Lock()
+		defer mu.Unlock()
+		for _, r := range g.Log {
+			if r.Kind == "timeout" {
+				t.Errorf("game %d: a timer ran out (record %d)", g.Index, r.N)
+			}
+			for _, e := range r.Events {
+				if e.Kind != rules.EvWolfTeam {
+					continue
+				}
+				progs := map[string]bool{}
+				for m := e.Mask; m != 0; m &= m - 1 {
+					progs[g.Seats[bits.TrailingZeros32(m)-1]] = true
+				}
+				if len(progs) == 2 {
+					mixed++
+				}
+			}
+		}
+		return nil
+	}
+	// The guard only turns a game stuck on its timers into a failure.
+	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
+	defer cancel()
+	if _, err := Run(ctx, Config{Board: preset(t, "std-12"), Programs: programs, Games: 2, Seed: 1,
+		Timers: timers, Keep: keep}); err != nil {
+		t.Fatalf("the games did not end without their timers: %v", err)
+	}
+	if mixed == 0 {
+		t.Errorf("no game had a wolf team of the model and a bot; the test proves nothing")
 	}
 }

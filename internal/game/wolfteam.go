@@ -41,6 +41,10 @@ func (a *Actor) killers() uint32 {
 // held is tonight's mixed team, with its holder, while the table is in the
 // wolves' slot and knows the whole log: 0 when the team is not mixed (all
 // people or all bots), when its holder has picked, or at any other time.
+// An unpaced game (programs only: a model's seat, an agent) holds it only
+// until every player of the team has picked: its programs answer once, and
+// no schedule hides when the step ends, so keeping the slot open would
+// only wait out its timer.
 func (a *Actor) held() (team uint32, holder rules.Seat) {
 	if a.clk.Slots == nil || a.clk.Slots[a.clk.Slot].Step != rules.StepNight || !a.caughtUp() ||
 		a.slotOf() != a.clk.Slot {
@@ -49,6 +53,9 @@ func (a *Actor) held() (team uint32, holder rules.Seat) {
 	k := a.killers()
 	bots := k & a.cfg.Bots
 	if bots == 0 || k&^a.cfg.Bots == 0 {
+		return 0, rules.NoSeat
+	}
+	if a.cfg.Unpaced && k&^(a.cfg.Bots|a.clk.Away)&a.live.Pending() == 0 {
 		return 0, rules.NoSeat
 	}
 	holder = rules.Seat(lowBit(bots))

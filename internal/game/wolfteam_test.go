@@ -72,10 +72,11 @@ func event(kind string, seat rules.Seat) func(map[string]any) bool {
 }
 
 // mixedTeam starts the table and connects the two people.
-func mixedTeam(t *testing.T, night time.Duration) (*Actor, *wolfSeat, *wolfSeat) {
+func mixedTeam(t *testing.T, night time.Duration, unpaced bool) (*Actor, *wolfSeat, *wolfSeat) {
 	tm := nightTimers()
 	tm.Night, tm.Bot = night, 20*time.Millisecond
-	cfg := Config{Board: std12(t), Seed: 3, Timers: tm, Deal: mixedDeal, Bots: 0x1ff8} // seats 3-12
+	cfg := Config{Board: std12(t), Seed: 3, Timers: tm, Deal: mixedDeal, Bots: 0x1ff8, // seats 3-12
+		Unpaced: unpaced}
 	a, err := Start(context.Background(), "mixed", cfg, memory.New(), Hooks{}, nil)
 	if err != nil {
 		t.Fatal(err)
@@ -103,7 +104,7 @@ func other(t rules.Seat) rules.Seat {
 // target, by four picks to none, not a draw between two and two.
 func TestMixedWolvesTakeThePeoplesLatePick(t *testing.T) {
 	const night = 800 * time.Millisecond
-	a, w1, w2 := mixedTeam(t, night)
+	a, w1, w2 := mixedTeam(t, night, false)
 	w1.until("night", event("night", 0))
 	woke := time.Now()
 	// The holder (seat 3) keeps the step open; seat 4 waits for the people
@@ -136,7 +137,7 @@ func TestMixedWolvesTakeThePeoplesLatePick(t *testing.T) {
 // the new pick is the attack.
 func TestAPersonOfAMixedTeamMayChangeHisPick(t *testing.T) {
 	const night = 800 * time.Millisecond
-	a, w1, w2 := mixedTeam(t, night)
+	a, w1, w2 := mixedTeam(t, night, false)
 	w1.until("night", event("night", 0))
 	w1.until("choices", func(f map[string]any) bool { return f["type"] == "state" && f["pending"] == true })
 	w1.attack(a, 9)
@@ -173,6 +174,24 @@ func TestAPersonOfAMixedTeamMayChangeHisPick(t *testing.T) {
 	f := w1.until("answer", func(f map[string]any) bool { return f["id"] == float64(id) })
 	if f["type"] != "error" || f["code"] != "not_now" {
 		t.Fatalf("a pick after the slot: %v", f)
+	}
+}
+
+// TestAnUnpacedMixedTeamEndsItsSlotOnceEveryoneHasPicked: at a table of
+// programs (a model's seat in an arena game) the bots of a mixed team pick
+// once the programs have, and the night goes on: nobody there may change
+// his mind at leisure, and no schedule hides when the slot ends, so the
+// holder does not keep it open for its whole timer (an hour here).
+func TestAnUnpacedMixedTeamEndsItsSlotOnceEveryoneHasPicked(t *testing.T) {
+	a, w1, w2 := mixedTeam(t, MaxTimer, true)
+	w1.until("night", event("night", 0))
+	w1.until("choices", func(f map[string]any) bool { return f["type"] == "state" && f["pending"] == true })
+	w1.attack(a, 9)
+	w2.attack(a, 9)
+	att := w1.until("attack line", event("attack", 0))
+	if att["target"] != 9.0 || att["drawn"] == true {
+		t.Fatalf("the programs agreed on 9; the attack line is %v (picks %v %v)", att,
+			picksOf(w1.seen, 3), picksOf(w1.seen, 4))
 	}
 }
 
