@@ -2,9 +2,12 @@ package server
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
 	"math/rand/v2"
+	"net/http"
 	"os"
+	"strings"
 	"sync"
 	"testing"
 	"time"
@@ -195,5 +198,108 @@ func TestABotHeavyRoomDoesNotCount(t *testing.T) {
 	}
 	if rt, _ := ts.st.(store.Ledger).AccountRatings(context.Background(), "ann"); len(rt) != 0 {
 		t.Errorf("ratings %+v", rt)
+	}
+}
+
+// The end of a game tells each signed-in player his own rating change,
+// asked with his seat's token and his session: another seat's token, a
+// guest's, or another account's session learn nothing of it.
+func TestARatingChangeIsToldToItsOwnSeatOnly(t *testing.T) {
+	ts := newAccountServer(t, Options{Fairness: ledger.Rules{MinShare: 0.3}}) // three people of nine count
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+	defer cancel()
+	var c client.Created
+	if err := ts.api.Do(ctx, "POST", "/api/rooms", "", map[string]any{"preset": "std-9", "timers": quick}, &c); err != nil {
+		t.Fatal(err)
+	}
+	join := func(b *browser, nick string) seated {
+		var s seated
+		if err := json.Unmarshal(b.want(http.StatusOK, "POST", "/api/rooms/"+c.Room.ID+"/join", map[string]string{"nickname": nick}), &s); err != nil {
+			t.Fatal(err)
+		}
+		return s
+	}
+	ann, bob := newBrowser(t, ts), newBrowser(t, ts)
+	ann.signUp("Ann")
+	bob.signUp("Bob")
+	annSeat, bobSeat := join(ann, "Ann"), join(bob, "Bob")
+	var guest seated
+	if err := ts.api.Do(ctx, "POST", "/api/rooms/"+c.Room.ID+"/join", "", map[string]any{"nickname": "Guest"}, &guest); err != nil {
+		t.Fatal(err)
+	}
+	if err := ts.api.Do(ctx, "POST", "/api/rooms/"+c.Room.ID+"/start", c.HostToken, nil, nil); err != nil {
+		t.Fatal(err)
+	}
+	ask := func(b *browser, token string) (int, seatResult, string) {
+		code, body, _ := b.do("GET", "/api/rooms/"+c.Room.ID+"/rating", nil, "Authorization", "Bearer "+token)
+		var r seatResult
+		json.Unmarshal(body, &r)
+		return code, r, string(body)
+	}
+	if code, _, body := ask(ann, annSeat.Token); code != http.StatusConflict {
+		t.Errorf("during the game: %d %s, want 409 not_over", code, body)
+	}
+	var wg sync.WaitGroup
+	for i, p := range []seated{annSeat, bobSeat, guest} {
+		wg.Go(func() {
+			conn, err := client.Dial(ctx, ts.http.URL, c.Room.ID, p.Token, 0, 0)
+			if err != nil {
+				t.Error(err)
+				return
+			}
+			defer conn.Close()
+			if _, err := conn.PlayRandom(ctx, rand.New(rand.NewPCG(uint64(i), 9)), nil); err != nil {
+				t.Errorf("seat %d: %v", p.Seat, err)
+			}
+		})
+	}
+	wg.Wait()
+	ts.waitOver(t, c.Room.ID)
+	rs := ts.waitResults(t, c.Room.ID, 2)
+	mine := map[string]store.Result{}
+	for _, r := range rs {
+		a, err := ts.st.AccountByID(ctx, r.AccountID)
+		if err != nil {
+			t.Fatal(err)
+		}
+		mine[a.Name] = r
+	}
+	if mine["Ann"].Reason == ledger.Drawn {
+		t.Skip("the random game was a draw: no rating changed")
+	}
+	for _, who := range []struct {
+		name string
+		b    *browser
+		seat seated
+	}{{"Ann", ann, annSeat}, {"Bob", bob, bobSeat}} {
+		code, r, body := ask(who.b, who.seat.Token)
+		want := mine[who.name]
+		if code != http.StatusOK || !r.Linked || !r.Rated || r.Outcome != want.Outcome || r.Side != want.Side ||
+			r.Before == nil || r.After == nil || r.After.Mu != want.After.Mu || r.Before.Mu != want.Before.Mu {
+			t.Errorf("%s's own change: %d %s, want %+v", who.name, code, body, want)
+		}
+	}
+	// Ann's session with Bob's seat's token, Bob's with Ann's: refused,
+	// with nothing of the other's result.
+	for _, x := range []struct {
+		b     *browser
+		token string
+		other store.Result
+	}{{ann, bobSeat.Token, mine["Bob"]}, {bob, annSeat.Token, mine["Ann"]}} {
+		code, _, body := ask(x.b, x.token)
+		if code != http.StatusForbidden || strings.Contains(body, fmt.Sprint(x.other.After.Mu)) {
+			t.Errorf("another account's seat: %d %s, want 403 not_yours", code, body)
+		}
+	}
+	guestBrowser := newBrowser(t, ts)
+	if code, r, body := ask(guestBrowser, guest.Token); code != http.StatusOK || r.Linked || r.Before != nil {
+		t.Errorf("the guest's seat: %d %s, want linked false and nothing else", code, body)
+	}
+	if code, _, body := ask(guestBrowser, ""); code != http.StatusUnauthorized {
+		t.Errorf("no token: %d %s", code, body)
+	}
+	// Signed out, the seat's own token is not enough.
+	if code, _, body := ask(guestBrowser, annSeat.Token); code != http.StatusForbidden {
+		t.Errorf("Ann's token without her session: %d %s", code, body)
 	}
 }
