@@ -7,12 +7,14 @@ import (
 	"math/rand/v2"
 	"net/http"
 	"os"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
 	"time"
 
 	"github.com/wolfden/wolfden/internal/client"
+	"github.com/wolfden/wolfden/internal/game"
 	"github.com/wolfden/wolfden/internal/ledger"
 	"github.com/wolfden/wolfden/internal/store"
 )
@@ -53,11 +55,12 @@ func TestRoomSaysWhetherItIsRated(t *testing.T) {
 	}
 }
 
-// playLinked plays a std-9 game of people seats (random clients) and bots
-// for the rest; the seats in accounts are linked to those accounts before
-// the start, as a signed-in player's join links his. It returns the room
-// and the people's seats.
-func (ts *testServer) playLinked(t *testing.T, body map[string]any, people int, accounts map[int]string) (string, []seated) {
+// playLinked plays a game of people seats (random clients) and bots for
+// the rest; the seats in accounts are linked to those accounts before the
+// start, as a signed-in player's join links his. A seat in gone never
+// connects: a bot plays it from its first timeout. It returns the room and
+// the people's seats.
+func (ts *testServer) playLinked(t *testing.T, body map[string]any, people int, accounts map[int]string, gone ...int) (string, []seated) {
 	t.Helper()
 	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
 	defer cancel()
@@ -83,6 +86,9 @@ func (ts *testServer) playLinked(t *testing.T, body map[string]any, people int, 
 	}
 	var wg sync.WaitGroup
 	for i, p := range players {
+		if slices.Contains(gone, p.Seat) {
+			continue
+		}
 		wg.Go(func() {
 			conn, err := client.Dial(ctx, ts.http.URL, c.Room.ID, p.Token, 0, 0)
 			if err != nil {
@@ -301,5 +307,34 @@ func TestARatingChangeIsToldToItsOwnSeatOnly(t *testing.T) {
 	// Signed out, the seat's own token is not enough.
 	if code, _, body := ask(guestBrowser, annSeat.Token); code != http.StatusForbidden {
 		t.Errorf("Ann's token without her session: %d %s", code, body)
+	}
+}
+
+// A player who never comes to his seat is played by a bot from its first
+// timeout: a leaver, whose game is a loss whatever his camp did, and whose
+// rating falls.
+func TestALeaverLosesWhateverHisCampDid(t *testing.T) {
+	ts := newTestServer(t)
+	ts.account(t, "ann", "Ann", true)
+	ts.account(t, "bob", "Bob", true)
+	room, _ := ts.playLinked(t, map[string]any{"preset": "std-9", "timers": quick}, 5, map[int]string{1: "ann", 2: "bob"}, 1)
+	rs := ts.waitResults(t, room, 2)
+	for _, r := range rs {
+		if r.Reason == ledger.Drawn {
+			t.Skip("the random game was a draw")
+		}
+		if r.AccountID != "ann" {
+			continue
+		}
+		if r.Outcome != ledger.Loss || !r.Counted || !r.Rated || r.After.Mu >= r.Before.Mu {
+			t.Errorf("the leaver's result %+v", r)
+		}
+	}
+	recs, err := ts.st.Records(context.Background(), room)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if away, _ := game.AwayPhases(recs); away[1] < 2 {
+		t.Errorf("seat 1 was played by a bot in %d phases: not recorded as a leaver", away[1])
 	}
 }
