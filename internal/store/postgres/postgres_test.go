@@ -196,6 +196,8 @@ func TestClaimsAreMigratedFromTheRooms(t *testing.T) {
 	for _, q := range []string{
 		`DROP TABLE codes`,
 		`DROP TABLE nodes`,
+		`DROP TABLE ratings`, `DROP TABLE results`, // the ledger (7)
+		`DROP TABLE seat_links`, `DROP TABLE sessions`, `DROP TABLE passkeys`, `DROP TABLE accounts`, // the accounts (6)
 		`DELETE FROM goose_db_version WHERE version_id >= 4`,
 		`INSERT INTO rooms (id, created, status, code) VALUES
 			('old', 1, 'open', 'K7QX'), ('new', 2, 'running', 'K7QX'),

@@ -189,6 +189,9 @@ func TestClaimsAreMigratedFromTheRooms(t *testing.T) {
 	// Back to the schema before claims, with rooms as it left them.
 	for _, q := range []string{
 		`DROP TABLE codes`,
+		// the migrations after it: the accounts (5), the ledger (6)
+		`DROP TABLE ratings`, `DROP TABLE results`,
+		`DROP TABLE seat_links`, `DROP TABLE sessions`, `DROP TABLE passkeys`, `DROP TABLE accounts`,
 		`DELETE FROM goose_db_version WHERE version_id >= 3`,
 		`INSERT INTO rooms (id, created, status, code) VALUES
 			('old', 1, 'open', 'K7QX'), ('new', 2, 'running', 'K7QX'),
@@ -237,6 +240,9 @@ func TestRecordsAreMigratedToARowidTable(t *testing.T) {
 		`INSERT INTO records_old SELECT room_id, n, at, kind, body, events, clock FROM records`,
 		`DROP TABLE records`,
 		`ALTER TABLE records_old RENAME TO records`,
+		// the migrations after it: the accounts (5), the ledger (6)
+		`DROP TABLE ratings`, `DROP TABLE results`,
+		`DROP TABLE seat_links`, `DROP TABLE sessions`, `DROP TABLE passkeys`, `DROP TABLE accounts`,
 		`DELETE FROM goose_db_version WHERE version_id >= 4`,
 	} {
 		if _, err := raw.Exec(q); err != nil {
