@@ -236,10 +236,13 @@ func (s *Server) signOut(w http.ResponseWriter, r *http.Request) {
 	w.WriteHeader(http.StatusNoContent)
 }
 
+// me is the signed-in account; 204 (no error: every page asks, and a
+// browser logs a refused request as an error) when nobody is signed in.
 func (s *Server) me(w http.ResponseWriter, r *http.Request) {
 	a, ok := s.signedIn(r)
 	if !ok {
-		writeErr(w, errSignedOut)
+		w.Header().Set("Cache-Control", "no-store")
+		w.WriteHeader(http.StatusNoContent)
 		return
 	}
 	writeJSON(w, http.StatusOK, s.meOf(r.Context(), a))

@@ -42,7 +42,7 @@ try {
   const page = await ctx.newPage();
   page.on('pageerror', (e) => problems.push(`page error: ${e.message}`));
   page.on('console', (m) => {
-    // a refused request (401 for /api/me when signed out) is logged by the browser itself
+    // a refused request (the wrong password's 401) is logged by the browser itself
     if (m.type() === 'error' && !/Failed to load resource/.test(m.text())) problems.push(`console error: ${m.text()}`);
   });
 
@@ -59,7 +59,7 @@ try {
   };
   const me = () => page.evaluate(async () => {
     const r = await fetch('/api/me');
-    return r.ok ? r.json() : { status: r.status };
+    return r.status === 200 ? r.json() : { status: r.status };
   });
 
   // A game played as a guest before the account exists: its seat's token
@@ -93,7 +93,7 @@ try {
   await page.goto(base + '/account');
   await page.getByTestId('sign-out').click();
   await page.getByTestId('sign-in-form').waitFor();
-  check((await me()).status === 401, 'still signed in after signing out');
+  check((await me()).status === 204, 'still signed in after signing out');
   await page.fill('#acc-name', 'ada lovelace');
   await page.fill('#acc-password', 'wrong password');
   await page.getByTestId('sign-in').click();
@@ -131,7 +131,7 @@ try {
   await page.getByTestId('account-delete-yes').click();
   await waitStatus(/account was deleted/);
   await page.getByTestId('sign-in-form').waitFor();
-  check((await me()).status === 401, 'still signed in after the deletion');
+  check((await me()).status === 204, 'still signed in after the deletion');
   check(!(await ctx.cookies()).some((c) => c.name === 'wolfden_session' && c.value), 'the session cookie outlived the account');
   const room = await api(srv.base, 'GET', '/api/rooms/' + guest.room.id);
   check(room.seats[0].deleted === true && !room.seats[0].nick, `the claimed seat after the deletion: ${JSON.stringify(room.seats[0])}`);
@@ -141,7 +141,7 @@ try {
   await page.goto(base + '/account');
   await page.getByTestId('passkey-sign-in').click();
   await waitStatus(/wrong/);
-  check((await me()).status === 401, "a deleted account's passkey signed in");
+  check((await me()).status === 204, "a deleted account's passkey signed in");
 
   check(problems.length === 0, 'errors in the page:\n' + problems.join('\n'));
   log('passed', await status());
