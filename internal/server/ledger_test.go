@@ -338,3 +338,18 @@ func TestALeaverLosesWhateverHisCampDid(t *testing.T) {
 		t.Errorf("seat 1 was played by a bot in %d phases: not recorded as a leaver", away[1])
 	}
 }
+
+// BenchmarkRoomRated is the rated badge's cost in every room description
+// (the lobby lists many): the board's fingerprint looked up in the table.
+func BenchmarkRoomRated(b *testing.B) {
+	req := createRequest{Preset: "std-12"}
+	c, err := req.config()
+	if err != nil {
+		b.Fatal(err)
+	}
+	for b.Loop() {
+		if !c.rated() {
+			b.Fatal("std-12 is not rated")
+		}
+	}
+}
