@@ -194,3 +194,14 @@ func TestSessionEndsWhenItExpiresOrSignsOut(t *testing.T) {
 		t.Errorf("a session signed out: %v", err)
 	}
 }
+
+// BenchmarkHash is one password hash at DefaultParams: what a sign-up, a
+// sign-in and a sign-in with a missing name each cost the server.
+func BenchmarkHash(b *testing.B) {
+	h := NewHasher(DefaultParams, 1)
+	for b.Loop() {
+		if _, err := h.Hash(ctx, "correct horse battery"); err != nil {
+			b.Fatal(err)
+		}
+	}
+}

@@ -133,18 +133,26 @@ type Info struct {
 }
 
 // Results are the rows to keep of a finished game: one for each seat an
-// account held (a guest's seat and a bot's keep none). Whether the game
-// counts is the same for every row; a row is Rated when it counts on a
-// rated board (its ratings are then updated: Update).
+// account held (a guest's seat and a bot's keep none). An account that
+// held several seats of one game (a signed-in host seating a whole table
+// on his device) keeps none: whose play would its result be? Whether the
+// game counts is the same for every row; a row is Rated when it counts on
+// a rated board (its ratings are then updated: Update).
 func Results(r Rules, g Game, in Info) []store.Result {
 	counted, why := r.Counts(g)
+	seats := map[string]int{}
+	for _, s := range g.Seats {
+		if !s.Bot && s.Account != "" {
+			seats[s.Account]++
+		}
+	}
 	board := in.Board
 	if board == "" {
 		board = Custom
 	}
 	var out []store.Result
 	for _, s := range g.Seats {
-		if s.Bot || s.Account == "" {
+		if s.Bot || s.Account == "" || seats[s.Account] > 1 {
 			continue
 		}
 		res := store.Result{AccountID: s.Account, Room: in.Room, Game: max(in.Game, 1), Board: board, Family: Family(in.Board),

@@ -107,6 +107,23 @@ func TestBotsSeatsCountForNothing(t *testing.T) {
 	}
 }
 
+func TestAnAccountWithSeveralSeatsKeepsNoneOfThem(t *testing.T) {
+	g := nine()
+	g.Seats[3].Account, g.Seats[4].Account = "host", "host" // one device seated two
+	rs := Results(Rules{}, g, Info{Room: "r", Board: "std-9", Rated: true})
+	if len(rs) != 7 {
+		t.Fatalf("%d results, want the 7 accounts of one seat each", len(rs))
+	}
+	for _, r := range rs {
+		if r.AccountID == "host" {
+			t.Errorf("a result of the account with two seats: %+v", r)
+		}
+	}
+	if _, ratings := Update(g, rs, nil); len(ratings) != 7 {
+		t.Errorf("%d ratings, want 7", len(ratings))
+	}
+}
+
 func TestResultsOfAGameThatDoesNotCount(t *testing.T) {
 	g := nine()
 	g.Practice = true

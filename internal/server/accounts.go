@@ -163,8 +163,17 @@ func (s *Server) meOf(ctx context.Context, a store.Account) meInfo {
 	return meInfo{Name: a.Name, Public: a.Public, Created: a.Created, Password: a.PasswordHash != "", Passkeys: len(keys)}
 }
 
+// pruneEvery is how often, at most, a sign-in also drops the sessions
+// that expired unused (a used one is dropped when it is found expired).
+const pruneEvery = time.Hour
+
 // signInAs starts a session for a and answers with the account.
 func (s *Server) signInAs(w http.ResponseWriter, r *http.Request, a store.Account, status int) {
+	if now := time.Now().UnixNano(); now-s.pruned.Load() > int64(pruneEvery) && s.pruned.CompareAndSwap(s.pruned.Load(), now) {
+		if err := s.acc.PruneSessions(r.Context()); err != nil {
+			s.log.Warn("pruning expired sessions", "err", err)
+		}
+	}
 	token, expires, err := s.acc.StartSession(r.Context(), a.ID)
 	if err != nil {
 		writeErr(w, s.accountErr(err))
@@ -227,10 +236,13 @@ func (s *Server) signOut(w http.ResponseWriter, r *http.Request) {
 	w.WriteHeader(http.StatusNoContent)
 }
 
+// me is the signed-in account; 204 (no error: every page asks, and a
+// browser logs a refused request as an error) when nobody is signed in.
 func (s *Server) me(w http.ResponseWriter, r *http.Request) {
 	a, ok := s.signedIn(r)
 	if !ok {
-		writeErr(w, errSignedOut)
+		w.Header().Set("Cache-Control", "no-store")
+		w.WriteHeader(http.StatusNoContent)
 		return
 	}
 	writeJSON(w, http.StatusOK, s.meOf(r.Context(), a))
@@ -460,16 +472,16 @@ func (s *Server) passkeyRegisterBegin(w http.ResponseWriter, r *http.Request) {
 		writeErr(w, err)
 		return
 	}
-	rp, err := s.rp(r)
-	if err != nil {
-		writeErr(w, err)
-		return
-	}
 	var signed *store.Account
 	if a, ok := s.signedIn(r); ok {
 		signed = &a
 	} else if !s.authLim.allow(s.clientAddr(r)) { // a sign-up
 		writeErr(w, errAuthRate)
+		return
+	}
+	rp, err := s.rp(r)
+	if err != nil {
+		writeErr(w, err)
 		return
 	}
 	opts, id, err := s.acc.BeginRegistration(r.Context(), rp, signed, req.Name)
@@ -509,13 +521,13 @@ func (s *Server) passkeyRegisterFinish(w http.ResponseWriter, r *http.Request) {
 }
 
 func (s *Server) passkeyLoginBegin(w http.ResponseWriter, r *http.Request) {
+	if !s.authLim.allow(s.clientAddr(r)) {
+		writeErr(w, errAuthRate)
+		return
+	}
 	rp, err := s.rp(r)
 	if err != nil {
 		writeErr(w, err)
-		return
-	}
-	if !s.authLim.allow(s.clientAddr(r)) {
-		writeErr(w, errAuthRate)
 		return
 	}
 	opts, id, err := s.acc.BeginLogin(rp)

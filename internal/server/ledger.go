@@ -80,7 +80,7 @@ func (s *Server) recordResults(rm *room) {
 		}
 		g := ledger.Read(events, seats)
 		g.Practice = cfg.Practice
-		at := recs[len(recs)-1].At.UTC() // the end, the same after a restart
+		at := endOf(recs)
 		season := s.opts.Seasons.Of(at)
 		results := ledger.Results(s.opts.Fairness, g, ledger.Info{Room: id, Board: cfg.Preset, Rated: cfg.rated(), Season: season, At: at})
 		if len(results) == 0 {
@@ -109,6 +109,20 @@ func (s *Server) recordResults(rm *room) {
 	rm.mu.Lock()
 	rm.recorded = true
 	rm.mu.Unlock()
+}
+
+// endOf is when a game ended: the time of the record that holds its end,
+// the same after a restart (chat and notes may follow it); else the last
+// record's.
+func endOf(recs []store.Record) time.Time {
+	for i := len(recs) - 1; i >= 0; i-- {
+		for _, e := range recs[i].Events {
+			if e.Kind == rules.EvGameOver {
+				return recs[i].At.UTC()
+			}
+		}
+	}
+	return recs[len(recs)-1].At.UTC()
 }
 
 // ratingInfo is a rating as the API gives it.

@@ -2,14 +2,19 @@ package server
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
 	"math/rand/v2"
+	"net/http"
 	"os"
+	"slices"
+	"strings"
 	"sync"
 	"testing"
 	"time"
 
 	"github.com/wolfden/wolfden/internal/client"
+	"github.com/wolfden/wolfden/internal/game"
 	"github.com/wolfden/wolfden/internal/ledger"
 	"github.com/wolfden/wolfden/internal/store"
 )
@@ -50,11 +55,12 @@ func TestRoomSaysWhetherItIsRated(t *testing.T) {
 	}
 }
 
-// playLinked plays a std-9 game of people seats (random clients) and bots
-// for the rest; the seats in accounts are linked to those accounts before
-// the start, as a signed-in player's join links his. It returns the room
-// and the people's seats.
-func (ts *testServer) playLinked(t *testing.T, body map[string]any, people int, accounts map[int]string) (string, []seated) {
+// playLinked plays a game of people seats (random clients) and bots for
+// the rest; the seats in accounts are linked to those accounts before the
+// start, as a signed-in player's join links his. A seat in gone never
+// connects: a bot plays it from its first timeout. It returns the room and
+// the people's seats.
+func (ts *testServer) playLinked(t *testing.T, body map[string]any, people int, accounts map[int]string, gone ...int) (string, []seated) {
 	t.Helper()
 	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
 	defer cancel()
@@ -80,6 +86,9 @@ func (ts *testServer) playLinked(t *testing.T, body map[string]any, people int, 
 	}
 	var wg sync.WaitGroup
 	for i, p := range players {
+		if slices.Contains(gone, p.Seat) {
+			continue
+		}
 		wg.Go(func() {
 			conn, err := client.Dial(ctx, ts.http.URL, c.Room.ID, p.Token, 0, 0)
 			if err != nil {
@@ -195,5 +204,152 @@ func TestABotHeavyRoomDoesNotCount(t *testing.T) {
 	}
 	if rt, _ := ts.st.(store.Ledger).AccountRatings(context.Background(), "ann"); len(rt) != 0 {
 		t.Errorf("ratings %+v", rt)
+	}
+}
+
+// The end of a game tells each signed-in player his own rating change,
+// asked with his seat's token and his session: another seat's token, a
+// guest's, or another account's session learn nothing of it.
+func TestARatingChangeIsToldToItsOwnSeatOnly(t *testing.T) {
+	ts := newAccountServer(t, Options{Fairness: ledger.Rules{MinShare: 0.3}}) // three people of nine count
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+	defer cancel()
+	var c client.Created
+	if err := ts.api.Do(ctx, "POST", "/api/rooms", "", map[string]any{"preset": "std-9", "timers": quick}, &c); err != nil {
+		t.Fatal(err)
+	}
+	join := func(b *browser, nick string) seated {
+		var s seated
+		if err := json.Unmarshal(b.want(http.StatusOK, "POST", "/api/rooms/"+c.Room.ID+"/join", map[string]string{"nickname": nick}), &s); err != nil {
+			t.Fatal(err)
+		}
+		return s
+	}
+	ann, bob := newBrowser(t, ts), newBrowser(t, ts)
+	ann.signUp("Ann")
+	bob.signUp("Bob")
+	annSeat, bobSeat := join(ann, "Ann"), join(bob, "Bob")
+	var guest seated
+	if err := ts.api.Do(ctx, "POST", "/api/rooms/"+c.Room.ID+"/join", "", map[string]any{"nickname": "Guest"}, &guest); err != nil {
+		t.Fatal(err)
+	}
+	if err := ts.api.Do(ctx, "POST", "/api/rooms/"+c.Room.ID+"/start", c.HostToken, nil, nil); err != nil {
+		t.Fatal(err)
+	}
+	ask := func(b *browser, token string) (int, seatResult, string) {
+		code, body, _ := b.do("GET", "/api/rooms/"+c.Room.ID+"/rating", nil, "Authorization", "Bearer "+token)
+		var r seatResult
+		json.Unmarshal(body, &r)
+		return code, r, string(body)
+	}
+	if code, _, body := ask(ann, annSeat.Token); code != http.StatusConflict {
+		t.Errorf("during the game: %d %s, want 409 not_over", code, body)
+	}
+	var wg sync.WaitGroup
+	for i, p := range []seated{annSeat, bobSeat, guest} {
+		wg.Go(func() {
+			conn, err := client.Dial(ctx, ts.http.URL, c.Room.ID, p.Token, 0, 0)
+			if err != nil {
+				t.Error(err)
+				return
+			}
+			defer conn.Close()
+			if _, err := conn.PlayRandom(ctx, rand.New(rand.NewPCG(uint64(i), 9)), nil); err != nil {
+				t.Errorf("seat %d: %v", p.Seat, err)
+			}
+		})
+	}
+	wg.Wait()
+	ts.waitOver(t, c.Room.ID)
+	rs := ts.waitResults(t, c.Room.ID, 2)
+	mine := map[string]store.Result{}
+	for _, r := range rs {
+		a, err := ts.st.AccountByID(ctx, r.AccountID)
+		if err != nil {
+			t.Fatal(err)
+		}
+		mine[a.Name] = r
+	}
+	if mine["Ann"].Reason == ledger.Drawn {
+		t.Skip("the random game was a draw: no rating changed")
+	}
+	for _, who := range []struct {
+		name string
+		b    *browser
+		seat seated
+	}{{"Ann", ann, annSeat}, {"Bob", bob, bobSeat}} {
+		code, r, body := ask(who.b, who.seat.Token)
+		want := mine[who.name]
+		if code != http.StatusOK || !r.Linked || !r.Rated || r.Outcome != want.Outcome || r.Side != want.Side ||
+			r.Before == nil || r.After == nil || r.After.Mu != want.After.Mu || r.Before.Mu != want.Before.Mu {
+			t.Errorf("%s's own change: %d %s, want %+v", who.name, code, body, want)
+		}
+	}
+	// Ann's session with Bob's seat's token, Bob's with Ann's: refused,
+	// with nothing of the other's result.
+	for _, x := range []struct {
+		b     *browser
+		token string
+		other store.Result
+	}{{ann, bobSeat.Token, mine["Bob"]}, {bob, annSeat.Token, mine["Ann"]}} {
+		code, _, body := ask(x.b, x.token)
+		if code != http.StatusForbidden || strings.Contains(body, fmt.Sprint(x.other.After.Mu)) {
+			t.Errorf("another account's seat: %d %s, want 403 not_yours", code, body)
+		}
+	}
+	guestBrowser := newBrowser(t, ts)
+	if code, r, body := ask(guestBrowser, guest.Token); code != http.StatusOK || r.Linked || r.Before != nil {
+		t.Errorf("the guest's seat: %d %s, want linked false and nothing else", code, body)
+	}
+	if code, _, body := ask(guestBrowser, ""); code != http.StatusUnauthorized {
+		t.Errorf("no token: %d %s", code, body)
+	}
+	// Signed out, the seat's own token is not enough.
+	if code, _, body := ask(guestBrowser, annSeat.Token); code != http.StatusForbidden {
+		t.Errorf("Ann's token without her session: %d %s", code, body)
+	}
+}
+
+// A player who never comes to his seat is played by a bot from its first
+// timeout: a leaver, whose game is a loss whatever his camp did, and whose
+// rating falls.
+func TestALeaverLosesWhateverHisCampDid(t *testing.T) {
+	ts := newTestServer(t)
+	ts.account(t, "ann", "Ann", true)
+	ts.account(t, "bob", "Bob", true)
+	room, _ := ts.playLinked(t, map[string]any{"preset": "std-9", "timers": quick}, 5, map[int]string{1: "ann", 2: "bob"}, 1)
+	rs := ts.waitResults(t, room, 2)
+	for _, r := range rs {
+		if r.Reason == ledger.Drawn {
+			t.Skip("the random game was a draw")
+		}
+		if r.AccountID != "ann" {
+			continue
+		}
+		if r.Outcome != ledger.Loss || !r.Counted || !r.Rated || r.After.Mu >= r.Before.Mu {
+			t.Errorf("the leaver's result %+v", r)
+		}
+	}
+	recs, err := ts.st.Records(context.Background(), room)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if away, _ := game.AwayPhases(recs); away[1] < 2 {
+		t.Errorf("seat 1 was played by a bot in %d phases: not recorded as a leaver", away[1])
+	}
+}
+
+// BenchmarkRoomRated is the rated badge's cost in every room description
+// (the lobby lists many): the board's fingerprint looked up in the table.
+func BenchmarkRoomRated(b *testing.B) {
+	req := createRequest{Preset: "std-12"}
+	c, err := req.config()
+	if err != nil {
+		b.Fatal(err)
+	}
+	for b.Loop() {
+		if !c.rated() {
+			b.Fatal("std-12 is not rated")
+		}
 	}
 }

@@ -249,11 +249,9 @@ func (s *Server) createRoom(w http.ResponseWriter, r *http.Request) {
 		writeErr(w, err)
 		return
 	}
-	rm.mu.Lock()
-	s.linkSeats(r.Context(), rm)
-	rm.mu.Unlock()
 	s.log.Info("room created", "room", rm.rec.ID, "cards", len(cfg.Cards))
 	rm.mu.Lock()
+	s.linkSeats(r.Context(), rm)
 	out["room"] = s.describe(rm)
 	rm.mu.Unlock()
 	writeJSON(w, http.StatusCreated, out)

@@ -128,7 +128,8 @@ type Server struct {
 	stalled      atomic.Int32
 	storeFailing atomic.Bool
 	acc          *accounts.Service
-	authLim      *hostLimits // sign-ins and sign-ups an address may try a minute
+	authLim      *hostLimits  // sign-ins and sign-ups an address may try a minute
+	pruned       atomic.Int64 // when expired sessions were last dropped (unix ns)
 	xorigin      *http.CrossOriginProtection
 	agents       *aiwolf.Gateway // nil without Options.AIWolf
 	cl           *node           // nil without Options.Cluster

@@ -92,7 +92,8 @@ type Accounts interface {
 	// SetLocked locks or unlocks an account (ErrNotFound).
 	SetLocked(ctx context.Context, id string, locked bool) error
 	// DeleteAccount removes the account and everything of it: its
-	// passkeys, its sessions and its seat links (ErrNotFound).
+	// passkeys, its sessions, its seat links, and the ledger's results
+	// and ratings (ErrNotFound).
 	DeleteAccount(ctx context.Context, id string) error
 
 	// AddPasskey adds a passkey to its account (ErrNotFound for no such

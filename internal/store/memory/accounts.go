@@ -138,6 +138,8 @@ func (m *Store) DeleteAccount(ctx context.Context, id string) error {
 	m.acc.passkeys = slices.DeleteFunc(m.acc.passkeys, func(p store.Passkey) bool { return p.AccountID == id })
 	maps.DeleteFunc(m.acc.sessions, func(_ string, s store.Session) bool { return s.AccountID == id })
 	maps.DeleteFunc(m.acc.seats, func(_ store.SeatLink, a string) bool { return a == id })
+	m.results = slices.DeleteFunc(m.results, func(r store.Result) bool { return r.AccountID == id }) // ledger.go
+	maps.DeleteFunc(m.ratings, func(k ratingKey, _ store.Rating) bool { return k.account == id })
 	return nil
 }
 

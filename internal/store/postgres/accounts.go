@@ -165,7 +165,7 @@ func (d *DB) SetLocked(ctx context.Context, id string, locked bool) error {
 
 // accountTables are the tables that hold an account's rows, by
 // account_id, deleted with it (the accounts table last).
-var accountTables = []string{"passkeys", "sessions", "seat_links"}
+var accountTables = []string{"passkeys", "sessions", "seat_links", "results", "ratings"}
 
 // DeleteAccount removes an account and all of it (store.Accounts).
 func (d *DB) DeleteAccount(ctx context.Context, id string) error {

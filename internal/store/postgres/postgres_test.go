@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io/fs"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -11,6 +12,8 @@ import (
 	"time"
 
 	"github.com/jackc/pgx/v5"
+	"github.com/jackc/pgx/v5/stdlib"
+	"github.com/pressly/goose/v3"
 
 	"github.com/wolfden/wolfden/internal/store"
 	"github.com/wolfden/wolfden/internal/store/postgres/pgtest"
@@ -193,9 +196,9 @@ func TestClaimsAreMigratedFromTheRooms(t *testing.T) {
 	defer conn.Close(ctx)
 	// Back to the schema before claims (and the migrations after it), with
 	// rooms as it left them.
+	downTo(t, url, 4)
 	for _, q := range []string{
 		`DROP TABLE codes`,
-		`DROP TABLE nodes`,
 		`DELETE FROM goose_db_version WHERE version_id >= 4`,
 		`INSERT INTO rooms (id, created, status, code) VALUES
 			('old', 1, 'open', 'K7QX'), ('new', 2, 'running', 'K7QX'),
@@ -209,4 +212,27 @@ func TestClaimsAreMigratedFromTheRooms(t *testing.T) {
 	storetest.WantCode(t, db, "K7QX", "new")
 	storetest.WantCode(t, db, "M3W9P", "")
 	storetest.WantCode(t, db, "Z2Z2", "bare")
+}
+
+// downTo undoes the migrations after version v, so that a test can take a
+// database back to an older schema however many migrations came since.
+func downTo(t *testing.T, url string, v int64) {
+	t.Helper()
+	cfg, err := pgx.ParseConfig(url)
+	if err != nil {
+		t.Fatal(err)
+	}
+	db := stdlib.OpenDB(*cfg)
+	defer db.Close()
+	fsys, err := fs.Sub(migrations, "migrations")
+	if err != nil {
+		t.Fatal(err)
+	}
+	p, err := goose.NewProvider(goose.DialectPostgres, db, fsys, goose.WithDisableGlobalRegistry(true))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := p.DownTo(ctx, v); err != nil {
+		t.Fatalf("migrations down to %d: %v", v, err)
+	}
 }

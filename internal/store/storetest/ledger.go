@@ -170,3 +170,33 @@ func (s suite) testLedgerReopen(t *testing.T) {
 	got, err := ledgerOf(t, s.open(t)).Results(ctx, "a")
 	wantResults(t, got, err, r)
 }
+
+func (s suite) testLedgerDeleteAccount(t *testing.T) {
+	st := s.open(t)
+	l := ledgerOf(t, st)
+	for _, id := range []string{"a", "b"} {
+		if err := st.CreateAccount(ctx, store.Account{ID: id, Name: "name-" + id, Created: At(1)}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	b := Result("b", "r1", 1, "loss")
+	rb := store.Rating{AccountID: "b", Season: "2026-Q4", Side: "village", RatingValue: store.RatingValue{Mu: 24, Sigma: 8}, Games: 1}
+	ra := rb
+	ra.AccountID = "a"
+	if err := l.RecordGame(ctx, []store.Result{Result("a", "r1", 1, "win"), b}, []store.Rating{ra, rb}); err != nil {
+		t.Fatal(err)
+	}
+	if err := st.DeleteAccount(ctx, "a"); err != nil {
+		t.Fatal(err)
+	}
+	got, err := l.Results(ctx, "a")
+	wantResults(t, got, err)
+	if rs, err := l.AccountRatings(ctx, "a"); err != nil || len(rs) != 0 {
+		t.Errorf("the deleted account's ratings: %+v %v", rs, err)
+	}
+	got, err = l.RoomResults(ctx, "r1")
+	wantResults(t, got, err, b) // the other player's stay
+	if rs, _ := l.Leaderboard(ctx, "2026-Q4", "village", 0, 10); len(rs) != 1 || rs[0].AccountID != "b" {
+		t.Errorf("leaderboard after the deletion: %+v", rs)
+	}
+}

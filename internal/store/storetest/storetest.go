@@ -70,6 +70,7 @@ func Run(t *testing.T, a Adapter) {
 		{"LedgerRefusesBadRows", suite.testLedgerRefuses, false},
 		{"LeaderboardIsBestOrdinalFirst", suite.testLeaderboard, false},
 		{"LedgerSurvivesAReopening", suite.testLedgerReopen, a.Volatile},
+		{"DeletedAccountLeavesNoResultsNorRatings", suite.testLedgerDeleteAccount, false},
 		{"AccountRoundTrip", suite.testAccountRoundTrip, false},
 		{"AccountNameIsUniqueInAnyCase", suite.testAccountNameIsUnique, false},
 		{"AccountChangesOneAtATime", suite.testAccountChanges, false},

@@ -14,7 +14,9 @@ export class ApiError extends Error {
 
 async function call(method, path, body, token, signal) {
   if (isLocal(roomOf(path))) return local(method, path, body, token, signal);
-  const headers = {};
+  // The CSRF header (docs/accounts.md): another site's pages cannot send
+  // it, so the server knows a request that changes an account is ours.
+  const headers = { 'X-Wolfden-Csrf': '1' };
   if (body !== undefined) headers['Content-Type'] = 'application/json';
   if (token) headers.Authorization = 'Bearer ' + token;
   let res;
@@ -24,6 +26,7 @@ async function call(method, path, body, token, signal) {
     throw new ApiError(0, 'network', err && err.message);
   }
   let data = null;
+  if (res.status === 204) return null;
   try {
     data = await res.json();
   } catch {
@@ -126,4 +129,14 @@ export const api = {
   leaderboard: (season, side) =>
     call('GET', '/api/leaderboard?' + new URLSearchParams({ ...(season ? { season } : {}), side: side || 'village' })),
   seasons: () => call('GET', '/api/seasons'),
+  // accounts (docs/accounts.md): the session is an HttpOnly cookie
+  me: () => call('GET', '/api/me'),
+  signUp: (name, password) => call('POST', '/api/accounts', { name, password }),
+  signIn: (name, password) => call('POST', '/api/session', { name, password }),
+  signOut: () => call('DELETE', '/api/session'),
+  setPublic: (pub) => call('PATCH', '/api/me', { public: pub }),
+  deleteMe: () => call('DELETE', '/api/me'),
+  claim: (seats) => call('POST', '/api/me/claim', { seats }), // [{room, token}]
+  passkeyBegin: (kind, body) => call('POST', '/api/passkeys/' + kind + '/begin', body || {}), // kind: register | login
+  passkeyFinish: (kind, ceremony, credential) => call('POST', '/api/passkeys/' + kind + '/finish', { ceremony, credential }),
 };

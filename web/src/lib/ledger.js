@@ -17,6 +17,9 @@ export function ratedBoard(balance, source, seed) {
 // signed: a change with its sign, one decimal.
 export const signed = (x) => (x > 0 ? '+' : x < 0 ? '−' : '±') + Math.abs(x).toFixed(1);
 
+// num: a rating, one decimal, with a true minus sign.
+export const num = (x) => x.toFixed(1).replace('-', '−');
+
 // pct: a rate as a whole percentage.
 export const pct = (x) => Math.round(100 * x) + '%';
 

@@ -1,5 +1,5 @@
 import { expect, test } from 'vitest';
-import { change, pct, ratedBoard, signed } from './ledger.js';
+import { change, num, pct, ratedBoard, signed } from './ledger.js';
 
 test('a board is rated only as a preset from the table, within 40–60% village, without a seed', () => {
   const b = (rate) => ({ village: { rate } });
@@ -18,6 +18,8 @@ test('changes and rates are written for people', () => {
   expect(signed(-0.74)).toBe('−0.7');
   expect(signed(0)).toBe('±0.0');
   expect(pct(0.4389)).toBe('44%');
+  expect(num(-2.46)).toBe('−2.5');
+  expect(num(25)).toBe('25.0');
   expect(change({ ordinal: 0, mu: 25 }, { ordinal: 1.5, mu: 26 })).toEqual({ from: 0, to: 1.5, delta: 1.5, mu: 1 });
   expect(change(null, { ordinal: 1 })).toBe(null);
 });

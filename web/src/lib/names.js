@@ -10,6 +10,7 @@ export function roomTitle(room, t, has) {
 // A seat's label: its nickname, or what it is.
 export function seatLabel(seat, t) {
   if (!seat) return '';
+  if (seat.deleted) return t('ui.account.deleted_player');
   if (seat.nick) return seat.nick;
   if (seat.bot) return t('ui.seat.bot');
   return t('ui.seat.empty');
@@ -24,4 +25,10 @@ export function cardSummary(cards) {
     else out.push({ role: r, count: 1 });
   }
   return out;
+}
+
+// seatNames: a room's seats by number, a deleted account's seat named
+// "deleted player" (its name is gone from the server).
+export function seatNames(room, t) {
+  return Object.fromEntries((room.seats || []).map((s) => [s.seat, s.deleted ? { ...s, nick: t('ui.account.deleted_player') } : s]));
 }

@@ -1,5 +1,5 @@
 import { expect, test } from 'vitest';
-import { cardSummary, roomTitle, seatLabel } from './names.js';
+import { cardSummary, roomTitle, seatLabel, seatNames } from './names.js';
 
 const dict = { 'preset.std-12': 'Seer, witch, hunter, idiot', 'ui.seat.bot': 'Bot', 'ui.seat.empty': 'Empty' };
 const t = (k) => dict[k] ?? k;
@@ -20,4 +20,12 @@ test('seats and cards', () => {
     { role: 'werewolf', count: 3 },
     { role: 'seer', count: 1 },
   ]);
+});
+
+test("a deleted account's seat reads deleted player", () => {
+  const tt = (k) => ({ 'ui.account.deleted_player': 'deleted player' })[k] ?? k;
+  expect(seatLabel({ seat: 4, deleted: true }, tt)).toBe('deleted player');
+  const names = seatNames({ seats: [{ seat: 1, nick: 'A' }, { seat: 2, deleted: true }] }, tt);
+  expect(names[1].nick).toBe('A');
+  expect(names[2].nick).toBe('deleted player');
 });

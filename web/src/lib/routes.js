@@ -5,6 +5,7 @@ export function match(path) {
   if (p === '/') return { name: 'lobby' };
   if (p === '/new') return { name: 'create' };
   if (p === '/arena') return { name: 'arena' };
+  if (p === '/account') return { name: 'account' };
   const m = /^\/room\/([A-Za-z0-9_-]{1,64})$/.exec(p);
   if (m) return { name: 'room', id: m[1].toLowerCase() };
   if (p === '/leaderboard') return { name: 'leaderboard' };

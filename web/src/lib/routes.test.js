@@ -6,6 +6,7 @@ test('pages', () => {
   expect(match('')).toEqual({ name: 'lobby' });
   expect(match('/new/')).toEqual({ name: 'create' });
   expect(match('/arena')).toEqual({ name: 'arena' });
+  expect(match('/account')).toEqual({ name: 'account' });
   expect(match('/room/AbC234')).toEqual({ name: 'room', id: 'abc234' });
   expect(match(roomPath('x7'))).toEqual({ name: 'room', id: 'x7' });
   expect(match('/room/')).toEqual({ name: 'notfound' });
