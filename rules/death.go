@@ -63,9 +63,20 @@ func (g *Game) killAll(m uint32, c Cause, public, silent bool, b *batch) {
 	for x := Seat(1); x <= g.n && m != 0; x++ {
 		if g.has(m, x) {
 			m &^= x.bit()
+			if g.dreamSaves(x, c, public) {
+				continue
+			}
 			g.kill(x, c, public, silent, b)
 		}
 	}
+}
+
+// dreamSaves: tonight's dreamer "cannot die in the night" (ROLES-MORE.md),
+// so a chain of the night (the wolf beauty's charmed, a lover's heartbreak,
+// the fox's last tail) passes him by. The one night death the contract gives
+// him is his dreamcatcher's (cause dream), and a red card is no night death.
+func (g *Game) dreamSaves(s Seat, c Cause, public bool) bool {
+	return g.isNight && !public && s == g.dreamer && c != CauseDream && c != CauseRedCard
 }
 
 func (g *Game) reveal(s Seat) {

@@ -65,7 +65,7 @@ const (
 	EvKillPower              // Mask now holds the night kill (the black lovers' widow knife)
 	EvClaim                  // the speaker Seat claims: Value ClaimRole (Role) or ClaimWolf / ClaimGood about Target
 	EvDuel                   // the knight Seat duels Target (骑士决斗): Value ResultWolf (the target dies) or ResultGood (the knight dies)
-	EvGrave                  // the gravekeeper Seat learns how yesterday's exiled Target reads (Value Result*); NoSeat: no exile
+	EvGrave                  // the gravekeeper Seat learns how yesterday's exiled Target reads (Value Result*); NoSeat: no exile (Value GraveNoDayYet: night 1, no day yet)
 	EvCurse                  // the crow Seat curses Target: one more vote against him at the next day's first exile vote
 	EvCursedVote             // the vote being closed counts the crow's curse against Target (the crow not named)
 	EvDream                  // the dreamcatcher Seat dreams Target (摄梦人; told to him alone, the dreamer is not)
@@ -288,6 +288,9 @@ func (e Event) String() string {
 	case EvDuel:
 		return fmt.Sprintf("%s %d %d %s", k, s, t, resultName(e.Value))
 	case EvGrave:
+		if e.Target == NoSeat && e.Value == GraveNoDayYet {
+			return fmt.Sprintf("%s %d none_yet", k, s)
+		}
 		if e.Target == NoSeat {
 			return fmt.Sprintf("%s %d none", k, s)
 		}

@@ -40,7 +40,7 @@ export function variants(e) {
     case 'duel':
       return e.value === 1 ? ['wolf'] : []; // rules: ResultWolf, the wolf dies; else the knight
     case 'grave':
-      if (!e.target) return ['none'];
+      if (!e.target) return e.value === 1 ? ['none_yet'] : ['none']; // rules.GraveNoDayYet: night 1
       return e.value === 1 ? ['wolf'] : [];
     case 'claim':
       return CLAIMS[e.value] && CLAIMS[e.value] !== 'role' ? [CLAIMS[e.value]] : [];
