@@ -92,7 +92,7 @@ func (g *Game) crossLovers() bool {
 // not of a card, so kill runs it before the card's own.
 func (g *Game) loverDies(s Seat, public, silent bool, b *batch) {
 	if g.has(g.lovers, s) {
-		if p := g.lovers &^ s.bit(); p&g.alive != 0 && !g.dreamSaves(g.lowest(p), CauseLove, public) {
+		if p := g.lovers &^ s.bit(); p&g.alive != 0 {
 			g.kill(g.lowest(p), CauseLove, public, silent, b)
 		}
 	}
