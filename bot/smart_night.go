@@ -41,6 +41,11 @@ func (b *smartBot) actNight(v *rules.View, ch []rules.Choice) rules.Command {
 	if c := find(ch, rules.CmdCurse); c != nil {
 		return b.actCurse(v, c)
 	}
+	for _, k := range [...]rules.CmdKind{rules.CmdSilence, rules.CmdVoteBan} {
+		if c := find(ch, k); c != nil {
+			return b.actMute(v, c)
+		}
+	}
 	if c := find(ch, rules.CmdCharm); c != nil {
 		if c.Pick != 0 {
 			return b.actEnchant(v, c)
@@ -344,6 +349,18 @@ func (b *smartBot) actCurse(v *rules.View, c *rules.Choice) rules.Command {
 	m := b.model(v)
 	if t := b.most(&m.p, c.Targets&^m.good&^b.me); t != rules.NoSeat {
 		return cmd(rules.CmdCurse, t)
+	}
+	return skip
+}
+
+// The silence elder and the vote-ban elder take tomorrow's speech or vote
+// from the most suspected player not known to be good: a wolf's speech is
+// his means to mislead, his vote the pack's weight. Never himself, whom he
+// knows good: the table needs his speech and vote.
+func (b *smartBot) actMute(v *rules.View, c *rules.Choice) rules.Command {
+	m := b.model(v)
+	if t := b.most(&m.p, c.Targets&^m.good&^b.me); t != rules.NoSeat {
+		return cmd(c.Kind, t)
 	}
 	return skip
 }

@@ -78,6 +78,10 @@ const (
 	EvModel                  // the wild child Seat takes Target as his model (野孩子, night 1)
 	EvWildWolf               // the wild child Seat becomes a werewolf: his model Target is dead
 	EvBloodMoon              // the blood moon apostle Seat self-exploded: night Value has no village power (moderator)
+	EvSilence                // the silence elder Seat silences Target for the next day (禁言长老; told to him alone)
+	EvVoteBan                // the vote-ban elder Seat bans Target from the next day's exile vote (禁票长老; told to him alone)
+	EvSilenced               // public, with the dawn (before the campaign on its day): Seat has no speech today
+	EvVoteBanned             // public, with the dawn: Seat may not vote at today's exile vote
 	numEventKinds
 )
 
@@ -92,6 +96,7 @@ var eventNames = [numEventKinds]string{
 	"duel", "grave", "curse", "cursed_vote",
 	"dream", "magic", "hunt", "fear", "feared", "no_attack", "reflect",
 	"model", "wild_wolf", "blood_moon",
+	"silence", "vote_ban", "silenced", "vote_banned",
 }
 
 func (k EventKind) String() string {
@@ -295,7 +300,7 @@ func (e Event) String() string {
 			return fmt.Sprintf("%s %d none", k, s)
 		}
 		return fmt.Sprintf("%s %d %d %s", k, s, t, resultName(e.Value))
-	case EvFeared:
+	case EvFeared, EvSilenced, EvVoteBanned:
 		return fmt.Sprintf("%s %d", k, s)
 	case EvNoAttack:
 		return k

@@ -32,6 +32,10 @@ func entitled(g *Game, e *Event) uint32 {
 		return g.seatsOf(Gravekeeper, g.all)
 	case EvCurse:
 		return g.seatsOf(Crow, g.all)
+	case EvSilence:
+		return g.seatsOf(SilenceElder, g.all)
+	case EvVoteBan:
+		return g.seatsOf(VoteBanElder, g.all)
 	case EvWitchTold, EvHeal, EvPoison:
 		return g.seatsOf(Witch, g.all)
 	case EvDream:

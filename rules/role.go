@@ -56,6 +56,9 @@ const (
 	HiddenWolf   // 隐狼: knows the wolves, unknown to them, reads as good
 	Possessed    // 狂人: a human of the wolf camp (AIWolf POSSESSED)
 	WildChild    // 野孩子: becomes a wolf when his model dies
+	// ROLES-MORE-2.md.
+	SilenceElder // 禁言长老: silences a player a night: no speech the next day
+	VoteBanElder // 禁票长老: bans a player a night from the next day's exile vote
 	numRoles
 )
 
@@ -113,6 +116,8 @@ var roleTable = [numRoles]roleInfo{
 	HiddenWolf:    {"hidden_wolf", "隐狼", Wolves, false, true},
 	Possessed:     {"possessed", "狂人", Wolves, false, true},
 	WildChild:     {"wild_child", "野孩子", Village, false, true},
+	SilenceElder:  {"silence_elder", "禁言长老", Village, true, true},
+	VoteBanElder:  {"vote_ban_elder", "禁票长老", Village, true, true},
 }
 
 func (r Role) String() string {

@@ -39,6 +39,8 @@ type View struct {
 	Swapped    uint32             // magician: the players he has swapped (magician_swap_once)
 	Dreamed    Seat               // dreamcatcher: his last dreamer as he named him
 	LastFear   Seat               // nightmare: whom he feared last (not the same two nights in a row)
+	Silenced   Seat               // public: the player silenced today, no speech (禁言长老), until nightfall
+	VoteBanned Seat               // public: the player banned from today's exile vote (禁票长老), until nightfall
 	Winner     Camp
 	Over       bool
 
@@ -129,6 +131,11 @@ func (g *Game) UpdateView(v *View) {
 		case EvNight:
 			v.Attacked = NoSeat
 			v.Feared, v.NoAttack = false, false
+			v.Silenced, v.VoteBanned = NoSeat, NoSeat
+		case EvSilenced:
+			v.Silenced = e.Seat
+		case EvVoteBanned:
+			v.VoteBanned = e.Seat
 		case EvFeared:
 			v.Feared = true
 		case EvNoAttack:
