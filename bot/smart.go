@@ -39,6 +39,9 @@ type smartBot struct {
 	pickedBy     uint32              // wolves: the killers who picked tonight
 	people       uint32              // the seats played by people (TeamPlayer), 0 in a table of bots
 	ourAttacks   uint32              // wolves: players we attacked
+	bearNear     uint32              // bear tamer: neighbours of a day the bear growled
+	bearClear    uint32              // bear tamer: neighbours of a day it did not
+	bearDay      int                 // bear tamer: the day whose growl he heard
 
 	// speech
 	plan        [rules.MaxClaims]rules.Command
@@ -217,6 +220,7 @@ func (b *smartBot) Act(v *rules.View, choices []rules.Choice) rules.Command {
 	if len(choices) == 0 {
 		return rules.Command{Kind: rules.CmdSkip}
 	}
+	b.hearBear(v)
 	c := b.decide(v, choices)
 	if legal(c, choices) {
 		return c

@@ -346,3 +346,42 @@ func TestSmartEldersMuteTheSuspected(t *testing.T) {
 		}
 	}
 }
+
+// TestSmartBearTamerVotesHisGrowlingNeighbour: the bear tamer (驯熊师) of
+// std-12-bear, on a day the bear growled beside him, votes one of the two
+// neighbours it growled at, while one lives, in most such votes; and never
+// votes a neighbour of a silent bear unless the bear later growled at him.
+func TestSmartBearTamerVotesHisGrowlingNeighbour(t *testing.T) {
+	deal := []rules.Role{rules.Witch, rules.Hunter, rules.Idiot, rules.BearTamer, rules.Werewolf, rules.Villager,
+		rules.Villager, rules.Villager, rules.Werewolf, rules.Villager, rules.Werewolf, rules.HiddenWolf}
+	const me = rules.Seat(4) // beside seat 5, a werewolf
+	chances, voted := 0, 0
+	for seed := uint64(1); seed <= 40; seed++ {
+		g := newGame(t, "std-12-bear", seed, deal)
+		playAsking(t, g, seed, func(a asked) {
+			if a.seat != me || a.cmd.Kind != rules.CmdVote || (a.view.Step != rules.StepVote && a.view.Step != rules.StepPKVote) {
+				return
+			}
+			b := a.bot
+			if x := a.cmd.Target; has(b.bearClear&^b.bearNear, x) {
+				t.Fatalf("seed %d day %d: voted seat %d, beside whom the bear was silent", seed, a.view.Day, x)
+			}
+			var targets uint32
+			for _, c := range a.ch {
+				if c.Kind == rules.CmdVote {
+					targets |= c.Targets
+				}
+			}
+			if a.view.Growl > 0 && b.bearNear&targets&^b.bearClear != 0 {
+				chances++
+				if has(b.bearNear, a.cmd.Target) {
+					voted++
+				}
+			}
+		})
+	}
+	t.Logf("the tamer voted a growled-at neighbour in %d of %d votes", voted, chances)
+	if chances < 5 || voted*10 < chances*6 {
+		t.Errorf("the tamer voted a growled-at neighbour in %d of %d votes", voted, chances)
+	}
+}

@@ -35,6 +35,8 @@ const (
 	attackedL    = -4.0 // witch: told the wolves attacked him
 	spiedL       = -3.0 // little girl: a wolf picked him
 	myPoisonL    = 2.0  // witch: I poisoned him
+	bearNearL    = 1.1  // bear tamer: a neighbour when the bear growled (one of two reads as a wolf)
+	bearClearL   = -2.5 // bear tamer: a neighbour when it did not (a hidden wolf may hide there)
 	voteK        = 0.6  // voting for a likely good player is suspicious
 	sheriffVoteK = 0.4  // voting a likely wolf for sheriff is suspicious
 	accuseK      = 0.4  // accusing a likely good player is suspicious
@@ -293,6 +295,8 @@ func (b *smartBot) build(v *rules.View, m *model, priv bool, me uint32) {
 		addAll(&l, b.attackedTold, attackedL)
 		addAll(&l, b.spied&^b.attackedTold, spiedL)
 		addAll(&l, poisoned, myPoisonL)
+		addAll(&l, b.bearNear&^b.bearClear, bearNearL)
+		addAll(&l, b.bearClear, bearClearL)
 	}
 	for s := rules.Seat(1); s <= n; s++ {
 		p1[s] = sigmoid(l[s])

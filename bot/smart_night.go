@@ -378,3 +378,30 @@ func (b *smartBot) actModel(v *rules.View, c *rules.Choice) rules.Command {
 	}
 	return cmd(rules.CmdModel, t)
 }
+
+// hearBear: the bear tamer learns from today's growl about the neighbours
+// he had when it was heard: one of them reads as a wolf, or neither does.
+// (The table cannot: it does not know his seat.)
+func (b *smartBot) hearBear(v *rules.View) {
+	if b.role != rules.BearTamer || v.Growl == 0 || b.bearDay == v.Day || v.GrowlAlive&b.me == 0 {
+		return
+	}
+	b.bearDay = v.Day
+	var near uint32
+	n := rules.Seat(b.n)
+	for _, step := range [...]rules.Seat{1, n - 1} {
+		for i, s := rules.Seat(1), b.seat; i < n; i++ {
+			s = (s+step-1)%n + 1
+			if s != b.seat && v.GrowlAlive&bit(s) != 0 {
+				near |= bit(s)
+				break
+			}
+		}
+	}
+	if v.Growl > 0 {
+		b.bearNear |= near
+	} else {
+		b.bearClear |= near
+	}
+	b.priv.valid = false
+}

@@ -331,6 +331,12 @@ var presets = []*Preset{
 			"wolf_no_target", "off", "night_order", "seer_first", "wolf_attack_wolves", "off",
 			"guard_repeat", "any"),
 	},
+	{
+		Name: "std-12-bear", Chinese: "熊隐狼", MinPlayers: 12, MaxPlayers: 12,
+		Description: "3 wolves, hidden wolf, bear tamer, witch, hunter, idiot, 4 villagers (ROLES-MORE-2)",
+		cards:       fixed(repeat(Werewolf, 3), []Role{HiddenWolf, BearTamer, Witch, Hunter, Idiot}, repeat(Villager, 4)),
+		Options:     with(std001, "bear_reads", "reads_as"),
+	},
 }
 
 // Presets lists the named boards.

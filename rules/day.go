@@ -12,9 +12,11 @@ func (g *Game) startDay() {
 		// (win_check_before_shot=off), so no campaign.
 		g.setResume(StepDawn, false)
 	case g.opt(OptSheriff) == SheriffDay1Campaign && !g.sheriffDone && g.campExploded:
-		g.announceBans()                 // before the campaign, whose speeches the silence covers
+		g.growl()                        // the bear growls before the campaign (ROLES-MORE-2.md) …
+		g.announceBans()                 // … and the silence is told: it covers the campaign's speeches
 		g.setResume(StepWithdraw, false) // 双爆: the campaign resumes at the withdraw step
 	case g.opt(OptSheriff) == SheriffDay1Campaign && !g.sheriffDone && g.day == 1:
+		g.growl()
 		g.announceBans()
 		g.setResume(StepSignup, false)
 	default:
@@ -26,6 +28,7 @@ func (g *Game) startDay() {
 // with event cards, a card is drawn.
 func (g *Game) dawn() {
 	if !g.dawned && g.night > 0 {
+		g.growl() // before the deaths (told already on a campaign day)
 		dead := g.nightDead
 		g.emit(Event{Kind: EvDawn, Public: true, Mask: dead})
 		g.announceBans()

@@ -82,6 +82,7 @@ const (
 	EvVoteBan                // the vote-ban elder Seat bans Target from the next day's exile vote (禁票长老; told to him alone)
 	EvSilenced               // public, with the dawn (before the campaign on its day): Seat has no speech today
 	EvVoteBanned             // public, with the dawn: Seat may not vote at today's exile vote
+	EvGrowl                  // public, at dawn (before the campaign on its day): the bear growls (Value 1) or not (0) (驯熊师); Mask: the players alive to the table then
 	numEventKinds
 )
 
@@ -96,7 +97,7 @@ var eventNames = [numEventKinds]string{
 	"duel", "grave", "curse", "cursed_vote",
 	"dream", "magic", "hunt", "fear", "feared", "no_attack", "reflect",
 	"model", "wild_wolf", "blood_moon",
-	"silence", "vote_ban", "silenced", "vote_banned",
+	"silence", "vote_ban", "silenced", "vote_banned", "growl",
 }
 
 func (k EventKind) String() string {
@@ -313,6 +314,11 @@ func (e Event) String() string {
 		return fmt.Sprintf("%s %d %d", k, s, t)
 	case EvCursedVote:
 		return fmt.Sprintf("%s %d", k, t)
+	case EvGrowl:
+		if e.Value == 1 {
+			return k + " yes"
+		}
+		return k + " no"
 	}
 	return fmt.Sprintf("%s %d %d", k, s, t)
 }

@@ -82,6 +82,7 @@ type Game struct {
 	crowState
 	silenceState
 	voteBanState
+	bearState
 	outsiderState
 	wildChildState
 	bloodMoonState
@@ -342,6 +343,8 @@ func (g *Game) apply(e *Event) {
 		g.applyVoteBan(e)
 	case EvSilenced, EvVoteBanned:
 		g.silenceTold = g.day
+	case EvGrowl:
+		g.growlTold = g.day
 	case EvDream:
 		g.applyDream(e)
 	case EvMagic:

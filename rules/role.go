@@ -59,6 +59,7 @@ const (
 	// ROLES-MORE-2.md.
 	SilenceElder // 禁言长老: silences a player a night: no speech the next day
 	VoteBanElder // 禁票长老: bans a player a night from the next day's exile vote
+	BearTamer    // 驯熊师: each dawn the bear growls if a neighbour of his reads as a wolf
 	numRoles
 )
 
@@ -118,6 +119,7 @@ var roleTable = [numRoles]roleInfo{
 	WildChild:     {"wild_child", "野孩子", Village, false, true},
 	SilenceElder:  {"silence_elder", "禁言长老", Village, true, true},
 	VoteBanElder:  {"vote_ban_elder", "禁票长老", Village, true, true},
+	BearTamer:     {"bear_tamer", "驯熊师", Village, true, true},
 }
 
 func (r Role) String() string {

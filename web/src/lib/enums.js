@@ -6,7 +6,7 @@ export const ROLES = ['none', 'werewolf', 'white_wolf_king', 'wolf_beauty', 'wol
   'witch', 'hunter', 'guard', 'idiot', 'nine_tailed_fox', 'elder', 'scapegoat', 'cupid', 'thief',
   'little_girl', 'piper', 'knight', 'gravekeeper', 'psychic', 'witch_hunter', 'dreamcatcher', 'crow', 'magician',
   'gargoyle', 'spirit_knight', 'nightmare', 'blood_moon', 'hidden_wolf', 'possessed', 'wild_child',
-  'silence_elder', 'vote_ban_elder'];
+  'silence_elder', 'vote_ban_elder', 'bear_tamer'];
 
 // rules/role.go: Camp (game_over and camp_lost carry one as value).
 export const CAMPS = ['none', 'village', 'wolves', 'lovers', 'piper', 'draw'];
@@ -91,7 +91,8 @@ export const EVENTS = ['none', 'game_start', 'role', 'wolf_team', 'night', 'day'
   'resume', 'game_over', 'extra_cards', 'swap', 'lovers', 'lover_role', 'black_lovers', 'spy', 'enchant', 'charmed',
   'elder_life', 'powers_lost', 'voters', 'event_card', 'ally', 'attack_result', 'feedback', 'red_card', 'camp_lost',
   'kill_power', 'claim', 'duel', 'grave', 'curse', 'cursed_vote', 'dream', 'magic', 'hunt', 'fear', 'feared',
-  'no_attack', 'reflect', 'model', 'wild_wolf', 'blood_moon', 'silence', 'vote_ban', 'silenced', 'vote_banned'];
+  'no_attack', 'reflect', 'model', 'wild_wolf', 'blood_moon', 'silence', 'vote_ban', 'silenced', 'vote_banned',
+  'growl'];
 
 // Roles a board may hold more than once (docs/rules.md).
 export const REPEATABLE = new Set(['werewolf', 'villager']);
