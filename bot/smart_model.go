@@ -83,12 +83,13 @@ var priorL = logit(priorWolf)
 // day as the seer does. The psychic (通灵师) learns the card, which tells the
 // camp too; the bots claim, read and believe his results as the seer's
 // (the claims name the card: a board with both has two real checkers).
-func checker(r rules.Role) bool { return r == rules.Seer || r == rules.Psychic }
+func checker(r rules.Role) bool { return r == rules.Seer || r == rules.Psychic || r == rules.PureWhite }
 
 // checkerIndex is the group of a checker claimant (at most one of each
-// card's claimants is real): 0 the seer, 1 the psychic.
+// card's claimants is real): 0 the seer, 1 the psychic or the pure white
+// (who checks cards as he does; no board holds both).
 func checkerIndex(r rules.Role) int {
-	if r == rules.Psychic {
+	if r == rules.Psychic || r == rules.PureWhite {
 		return 1
 	}
 	return 0

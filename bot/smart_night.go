@@ -20,7 +20,7 @@ func (b *smartBot) actNight(v *rules.View, ch []rules.Choice) rules.Command {
 		return b.actModel(v, c)
 	}
 	if c := find(ch, rules.CmdCheck); c != nil {
-		if b.role == rules.Gargoyle {
+		if b.role == rules.Gargoyle || b.role == rules.WolfWitch { // the wolf witch hunts the pure white among the gods
 			return b.actGodHunt(v, c)
 		}
 		return b.actCheck(v, c)
@@ -216,7 +216,7 @@ func (b *smartBot) killScore(v *rules.View, t rules.Seat) float32 {
 		x += 5
 	case rules.Hunter:
 		x -= 3 // he would shoot back
-	case rules.NoRole, rules.Villager, rules.Seer, rules.Psychic:
+	case rules.NoRole, rules.Villager, rules.Seer, rules.Psychic, rules.PureWhite:
 	default:
 		x += 2
 	}

@@ -213,8 +213,12 @@ func (b *smartBot) decideFake(v *rules.View) rules.Role {
 // fakeCard is the card a faker of r claims: for the seer (decideFake's
 // "a checker"), the board's checker card, the seer or else the psychic.
 func (b *smartBot) fakeCard(r rules.Role) rules.Role {
-	if r == rules.Seer && !b.mayClaimRole(rules.Seer) && b.mayClaimRole(rules.Psychic) {
-		return rules.Psychic
+	if r == rules.Seer && !b.mayClaimRole(rules.Seer) {
+		for _, c := range [...]rules.Role{rules.Psychic, rules.PureWhite} {
+			if b.mayClaimRole(c) {
+				return c
+			}
+		}
 	}
 	return r
 }

@@ -38,3 +38,34 @@ func TestTheEldersChoicesAreTheirsUntilDawn(t *testing.T) {
 		t.Fatalf("a villager's view: silenced %d, banned %d", v.Silenced, v.VoteBanned)
 	}
 }
+
+// TestTheCardChecksAreTheCheckersAlone: the pure white's and the wolf
+// witch's checks are told to each alone: the wolf witch's packmate is told
+// no more than another wolf's mate would be (the werewolves' streams are
+// the same), the checked pure white no more than a villager; the deaths
+// they cause are told at dawn like any other, causes hidden.
+func TestTheCardChecksAreTheCheckersAlone(t *testing.T) {
+	g := dealtGame(t, map[Option]uint8{OptSheriff: SheriffNone}, PureWhite, Witch, Villager, Werewolf, WolfWitch, Villager, Villager, Villager, Villager, Werewolf)
+	play(t, g, Command{Seat: 1, Kind: CmdCheck, Target: 4}, Command{Seat: 5, Kind: CmdCheck, Target: 1})
+	for _, w := range Seats(g.Killers()) {
+		play(t, g, Command{Seat: w, Kind: CmdAttack, Target: 9})
+	}
+	play(t, g, Command{Seat: 2, Kind: CmdSkip})
+	for s := Seat(1); s <= 10; s++ {
+		x := told(g, s, EvCheck)
+		if want := s == 1 || s == 5; (len(x) == 1) != want || len(x) > 1 {
+			t.Errorf("seat %d (%s) was told the checks %v", s, g.Role(s), x)
+		}
+	}
+	if a, b := kinds(g, 4), kinds(g, 10); !slices.Equal(a, b) {
+		t.Fatalf("the checked werewolf was told %v, the other werewolf %v", a, b)
+	}
+	if a, b := kinds(g, 3), kinds(g, 6); !slices.Equal(a, b) {
+		t.Fatalf("two villagers were told %v and %v", a, b)
+	}
+	for _, e := range g.Stream(3, 0, nil) {
+		if e.Kind == EvDeath && e.Value != 0 {
+			t.Fatalf("a villager was told a death's cause: %v", e)
+		}
+	}
+}

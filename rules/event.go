@@ -136,11 +136,12 @@ const (
 	CauseHunt            // the witch hunter's hunt: the wolf he hunted, or himself
 	CauseDream           // the dream: dreamed two nights in a row, or with the dreamcatcher who died in the night
 	CauseReflect         // the spirit knight's reflection (恶灵骑士)
+	CausePurify          // checked by the pure white (a wolf) or the wolf witch (the pure white), from night 2
 	numCauses
 )
 
 var causeNames = [numCauses]string{"none", "attack", "poison", "exile", "shot", "explode", "taken", "charm", "tails",
-	"love", "scapegoat", "red_card", "elder", "duel", "hunt", "dream", "reflect"}
+	"love", "scapegoat", "red_card", "elder", "duel", "hunt", "dream", "reflect", "purify"}
 
 func (c Cause) String() string {
 	if c < numCauses {

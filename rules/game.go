@@ -83,6 +83,7 @@ type Game struct {
 	silenceState
 	voteBanState
 	bearState
+	purifyState
 	outsiderState
 	wildChildState
 	bloodMoonState
@@ -375,6 +376,7 @@ func (g *Game) apply(e *Event) {
 	case EvProtect:
 		g.applyProtect(e)
 	case EvCheck:
+		g.applyCardCheck(e)
 		if hooks[g.role[s]].due { // the gargoyle: his check is owed beside the pack's pick
 			g.due &^= s.bit()
 		} else {

@@ -60,6 +60,8 @@ const (
 	SilenceElder // 禁言长老: silences a player a night: no speech the next day
 	VoteBanElder // 禁票长老: bans a player a night from the next day's exile vote
 	BearTamer    // 驯熊师: each dawn the bear growls if a neighbour of his reads as a wolf
+	PureWhite    // 纯白之女: checks a card a night; from night 2 a wolf she checks dies
+	WolfWitch    // 狼巫: a wolf who checks a card a night; from night 2 the pure white she checks dies
 	numRoles
 )
 
@@ -120,6 +122,8 @@ var roleTable = [numRoles]roleInfo{
 	SilenceElder:  {"silence_elder", "禁言长老", Village, true, true},
 	VoteBanElder:  {"vote_ban_elder", "禁票长老", Village, true, true},
 	BearTamer:     {"bear_tamer", "驯熊师", Village, true, true},
+	PureWhite:     {"pure_white", "纯白之女", Village, true, true},
+	WolfWitch:     {"wolf_witch", "狼巫", Wolves, false, true},
 }
 
 func (r Role) String() string {

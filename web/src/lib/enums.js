@@ -6,14 +6,14 @@ export const ROLES = ['none', 'werewolf', 'white_wolf_king', 'wolf_beauty', 'wol
   'witch', 'hunter', 'guard', 'idiot', 'nine_tailed_fox', 'elder', 'scapegoat', 'cupid', 'thief',
   'little_girl', 'piper', 'knight', 'gravekeeper', 'psychic', 'witch_hunter', 'dreamcatcher', 'crow', 'magician',
   'gargoyle', 'spirit_knight', 'nightmare', 'blood_moon', 'hidden_wolf', 'possessed', 'wild_child',
-  'silence_elder', 'vote_ban_elder', 'bear_tamer'];
+  'silence_elder', 'vote_ban_elder', 'bear_tamer', 'pure_white', 'wolf_witch'];
 
 // rules/role.go: Camp (game_over and camp_lost carry one as value).
 export const CAMPS = ['none', 'village', 'wolves', 'lovers', 'piper', 'draw'];
 
 // rules/event.go: Cause (a death's value).
 export const CAUSES = ['none', 'attack', 'poison', 'exile', 'shot', 'explode', 'taken', 'charm', 'tails',
-  'love', 'scapegoat', 'red_card', 'elder', 'duel', 'hunt', 'dream', 'reflect'];
+  'love', 'scapegoat', 'red_card', 'elder', 'duel', 'hunt', 'dream', 'reflect', 'purify'];
 
 // rules/event.go: the results of a check under seer_sees = wolf_or_not / village_or_not.
 export const CHECK_RESULTS = ['good', 'wolf', 'not_village'];
@@ -77,7 +77,7 @@ export const CHANNELS = ['day', 'wolves', 'lovers', 'dead'];
 
 // The wolves' cards (rules/role.go: camp wolves).
 export const WOLF_ROLES = new Set(['werewolf', 'white_wolf_king', 'wolf_beauty', 'wolf_king', 'gargoyle', 'spirit_knight',
-  'nightmare', 'blood_moon', 'hidden_wolf', 'possessed']);
+  'nightmare', 'blood_moon', 'hidden_wolf', 'possessed', 'wolf_witch']);
 
 // rules/command.go: CmdKind, the commands a state's choices name.
 export const COMMANDS = ['none', 'attack', 'heal', 'poison', 'protect', 'check', 'shoot', 'vote', 'abstain', 'run',
