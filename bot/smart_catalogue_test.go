@@ -349,16 +349,23 @@ func TestSmartEldersMuteTheSuspected(t *testing.T) {
 
 // TestSmartBearTamerVotesHisGrowlingNeighbour: the bear tamer (驯熊师) of
 // std-12-bear, on a day the bear growled beside him, votes one of the two
-// neighbours it growled at, while one lives, in most such votes; and never
-// votes a neighbour of a silent bear unless the bear later growled at him.
+// neighbours it growled at, while one lives, in most such votes, and the
+// players he calls wolves that day are such neighbours; he never votes a
+// neighbour of a silent bear unless the bear later growled at him.
 func TestSmartBearTamerVotesHisGrowlingNeighbour(t *testing.T) {
 	deal := []rules.Role{rules.Witch, rules.Hunter, rules.Idiot, rules.BearTamer, rules.Werewolf, rules.Villager,
 		rules.Villager, rules.Villager, rules.Werewolf, rules.Villager, rules.Werewolf, rules.HiddenWolf}
 	const me = rules.Seat(4) // beside seat 5, a werewolf
-	chances, voted := 0, 0
+	chances, voted, accused := 0, 0, 0
 	for seed := uint64(1); seed <= 40; seed++ {
 		g := newGame(t, "std-12-bear", seed, deal)
 		playAsking(t, g, seed, func(a asked) {
+			if a.seat == me && a.cmd.Kind == rules.CmdClaim && a.cmd.Value == rules.ClaimWolf && a.view.Growl > 0 {
+				accused++
+				if !has(a.bot.bearNear, a.cmd.Target) {
+					t.Errorf("seed %d day %d: the tamer called seat %d a wolf, no neighbour the bear growled at", seed, a.view.Day, a.cmd.Target)
+				}
+			}
 			if a.seat != me || a.cmd.Kind != rules.CmdVote || (a.view.Step != rules.StepVote && a.view.Step != rules.StepPKVote) {
 				return
 			}
@@ -380,8 +387,8 @@ func TestSmartBearTamerVotesHisGrowlingNeighbour(t *testing.T) {
 			}
 		})
 	}
-	t.Logf("the tamer voted a growled-at neighbour in %d of %d votes", voted, chances)
-	if chances < 5 || voted*10 < chances*6 {
+	t.Logf("the tamer voted a growled-at neighbour in %d of %d votes; he named one a wolf %d times", voted, chances, accused)
+	if chances < 5 || voted*10 < chances*6 || accused < 5 {
 		t.Errorf("the tamer voted a growled-at neighbour in %d of %d votes", voted, chances)
 	}
 }
