@@ -298,7 +298,7 @@ func RandomCommand(r *rand.Rand, ch rules.Choice) rules.Command {
 	case ch.Pick > 0:
 		c.Mask = pickSeats(r, ch.Targets, int(ch.Pick))
 	case ch.Roles != 0:
-		c.Role = rules.Role(nthBit(ch.Roles, r.IntN(popcount(ch.Roles))))
+		c.Role = rules.Role(nthBit64(ch.Roles, r.IntN(bits.OnesCount64(ch.Roles))))
 	default:
 		k := popcount(ch.Targets)
 		if ch.NoTarget {
@@ -332,4 +332,12 @@ func nthBit(m uint32, i int) int {
 		}
 	}
 	return -1
+}
+
+// nthBit64 is nthBit over a role set (bit r for Role r).
+func nthBit64(m uint64, i int) int {
+	for ; i > 0; i-- {
+		m &= m - 1
+	}
+	return bits.TrailingZeros64(m)
 }

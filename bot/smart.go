@@ -27,7 +27,7 @@ type smartBot struct {
 	own          ledger
 	planSteps    int                 // ledger.steps when the plan was made
 	modelVer     [2]int              // ledger.ver when priv, pub were built
-	boardRoles   uint32              // the board's roles, learned from the claim choices
+	boardRoles   uint64              // the board's roles, learned from the claim choices
 	blackLovers  uint32              // the lovers' camp, for its members
 	attackedTold uint32              // witch: the attack targets she was told
 	spied        uint32              // little girl: the wolves' picks she read
@@ -39,6 +39,9 @@ type smartBot struct {
 	pickedBy     uint32              // wolves: the killers who picked tonight
 	people       uint32              // the seats played by people (TeamPlayer), 0 in a table of bots
 	ourAttacks   uint32              // wolves: players we attacked
+	bearNear     uint32              // bear tamer: neighbours of a day the bear growled
+	bearClear    uint32              // bear tamer: neighbours of a day it did not
+	bearDay      int                 // bear tamer: the day whose growl he heard
 
 	// speech
 	plan        [rules.MaxClaims]rules.Command
@@ -217,6 +220,7 @@ func (b *smartBot) Act(v *rules.View, choices []rules.Choice) rules.Command {
 	if len(choices) == 0 {
 		return rules.Command{Kind: rules.CmdSkip}
 	}
+	b.hearBear(v)
 	c := b.decide(v, choices)
 	if legal(c, choices) {
 		return c
@@ -314,7 +318,7 @@ func legal(c rules.Command, choices []rules.Choice) bool {
 				return true
 			}
 		case ch.Roles != 0:
-			if c.Target == rules.NoSeat && c.Mask == 0 && c.Role != rules.NoRole && c.Role < 32 && ch.Roles&(1<<c.Role) != 0 {
+			if c.Target == rules.NoSeat && c.Mask == 0 && c.Role != rules.NoRole && c.Role < 64 && ch.Roles&(1<<c.Role) != 0 {
 				return true
 			}
 		default:

@@ -280,3 +280,115 @@ func TestSmartGargoyleHuntsGods(t *testing.T) {
 		t.Errorf("%d checks; as a fake checker %d calls, %d of gods (want 60%%: the gods are 4 of 11)", checks, calls, godCalls)
 	}
 }
+
+// mutedGame deals std-12's ruleset with the elder r in the idiot's place.
+func mutedGame(t *testing.T, seed uint64, deal []rules.Role) *rules.Game {
+	t.Helper()
+	p, err := rules.LookupPreset("std-12")
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, err := p.Board(12)
+	if err != nil {
+		t.Fatal(err)
+	}
+	b.Cards = deal
+	g, err := rules.New(b, seed, deal)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return g
+}
+
+// TestSmartEldersMuteTheSuspected: the silence elder (禁言长老) and the
+// vote-ban elder (禁票长老) never take the speech or vote of a player they
+// know to be good, nor their own, and take it from the player their model
+// suspects most as they choose (ties aside). How often that is a wolf the
+// lone seer claimant named and who still lives is reported, not held: the
+// named wolf is mostly exiled the day he is named.
+func TestSmartEldersMuteTheSuspected(t *testing.T) {
+	for _, elder := range []rules.Role{rules.SilenceElder, rules.VoteBanElder} {
+		deal := []rules.Role{rules.Seer, rules.Witch, rules.Hunter, elder, rules.Villager, rules.Villager,
+			rules.Villager, rules.Villager, rules.Werewolf, rules.Werewolf, rules.Werewolf, rules.Werewolf}
+		const seer, me = rules.Seat(1), rules.Seat(4)
+		acts, chances, muted := 0, 0, 0
+		for seed := uint64(1); seed <= 30; seed++ {
+			g := mutedGame(t, seed, deal)
+			playAsking(t, g, seed, func(a asked) {
+				if a.seat != me || (a.cmd.Kind != rules.CmdSilence && a.cmd.Kind != rules.CmdVoteBan) {
+					return
+				}
+				acts++
+				b := a.bot
+				m := b.model(a.view)
+				x := a.cmd.Target
+				if x == me || has(m.good, x) {
+					t.Fatalf("%s seed %d night %d: took the voice of seat %d, known good", elder, seed, b.night, x)
+				}
+				for _, c := range a.ch {
+					for cm := c.Targets &^ m.good &^ b.me; c.Kind == a.cmd.Kind && cm != 0; {
+						if y := next(&cm); m.p[y] > m.p[x]+tieEps {
+							t.Fatalf("%s seed %d night %d: took seat %d (%.2f) over the more suspected %d (%.2f)", elder, seed, b.night, x, m.p[x], y, m.p[y])
+						}
+					}
+				}
+				if b.seerClaim == bit(seer) && b.accWolf[seer]&a.view.Alive&^m.good != 0 {
+					chances++
+					if has(b.accWolf[seer], x) {
+						muted++
+					}
+				}
+			})
+		}
+		t.Logf("%s: %d nights; a wolf the lone seer claimant named and alive was taken in %d of %d", elder, acts, muted, chances)
+		if acts < 30 {
+			t.Errorf("%s acted on %d nights in 30 games", elder, acts)
+		}
+	}
+}
+
+// TestSmartBearTamerVotesHisGrowlingNeighbour: the bear tamer (驯熊师) of
+// std-12-bear, on a day the bear growled beside him, votes one of the two
+// neighbours it growled at, while one lives, in most such votes, and the
+// players he calls wolves that day are such neighbours; he never votes a
+// neighbour of a silent bear unless the bear later growled at him.
+func TestSmartBearTamerVotesHisGrowlingNeighbour(t *testing.T) {
+	deal := []rules.Role{rules.Witch, rules.Hunter, rules.Idiot, rules.BearTamer, rules.Werewolf, rules.Villager,
+		rules.Villager, rules.Villager, rules.Werewolf, rules.Villager, rules.Werewolf, rules.HiddenWolf}
+	const me = rules.Seat(4) // beside seat 5, a werewolf
+	chances, voted, accused := 0, 0, 0
+	for seed := uint64(1); seed <= 40; seed++ {
+		g := newGame(t, "std-12-bear", seed, deal)
+		playAsking(t, g, seed, func(a asked) {
+			if a.seat == me && a.cmd.Kind == rules.CmdClaim && a.cmd.Value == rules.ClaimWolf && a.view.Growl > 0 {
+				accused++
+				if !has(a.bot.bearNear, a.cmd.Target) {
+					t.Errorf("seed %d day %d: the tamer called seat %d a wolf, no neighbour the bear growled at", seed, a.view.Day, a.cmd.Target)
+				}
+			}
+			if a.seat != me || a.cmd.Kind != rules.CmdVote || (a.view.Step != rules.StepVote && a.view.Step != rules.StepPKVote) {
+				return
+			}
+			b := a.bot
+			if x := a.cmd.Target; has(b.bearClear&^b.bearNear, x) {
+				t.Fatalf("seed %d day %d: voted seat %d, beside whom the bear was silent", seed, a.view.Day, x)
+			}
+			var targets uint32
+			for _, c := range a.ch {
+				if c.Kind == rules.CmdVote {
+					targets |= c.Targets
+				}
+			}
+			if a.view.Growl > 0 && b.bearNear&targets&^b.bearClear != 0 {
+				chances++
+				if has(b.bearNear, a.cmd.Target) {
+					voted++
+				}
+			}
+		})
+	}
+	t.Logf("the tamer voted a growled-at neighbour in %d of %d votes; he named one a wolf %d times", voted, chances, accused)
+	if chances < 5 || voted*10 < chances*6 || accused < 5 {
+		t.Errorf("the tamer voted a growled-at neighbour in %d of %d votes", voted, chances)
+	}
+}

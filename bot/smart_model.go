@@ -35,6 +35,8 @@ const (
 	attackedL    = -4.0 // witch: told the wolves attacked him
 	spiedL       = -3.0 // little girl: a wolf picked him
 	myPoisonL    = 2.0  // witch: I poisoned him
+	bearNearL    = 1.1  // bear tamer: a neighbour when the bear growled (one of two reads as a wolf)
+	bearClearL   = -2.5 // bear tamer: a neighbour when it did not (a hidden wolf may hide there)
 	voteK        = 0.6  // voting for a likely good player is suspicious
 	sheriffVoteK = 0.4  // voting a likely wolf for sheriff is suspicious
 	accuseK      = 0.4  // accusing a likely good player is suspicious
@@ -81,12 +83,13 @@ var priorL = logit(priorWolf)
 // day as the seer does. The psychic (通灵师) learns the card, which tells the
 // camp too; the bots claim, read and believe his results as the seer's
 // (the claims name the card: a board with both has two real checkers).
-func checker(r rules.Role) bool { return r == rules.Seer || r == rules.Psychic }
+func checker(r rules.Role) bool { return r == rules.Seer || r == rules.Psychic || r == rules.PureWhite }
 
 // checkerIndex is the group of a checker claimant (at most one of each
-// card's claimants is real): 0 the seer, 1 the psychic.
+// card's claimants is real): 0 the seer, 1 the psychic or the pure white
+// (who checks cards as he does; no board holds both).
 func checkerIndex(r rules.Role) int {
-	if r == rules.Psychic {
+	if r == rules.Psychic || r == rules.PureWhite {
 		return 1
 	}
 	return 0
@@ -204,7 +207,7 @@ func (b *smartBot) build(v *rules.View, m *model, priv bool, me uint32) {
 	}
 
 	// How many claim each unique role; who claims one alone; the witch.
-	var claimants [32]int8
+	var claimants [64]int8
 	for cm := b.roleClaimed; cm != 0; {
 		if r := b.claimRole[next(&cm)]; uniqueRole(r) {
 			claimants[r]++
@@ -293,6 +296,8 @@ func (b *smartBot) build(v *rules.View, m *model, priv bool, me uint32) {
 		addAll(&l, b.attackedTold, attackedL)
 		addAll(&l, b.spied&^b.attackedTold, spiedL)
 		addAll(&l, poisoned, myPoisonL)
+		addAll(&l, b.bearNear&^b.bearClear, bearNearL)
+		addAll(&l, b.bearClear, bearClearL)
 	}
 	for s := rules.Seat(1); s <= n; s++ {
 		p1[s] = sigmoid(l[s])

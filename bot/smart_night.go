@@ -20,7 +20,7 @@ func (b *smartBot) actNight(v *rules.View, ch []rules.Choice) rules.Command {
 		return b.actModel(v, c)
 	}
 	if c := find(ch, rules.CmdCheck); c != nil {
-		if b.role == rules.Gargoyle {
+		if b.role == rules.Gargoyle || b.role == rules.WolfWitch { // the wolf witch hunts the pure white among the gods
 			return b.actGodHunt(v, c)
 		}
 		return b.actCheck(v, c)
@@ -40,6 +40,11 @@ func (b *smartBot) actNight(v *rules.View, ch []rules.Choice) rules.Command {
 	}
 	if c := find(ch, rules.CmdCurse); c != nil {
 		return b.actCurse(v, c)
+	}
+	for _, k := range [...]rules.CmdKind{rules.CmdSilence, rules.CmdVoteBan} {
+		if c := find(ch, k); c != nil {
+			return b.actMute(v, c)
+		}
 	}
 	if c := find(ch, rules.CmdCharm); c != nil {
 		if c.Pick != 0 {
@@ -211,7 +216,7 @@ func (b *smartBot) killScore(v *rules.View, t rules.Seat) float32 {
 		x += 5
 	case rules.Hunter:
 		x -= 3 // he would shoot back
-	case rules.NoRole, rules.Villager, rules.Seer, rules.Psychic:
+	case rules.NoRole, rules.Villager, rules.Seer, rules.Psychic, rules.PureWhite:
 	default:
 		x += 2
 	}
@@ -348,6 +353,18 @@ func (b *smartBot) actCurse(v *rules.View, c *rules.Choice) rules.Command {
 	return skip
 }
 
+// The silence elder and the vote-ban elder take tomorrow's speech or vote
+// from the most suspected player not known to be good: a wolf's speech is
+// his means to mislead, his vote the pack's weight. Never himself, whom he
+// knows good: the table needs his speech and vote.
+func (b *smartBot) actMute(v *rules.View, c *rules.Choice) rules.Command {
+	m := b.model(v)
+	if t := b.most(&m.p, c.Targets&^m.good&^b.me); t != rules.NoSeat {
+		return cmd(c.Kind, t)
+	}
+	return skip
+}
+
 // The wild child takes as his model the player he trusts most (the least
 // suspected), so that he stays with the village as long as it can keep him.
 func (b *smartBot) actModel(v *rules.View, c *rules.Choice) rules.Command {
@@ -360,4 +377,31 @@ func (b *smartBot) actModel(v *rules.View, c *rules.Choice) rules.Command {
 		}
 	}
 	return cmd(rules.CmdModel, t)
+}
+
+// hearBear: the bear tamer learns from today's growl about the neighbours
+// he had when it was heard: one of them reads as a wolf, or neither does.
+// (The table cannot: it does not know his seat.)
+func (b *smartBot) hearBear(v *rules.View) {
+	if b.role != rules.BearTamer || v.Growl == 0 || b.bearDay == v.Day || v.GrowlAlive&b.me == 0 {
+		return
+	}
+	b.bearDay = v.Day
+	var near uint32
+	n := rules.Seat(b.n)
+	for _, step := range [...]rules.Seat{1, n - 1} {
+		for i, s := rules.Seat(1), b.seat; i < n; i++ {
+			s = (s+step-1)%n + 1
+			if s != b.seat && v.GrowlAlive&bit(s) != 0 {
+				near |= bit(s)
+				break
+			}
+		}
+	}
+	if v.Growl > 0 {
+		b.bearNear |= near
+	} else {
+		b.bearClear |= near
+	}
+	b.priv.valid = false
 }

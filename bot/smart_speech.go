@@ -113,6 +113,18 @@ func (b *smartBot) planVillage(v *rules.View, targets uint32) {
 		return
 	}
 	liedAbout := b.accusedBy(b.seat) != 0
+	if b.role == rules.BearTamer && b.camp(v) == campVillage && v.Growl > 0 {
+		// The growl tells only him which players it was about: he says who
+		// he is and names the neighbour he suspects more (熊叫了).
+		m := b.model(v)
+		if t := b.most(&m.p, b.bearNear&^b.bearClear&^m.good&targets); t != rules.NoSeat {
+			if b.roleClaimed&b.me == 0 && b.mayClaimRole(rules.BearTamer) {
+				b.add(rules.ClaimRole, 0, rules.BearTamer)
+			}
+			b.add(rules.ClaimWolf, t, 0)
+			return
+		}
+	}
 	if b.role == rules.Witch && b.camp(v) == campVillage {
 		// She knows the attacked are good: a claimant who calls one a wolf lies.
 		saved := rules.NoSeat
@@ -213,8 +225,12 @@ func (b *smartBot) decideFake(v *rules.View) rules.Role {
 // fakeCard is the card a faker of r claims: for the seer (decideFake's
 // "a checker"), the board's checker card, the seer or else the psychic.
 func (b *smartBot) fakeCard(r rules.Role) rules.Role {
-	if r == rules.Seer && !b.mayClaimRole(rules.Seer) && b.mayClaimRole(rules.Psychic) {
-		return rules.Psychic
+	if r == rules.Seer && !b.mayClaimRole(rules.Seer) {
+		for _, c := range [...]rules.Role{rules.Psychic, rules.PureWhite} {
+			if b.mayClaimRole(c) {
+				return c
+			}
+		}
 	}
 	return r
 }

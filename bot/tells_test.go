@@ -79,8 +79,17 @@ func (t *tally) add(order []rules.Seat, wolf func(rules.Seat) bool) {
 // from which cards were claimed, which is public (the seer claims in the
 // campaign, an accused player answers later). Run with -v for the rates;
 // -tells N for more games.
+//
+// std-12-pure-white too (ROLES-MORE-2.md): its checker is the pure white,
+// whose card the wolves fake as they fake the seer's.
 func TestBotsHaveNoTells(t *testing.T) {
-	p, err := rules.LookupPreset("std-12")
+	for _, preset := range []string{"std-12", "std-12-pure-white"} {
+		t.Run(preset, func(t *testing.T) { botsHaveNoTells(t, preset) })
+	}
+}
+
+func botsHaveNoTells(t *testing.T, preset string) {
+	p, err := rules.LookupPreset(preset)
 	if err != nil {
 		t.Fatal(err)
 	}

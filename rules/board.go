@@ -331,6 +331,30 @@ var presets = []*Preset{
 			"wolf_no_target", "off", "night_order", "seer_first", "wolf_attack_wolves", "off",
 			"guard_repeat", "any"),
 	},
+	{
+		Name: "std-12-bear", Chinese: "熊隐狼", MinPlayers: 12, MaxPlayers: 12,
+		Description: "3 wolves, hidden wolf, bear tamer, witch, hunter, idiot, 4 villagers (ROLES-MORE-2)",
+		cards:       fixed(repeat(Werewolf, 3), []Role{HiddenWolf, BearTamer, Witch, Hunter, Idiot}, repeat(Villager, 4)),
+		Options:     with(std001, "bear_reads", "reads_as"),
+	},
+	{
+		Name: "std-12-pure-white", Chinese: "纯白夜影", MinPlayers: 12, MaxPlayers: 12,
+		Description: "3 wolves, wolf witch, pure white, witch, hunter, guard, 4 villagers (ROLES-MORE-2)",
+		cards:       fixed(repeat(Werewolf, 3), []Role{WolfWitch, PureWhite, Witch, Hunter, Guard}, repeat(Villager, 4)),
+		Options:     with(std001),
+	},
+	{
+		Name: "std-12-wolf-king-knight", Chinese: "狼王骑士", MinPlayers: 12, MaxPlayers: 12,
+		Description: "3 wolves, wolf king, seer, witch, knight, guard, 4 villagers (ROLES-MORE-2)",
+		cards:       fixed(repeat(Werewolf, 3), []Role{WolfKing, Seer, Witch, Knight, Guard}, repeat(Villager, 4)),
+		Options:     with(std001),
+	},
+	{
+		Name: "std-12-beauty-hunter", Chinese: "狼美人猎人", MinPlayers: 12, MaxPlayers: 12,
+		Description: "3 wolves, wolf beauty, seer, witch, hunter, guard, 4 villagers (ROLES-MORE-2)",
+		cards:       fixed(repeat(Werewolf, 3), []Role{WolfBeauty, Seer, Witch, Hunter, Guard}, repeat(Villager, 4)),
+		Options:     with(std001),
+	},
 }
 
 // Presets lists the named boards.

@@ -64,8 +64,8 @@ func TestCrowCurseNamesNoCrow(t *testing.T) {
 }
 
 // TestGravekeeperToldAlone: the gravekeeper's result goes to him alone, and
-// he is told once every night after a day, exile or not, so that his nights
-// look alike.
+// he is told once every night, exile or not, night 1 ("no exile yet") too,
+// so that his nights look alike.
 func TestGravekeeperToldAlone(t *testing.T) {
 	g := dealtGame(t, nil, Gravekeeper, Seer, Villager, Werewolf, Werewolf, Villager, Villager, Villager, Villager)
 	night := func(check, attack Seat) {
@@ -86,8 +86,9 @@ func TestGravekeeperToldAlone(t *testing.T) {
 	idleOn(g)
 	night(3, 7)
 	gr := told(g, 1, EvGrave)
-	if len(gr) != 2 || gr[0].Target != 4 || gr[0].Value != ResultWolf || gr[1].Target != NoSeat {
-		t.Fatalf("the gravekeeper was told %v, want 4 wolf then no exile", gr)
+	if len(gr) != 3 || gr[0].Target != NoSeat || gr[0].Value != GraveNoDayYet ||
+		gr[1].Target != 4 || gr[1].Value != ResultWolf || gr[2].Target != NoSeat || gr[2].Value == GraveNoDayYet {
+		t.Fatalf("the gravekeeper was told %v, want no exile yet, 4 wolf, then no exile", gr)
 	}
 	for s := Seat(2); s <= 9; s++ {
 		if x := told(g, s, EvGrave); len(x) != 0 {

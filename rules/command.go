@@ -39,12 +39,15 @@ const (
 	CmdHunt             // witch hunter: hunt Target tonight (猎魔人)
 	CmdFear             // nightmare: fear Target tonight (噩梦之影)
 	CmdModel            // wild child: take Target as model (night 1)
+	CmdSilence          // silence elder: Target has no speech tomorrow (禁言长老)
+	CmdVoteBan          // vote-ban elder: Target may not vote at tomorrow's exile vote (禁票长老)
 	numCmds
 )
 
 var cmdNames = [numCmds]string{"none", "attack", "heal", "poison", "protect", "check", "shoot",
 	"vote", "abstain", "run", "withdraw", "badge", "tear", "explode", "charm", "skip", "order",
-	"take", "link", "voters", "ally", "claim", "duel", "curse", "dream", "swap", "hunt", "fear", "model"}
+	"take", "link", "voters", "ally", "claim", "duel", "curse", "dream", "swap", "hunt", "fear", "model",
+	"silence", "ban"}
 
 func (k CmdKind) String() string {
 	if k < numCmds {
@@ -89,7 +92,7 @@ type Command struct {
 
 func (c Command) String() string {
 	switch c.Kind {
-	case CmdAttack, CmdPoison, CmdProtect, CmdCheck, CmdShoot, CmdVote, CmdBadge, CmdCharm, CmdDuel, CmdCurse, CmdDream, CmdHunt, CmdFear, CmdModel:
+	case CmdAttack, CmdPoison, CmdProtect, CmdCheck, CmdShoot, CmdVote, CmdBadge, CmdCharm, CmdDuel, CmdCurse, CmdDream, CmdHunt, CmdFear, CmdModel, CmdSilence, CmdVoteBan:
 		return fmt.Sprintf("%d %s %d", c.Seat, c.Kind, c.Target)
 	case CmdExplode:
 		if c.Target != NoSeat {

@@ -12,8 +12,12 @@ func (g *Game) startDay() {
 		// (win_check_before_shot=off), so no campaign.
 		g.setResume(StepDawn, false)
 	case g.opt(OptSheriff) == SheriffDay1Campaign && !g.sheriffDone && g.campExploded:
+		g.growl()                        // the bear growls before the campaign (ROLES-MORE-2.md) …
+		g.announceBans()                 // … and the silence is told: it covers the campaign's speeches
 		g.setResume(StepWithdraw, false) // 双爆: the campaign resumes at the withdraw step
 	case g.opt(OptSheriff) == SheriffDay1Campaign && !g.sheriffDone && g.day == 1:
+		g.growl()
+		g.announceBans()
 		g.setResume(StepSignup, false)
 	default:
 		g.setResume(StepDawn, false)
@@ -24,8 +28,10 @@ func (g *Game) startDay() {
 // with event cards, a card is drawn.
 func (g *Game) dawn() {
 	if !g.dawned && g.night > 0 {
+		g.growl() // before the deaths (told already on a campaign day)
 		dead := g.nightDead
 		g.emit(Event{Kind: EvDawn, Public: true, Mask: dead})
+		g.announceBans()
 		var b batch
 		for s := Seat(1); s <= g.n; s++ {
 			if g.has(dead, s) {
@@ -51,7 +57,7 @@ func (g *Game) dawn() {
 // nextSpeaker gives the floor to the next seat of speakers after from, in
 // the round's direction, or completes the round.
 func (g *Game) nextSpeaker(s Step, from Seat, speakers uint32) {
-	speakers &= g.pubAlive
+	speakers &= g.pubAlive &^ g.mute() // the silenced has no turn (禁言长老)
 	dir := Seat(1)
 	if s == StepSpeech && g.dir < 0 {
 		dir = -1
@@ -90,7 +96,7 @@ func (g *Game) roundOver(s Step) {
 func (g *Game) beginSpeeches() {
 	switch {
 	case g.opt(OptSpeechOrder) == SpeechFree:
-		g.emit(Event{Kind: EvStep, Public: true, Value: int16(StepDiscussion), Mask: g.pubAlive})
+		g.emit(Event{Kind: EvStep, Public: true, Value: int16(StepDiscussion), Mask: g.pubAlive &^ g.mute()})
 	case g.opt(OptSpeechOrder) == SpeechSheriffChooses && g.sheriff != NoSeat && g.has(g.pubAlive, g.sheriff):
 		g.emit(Event{Kind: EvStep, Public: true, Value: int16(StepOrder), Seat: g.sheriff, Mask: g.sheriff.bit()})
 	default:

@@ -50,7 +50,7 @@ func (g *Game) kill(s Seat, c Cause, public, noLast bool, b *batch) {
 		g.killAll(m, why, public, chain, b)
 	}
 	for m := g.cardSet; m != 0; m &= m - 1 {
-		if f := hooks[bits.TrailingZeros32(m)].watch; f != nil {
+		if f := hooks[bits.TrailingZeros64(m)].watch; f != nil {
 			m, why := f(g, r, public)
 			g.killAll(m, why, public, chain, b)
 		}
@@ -63,9 +63,22 @@ func (g *Game) killAll(m uint32, c Cause, public, silent bool, b *batch) {
 	for x := Seat(1); x <= g.n && m != 0; x++ {
 		if g.has(m, x) {
 			m &^= x.bit()
+			if g.dreamSaves(x, c, public) {
+				continue
+			}
 			g.kill(x, c, public, silent, b)
 		}
 	}
+}
+
+// dreamSaves: tonight's dreamer "cannot die in the night" (ROLES-MORE.md),
+// so a chain of the night (the wolf beauty's charmed, the fox's last tail)
+// passes him by. The night deaths the dream does not stop: his
+// dreamcatcher's (cause dream, the contract's), and a lover's heartbreak
+// (loverDies does not ask: lovers always die together, RULES.md). A red
+// card is no night death.
+func (g *Game) dreamSaves(s Seat, c Cause, public bool) bool {
+	return g.isNight && !public && s == g.dreamer && c != CauseDream && c != CauseRedCard
 }
 
 func (g *Game) reveal(s Seat) {
@@ -133,7 +146,7 @@ func (g *Game) queueTasks(b *batch, front, atNight bool) {
 		}
 		// After a self-explosion the day ends at the announcement: the night's
 		// dead have no last words (001 Q1).
-		if g.lastWords(d.cause, atNight) && !(atNight && g.cut) {
+		if g.lastWords(d.cause, atNight) && !(atNight && g.cut) && g.keepsLastWords(d.seat) {
 			list[n] = queued{d.seat, taskLastWords}
 			n++
 		}

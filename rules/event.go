@@ -65,7 +65,7 @@ const (
 	EvKillPower              // Mask now holds the night kill (the black lovers' widow knife)
 	EvClaim                  // the speaker Seat claims: Value ClaimRole (Role) or ClaimWolf / ClaimGood about Target
 	EvDuel                   // the knight Seat duels Target (骑士决斗): Value ResultWolf (the target dies) or ResultGood (the knight dies)
-	EvGrave                  // the gravekeeper Seat learns how yesterday's exiled Target reads (Value Result*); NoSeat: no exile
+	EvGrave                  // the gravekeeper Seat learns how yesterday's exiled Target reads (Value Result*); NoSeat: no exile (Value GraveNoDayYet: night 1, no day yet)
 	EvCurse                  // the crow Seat curses Target: one more vote against him at the next day's first exile vote
 	EvCursedVote             // the vote being closed counts the crow's curse against Target (the crow not named)
 	EvDream                  // the dreamcatcher Seat dreams Target (摄梦人; told to him alone, the dreamer is not)
@@ -78,6 +78,11 @@ const (
 	EvModel                  // the wild child Seat takes Target as his model (野孩子, night 1)
 	EvWildWolf               // the wild child Seat becomes a werewolf: his model Target is dead
 	EvBloodMoon              // the blood moon apostle Seat self-exploded: night Value has no village power (moderator)
+	EvSilence                // the silence elder Seat silences Target for the next day (禁言长老; told to him alone)
+	EvVoteBan                // the vote-ban elder Seat bans Target from the next day's exile vote (禁票长老; told to him alone)
+	EvSilenced               // public, with the dawn (before the campaign on its day): Seat has no speech today
+	EvVoteBanned             // public, with the dawn: Seat may not vote at today's exile vote
+	EvGrowl                  // public, at dawn (before the campaign on its day): the bear growls (Value 1) or not (0) (驯熊师); Mask: the players alive to the table then
 	numEventKinds
 )
 
@@ -92,6 +97,7 @@ var eventNames = [numEventKinds]string{
 	"duel", "grave", "curse", "cursed_vote",
 	"dream", "magic", "hunt", "fear", "feared", "no_attack", "reflect",
 	"model", "wild_wolf", "blood_moon",
+	"silence", "vote_ban", "silenced", "vote_banned", "growl",
 }
 
 func (k EventKind) String() string {
@@ -130,11 +136,12 @@ const (
 	CauseHunt            // the witch hunter's hunt: the wolf he hunted, or himself
 	CauseDream           // the dream: dreamed two nights in a row, or with the dreamcatcher who died in the night
 	CauseReflect         // the spirit knight's reflection (恶灵骑士)
+	CausePurify          // checked by the pure white (a wolf) or the wolf witch (the pure white), from night 2
 	numCauses
 )
 
 var causeNames = [numCauses]string{"none", "attack", "poison", "exile", "shot", "explode", "taken", "charm", "tails",
-	"love", "scapegoat", "red_card", "elder", "duel", "hunt", "dream", "reflect"}
+	"love", "scapegoat", "red_card", "elder", "duel", "hunt", "dream", "reflect", "purify"}
 
 func (c Cause) String() string {
 	if c < numCauses {
@@ -288,11 +295,14 @@ func (e Event) String() string {
 	case EvDuel:
 		return fmt.Sprintf("%s %d %d %s", k, s, t, resultName(e.Value))
 	case EvGrave:
+		if e.Target == NoSeat && e.Value == GraveNoDayYet {
+			return fmt.Sprintf("%s %d none_yet", k, s)
+		}
 		if e.Target == NoSeat {
 			return fmt.Sprintf("%s %d none", k, s)
 		}
 		return fmt.Sprintf("%s %d %d %s", k, s, t, resultName(e.Value))
-	case EvFeared:
+	case EvFeared, EvSilenced, EvVoteBanned:
 		return fmt.Sprintf("%s %d", k, s)
 	case EvNoAttack:
 		return k
@@ -305,6 +315,11 @@ func (e Event) String() string {
 		return fmt.Sprintf("%s %d %d", k, s, t)
 	case EvCursedVote:
 		return fmt.Sprintf("%s %d", k, t)
+	case EvGrowl:
+		if e.Value == 1 {
+			return k + " yes"
+		}
+		return k + " no"
 	}
 	return fmt.Sprintf("%s %d %d", k, s, t)
 }

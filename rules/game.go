@@ -11,7 +11,7 @@ import (
 // with the events the game emits, so replaying the log rebuilds it exactly.
 type Game struct {
 	board   Board
-	cardSet uint32 // bit r: a card r is on the board
+	cardSet uint64 // bit r: a card r is on the board
 	n       Seat
 	seed    uint64
 	draws   uint32
@@ -80,6 +80,10 @@ type Game struct {
 	knightState
 	gravekeeperState
 	crowState
+	silenceState
+	voteBanState
+	bearState
+	purifyState
 	outsiderState
 	wildChildState
 	bloodMoonState
@@ -334,6 +338,14 @@ func (g *Game) apply(e *Event) {
 		g.applyWildWolf(e)
 	case EvBloodMoon:
 		g.bloodNight = e.Value
+	case EvSilence:
+		g.applySilence(e)
+	case EvVoteBan:
+		g.applyVoteBan(e)
+	case EvSilenced, EvVoteBanned:
+		g.silenceTold = g.day
+	case EvGrowl:
+		g.growlTold = g.day
 	case EvDream:
 		g.applyDream(e)
 	case EvMagic:
@@ -348,7 +360,7 @@ func (g *Game) apply(e *Event) {
 		g.night, g.isNight = e.Value, true
 		g.picked, g.attack, g.nightDead = 0, NoSeat, 0
 		for m := g.cardSet; m != 0; m &= m - 1 {
-			if f := hooks[bits.TrailingZeros32(m)].nightFalls; f != nil {
+			if f := hooks[bits.TrailingZeros64(m)].nightFalls; f != nil {
 				f(g)
 			}
 		}
@@ -364,6 +376,7 @@ func (g *Game) apply(e *Event) {
 	case EvProtect:
 		g.applyProtect(e)
 	case EvCheck:
+		g.applyCardCheck(e)
 		if hooks[g.role[s]].due { // the gargoyle: his check is owed beside the pack's pick
 			g.due &^= s.bit()
 		} else {

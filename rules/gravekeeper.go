@@ -5,6 +5,10 @@ package rules
 // the game reads (wolf or not), or "no exile", so that his nights look
 // alike. He has no command: he is told as the night's step ends (told).
 
+// GraveNoDayYet is EvGrave's Value, with no Target, on a night no day came
+// before (night 1): "no exile yet", not "nobody was exiled".
+const GraveNoDayYet = 1
+
 type gravekeeperState struct {
 	buried uint32 // the exiled already accounted for at a nightfall
 	grave  Seat   // the player exiled by the day just ended (NoSeat: none)
@@ -30,10 +34,13 @@ func init() {
 		toldIsPower: true,
 		told: func(g *Game) {
 			s := g.firstOf(Gravekeeper, g.alive)
-			if s == NoSeat || !g.villagePower() || g.day == 0 || g.feared(s) {
-				return // no day has passed yet (night 1); or 噩梦之影's fear took it
+			if s == NoSeat || !g.villagePower() || g.feared(s) {
+				return // 噩梦之影's fear took it
 			}
 			e := Event{Kind: EvGrave, To: s.bit(), Seat: s, Target: g.grave}
+			if g.day == 0 { // called on night 1 too: his screen says why he learns nothing
+				e.Target, e.Value = NoSeat, GraveNoDayYet
+			}
 			if t := g.grave; t != NoSeat && g.readsWolf(t) {
 				e.Value = ResultWolf
 			}

@@ -154,8 +154,9 @@ func (g *Game) resolveNight() {
 	// ROLES-MORE.md: the hunt after the poison, the dreams, the spirit
 	// knight's reflection last. (Direct calls: the batch handed to a hook
 	// would escape to the heap.)
-	if g.cardSet&(1<<WitchHunter|1<<Dreamcatcher|1<<SpiritKnight) != 0 {
+	if g.cardSet&(1<<WitchHunter|1<<Dreamcatcher|1<<SpiritKnight|1<<PureWhite|1<<WolfWitch) != 0 {
 		g.resolveHunt(&b)
+		g.resolvePurify(&b) // ROLES-MORE-2.md §5: the check deaths after the hunt, before the dreams
 		g.resolveDreams(&b)
 		g.resolveReflection(&b)
 	}

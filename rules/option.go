@@ -56,6 +56,8 @@ const (
 	OptSelfExplosion
 	OptNightOrder
 	OptWolfAttackWolves
+	OptSilenceCoversLastWords
+	OptBearReads
 	numOptions
 )
 
@@ -147,6 +149,9 @@ const (
 
 	SeerFirst   = 0
 	WolvesFirst = 1
+
+	BearReadsAs  = 0 // bear_reads: how a camp check reads the neighbour
+	BearTrueCamp = 1 // … or his camp in truth
 )
 
 type optionInfo struct {
@@ -200,6 +205,8 @@ var optionTable = [numOptions]optionInfo{
 	OptNightShot:                {"night_shot", []string{"dawn", "in_night"}, "a hunter or wolf king killed at night shoots at dawn, or inside the night's resolution (002), his victim among the dawn's dead"},
 	OptSelfExplosion:            {"self_explosion", []string{"on", "off"}, "the wolves may self-explode (自爆) by day (AIWolf: off)"},
 	OptNightOrder:               {"night_order", []string{"seer_first", "wolves_first"}, "the night's wake order: the checkers (seer, psychic) before the wolves (000), or after the witch (守卫→狼人→女巫→预言家, as 狼人杀 clubs call it)"},
+	OptSilenceCoversLastWords:   {"silence_covers_last_words", []string{"off", "on"}, "a player silenced by the silence elder (禁言长老) also loses that day's last words"},
+	OptBearReads:                {"bear_reads", []string{"reads_as", "true_camp"}, "what makes the bear (驯熊师) growl: a neighbour who reads as a wolf (a hidden wolf does not, a gargoyle does), or one of the wolf camp in truth"},
 	OptWolfAttackWolves:         {"wolf_attack_wolves", []string{"on", "off"}, "the wolves may attack one of their own or themselves (自刀); off (AIWolf): their target must be outside the pack"},
 }
 

@@ -27,11 +27,15 @@ func entitled(g *Game, e *Event) uint32 {
 	case EvProtect:
 		return g.seatsOf(Guard, g.all)
 	case EvCheck:
-		return g.seatsOf(Seer, g.all) | g.seatsOf(Psychic, g.all) | g.seatsOf(Gargoyle, g.all)
+		return g.seatsOf(Seer, g.all) | g.seatsOf(Psychic, g.all) | g.seatsOf(Gargoyle, g.all) | g.seatsOf(PureWhite, g.all) | g.seatsOf(WolfWitch, g.all)
 	case EvGrave:
 		return g.seatsOf(Gravekeeper, g.all)
 	case EvCurse:
 		return g.seatsOf(Crow, g.all)
+	case EvSilence:
+		return g.seatsOf(SilenceElder, g.all)
+	case EvVoteBan:
+		return g.seatsOf(VoteBanElder, g.all)
 	case EvWitchTold, EvHeal, EvPoison:
 		return g.seatsOf(Witch, g.all)
 	case EvDream:
@@ -84,7 +88,7 @@ func entitled(g *Game, e *Event) uint32 {
 		case StepMagician:
 			return g.seatsOf(Magician, g.all)
 		case StepCheck: // night_order=wolves_first: a checker woken alone
-			return g.seatsOf(Seer, g.all) | g.seatsOf(Psychic, g.all)
+			return g.seatsOf(Seer, g.all) | g.seatsOf(Psychic, g.all) | g.seatsOf(PureWhite, g.all)
 		case StepNightShot: // a shooter killed tonight, woken alone
 			return (g.seatsOf(Hunter, g.all) | g.seatsOf(WolfKing, g.all)) &^ g.alive
 		}
@@ -212,7 +216,7 @@ func noLeaks(rt *rapid.T, g *Game) {
 			// The pack knows itself; the hidden wolf knows the pack; nobody
 			// knows the lone cards (the gargoyle, the hidden wolf, the possessed).
 			mate := (g.has(team, s) || s == g.ally) && g.has(team&^g.lone, x)
-			checked := (g.role[s] == Seer && g.opt(OptSeerSees) == SeesRole) || g.role[s] == Psychic || g.role[s] == Gargoyle
+			checked := (g.role[s] == Seer && g.opt(OptSeerSees) == SeesRole) || g.role[s] == Psychic || g.role[s] == Gargoyle || g.role[s] == PureWhite || g.role[s] == WolfWitch
 			lover := g.opt(OptLoversSeeRoles) == On && g.has(g.lovers, s) && g.has(g.lovers, x)
 			if x != s && !mate && !g.has(g.revealed, x) && !checked && !lover {
 				rt.Fatalf("seat %d (%s) knows seat %d is %s", s, g.role[s], x, k)

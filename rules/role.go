@@ -56,6 +56,12 @@ const (
 	HiddenWolf   // 隐狼: knows the wolves, unknown to them, reads as good
 	Possessed    // 狂人: a human of the wolf camp (AIWolf POSSESSED)
 	WildChild    // 野孩子: becomes a wolf when his model dies
+	// ROLES-MORE-2.md.
+	SilenceElder // 禁言长老: silences a player a night: no speech the next day
+	VoteBanElder // 禁票长老: bans a player a night from the next day's exile vote
+	BearTamer    // 驯熊师: each dawn the bear growls if a neighbour of his reads as a wolf
+	PureWhite    // 纯白之女: checks a card a night; from night 2 a wolf she checks dies
+	WolfWitch    // 狼巫: a wolf who checks a card a night; from night 2 the pure white she checks dies
 	numRoles
 )
 
@@ -113,6 +119,11 @@ var roleTable = [numRoles]roleInfo{
 	HiddenWolf:    {"hidden_wolf", "隐狼", Wolves, false, true},
 	Possessed:     {"possessed", "狂人", Wolves, false, true},
 	WildChild:     {"wild_child", "野孩子", Village, false, true},
+	SilenceElder:  {"silence_elder", "禁言长老", Village, true, true},
+	VoteBanElder:  {"vote_ban_elder", "禁票长老", Village, true, true},
+	BearTamer:     {"bear_tamer", "驯熊师", Village, true, true},
+	PureWhite:     {"pure_white", "纯白之女", Village, true, true},
+	WolfWitch:     {"wolf_witch", "狼巫", Wolves, false, true},
 }
 
 func (r Role) String() string {

@@ -16,7 +16,7 @@ type spiritKnightState struct {
 func init() {
 	hooks[SpiritKnight] = roleHooks{
 		spared: func(g *Game, s Seat, c Cause) bool {
-			return c == CauseAttack || c == CausePoison || c == CauseHunt || c == CauseDream
+			return c == CauseAttack || c == CausePoison || c == CauseHunt || c == CauseDream || c == CausePurify
 		},
 		noExplode: true,
 	}

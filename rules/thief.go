@@ -14,7 +14,9 @@ func init() {
 			if s == NoSeat {
 				return false
 			}
-			g.emit(Event{Kind: EvExtraCards, To: s.bit(), Seat: s, Role: g.extra[0], Value: int16(g.extra[1])})
+			if !g.feared(s) { // feared, he is told so and nothing else: not the cards (噩梦之影)
+				g.emit(Event{Kind: EvExtraCards, To: s.bit(), Seat: s, Role: g.extra[0], Value: int16(g.extra[1])})
+			}
 			g.emit(Event{Kind: EvStep, To: s.bit(), Value: int16(StepThief), Role: Thief, Mask: s.bit()})
 			return true
 		},

@@ -39,6 +39,10 @@ type View struct {
 	Swapped    uint32             // magician: the players he has swapped (magician_swap_once)
 	Dreamed    Seat               // dreamcatcher: his last dreamer as he named him
 	LastFear   Seat               // nightmare: whom he feared last (not the same two nights in a row)
+	Silenced   Seat               // public: the player silenced today, no speech (禁言长老), until nightfall
+	VoteBanned Seat               // public: the player banned from today's exile vote (禁票长老), until nightfall
+	Growl      int8               // public: today's bear (驯熊师): 1 growls, -1 does not, 0 not told; until nightfall
+	GrowlAlive uint32             // public: the players alive to the table when the bear was heard (the tamer's neighbours are among them)
 	Winner     Camp
 	Over       bool
 
@@ -129,6 +133,16 @@ func (g *Game) UpdateView(v *View) {
 		case EvNight:
 			v.Attacked = NoSeat
 			v.Feared, v.NoAttack = false, false
+			v.Silenced, v.VoteBanned, v.Growl = NoSeat, NoSeat, 0
+		case EvSilenced:
+			v.Silenced = e.Seat
+		case EvVoteBanned:
+			v.VoteBanned = e.Seat
+		case EvGrowl:
+			v.Growl, v.GrowlAlive = -1, e.Mask
+			if e.Value == 1 {
+				v.Growl = 1
+			}
 		case EvFeared:
 			v.Feared = true
 		case EvNoAttack:

@@ -11,7 +11,7 @@ func (g *Game) voters(s Step) uint32 {
 	case StepSheriffVote, StepSheriffPKVote:
 		return g.pubAlive &^ (g.cands | g.withdrawn)
 	}
-	v := g.pubAlive &^ g.noVote
+	v := g.pubAlive &^ g.noVote &^ g.voteBanned(s)
 	if g.voteDay == g.day {
 		v &= g.voteOnly // named by the scapegoat
 	}

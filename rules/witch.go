@@ -45,10 +45,14 @@ func (g *Game) wakeWitch() bool {
 		return false
 	}
 	told := g.attack
-	if g.opt(OptWitchInformed) == InformedWhileHealUnused && g.healUsed || g.feared(w) { // a feared witch is not told (噩梦之影)
+	if g.opt(OptWitchInformed) == InformedWhileHealUnused && g.healUsed {
 		told = NoSeat
 	}
-	g.emit(Event{Kind: EvWitchTold, To: w.bit(), Seat: w, Target: told})
+	// A feared witch is told she is feared and nothing else (噩梦之影): not
+	// even "no attack", which a client would show as a night without one.
+	if !g.feared(w) {
+		g.emit(Event{Kind: EvWitchTold, To: w.bit(), Seat: w, Target: told})
+	}
 	g.emit(Event{Kind: EvStep, To: w.bit(), Value: int16(StepWitch), Mask: w.bit()})
 	return true
 }

@@ -57,7 +57,8 @@ func (a *Actor) audience(v *rules.View, ch string) (c chat, ok bool) {
 	case ChanDay:
 		// The dead speak once more by day: their last words (遗言).
 		lastWords := v.Step == rules.StepLastWords && v.Turn == s
-		return chat{Public: true}, (alive || lastWords) && !night
+		silenced := v.Silenced == s && !lastWords // 禁言长老: no speech today, last words aside (the rules skip them under silence_covers_last_words)
+		return chat{Public: true}, (alive || lastWords) && !night && !silenced
 	case ChanWolves:
 		if !alive || !night || v.Wolves&me == 0 {
 			return chat{}, false

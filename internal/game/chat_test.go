@@ -251,3 +251,22 @@ func TestLastWordsAreSpokenInTheDayChannel(t *testing.T) {
 		t.Fatalf("the dead wrote after his last words: %v", f)
 	}
 }
+
+// TestTheSilencedMayNotSpeak: by day the player the silence elder
+// (禁言长老) silenced may not write to the day channel, another living
+// player may; at his last words he may.
+func TestTheSilencedMayNotSpeak(t *testing.T) {
+	var a Actor
+	v := rules.View{Seat: 3, Players: 8, Day: 1, Step: rules.StepSpeech, Turn: 4, Alive: 0b111111110, Silenced: 3}
+	if _, ok := a.audience(&v, ChanDay); ok {
+		t.Fatal("the silenced seat 3 may write to the day channel")
+	}
+	v.Seat = 4
+	if _, ok := a.audience(&v, ChanDay); !ok {
+		t.Fatal("seat 4, not silenced, may not write to the day channel")
+	}
+	v.Seat, v.Step, v.Turn = 3, rules.StepLastWords, 3
+	if _, ok := a.audience(&v, ChanDay); !ok {
+		t.Fatal("the silenced seat 3 may not speak his last words")
+	}
+}

@@ -99,7 +99,10 @@ func TestEveryConnectionGetsTheSameNight(t *testing.T) {
 	thiefCupid := rules.Board{Cards: []rules.Role{rules.Thief, rules.Cupid, rules.Werewolf, rules.Werewolf, rules.Seer,
 		rules.Witch, rules.Guard, rules.LittleGirl, rules.Villager, rules.Villager}}
 	for name, b := range map[string]rules.Board{"std-12": std12(t), "thief and cupid": thiefCupid,
-		"std-12-fox": presetBoard(t, "std-12-fox", 12), "forum": presetBoard(t, "forum", 9)} { // forum: cupid at night 0
+		"std-12-fox": presetBoard(t, "std-12-fox", 12), "forum": presetBoard(t, "forum", 9), // forum: cupid at night 0
+		"std-12-pure-white": presetBoard(t, "std-12-pure-white", 12), "std-12-bear": presetBoard(t, "std-12-bear", 12),
+		"elders": {Cards: []rules.Role{rules.SilenceElder, rules.VoteBanElder, rules.Seer, rules.Witch, rules.Werewolf,
+			rules.Werewolf, rules.Villager, rules.Villager, rules.Villager}}} {
 		for seed := uint64(1); seed <= 2; seed++ {
 			t.Run(fmt.Sprintf("%s seed %d", name, seed), func(t *testing.T) {
 				everyConnectionGetsTheSameNight(t, b, seed)

@@ -5,14 +5,15 @@
 export const ROLES = ['none', 'werewolf', 'white_wolf_king', 'wolf_beauty', 'wolf_king', 'villager', 'seer',
   'witch', 'hunter', 'guard', 'idiot', 'nine_tailed_fox', 'elder', 'scapegoat', 'cupid', 'thief',
   'little_girl', 'piper', 'knight', 'gravekeeper', 'psychic', 'witch_hunter', 'dreamcatcher', 'crow', 'magician',
-  'gargoyle', 'spirit_knight', 'nightmare', 'blood_moon', 'hidden_wolf', 'possessed', 'wild_child'];
+  'gargoyle', 'spirit_knight', 'nightmare', 'blood_moon', 'hidden_wolf', 'possessed', 'wild_child',
+  'silence_elder', 'vote_ban_elder', 'bear_tamer', 'pure_white', 'wolf_witch'];
 
 // rules/role.go: Camp (game_over and camp_lost carry one as value).
 export const CAMPS = ['none', 'village', 'wolves', 'lovers', 'piper', 'draw'];
 
 // rules/event.go: Cause (a death's value).
 export const CAUSES = ['none', 'attack', 'poison', 'exile', 'shot', 'explode', 'taken', 'charm', 'tails',
-  'love', 'scapegoat', 'red_card', 'elder', 'duel', 'hunt', 'dream', 'reflect'];
+  'love', 'scapegoat', 'red_card', 'elder', 'duel', 'hunt', 'dream', 'reflect', 'purify'];
 
 // rules/event.go: the results of a check under seer_sees = wolf_or_not / village_or_not.
 export const CHECK_RESULTS = ['good', 'wolf', 'not_village'];
@@ -76,12 +77,12 @@ export const CHANNELS = ['day', 'wolves', 'lovers', 'dead'];
 
 // The wolves' cards (rules/role.go: camp wolves).
 export const WOLF_ROLES = new Set(['werewolf', 'white_wolf_king', 'wolf_beauty', 'wolf_king', 'gargoyle', 'spirit_knight',
-  'nightmare', 'blood_moon', 'hidden_wolf', 'possessed']);
+  'nightmare', 'blood_moon', 'hidden_wolf', 'possessed', 'wolf_witch']);
 
 // rules/command.go: CmdKind, the commands a state's choices name.
 export const COMMANDS = ['none', 'attack', 'heal', 'poison', 'protect', 'check', 'shoot', 'vote', 'abstain', 'run',
   'withdraw', 'badge', 'tear', 'explode', 'charm', 'skip', 'order', 'take', 'link', 'voters', 'ally', 'claim', 'duel',
-  'curse', 'dream', 'swap', 'hunt', 'fear', 'model'];
+  'curse', 'dream', 'swap', 'hunt', 'fear', 'model', 'silence', 'ban'];
 
 // rules/event.go: EventKind.
 export const EVENTS = ['none', 'game_start', 'role', 'wolf_team', 'night', 'day', 'step', 'protect', 'check',
@@ -90,7 +91,8 @@ export const EVENTS = ['none', 'game_start', 'role', 'wolf_team', 'night', 'day'
   'resume', 'game_over', 'extra_cards', 'swap', 'lovers', 'lover_role', 'black_lovers', 'spy', 'enchant', 'charmed',
   'elder_life', 'powers_lost', 'voters', 'event_card', 'ally', 'attack_result', 'feedback', 'red_card', 'camp_lost',
   'kill_power', 'claim', 'duel', 'grave', 'curse', 'cursed_vote', 'dream', 'magic', 'hunt', 'fear', 'feared',
-  'no_attack', 'reflect', 'model', 'wild_wolf', 'blood_moon'];
+  'no_attack', 'reflect', 'model', 'wild_wolf', 'blood_moon', 'silence', 'vote_ban', 'silenced', 'vote_banned',
+  'growl'];
 
 // Roles a board may hold more than once (docs/rules.md).
 export const REPEATABLE = new Set(['werewolf', 'villager']);

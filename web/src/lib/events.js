@@ -39,8 +39,10 @@ export function variants(e) {
       return e.role ? [] : [CHECK_RESULTS[e.value || 0]];
     case 'duel':
       return e.value === 1 ? ['wolf'] : []; // rules: ResultWolf, the wolf dies; else the knight
+    case 'growl':
+      return e.value === 1 ? [] : ['silent'];
     case 'grave':
-      if (!e.target) return ['none'];
+      if (!e.target) return e.value === 1 ? ['none_yet'] : ['none']; // rules.GraveNoDayYet: night 1
       return e.value === 1 ? ['wolf'] : [];
     case 'claim':
       return CLAIMS[e.value] && CLAIMS[e.value] !== 'role' ? [CLAIMS[e.value]] : [];

@@ -71,7 +71,7 @@ group('labels in every language', () => {
       expect(KINDS.slice(1).filter((k) => !('event.' + k in d))).toEqual([]);
       const samples = [
         { kind: 'duel', seat: 3, target: 5, value: 1 }, { kind: 'duel', seat: 3, target: 5, value: 0 },
-        { kind: 'grave', seat: 2, target: 4, value: 1 }, { kind: 'grave', seat: 2, target: 4 }, { kind: 'grave', seat: 2 },
+        { kind: 'grave', seat: 2, target: 4, value: 1 }, { kind: 'grave', seat: 2, target: 4 }, { kind: 'grave', seat: 2 }, { kind: 'grave', seat: 2, value: 1 },
         { kind: 'curse', seat: 1, target: 2 }, { kind: 'cursed_vote', target: 2, value: 1 }, { kind: 'dream', seat: 1, target: 2 },
         { kind: 'magic', seat: 1, mask: [2, 3] }, { kind: 'hunt', seat: 1, target: 2 }, { kind: 'fear', seat: 1, target: 2 },
         { kind: 'feared', seat: 2 }, { kind: 'no_attack', to: [4, 5], value: 1 }, { kind: 'reflect', seat: 1, target: 2 },
@@ -96,6 +96,7 @@ group('labels in every language', () => {
     expect(describe(d, { kind: 'grave', seat: 2, target: 4, value: 1 })).toMatch(/wolf/);
     expect(describe(d, { kind: 'grave', seat: 2, target: 4, value: 0 })).toMatch(/good/);
     expect(describe(d, { kind: 'grave', seat: 2 })).toMatch(/Nobody/);
+    expect(describe(d, { kind: 'grave', seat: 2, value: 1 })).toMatch(/No exile yet/);
     expect(describe(d, { kind: 'magic', seat: 1, mask: [2, 7] })).toContain('2, 7');
   });
   test('the replay names the seat told, never "you", for the private powers', () => {
