@@ -91,6 +91,8 @@ var optionCards = map[string][][]rules.Role{
 	"dreamcatcher_must_dream":     {{rules.Dreamcatcher}},
 	"magician_swap_once":          {{rules.Magician}},
 	"spirit_knight_reflect":       {{rules.SpiritKnight}},
+	"silence_covers_last_words":   {{rules.SilenceElder}},
+	"bear_reads":                  {{rules.BearTamer}},
 }
 
 // sheriffOnly are options that matter only with a sheriff (OPTION_AFTER).
