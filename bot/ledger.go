@@ -25,7 +25,7 @@ type ledger struct {
 	pubRole     [maxSeat]rules.Role // cards turned face up
 	pubGood     uint32              // … of the village or another camp
 	pubWolf     uint32              // … of the wolves
-	holder      [32]rules.Seat      // the seat whose unique card was turned up
+	holder      [64]rules.Seat      // the seat whose unique card was turned up
 	claimRole   [maxSeat]rules.Role // the role each seat claimed last
 	seerClaim   uint32              // seats that claimed a checker's card (the seer, the psychic)
 	roleClaimed uint32              // seats that claimed a role

@@ -27,7 +27,7 @@ type smartBot struct {
 	own          ledger
 	planSteps    int                 // ledger.steps when the plan was made
 	modelVer     [2]int              // ledger.ver when priv, pub were built
-	boardRoles   uint32              // the board's roles, learned from the claim choices
+	boardRoles   uint64              // the board's roles, learned from the claim choices
 	blackLovers  uint32              // the lovers' camp, for its members
 	attackedTold uint32              // witch: the attack targets she was told
 	spied        uint32              // little girl: the wolves' picks she read
@@ -202,6 +202,8 @@ func (b *smartBot) friends(v *rules.View) uint32 {
 		f |= v.Lovers
 	}
 	switch b.camp(v) {
+	case campVillage: // the sisters and brothers know each other good (ROLES-MORE-2.md)
+		f |= v.Siblings
 	case campWolf:
 		f |= v.Wolves
 	case campLovers:
@@ -314,7 +316,7 @@ func legal(c rules.Command, choices []rules.Choice) bool {
 				return true
 			}
 		case ch.Roles != 0:
-			if c.Target == rules.NoSeat && c.Mask == 0 && c.Role != rules.NoRole && c.Role < 32 && ch.Roles&(1<<c.Role) != 0 {
+			if c.Target == rules.NoSeat && c.Mask == 0 && c.Role != rules.NoRole && c.Role < 64 && ch.Roles&(1<<c.Role) != 0 {
 				return true
 			}
 		default:

@@ -94,7 +94,7 @@ func checkerIndex(r rules.Role) int {
 
 // uniqueRole: a board holds at most one card of the role.
 func uniqueRole(r rules.Role) bool {
-	return r != rules.NoRole && r != rules.Werewolf && r != rules.Villager
+	return r != rules.NoRole && r != rules.Werewolf && r != rules.Villager && r != rules.Sister && r != rules.Brother
 }
 
 // model returns the bot's private model, rebuilt if an event changed it.
@@ -204,7 +204,7 @@ func (b *smartBot) build(v *rules.View, m *model, priv bool, me uint32) {
 	}
 
 	// How many claim each unique role; who claims one alone; the witch.
-	var claimants [32]int8
+	var claimants [64]int8
 	for cm := b.roleClaimed; cm != 0; {
 		if r := b.claimRole[next(&cm)]; uniqueRole(r) {
 			claimants[r]++

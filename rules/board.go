@@ -40,7 +40,7 @@ func (b *Board) Validate() error {
 			return fmt.Errorf("rules: the role %s (%s) is not supported yet", r, r.Chinese())
 		}
 		count[r]++
-		if count[r] > 1 && r != Werewolf && r != Villager {
+		if count[r] > 1 && !r.multiple() {
 			return fmt.Errorf("rules: a board holds at most one %s (%s)", r, r.Chinese())
 		}
 		if r.IsWolf() {
@@ -54,6 +54,13 @@ func (b *Board) Validate() error {
 	}
 	if others == 0 {
 		return errors.New("rules: a board needs at least one non-wolf")
+	}
+	// ROLES-MORE-2.md: the sisters are always a pair, the brothers three.
+	if c := count[Sister]; c != 0 && c != 2 {
+		return fmt.Errorf("rules: the sisters (%s) come as a pair: the board holds %d", Sister.Chinese(), c)
+	}
+	if c := count[Brother]; c != 0 && c != 3 {
+		return fmt.Errorf("rules: the brothers (%s) come as three: the board holds %d", Brother.Chinese(), c)
 	}
 	if count[Thief] == 1 && wolves > n-1 {
 		return errors.New("rules: with the thief's extra cards there are too many wolves for the seats")

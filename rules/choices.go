@@ -9,7 +9,7 @@ type Choice struct {
 	NoTarget bool
 	Value    int8
 	Pick     int8   // > 0: the command names this many seats of Targets as its Mask; AnySubset: any number
-	Roles    uint32 // a role claim: the roles that may be named (bit r for Role r)
+	Roles    uint64 // a role claim: the roles that may be named (bit r for Role r)
 }
 
 // AnySubset as a Choice's Pick: any set of the Targets, the empty set too.

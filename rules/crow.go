@@ -49,7 +49,7 @@ func (g *Game) applyCurse(e *Event) {
 // the vote of step s being counted (roleHooks.extraVote).
 func (g *Game) extraVote(s Step) (Seat, int) {
 	for m := g.cardSet; m != 0; m &= m - 1 {
-		if f := hooks[bits.TrailingZeros32(m)].extraVote; f != nil {
+		if f := hooks[bits.TrailingZeros64(m)].extraVote; f != nil {
 			if t, w := f(g, s); t != NoSeat {
 				return t, w
 			}

@@ -50,7 +50,7 @@ func (g *Game) kill(s Seat, c Cause, public, noLast bool, b *batch) {
 		g.killAll(m, why, public, chain, b)
 	}
 	for m := g.cardSet; m != 0; m &= m - 1 {
-		if f := hooks[bits.TrailingZeros32(m)].watch; f != nil {
+		if f := hooks[bits.TrailingZeros64(m)].watch; f != nil {
 			m, why := f(g, r, public)
 			g.killAll(m, why, public, chain, b)
 		}

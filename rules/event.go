@@ -78,6 +78,7 @@ const (
 	EvModel                  // the wild child Seat takes Target as his model (野孩子, night 1)
 	EvWildWolf               // the wild child Seat becomes a werewolf: his model Target is dead
 	EvBloodMoon              // the blood moon apostle Seat self-exploded: night Value has no village power (moderator)
+	EvSiblings               // the sisters or brothers (Role) of Mask meet tonight, night Value: told to those woken (姐妹, 三兄弟)
 	numEventKinds
 )
 
@@ -92,6 +93,7 @@ var eventNames = [numEventKinds]string{
 	"duel", "grave", "curse", "cursed_vote",
 	"dream", "magic", "hunt", "fear", "feared", "no_attack", "reflect",
 	"model", "wild_wolf", "blood_moon",
+	"siblings",
 }
 
 func (k EventKind) String() string {
@@ -305,6 +307,8 @@ func (e Event) String() string {
 		return fmt.Sprintf("%s %d %d", k, s, t)
 	case EvCursedVote:
 		return fmt.Sprintf("%s %d", k, t)
+	case EvSiblings:
+		return fmt.Sprintf("%s %d %s %s", k, e.Value, e.Role, seatList(e.Mask))
 	}
 	return fmt.Sprintf("%s %d %d", k, s, t)
 }

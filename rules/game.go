@@ -11,7 +11,7 @@ import (
 // with the events the game emits, so replaying the log rebuilds it exactly.
 type Game struct {
 	board   Board
-	cardSet uint32 // bit r: a card r is on the board
+	cardSet uint64 // bit r: a card r is on the board
 	n       Seat
 	seed    uint64
 	draws   uint32
@@ -88,6 +88,7 @@ type Game struct {
 	witchHunterState
 	spiritKnightState
 	nightmareState
+	siblingsState
 
 	winner Camp
 	over   bool
@@ -200,7 +201,7 @@ func (g *Game) setRole(s Seat, r Role) {
 	switch {
 	case r.IsWolf():
 		g.wolves |= b
-	case r == Villager || r == Thief || r == WildChild: // the wild child is plain until he turns
+	case r == Villager || r == Thief || r == WildChild || r == Sister || r == Brother: // the wild child is plain until he turns
 		g.plain |= b
 	case r.IsGod():
 		g.gods |= b
@@ -334,6 +335,8 @@ func (g *Game) apply(e *Event) {
 		g.applyWildWolf(e)
 	case EvBloodMoon:
 		g.bloodNight = e.Value
+	case EvSiblings:
+		g.applySiblings(e)
 	case EvDream:
 		g.applyDream(e)
 	case EvMagic:
@@ -348,7 +351,7 @@ func (g *Game) apply(e *Event) {
 		g.night, g.isNight = e.Value, true
 		g.picked, g.attack, g.nightDead = 0, NoSeat, 0
 		for m := g.cardSet; m != 0; m &= m - 1 {
-			if f := hooks[bits.TrailingZeros32(m)].nightFalls; f != nil {
+			if f := hooks[bits.TrailingZeros64(m)].nightFalls; f != nil {
 				f(g)
 			}
 		}
@@ -596,7 +599,7 @@ func (g *Game) Day() int { return int(g.day) }
 
 // seatsOf is the seats of within holding card r.
 func (g *Game) seatsOf(r Role, within uint32) uint32 {
-	if r != Werewolf && r != Villager && r < numRoles { // one card of each other role
+	if !r.multiple() && r < numRoles { // one card of each other role
 		return g.holder[r].bit() & within &^ 1
 	}
 	var m uint32
@@ -610,7 +613,7 @@ func (g *Game) seatsOf(r Role, within uint32) uint32 {
 
 // firstOf is the first seat of within holding card r, if any.
 func (g *Game) firstOf(r Role, within uint32) Seat {
-	if r != Werewolf && r != Villager && r < numRoles {
+	if !r.multiple() && r < numRoles {
 		if s := g.holder[r]; s != NoSeat && g.has(within, s) {
 			return s
 		}

@@ -56,6 +56,8 @@ const (
 	OptSelfExplosion
 	OptNightOrder
 	OptWolfAttackWolves
+	OptSistersWakeEvery
+	OptBrothersWakeEvery
 	numOptions
 )
 
@@ -201,6 +203,8 @@ var optionTable = [numOptions]optionInfo{
 	OptSelfExplosion:            {"self_explosion", []string{"on", "off"}, "the wolves may self-explode (自爆) by day (AIWolf: off)"},
 	OptNightOrder:               {"night_order", []string{"seer_first", "wolves_first"}, "the night's wake order: the checkers (seer, psychic) before the wolves (000), or after the witch (守卫→狼人→女巫→预言家, as 狼人杀 clubs call it)"},
 	OptWolfAttackWolves:         {"wolf_attack_wolves", []string{"on", "off"}, "the wolves may attack one of their own or themselves (自刀); off (AIWolf): their target must be outside the pack"},
+	OptSistersWakeEvery:         {"sisters_wake_every", []string{"2", "1", "0"}, "the sisters (姐妹) meet on night 1, then every this many nights (0: night 1 only)"},
+	OptBrothersWakeEvery:        {"brothers_wake_every", []string{"2", "1", "0"}, "the brothers (三兄弟) meet on night 1, then every this many nights (0: night 1 only)"},
 }
 
 // Options is a ruleset: one value per option.

@@ -24,6 +24,8 @@ func entitled(g *Game, e *Event) uint32 {
 		return g.seatsOf(WildChild, g.all)
 	case EvCharm:
 		return g.seatsOf(WolfBeauty, g.all)
+	case EvSiblings: // the group's own members (the thief may hold a sister's card)
+		return g.seatsOf(e.Role, g.all)
 	case EvProtect:
 		return g.seatsOf(Guard, g.all)
 	case EvCheck:
@@ -214,7 +216,8 @@ func noLeaks(rt *rapid.T, g *Game) {
 			mate := (g.has(team, s) || s == g.ally) && g.has(team&^g.lone, x)
 			checked := (g.role[s] == Seer && g.opt(OptSeerSees) == SeesRole) || g.role[s] == Psychic || g.role[s] == Gargoyle
 			lover := g.opt(OptLoversSeeRoles) == On && g.has(g.lovers, s) && g.has(g.lovers, x)
-			if x != s && !mate && !g.has(g.revealed, x) && !checked && !lover {
+			sibling := (k == Sister || k == Brother) && g.role[s] == k // the sisters (brothers) meet
+			if x != s && !mate && !g.has(g.revealed, x) && !checked && !lover && !sibling {
 				rt.Fatalf("seat %d (%s) knows seat %d is %s", s, g.role[s], x, k)
 			}
 			// A check that the magician's swap moved reports another seat's card.

@@ -24,6 +24,16 @@ func RandomBoard(pick func(name string, lo, hi int) int) Board {
 			cards = append(cards, r)
 		}
 	}
+	// The siblings come as a group (ROLES-MORE-2.md): two sisters, three brothers.
+	for _, r := range []Role{Sister, Brother} {
+		k := 2
+		if r == Brother {
+			k = 3
+		}
+		if len(cards)+k <= n && pick("with "+r.String(), 0, 1) == 1 {
+			cards = append(cards, repeat(r, k)...)
+		}
+	}
 	for len(cards) < n {
 		cards = append(cards, Villager)
 	}

@@ -56,6 +56,9 @@ const (
 	HiddenWolf   // 隐狼: knows the wolves, unknown to them, reads as good
 	Possessed    // 狂人: a human of the wolf camp (AIWolf POSSESSED)
 	WildChild    // 野孩子: becomes a wolf when his model dies
+	// The catalogue's part 2 (ROLES-MORE-2.md).
+	Sister  // 姐妹: two cards; they meet on night 1 and share a channel on their nights
+	Brother // 三兄弟: three cards; as the sisters
 	numRoles
 )
 
@@ -113,6 +116,8 @@ var roleTable = [numRoles]roleInfo{
 	HiddenWolf:    {"hidden_wolf", "隐狼", Wolves, false, true},
 	Possessed:     {"possessed", "狂人", Wolves, false, true},
 	WildChild:     {"wild_child", "野孩子", Village, false, true},
+	Sister:        {"sister", "姐妹", Village, false, true},
+	Brother:       {"brother", "三兄弟", Village, false, true},
 }
 
 func (r Role) String() string {
@@ -140,6 +145,11 @@ func (r Role) Camp() Camp {
 
 // IsWolf reports whether the card is of the wolf camp.
 func (r Role) IsWolf() bool { return r.Camp() == Wolves }
+
+// multiple: a board may hold several of the card.
+func (r Role) multiple() bool {
+	return r == Werewolf || r == Villager || r == Sister || r == Brother
+}
 
 // IsGod reports whether the card is a village role with a power (神职).
 func (r Role) IsGod() bool { return r < numRoles && roleTable[r].god }

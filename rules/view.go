@@ -1,5 +1,7 @@
 package rules
 
+import "math/bits"
+
 // View is what one seat may know of the game. It is built from the public
 // state and the events the seat was sent, never from the hidden state, so it
 // cannot hold a secret the seat was not told.
@@ -39,6 +41,8 @@ type View struct {
 	Swapped    uint32             // magician: the players he has swapped (magician_swap_once)
 	Dreamed    Seat               // dreamcatcher: his last dreamer as he named him
 	LastFear   Seat               // nightmare: whom he feared last (not the same two nights in a row)
+	Siblings   uint32             // sisters, brothers: the seats of his group, as told at their first meeting
+	Met        uint32             // sisters, brothers: who of his group met tonight (their channel); 0 by day
 	Winner     Camp
 	Over       bool
 
@@ -129,6 +133,14 @@ func (g *Game) UpdateView(v *View) {
 		case EvNight:
 			v.Attacked = NoSeat
 			v.Feared, v.NoAttack = false, false
+			v.Met = 0
+		case EvDay:
+			v.Met = 0
+		case EvSiblings:
+			v.Siblings, v.Met = e.Mask, e.To
+			for m := e.Mask; m != 0; m &= m - 1 {
+				v.Known[bits.TrailingZeros32(m)] = e.Role
+			}
 		case EvFeared:
 			v.Feared = true
 		case EvNoAttack:

@@ -49,7 +49,7 @@ type Config struct {
 // them and init checks that they do.
 const (
 	maxCamps  = 8  // rules.NoCamp … rules.Draw
-	maxRoles  = 32 // rules.NoRole … the last role
+	maxRoles  = 64 // rules.NoRole … the last role
 	maxCauses = 32 // rules.CauseNone … the last cause
 	maxDays   = 64 // longer games are counted as maxDays long
 )

@@ -5,7 +5,8 @@
 export const ROLES = ['none', 'werewolf', 'white_wolf_king', 'wolf_beauty', 'wolf_king', 'villager', 'seer',
   'witch', 'hunter', 'guard', 'idiot', 'nine_tailed_fox', 'elder', 'scapegoat', 'cupid', 'thief',
   'little_girl', 'piper', 'knight', 'gravekeeper', 'psychic', 'witch_hunter', 'dreamcatcher', 'crow', 'magician',
-  'gargoyle', 'spirit_knight', 'nightmare', 'blood_moon', 'hidden_wolf', 'possessed', 'wild_child'];
+  'gargoyle', 'spirit_knight', 'nightmare', 'blood_moon', 'hidden_wolf', 'possessed', 'wild_child',
+  'sister', 'brother'];
 
 // rules/role.go: Camp (game_over and camp_lost carry one as value).
 export const CAMPS = ['none', 'village', 'wolves', 'lovers', 'piper', 'draw'];
@@ -72,7 +73,7 @@ export const PACES = {
 export const PACE_DEFAULT = { table: 'quick', online: 'standard' };
 
 // internal/game/chat.go: the chat channels, in the order of their tabs.
-export const CHANNELS = ['day', 'wolves', 'lovers', 'dead'];
+export const CHANNELS = ['day', 'wolves', 'lovers', 'dead', 'siblings'];
 
 // The wolves' cards (rules/role.go: camp wolves).
 export const WOLF_ROLES = new Set(['werewolf', 'white_wolf_king', 'wolf_beauty', 'wolf_king', 'gargoyle', 'spirit_knight',
@@ -90,7 +91,8 @@ export const EVENTS = ['none', 'game_start', 'role', 'wolf_team', 'night', 'day'
   'resume', 'game_over', 'extra_cards', 'swap', 'lovers', 'lover_role', 'black_lovers', 'spy', 'enchant', 'charmed',
   'elder_life', 'powers_lost', 'voters', 'event_card', 'ally', 'attack_result', 'feedback', 'red_card', 'camp_lost',
   'kill_power', 'claim', 'duel', 'grave', 'curse', 'cursed_vote', 'dream', 'magic', 'hunt', 'fear', 'feared',
-  'no_attack', 'reflect', 'model', 'wild_wolf', 'blood_moon'];
+  'no_attack', 'reflect', 'model', 'wild_wolf', 'blood_moon',
+  'siblings'];
 
 // Roles a board may hold more than once (docs/rules.md).
-export const REPEATABLE = new Set(['werewolf', 'villager']);
+export const REPEATABLE = new Set(['werewolf', 'villager', 'sister', 'brother']);
