@@ -79,6 +79,8 @@ const (
 	EvWildWolf               // the wild child Seat becomes a werewolf: his model Target is dead
 	EvBloodMoon              // the blood moon apostle Seat self-exploded: night Value has no village power (moderator)
 	EvSiblings               // the sisters or brothers (Role) of Mask meet tonight, night Value: told to those woken (姐妹, 三兄弟)
+	EvAngelWins              // moderator: the angel Seat died as he wished (exiled on day 1, attacked on night 1): he wins alone (天使)
+	EvMirror                 // moderator: Seat, told he is the seer (EvRole), holds the mirror seer's card (灯影预言家)
 	numEventKinds
 )
 
@@ -93,7 +95,7 @@ var eventNames = [numEventKinds]string{
 	"duel", "grave", "curse", "cursed_vote",
 	"dream", "magic", "hunt", "fear", "feared", "no_attack", "reflect",
 	"model", "wild_wolf", "blood_moon",
-	"siblings",
+	"siblings", "angel_wins", "mirror",
 }
 
 func (k EventKind) String() string {

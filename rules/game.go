@@ -89,6 +89,7 @@ type Game struct {
 	spiritKnightState
 	nightmareState
 	siblingsState
+	angelState
 
 	winner Camp
 	over   bool
@@ -138,6 +139,11 @@ func (g *Game) Reset(board Board, seed uint64, deal []Role) error {
 	}
 	for i, r := range cards[:g.n] {
 		s := Seat(i + 1)
+		if r == MirrorSeer { // told he is the seer; the moderator knows better (mirror_seer.go)
+			g.emit(Event{Kind: EvRole, To: s.bit(), Seat: s, Role: Seer, Draws: draws})
+			g.emit(Event{Kind: EvMirror, Seat: s, Role: MirrorSeer})
+			continue
+		}
 		g.emit(Event{Kind: EvRole, To: s.bit(), Seat: s, Role: r, Draws: draws})
 	}
 	if len(cards) > int(g.n) { // the thief's two extra cards, face down in the middle
@@ -201,7 +207,7 @@ func (g *Game) setRole(s Seat, r Role) {
 	switch {
 	case r.IsWolf():
 		g.wolves |= b
-	case r == Villager || r == Thief || r == WildChild || r == Sister || r == Brother: // the wild child is plain until he turns
+	case r == Villager || r == Thief || r == WildChild || r == Sister || r == Brother || r == Angel || r == MirrorSeer: // the wild child is plain until he turns
 		g.plain |= b
 	case r.IsGod():
 		g.gods |= b
@@ -337,6 +343,10 @@ func (g *Game) apply(e *Event) {
 		g.bloodNight = e.Value
 	case EvSiblings:
 		g.applySiblings(e)
+	case EvAngelWins:
+		g.angelWon = true
+	case EvMirror:
+		g.applyMirror(e)
 	case EvDream:
 		g.applyDream(e)
 	case EvMagic:

@@ -29,7 +29,7 @@ func entitled(g *Game, e *Event) uint32 {
 	case EvProtect:
 		return g.seatsOf(Guard, g.all)
 	case EvCheck:
-		return g.seatsOf(Seer, g.all) | g.seatsOf(Psychic, g.all) | g.seatsOf(Gargoyle, g.all)
+		return g.seatsOf(Seer, g.all) | g.seatsOf(Psychic, g.all) | g.seatsOf(Gargoyle, g.all) | g.seatsOf(MirrorSeer, g.all)
 	case EvGrave:
 		return g.seatsOf(Gravekeeper, g.all)
 	case EvCurse:
@@ -76,7 +76,11 @@ func entitled(g *Game, e *Event) uint32 {
 	case EvStep:
 		switch Step(e.Value) {
 		case StepNight:
-			return g.seatsOf(e.Role, g.all) | g.wolves&^g.seatsOf(Possessed, g.all) | g.lovers
+			m := g.seatsOf(e.Role, g.all)
+			if e.Role == Seer { // the mirror seer is woken as the seer
+				m |= g.seatsOf(MirrorSeer, g.all)
+			}
+			return m | g.wolves&^g.seatsOf(Possessed, g.all) | g.lovers
 		case StepThief:
 			return dealt(g, Thief)
 		case StepCupid:
@@ -86,7 +90,7 @@ func entitled(g *Game, e *Event) uint32 {
 		case StepMagician:
 			return g.seatsOf(Magician, g.all)
 		case StepCheck: // night_order=wolves_first: a checker woken alone
-			return g.seatsOf(Seer, g.all) | g.seatsOf(Psychic, g.all)
+			return g.seatsOf(Seer, g.all) | g.seatsOf(Psychic, g.all) | g.seatsOf(MirrorSeer, g.all)
 		case StepNightShot: // a shooter killed tonight, woken alone
 			return (g.seatsOf(Hunter, g.all) | g.seatsOf(WolfKing, g.all)) &^ g.alive
 		}
@@ -214,14 +218,16 @@ func noLeaks(rt *rapid.T, g *Game) {
 			// The pack knows itself; the hidden wolf knows the pack; nobody
 			// knows the lone cards (the gargoyle, the hidden wolf, the possessed).
 			mate := (g.has(team, s) || s == g.ally) && g.has(team&^g.lone, x)
-			checked := (g.role[s] == Seer && g.opt(OptSeerSees) == SeesRole) || g.role[s] == Psychic || g.role[s] == Gargoyle
+			checked := ((g.role[s] == Seer || g.role[s] == MirrorSeer) && g.opt(OptSeerSees) == SeesRole) || g.role[s] == Psychic || g.role[s] == Gargoyle
 			lover := g.opt(OptLoversSeeRoles) == On && g.has(g.lovers, s) && g.has(g.lovers, x)
 			sibling := (k == Sister || k == Brother) && g.role[s] == k // the sisters (brothers) meet
 			if x != s && !mate && !g.has(g.revealed, x) && !checked && !lover && !sibling {
 				rt.Fatalf("seat %d (%s) knows seat %d is %s", s, g.role[s], x, k)
 			}
-			// A check that the magician's swap moved reports another seat's card.
-			if k != g.role[x] && !(mate && k == Werewolf) && !g.has(g.swappedEver, x) {
+			// A check that the magician's swap moved reports another seat's card;
+			// the mirror seer believes he is the seer, and his checks lie.
+			mirror := g.role[s] == MirrorSeer && (x == s && k == Seer || x != s)
+			if k != g.role[x] && !(mate && k == Werewolf) && !g.has(g.swappedEver, x) && !mirror {
 				rt.Fatalf("seat %d believes seat %d is %s; it is %s", s, x, k, g.role[x])
 			}
 		}

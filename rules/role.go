@@ -57,8 +57,10 @@ const (
 	Possessed    // 狂人: a human of the wolf camp (AIWolf POSSESSED)
 	WildChild    // 野孩子: becomes a wolf when his model dies
 	// The catalogue's part 2 (ROLES-MORE-2.md).
-	Sister  // 姐妹: two cards; they meet on night 1 and share a channel on their nights
-	Brother // 三兄弟: three cards; as the sisters
+	MirrorSeer // 灯影预言家: a seer who does not know his results are reversed
+	Sister     // 姐妹: two cards; they meet on night 1 and share a channel on their nights
+	Brother    // 三兄弟: three cards; as the sisters
+	Angel      // 天使: wins alone if exiled on day 1 or killed by the wolves on night 1 (Miller's Hollow)
 	numRoles
 )
 
@@ -73,8 +75,12 @@ const (
 	Lovers
 	PiperCamp
 	Draw
+	AngelCamp // the angel alone (ROLES-MORE-2.md 天使)
 	numCamps
 )
+
+// NumCamps counts the camps, NoCamp and Draw included: a camp is below it.
+const NumCamps = numCamps
 
 type roleInfo struct {
 	id, zh string
@@ -116,8 +122,10 @@ var roleTable = [numRoles]roleInfo{
 	HiddenWolf:    {"hidden_wolf", "隐狼", Wolves, false, true},
 	Possessed:     {"possessed", "狂人", Wolves, false, true},
 	WildChild:     {"wild_child", "野孩子", Village, false, true},
+	MirrorSeer:    {"mirror_seer", "灯影预言家", Village, false, true},
 	Sister:        {"sister", "姐妹", Village, false, true},
 	Brother:       {"brother", "三兄弟", Village, false, true},
+	Angel:         {"angel", "天使", Village, false, true},
 }
 
 func (r Role) String() string {
@@ -176,7 +184,7 @@ func Roles() []Role {
 	return out
 }
 
-var campNames = [...]string{"none", "village", "wolves", "lovers", "piper", "draw"}
+var campNames = [...]string{"none", "village", "wolves", "lovers", "piper", "draw", "angel"}
 
 func (c Camp) String() string {
 	if int(c) < len(campNames) {

@@ -59,6 +59,9 @@ const StalemateDays = 5
 // Without black lovers it is the classic check; with them, each camp that
 // meets its losing condition is out (优先判负) and the last camp standing wins.
 func (g *Game) judge() Camp {
+	if g.angelWon { // judged first (ROLES-MORE-2.md §5)
+		return AngelCamp
+	}
 	if g.quiet >= StalemateDays {
 		return Draw // no camp can end the game: the moderator calls it
 	}

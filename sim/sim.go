@@ -342,7 +342,7 @@ func init() {
 	for i, r := range specialRules {
 		rulesByKind[r.kind] = append(rulesByKind[r.kind], uint8(i))
 	}
-	if len(rules.Roles())+1 > maxRoles || rules.Draw >= maxCamps || numCauses() > maxCauses {
+	if len(rules.Roles())+1 > maxRoles || rules.NumCamps > maxCamps || numCauses() > maxCauses {
 		panic("sim: the rules package outgrew the simulator's tables")
 	}
 }
