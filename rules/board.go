@@ -355,6 +355,11 @@ func init() {
 		cards:       fixed(repeat(Werewolf, 3), []Role{WolfKing, Seer, Witch, Guard, Knight, MirrorSeer}, repeat(Villager, 3)),
 		Options:     with(std001, "guard_heal_same_target", "dies"),
 	}, &Preset{
+		Name: "std-12-mixed-blood", Chinese: "预女猎白混", MinPlayers: 12, MaxPlayers: 12,
+		Description: "4 wolves, seer, witch, hunter, idiot, mixed blood, 3 villagers (ROLES-MORE-2)",
+		cards:       fixed(repeat(Werewolf, 4), []Role{Seer, Witch, Hunter, Idiot, MixedBlood}, repeat(Villager, 3)),
+		Options:     with(std001),
+	}, &Preset{
 		Name: "std-12-thief-cupid", Chinese: "盗贼丘比特", MinPlayers: 12, MaxPlayers: 12,
 		Description: "3 wolves, seer, witch, hunter, idiot, thief, cupid, 5 villagers: 14 cards, two in the middle for the thief (ROLES-MORE-2)",
 		cards:       fixed(repeat(Werewolf, 3), []Role{Seer, Witch, Hunter, Idiot, Thief, Cupid}, repeat(Villager, 5)),

@@ -81,6 +81,7 @@ const (
 	EvSiblings               // the sisters or brothers (Role) of Mask meet tonight, night Value: told to those woken (姐妹, 三兄弟)
 	EvAngelWins              // moderator: the angel Seat died as he wished (exiled on day 1, attacked on night 1): he wins alone (天使)
 	EvMirror                 // moderator: Seat, told he is the seer (EvRole), holds the mirror seer's card (灯影预言家)
+	EvBlood                  // the mixed blood Seat takes Target as his model (混血儿, night 1; told to him alone, not the model's camp)
 	numEventKinds
 )
 
@@ -95,7 +96,7 @@ var eventNames = [numEventKinds]string{
 	"duel", "grave", "curse", "cursed_vote",
 	"dream", "magic", "hunt", "fear", "feared", "no_attack", "reflect",
 	"model", "wild_wolf", "blood_moon",
-	"siblings", "angel_wins", "mirror",
+	"siblings", "angel_wins", "mirror", "blood",
 }
 
 func (k EventKind) String() string {

@@ -90,6 +90,7 @@ type Game struct {
 	nightmareState
 	siblingsState
 	angelState
+	mixedBloodState
 
 	winner Camp
 	over   bool
@@ -207,7 +208,7 @@ func (g *Game) setRole(s Seat, r Role) {
 	switch {
 	case r.IsWolf():
 		g.wolves |= b
-	case r == Villager || r == Thief || r == WildChild || r == Sister || r == Brother || r == Angel || r == MirrorSeer: // the wild child is plain until he turns
+	case r == Villager || r == Thief || r == WildChild || r == Sister || r == Brother || r == Angel || r == MirrorSeer || r == MixedBlood: // the wild child is plain until he turns; the mixed blood until his model says
 		g.plain |= b
 	case r.IsGod():
 		g.gods |= b
@@ -347,6 +348,8 @@ func (g *Game) apply(e *Event) {
 		g.angelWon = true
 	case EvMirror:
 		g.applyMirror(e)
+	case EvBlood:
+		g.applyBlood(e)
 	case EvDream:
 		g.applyDream(e)
 	case EvMagic:

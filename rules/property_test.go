@@ -22,6 +22,8 @@ func entitled(g *Game, e *Event) uint32 {
 		return g.wolves&^g.seatsOf(Possessed, g.all) | g.lovers // the black lovers hold the widow knife
 	case EvModel, EvWildWolf:
 		return g.seatsOf(WildChild, g.all)
+	case EvBlood:
+		return g.seatsOf(MixedBlood, g.all)
 	case EvCharm:
 		return g.seatsOf(WolfBeauty, g.all)
 	case EvSiblings: // the group's own members (the thief may hold a sister's card)

@@ -61,6 +61,7 @@ const (
 	Sister     // 姐妹: two cards; they meet on night 1 and share a channel on their nights
 	Brother    // 三兄弟: three cards; as the sisters
 	Angel      // 天使: wins alone if exiled on day 1 or killed by the wolves on night 1 (Miller's Hollow)
+	MixedBlood // 混血儿: takes the camp of a model he chooses on night 1, not knowing it
 	numRoles
 )
 
@@ -126,6 +127,7 @@ var roleTable = [numRoles]roleInfo{
 	Sister:        {"sister", "姐妹", Village, false, true},
 	Brother:       {"brother", "三兄弟", Village, false, true},
 	Angel:         {"angel", "天使", Village, false, true},
+	MixedBlood:    {"mixed_blood", "混血儿", Village, false, true},
 }
 
 func (r Role) String() string {
