@@ -135,11 +135,12 @@ const (
 	CauseHunt            // the witch hunter's hunt: the wolf he hunted, or himself
 	CauseDream           // the dream: dreamed two nights in a row, or with the dreamcatcher who died in the night
 	CauseReflect         // the spirit knight's reflection (恶灵骑士)
+	CauseChecked         // the cursed fox, checked by the seer (咒狐)
 	numCauses
 )
 
 var causeNames = [numCauses]string{"none", "attack", "poison", "exile", "shot", "explode", "taken", "charm", "tails",
-	"love", "scapegoat", "red_card", "elder", "duel", "hunt", "dream", "reflect"}
+	"love", "scapegoat", "red_card", "elder", "duel", "hunt", "dream", "reflect", "checked"}
 
 func (c Cause) String() string {
 	if c < numCauses {

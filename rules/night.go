@@ -163,5 +163,8 @@ func (g *Game) resolveNight() {
 		g.resolveDreams(&b)
 		g.resolveReflection(&b)
 	}
+	if g.cardSet&(1<<CursedFox) != 0 {
+		g.resolveCursedFox(&b)
+	}
 	g.nextNightShot()
 }

@@ -58,6 +58,7 @@ const (
 	OptWolfAttackWolves
 	OptSistersWakeEvery
 	OptBrothersWakeEvery
+	OptCursedFoxKilledBy
 	numOptions
 )
 
@@ -149,6 +150,9 @@ const (
 
 	SeerFirst   = 0
 	WolvesFirst = 1
+
+	KilledBySeer            = 0
+	KilledByAnyVillageCheck = 1
 )
 
 type optionInfo struct {
@@ -204,6 +208,7 @@ var optionTable = [numOptions]optionInfo{
 	OptNightOrder:               {"night_order", []string{"seer_first", "wolves_first"}, "the night's wake order: the checkers (seer, psychic) before the wolves (000), or after the witch (守卫→狼人→女巫→预言家, as 狼人杀 clubs call it)"},
 	OptWolfAttackWolves:         {"wolf_attack_wolves", []string{"on", "off"}, "the wolves may attack one of their own or themselves (自刀); off (AIWolf): their target must be outside the pack"},
 	OptSistersWakeEvery:         {"sisters_wake_every", []string{"2", "1", "0"}, "the sisters (姐妹) meet on night 1, then every this many nights (0: night 1 only)"},
+	OptCursedFoxKilledBy:        {"cursed_fox_killed_by", []string{"seer", "any_village_check"}, "which checks kill the cursed fox (咒狐): the seer's (and the mirror seer's), or every village check (the psychic's too)"},
 	OptBrothersWakeEvery:        {"brothers_wake_every", []string{"2", "1", "0"}, "the brothers (三兄弟) meet on night 1, then every this many nights (0: night 1 only)"},
 }
 

@@ -62,6 +62,7 @@ const (
 	Brother    // 三兄弟: three cards; as the sisters
 	Angel      // 天使: wins alone if exiled on day 1 or killed by the wolves on night 1 (Miller's Hollow)
 	MixedBlood // 混血儿: takes the camp of a model he chooses on night 1, not knowing it
+	CursedFox  // 咒狐: immune to the attack, killed by the seer's check; steals a win alive
 	numRoles
 )
 
@@ -77,6 +78,7 @@ const (
 	PiperCamp
 	Draw
 	AngelCamp // the angel alone (ROLES-MORE-2.md 天使)
+	FoxCamp   // the cursed fox alone (ROLES-MORE-2.md 咒狐)
 	numCamps
 )
 
@@ -128,6 +130,7 @@ var roleTable = [numRoles]roleInfo{
 	Brother:       {"brother", "三兄弟", Village, false, true},
 	Angel:         {"angel", "天使", Village, false, true},
 	MixedBlood:    {"mixed_blood", "混血儿", Village, false, true},
+	CursedFox:     {"cursed_fox", "咒狐", FoxCamp, false, true},
 }
 
 func (r Role) String() string {
@@ -186,7 +189,7 @@ func Roles() []Role {
 	return out
 }
 
-var campNames = [...]string{"none", "village", "wolves", "lovers", "piper", "draw", "angel"}
+var campNames = [...]string{"none", "village", "wolves", "lovers", "piper", "draw", "angel", "fox"}
 
 func (c Camp) String() string {
 	if int(c) < len(campNames) {

@@ -62,6 +62,15 @@ func (g *Game) judge() Camp {
 	if g.angelWon { // judged first (ROLES-MORE-2.md §5)
 		return AngelCamp
 	}
+	w := g.judgeAll()
+	if g.cardSet&(1<<CursedFox) != 0 && g.foxSteals(w) {
+		return FoxCamp // 咒狐: alive when a camp wins, he wins alone
+	}
+	return w
+}
+
+// judgeAll is judge's verdict among the camps of RULES.md §3.7.
+func (g *Game) judgeAll() Camp {
 	if g.quiet >= StalemateDays {
 		return Draw // no camp can end the game: the moderator calls it
 	}

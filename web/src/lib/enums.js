@@ -6,14 +6,14 @@ export const ROLES = ['none', 'werewolf', 'white_wolf_king', 'wolf_beauty', 'wol
   'witch', 'hunter', 'guard', 'idiot', 'nine_tailed_fox', 'elder', 'scapegoat', 'cupid', 'thief',
   'little_girl', 'piper', 'knight', 'gravekeeper', 'psychic', 'witch_hunter', 'dreamcatcher', 'crow', 'magician',
   'gargoyle', 'spirit_knight', 'nightmare', 'blood_moon', 'hidden_wolf', 'possessed', 'wild_child',
-  'mirror_seer', 'sister', 'brother', 'angel', 'mixed_blood'];
+  'mirror_seer', 'sister', 'brother', 'angel', 'mixed_blood', 'cursed_fox'];
 
 // rules/role.go: Camp (game_over and camp_lost carry one as value).
-export const CAMPS = ['none', 'village', 'wolves', 'lovers', 'piper', 'draw', 'angel'];
+export const CAMPS = ['none', 'village', 'wolves', 'lovers', 'piper', 'draw', 'angel', 'fox'];
 
 // rules/event.go: Cause (a death's value).
 export const CAUSES = ['none', 'attack', 'poison', 'exile', 'shot', 'explode', 'taken', 'charm', 'tails',
-  'love', 'scapegoat', 'red_card', 'elder', 'duel', 'hunt', 'dream', 'reflect'];
+  'love', 'scapegoat', 'red_card', 'elder', 'duel', 'hunt', 'dream', 'reflect', 'checked'];
 
 // rules/event.go: the results of a check under seer_sees = wolf_or_not / village_or_not.
 export const CHECK_RESULTS = ['good', 'wolf', 'not_village'];
