@@ -80,7 +80,15 @@ func (t *tally) add(order []rules.Seat, wolf func(rules.Seat) bool) {
 // campaign, an accused player answers later). Run with -v for the rates;
 // -tells N for more games.
 func TestBotsHaveNoTells(t *testing.T) {
-	p, err := rules.LookupPreset("std-12")
+	// std-12, and std-12-mirror-seer (灯影预言家), where two players claim the
+	// seer in good faith: the mirror seer plays the seer he believes he is.
+	for _, name := range []string{"std-12", "std-12-mirror-seer"} {
+		t.Run(name, func(t *testing.T) { noTells(t, name) })
+	}
+}
+
+func noTells(t *testing.T, preset string) {
+	p, err := rules.LookupPreset(preset)
 	if err != nil {
 		t.Fatal(err)
 	}
