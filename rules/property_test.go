@@ -143,6 +143,9 @@ func TestPropertiesOfRandomGames(t *testing.T) {
 				b.Options[o] = uint8(rapid.IntRange(0, len(o.Values())-1).Draw(rt, o.Name()))
 			}
 		}
+		if slices.Contains(b.Cards, Angel) { // the angel's board starts by day (Validate)
+			b.Options[OptFirstPhase] = FirstDay
+		}
 		playChecked(rt, b, seed)
 	})
 }
