@@ -298,7 +298,7 @@ func RandomCommand(r *rand.Rand, ch rules.Choice) rules.Command {
 	case ch.Pick > 0:
 		c.Mask = pickSeats(r, ch.Targets, int(ch.Pick))
 	case ch.Roles != 0:
-		c.Role = rules.Role(nthBit64(ch.Roles, r.IntN(bits.OnesCount64(ch.Roles))))
+		c.Role = rules.Role(nthBit(ch.Roles, r.IntN(bits.OnesCount64(ch.Roles))))
 	default:
 		k := popcount(ch.Targets)
 		if ch.NoTarget {
@@ -322,8 +322,8 @@ func pickSeats(r *rand.Rand, m uint32, n int) uint32 {
 func popcount(m uint32) int { return bits.OnesCount32(m) }
 
 // nthBit is the position of the i-th set bit of m (from 0).
-func nthBit(m uint32, i int) int {
-	for b := 0; b < 32; b++ {
+func nthBit[M uint32 | uint64](m M, i int) int {
+	for b := 0; b < 64; b++ {
 		if m&(1<<uint(b)) != 0 {
 			if i == 0 {
 				return b
@@ -334,10 +334,3 @@ func nthBit(m uint32, i int) int {
 	return -1
 }
 
-// nthBit64 is nthBit over a role set (bit r for Role r).
-func nthBit64(m uint64, i int) int {
-	for ; i > 0; i-- {
-		m &= m - 1
-	}
-	return bits.TrailingZeros64(m)
-}

@@ -205,6 +205,8 @@ func (b *smartBot) friends(v *rules.View) uint32 {
 		f |= v.Lovers
 	}
 	switch b.camp(v) {
+	case campVillage: // the sisters and brothers know each other good (ROLES-MORE-2.md)
+		f |= v.Siblings
 	case campWolf:
 		f |= v.Wolves
 	case campLovers:

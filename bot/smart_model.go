@@ -97,7 +97,7 @@ func checkerIndex(r rules.Role) int {
 
 // uniqueRole: a board holds at most one card of the role.
 func uniqueRole(r rules.Role) bool {
-	return r != rules.NoRole && r != rules.Werewolf && r != rules.Villager
+	return r != rules.NoRole && r != rules.Werewolf && r != rules.Villager && r != rules.Sister && r != rules.Brother
 }
 
 // model returns the bot's private model, rebuilt if an event changed it.

@@ -81,14 +81,16 @@ func (t *tally) add(order []rules.Seat, wolf func(rules.Seat) bool) {
 // -tells N for more games.
 //
 // std-12-pure-white too (ROLES-MORE-2.md): its checker is the pure white,
-// whose card the wolves fake as they fake the seer's.
+// whose card the wolves fake as they fake the seer's; and std-12-mirror-seer
+// (灯影预言家), where two players claim the seer in good faith: the mirror
+// seer plays the seer he believes he is.
 func TestBotsHaveNoTells(t *testing.T) {
-	for _, preset := range []string{"std-12", "std-12-pure-white"} {
-		t.Run(preset, func(t *testing.T) { botsHaveNoTells(t, preset) })
+	for _, name := range []string{"std-12", "std-12-pure-white", "std-12-mirror-seer"} {
+		t.Run(name, func(t *testing.T) { noTells(t, name) })
 	}
 }
 
-func botsHaveNoTells(t *testing.T, preset string) {
+func noTells(t *testing.T, preset string) {
 	p, err := rules.LookupPreset(preset)
 	if err != nil {
 		t.Fatal(err)

@@ -40,7 +40,7 @@ func (b *Board) Validate() error {
 			return fmt.Errorf("rules: the role %s (%s) is not supported yet", r, r.Chinese())
 		}
 		count[r]++
-		if count[r] > 1 && r != Werewolf && r != Villager {
+		if count[r] > 1 && !r.multiple() {
 			return fmt.Errorf("rules: a board holds at most one %s (%s)", r, r.Chinese())
 		}
 		if r.IsWolf() {
@@ -54,6 +54,21 @@ func (b *Board) Validate() error {
 	}
 	if others == 0 {
 		return errors.New("rules: a board needs at least one non-wolf")
+	}
+	// ROLES-MORE-2.md: the sisters are always a pair, the brothers three.
+	if c := count[Sister]; c != 0 && c != 2 {
+		return fmt.Errorf("rules: the sisters (%s) come as a pair: the board holds %d", Sister.Chinese(), c)
+	}
+	if c := count[Brother]; c != 0 && c != 3 {
+		return fmt.Errorf("rules: the brothers (%s) come as three: the board holds %d", Brother.Chinese(), c)
+	}
+	if count[MirrorSeer] == 1 && count[Thief] == 1 {
+		// The extra cards are shown to the thief as they are: he would know
+		// a mirror seer's card for what it is.
+		return fmt.Errorf("rules: the thief (%s) and the mirror seer (%s) do not play together", Thief.Chinese(), MirrorSeer.Chinese())
+	}
+	if count[Angel] == 1 && b.Options[OptFirstPhase] != FirstDay {
+		return fmt.Errorf("rules: a board with the angel (%s) starts by day: set first_phase=day", Angel.Chinese())
 	}
 	if count[Thief] == 1 && wolves > n-1 {
 		return errors.New("rules: with the thief's extra cards there are too many wolves for the seats")
@@ -355,6 +370,50 @@ var presets = []*Preset{
 		cards:       fixed(repeat(Werewolf, 3), []Role{WolfBeauty, Seer, Witch, Hunter, Guard}, repeat(Villager, 4)),
 		Options:     with(std001),
 	},
+}
+
+func init() {
+	presets = append(presets, &Preset{
+		Name: "std-12-mirror-seer", Chinese: "灯影预言家", MinPlayers: 12, MaxPlayers: 12,
+		Description: "3 wolves, wolf king, seer, witch, guard, knight, mirror seer, 3 villagers (ROLES-MORE-2)",
+		cards:       fixed(repeat(Werewolf, 3), []Role{WolfKing, Seer, Witch, Guard, Knight, MirrorSeer}, repeat(Villager, 3)),
+		Options:     with(std001, "guard_heal_same_target", "dies"),
+	}, &Preset{
+		Name: "std-12-mixed-blood", Chinese: "预女猎白混", MinPlayers: 12, MaxPlayers: 12,
+		Description: "4 wolves, seer, witch, hunter, idiot, mixed blood, 3 villagers (ROLES-MORE-2)",
+		cards:       fixed(repeat(Werewolf, 4), []Role{Seer, Witch, Hunter, Idiot, MixedBlood}, repeat(Villager, 3)),
+		Options:     with(std001),
+	}, &Preset{
+		Name: "std-12-cursed-fox", Chinese: "咒狐乌鸦", MinPlayers: 12, MaxPlayers: 12,
+		Description: "2 wolves, wolf king, seer, witch, hunter, crow, cursed fox, 4 villagers (ROLES-MORE-2)",
+		cards:       fixed(repeat(Werewolf, 2), []Role{WolfKing, Seer, Witch, Hunter, Crow, CursedFox}, repeat(Villager, 4)),
+		Options:     with(std001),
+	}, &Preset{
+		Name: "std-12-thief-cupid", Chinese: "盗贼丘比特", MinPlayers: 12, MaxPlayers: 12,
+		Description: "3 wolves, seer, witch, hunter, idiot, thief, cupid, 5 villagers: 14 cards, two in the middle for the thief (ROLES-MORE-2)",
+		cards:       fixed(repeat(Werewolf, 3), []Role{Seer, Witch, Hunter, Idiot, Thief, Cupid}, repeat(Villager, 5)),
+		Options:     with(std001, "thief_must_take_wolf", "on", "cupid_camp", "village", "black_lovers", "off"),
+	}, &Preset{
+		Name: "mh-angel", Chinese: "天使", MinPlayers: 8, MaxPlayers: 18,
+		Description: "classic with the angel, who wins if exiled on day 1 or eaten on night 1; the game starts by day; two sisters from 10 players, three brothers from 13 (ROLES-MORE-2)",
+		cards: func(n int) []Role {
+			w := classicWolves(n)
+			special := []Role{Seer, Angel}
+			if n >= 10 {
+				special = append(special, Sister, Sister)
+			}
+			if n >= 13 {
+				special = append(special, Brother, Brother, Brother)
+			}
+			return slices.Concat(repeat(Werewolf, w), special, repeat(Villager, n-w-len(special)))
+		},
+		Options: opts("first_phase", "day", "sheriff", "day1_campaign", "sheriff_vote_weight", "2",
+			"last_words", "none", "speech_order", "free", "vote_tie", "nobody",
+			"seer_sees", "role", "witch_informed", "always", "witch_self_heal", "always",
+			"witch_both_same_night", "on", "wolf_win", "kill_all", "reveal_role_on_death", "on",
+			"hunter_shoots_when_poisoned", "on", "hunter_shoots_on_heartbreak", "on",
+			"win_check_before_shot", "off", "sisters_wake_every", "2", "brothers_wake_every", "2"),
+	})
 }
 
 // Presets lists the named boards.

@@ -83,6 +83,10 @@ const (
 	EvSilenced               // public, with the dawn (before the campaign on its day): Seat has no speech today
 	EvVoteBanned             // public, with the dawn: Seat may not vote at today's exile vote
 	EvGrowl                  // public, at dawn (before the campaign on its day): the bear growls (Value 1) or not (0) (驯熊师); Mask: the players alive to the table then
+	EvSiblings               // the sisters or brothers (Role) of Mask meet tonight, night Value: told to those woken (姐妹, 三兄弟)
+	EvAngelWins              // moderator: the angel Seat died as he wished (exiled on day 1, attacked on night 1): he wins alone (天使)
+	EvMirror                 // moderator: Seat, told he is the seer (EvRole), holds the mirror seer's card (灯影预言家)
+	EvBlood                  // the mixed blood Seat takes Target as his model (混血儿, night 1; told to him alone, not the model's camp)
 	numEventKinds
 )
 
@@ -98,6 +102,7 @@ var eventNames = [numEventKinds]string{
 	"dream", "magic", "hunt", "fear", "feared", "no_attack", "reflect",
 	"model", "wild_wolf", "blood_moon",
 	"silence", "vote_ban", "silenced", "vote_banned", "growl",
+	"siblings", "angel_wins", "mirror", "blood",
 }
 
 func (k EventKind) String() string {
@@ -137,11 +142,12 @@ const (
 	CauseDream           // the dream: dreamed two nights in a row, or with the dreamcatcher who died in the night
 	CauseReflect         // the spirit knight's reflection (恶灵骑士)
 	CausePurify          // checked by the pure white (a wolf) or the wolf witch (the pure white), from night 2
+	CauseChecked         // the cursed fox, checked by the seer (咒狐)
 	numCauses
 )
 
 var causeNames = [numCauses]string{"none", "attack", "poison", "exile", "shot", "explode", "taken", "charm", "tails",
-	"love", "scapegoat", "red_card", "elder", "duel", "hunt", "dream", "reflect", "purify"}
+	"love", "scapegoat", "red_card", "elder", "duel", "hunt", "dream", "reflect", "purify", "checked"}
 
 func (c Cause) String() string {
 	if c < numCauses {
@@ -320,6 +326,8 @@ func (e Event) String() string {
 			return k + " yes"
 		}
 		return k + " no"
+	case EvSiblings:
+		return fmt.Sprintf("%s %d %s %s", k, e.Value, e.Role, seatList(e.Mask))
 	}
 	return fmt.Sprintf("%s %d %d", k, s, t)
 }

@@ -92,6 +92,9 @@ type Game struct {
 	witchHunterState
 	spiritKnightState
 	nightmareState
+	siblingsState
+	angelState
+	mixedBloodState
 
 	winner Camp
 	over   bool
@@ -141,6 +144,11 @@ func (g *Game) Reset(board Board, seed uint64, deal []Role) error {
 	}
 	for i, r := range cards[:g.n] {
 		s := Seat(i + 1)
+		if r == MirrorSeer { // told he is the seer; the moderator knows better (mirror_seer.go)
+			g.emit(Event{Kind: EvRole, To: s.bit(), Seat: s, Role: Seer, Draws: draws})
+			g.emit(Event{Kind: EvMirror, Seat: s, Role: MirrorSeer})
+			continue
+		}
 		g.emit(Event{Kind: EvRole, To: s.bit(), Seat: s, Role: r, Draws: draws})
 	}
 	if len(cards) > int(g.n) { // the thief's two extra cards, face down in the middle
@@ -204,7 +212,7 @@ func (g *Game) setRole(s Seat, r Role) {
 	switch {
 	case r.IsWolf():
 		g.wolves |= b
-	case r == Villager || r == Thief || r == WildChild: // the wild child is plain until he turns
+	case r == Villager || r == Thief || r == WildChild || r == Sister || r == Brother || r == Angel || r == MirrorSeer || r == MixedBlood: // the wild child is plain until he turns; the mixed blood until his model says
 		g.plain |= b
 	case r.IsGod():
 		g.gods |= b
@@ -346,6 +354,14 @@ func (g *Game) apply(e *Event) {
 		g.silenceTold = g.day
 	case EvGrowl:
 		g.growlTold = g.day
+	case EvSiblings:
+		g.applySiblings(e)
+	case EvAngelWins:
+		g.angelWon = true
+	case EvMirror:
+		g.applyMirror(e)
+	case EvBlood:
+		g.applyBlood(e)
 	case EvDream:
 		g.applyDream(e)
 	case EvMagic:
@@ -609,7 +625,7 @@ func (g *Game) Day() int { return int(g.day) }
 
 // seatsOf is the seats of within holding card r.
 func (g *Game) seatsOf(r Role, within uint32) uint32 {
-	if r != Werewolf && r != Villager && r < numRoles { // one card of each other role
+	if !r.multiple() && r < numRoles { // one card of each other role
 		return g.holder[r].bit() & within &^ 1
 	}
 	var m uint32
@@ -623,7 +639,7 @@ func (g *Game) seatsOf(r Role, within uint32) uint32 {
 
 // firstOf is the first seat of within holding card r, if any.
 func (g *Game) firstOf(r Role, within uint32) Seat {
-	if r != Werewolf && r != Villager && r < numRoles {
+	if !r.multiple() && r < numRoles {
 		if s := g.holder[r]; s != NoSeat && g.has(within, s) {
 			return s
 		}

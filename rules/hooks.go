@@ -152,10 +152,16 @@ func (g *Game) stepOf(r Role) Step {
 }
 
 // hooksOf is r's hooks; the group calls of the narration (CallLovers…) and
-// NoRole have none.
+// NoRole have none, but the siblings' later meetings (sister.go).
 func hooksOf(r Role) *roleHooks {
 	if r < numRoles {
 		return &hooks[r]
+	}
+	switch r {
+	case CallSisters:
+		return &siblingCalls[0]
+	case CallBrothers:
+		return &siblingCalls[1]
 	}
 	return &hooks[NoRole]
 }

@@ -14,13 +14,13 @@ type Call struct {
 // night step, the order of a seat's Choices and what is told at the wake
 // all follow it (night.go), so a new role with a night action takes its
 // place here.
-var nightCalls = [...]Role{Nightmare, Magician, Thief, Cupid, CallLovers, WildChild, Dreamcatcher, Guard, SilenceElder, VoteBanElder, Seer, Psychic, PureWhite, Gargoyle, Werewolf, WolfWitch, WolfBeauty, Witch, WitchHunter, Crow, Gravekeeper, Piper, CallCharmed, NineTailedFox}
+var nightCalls = [...]Role{Nightmare, Magician, Thief, Cupid, CallLovers, WildChild, MixedBlood, Sister, Brother, Dreamcatcher, Guard, SilenceElder, VoteBanElder, Seer, MirrorSeer, Psychic, PureWhite, Gargoyle, Werewolf, WolfWitch, WolfBeauty, Witch, WitchHunter, Crow, Gravekeeper, CallSisters, CallBrothers, Piper, CallCharmed, NineTailedFox}
 
 // wolvesFirstCalls is nightCalls under night_order=wolves_first
 // (ROLES-MORE-2.md §5): the checkers (the roles with lateCheck) right after
 // the witch, so that the table hears 守卫 → 狼人 → 女巫 → 预言家. (Written
 // out: the hooks are filled by init functions, after package variables.)
-var wolvesFirstCalls = [len(nightCalls)]Role{Nightmare, Magician, Thief, Cupid, CallLovers, WildChild, Dreamcatcher, Guard, SilenceElder, VoteBanElder, Gargoyle, Werewolf, WolfWitch, WolfBeauty, Witch, Seer, Psychic, PureWhite, WitchHunter, Crow, Gravekeeper, Piper, CallCharmed, NineTailedFox}
+var wolvesFirstCalls = [len(nightCalls)]Role{Nightmare, Magician, Thief, Cupid, CallLovers, WildChild, MixedBlood, Sister, Brother, Dreamcatcher, Guard, SilenceElder, VoteBanElder, Gargoyle, Werewolf, WolfWitch, WolfBeauty, Witch, Seer, MirrorSeer, Psychic, PureWhite, WitchHunter, Crow, Gravekeeper, CallSisters, CallBrothers, Piper, CallCharmed, NineTailedFox}
 
 // callOrder is the game's wake order: nightCalls, or wolvesFirstCalls.
 func (g *Game) callOrder() *[len(nightCalls)]Role {
@@ -31,7 +31,8 @@ func (g *Game) callOrder() *[len(nightCalls)]Role {
 }
 
 // Calls of a group rather than a card, in a Call's Role. (Werewolf in a
-// Call means all the wolves.)
+// Call means all the wolves; CallSisters and CallBrothers, the siblings'
+// later meetings, are in sister.go.)
 const (
 	CallLovers  Role = 250 // the lovers wake and see each other
 	CallCharmed Role = 251 // the charmed wake and see each other
@@ -69,6 +70,9 @@ func (g *Game) narrated(r Role, n int, all bool) bool {
 		}
 	}
 	inBoard := func(r Role) bool {
+		if r == Seer { // the mirror seer is called as the seer (mirror_seer.go)
+			return g.cardSet&(1<<Seer|1<<MirrorSeer) != 0
+		}
 		if r == Werewolf { // any wolf card: the wolves are called together
 			return g.cardSet&(1<<Werewolf|1<<WhiteWolfKing|1<<WolfBeauty|1<<WolfKing|1<<BloodMoon|1<<SpiritKnight|1<<Nightmare|1<<WolfWitch) != 0
 		}
@@ -85,6 +89,14 @@ func (g *Game) narrated(r Role, n int, all bool) bool {
 			return false
 		}
 		return all || g.firstOf(Piper, g.alive) != NoSeat || g.charmed&g.alive != 0
+	case MirrorSeer: // called with the seer's call: his card says seer
+		return false
+	case CallSisters, CallBrothers: // the siblings' later meetings (sister.go)
+		c := siblingCard(r)
+		if n <= 1 || !inBoard(c) || !g.siblingsNight(c, n) {
+			return false
+		}
+		return all || hooksOf(r).awake(g)
 	}
 	h := hooksOf(r)
 	if h.setup != nil && !h.nightly && !firstNight { // a setup stage comes on the first night only (the nightmare's and the magician's every night)

@@ -99,12 +99,12 @@ func TestNightOrderCalls(t *testing.T) {
 }
 
 // TestNightOrderPresets: wolves_first is the default of the 狼人杀 presets,
-// seer_first that of classic, new-moon and the AIWolf regulations.
+// seer_first that of classic, new-moon, mh-angel and the AIWolf regulations.
 func TestNightOrderPresets(t *testing.T) {
 	for _, p := range Presets() {
 		want := "wolves_first"
 		switch p.Name {
-		case "classic", "new-moon", "aiwolf-5", "aiwolf-13":
+		case "classic", "new-moon", "mh-angel", "aiwolf-5", "aiwolf-13":
 			want = "seer_first"
 		}
 		if got := p.Options.Get(OptNightOrder); got != want {

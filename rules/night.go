@@ -48,12 +48,16 @@ func (g *Game) nextNightStage(after Step) {
 
 // wakeAlone wakes the living holder of a village card r in his step (the
 // night step, or the checkers' step), while the village has its powers.
-func (g *Game) wakeAlone(r Role) {
+func (g *Game) wakeAlone(r Role) { g.wakeAs(r, r) }
+
+// wakeAs wakes card r's holder as wakeAlone does, the wake naming card
+// shown: the card he believes he holds (the mirror seer's, seer).
+func (g *Game) wakeAs(r, shown Role) {
 	if !g.villagePower() {
 		return
 	}
 	if s := g.firstOf(r, g.alive); s != NoSeat {
-		g.emit(Event{Kind: EvStep, To: s.bit(), Value: int16(g.stepOf(r)), Role: r, Mask: s.bit()})
+		g.emit(Event{Kind: EvStep, To: s.bit(), Value: int16(g.stepOf(r)), Role: shown, Mask: s.bit()})
 	}
 }
 
@@ -159,6 +163,9 @@ func (g *Game) resolveNight() {
 		g.resolvePurify(&b) // ROLES-MORE-2.md §5: the check deaths after the hunt, before the dreams
 		g.resolveDreams(&b)
 		g.resolveReflection(&b)
+	}
+	if g.cardSet&(1<<CursedFox) != 0 {
+		g.resolveCursedFox(&b)
 	}
 	g.nextNightShot()
 }

@@ -58,6 +58,9 @@ const (
 	OptWolfAttackWolves
 	OptSilenceCoversLastWords
 	OptBearReads
+	OptSistersWakeEvery
+	OptBrothersWakeEvery
+	OptCursedFoxKilledBy
 	numOptions
 )
 
@@ -152,6 +155,8 @@ const (
 
 	BearReadsAs  = 0 // bear_reads: how a camp check reads the neighbour
 	BearTrueCamp = 1 // … or his camp in truth
+	KilledBySeer            = 0
+	KilledByAnyVillageCheck = 1
 )
 
 type optionInfo struct {
@@ -208,6 +213,9 @@ var optionTable = [numOptions]optionInfo{
 	OptSilenceCoversLastWords:   {"silence_covers_last_words", []string{"off", "on"}, "a player silenced by the silence elder (禁言长老) also loses that day's last words"},
 	OptBearReads:                {"bear_reads", []string{"reads_as", "true_camp"}, "what makes the bear (驯熊师) growl: a neighbour who reads as a wolf (a hidden wolf does not, a gargoyle does), or one of the wolf camp in truth"},
 	OptWolfAttackWolves:         {"wolf_attack_wolves", []string{"on", "off"}, "the wolves may attack one of their own or themselves (自刀); off (AIWolf): their target must be outside the pack"},
+	OptSistersWakeEvery:         {"sisters_wake_every", []string{"2", "1", "0"}, "the sisters (姐妹) meet on night 1, then every this many nights (0: night 1 only)"},
+	OptCursedFoxKilledBy:        {"cursed_fox_killed_by", []string{"seer", "any_village_check"}, "which checks kill the cursed fox (咒狐): the seer's (and the mirror seer's), or every village check (the psychic's too)"},
+	OptBrothersWakeEvery:        {"brothers_wake_every", []string{"2", "1", "0"}, "the brothers (三兄弟) meet on night 1, then every this many nights (0: night 1 only)"},
 }
 
 // Options is a ruleset: one value per option.

@@ -65,5 +65,5 @@ func (g *Game) readsWolf(t Seat) bool {
 // a wolf as he reads, a player of another camp (the piper), a black lover.
 func (g *Game) readsNotVillage(t Seat) bool {
 	c := g.role[t].Camp()
-	return g.readsWolf(t) || (c != Village && c != Wolves) || g.has(g.loversCamp, t)
+	return g.readsWolf(t) || (c != Village && c != Wolves && c != FoxCamp) || g.has(g.loversCamp, t) // the cursed fox reads good (咒狐)
 }

@@ -22,12 +22,16 @@ func entitled(g *Game, e *Event) uint32 {
 		return g.wolves&^g.seatsOf(Possessed, g.all) | g.lovers // the black lovers hold the widow knife
 	case EvModel, EvWildWolf:
 		return g.seatsOf(WildChild, g.all)
+	case EvBlood:
+		return g.seatsOf(MixedBlood, g.all)
 	case EvCharm:
 		return g.seatsOf(WolfBeauty, g.all)
+	case EvSiblings: // the group's own members (the thief may hold a sister's card)
+		return g.seatsOf(e.Role, g.all)
 	case EvProtect:
 		return g.seatsOf(Guard, g.all)
 	case EvCheck:
-		return g.seatsOf(Seer, g.all) | g.seatsOf(Psychic, g.all) | g.seatsOf(Gargoyle, g.all) | g.seatsOf(PureWhite, g.all) | g.seatsOf(WolfWitch, g.all)
+		return g.seatsOf(Seer, g.all) | g.seatsOf(Psychic, g.all) | g.seatsOf(Gargoyle, g.all) | g.seatsOf(PureWhite, g.all) | g.seatsOf(WolfWitch, g.all) | g.seatsOf(MirrorSeer, g.all)
 	case EvGrave:
 		return g.seatsOf(Gravekeeper, g.all)
 	case EvCurse:
@@ -78,7 +82,10 @@ func entitled(g *Game, e *Event) uint32 {
 	case EvStep:
 		switch Step(e.Value) {
 		case StepNight:
-			return g.seatsOf(e.Role, g.all) | g.wolves&^g.seatsOf(Possessed, g.all) | g.lovers
+			m := g.seatsOf(e.Role, g.all)
+			if e.Role == Seer { // the mirror seer is woken as the seer
+			}
+			return m | g.wolves&^g.seatsOf(Possessed, g.all) | g.lovers
 		case StepThief:
 			return dealt(g, Thief)
 		case StepCupid:
@@ -88,7 +95,7 @@ func entitled(g *Game, e *Event) uint32 {
 		case StepMagician:
 			return g.seatsOf(Magician, g.all)
 		case StepCheck: // night_order=wolves_first: a checker woken alone
-			return g.seatsOf(Seer, g.all) | g.seatsOf(Psychic, g.all) | g.seatsOf(PureWhite, g.all)
+			return g.seatsOf(Seer, g.all) | g.seatsOf(Psychic, g.all) | g.seatsOf(PureWhite, g.all) | g.seatsOf(MirrorSeer, g.all)
 		case StepNightShot: // a shooter killed tonight, woken alone
 			return (g.seatsOf(Hunter, g.all) | g.seatsOf(WolfKing, g.all)) &^ g.alive
 		}
@@ -138,6 +145,9 @@ func TestPropertiesOfRandomGames(t *testing.T) {
 			if rapid.Bool().Draw(rt, "change "+o.Name()) {
 				b.Options[o] = uint8(rapid.IntRange(0, len(o.Values())-1).Draw(rt, o.Name()))
 			}
+		}
+		if slices.Contains(b.Cards, Angel) { // the angel's board starts by day (Validate)
+			b.Options[OptFirstPhase] = FirstDay
 		}
 		playChecked(rt, b, seed)
 	})
@@ -216,13 +226,16 @@ func noLeaks(rt *rapid.T, g *Game) {
 			// The pack knows itself; the hidden wolf knows the pack; nobody
 			// knows the lone cards (the gargoyle, the hidden wolf, the possessed).
 			mate := (g.has(team, s) || s == g.ally) && g.has(team&^g.lone, x)
-			checked := (g.role[s] == Seer && g.opt(OptSeerSees) == SeesRole) || g.role[s] == Psychic || g.role[s] == Gargoyle || g.role[s] == PureWhite || g.role[s] == WolfWitch
+			checked := ((g.role[s] == Seer || g.role[s] == MirrorSeer) && g.opt(OptSeerSees) == SeesRole) || g.role[s] == Psychic || g.role[s] == Gargoyle || g.role[s] == PureWhite || g.role[s] == WolfWitch
 			lover := g.opt(OptLoversSeeRoles) == On && g.has(g.lovers, s) && g.has(g.lovers, x)
-			if x != s && !mate && !g.has(g.revealed, x) && !checked && !lover {
+			sibling := (k == Sister || k == Brother) && g.role[s] == k // the sisters (brothers) meet
+			if x != s && !mate && !g.has(g.revealed, x) && !checked && !lover && !sibling {
 				rt.Fatalf("seat %d (%s) knows seat %d is %s", s, g.role[s], x, k)
 			}
-			// A check that the magician's swap moved reports another seat's card.
-			if k != g.role[x] && !(mate && k == Werewolf) && !g.has(g.swappedEver, x) {
+			// A check that the magician's swap moved reports another seat's card;
+			// the mirror seer believes he is the seer, and his checks lie.
+			mirror := g.role[s] == MirrorSeer && (x == s && k == Seer || x != s)
+			if k != g.role[x] && !(mate && k == Werewolf) && !g.has(g.swappedEver, x) && !mirror {
 				rt.Fatalf("seat %d believes seat %d is %s; it is %s", s, x, k, g.role[x])
 			}
 		}

@@ -19,9 +19,19 @@ func RandomBoard(pick func(name string, lo, hi int) int) Board {
 	for len(cards) < wolves {
 		cards = append(cards, Werewolf)
 	}
-	for _, r := range []Role{Seer, Witch, Hunter, Guard, Idiot, NineTailedFox, Elder, Scapegoat, Cupid, LittleGirl, Piper, Thief, Knight, Gravekeeper, Psychic, Crow, WitchHunter, Dreamcatcher, Magician, WildChild, SilenceElder, VoteBanElder, BearTamer, PureWhite} {
+	for _, r := range []Role{Seer, Witch, Hunter, Guard, Idiot, NineTailedFox, Elder, Scapegoat, Cupid, LittleGirl, Piper, Thief, Knight, Gravekeeper, Psychic, Crow, WitchHunter, Dreamcatcher, Magician, WildChild, SilenceElder, VoteBanElder, BearTamer, PureWhite, Angel, MirrorSeer, MixedBlood, CursedFox} {
 		if len(cards) < n && pick("with "+r.String(), 0, 1) == 1 {
 			cards = append(cards, r)
+		}
+	}
+	// The siblings come as a group (ROLES-MORE-2.md): two sisters, three brothers.
+	for _, r := range []Role{Sister, Brother} {
+		k := 2
+		if r == Brother {
+			k = 3
+		}
+		if len(cards)+k <= n && pick("with "+r.String(), 0, 1) == 1 {
+			cards = append(cards, repeat(r, k)...)
 		}
 	}
 	for len(cards) < n {
@@ -37,6 +47,9 @@ func RandomBoard(pick func(name string, lo, hi int) int) Board {
 	b := Board{Cards: cards}
 	for o := Option(0); o < numOptions; o++ {
 		b.Options[o] = uint8(pick(o.Name(), 0, len(o.Values())-1))
+	}
+	if slices.Contains(cards, Angel) { // his board starts by day (Validate)
+		b.Options[OptFirstPhase] = FirstDay
 	}
 	return b
 }

@@ -62,6 +62,13 @@ const (
 	BearTamer    // 驯熊师: each dawn the bear growls if a neighbour of his reads as a wolf
 	PureWhite    // 纯白之女: checks a card a night; from night 2 a wolf she checks dies
 	WolfWitch    // 狼巫: a wolf who checks a card a night; from night 2 the pure white she checks dies
+	// The catalogue's part 2 (ROLES-MORE-2.md).
+	MirrorSeer // 灯影预言家: a seer who does not know his results are reversed
+	Sister     // 姐妹: two cards; they meet on night 1 and share a channel on their nights
+	Brother    // 三兄弟: three cards; as the sisters
+	Angel      // 天使: wins alone if exiled on day 1 or killed by the wolves on night 1 (Miller's Hollow)
+	MixedBlood // 混血儿: takes the camp of a model he chooses on night 1, not knowing it
+	CursedFox  // 咒狐: immune to the attack, killed by the seer's check; steals a win alive
 	numRoles
 )
 
@@ -76,8 +83,13 @@ const (
 	Lovers
 	PiperCamp
 	Draw
+	AngelCamp // the angel alone (ROLES-MORE-2.md 天使)
+	FoxCamp   // the cursed fox alone (ROLES-MORE-2.md 咒狐)
 	numCamps
 )
+
+// NumCamps counts the camps, NoCamp and Draw included: a camp is below it.
+const NumCamps = numCamps
 
 type roleInfo struct {
 	id, zh string
@@ -124,6 +136,12 @@ var roleTable = [numRoles]roleInfo{
 	BearTamer:     {"bear_tamer", "驯熊师", Village, true, true},
 	PureWhite:     {"pure_white", "纯白之女", Village, true, true},
 	WolfWitch:     {"wolf_witch", "狼巫", Wolves, false, true},
+	MirrorSeer:    {"mirror_seer", "灯影预言家", Village, false, true},
+	Sister:        {"sister", "姐妹", Village, false, true},
+	Brother:       {"brother", "三兄弟", Village, false, true},
+	Angel:         {"angel", "天使", Village, false, true},
+	MixedBlood:    {"mixed_blood", "混血儿", Village, false, true},
+	CursedFox:     {"cursed_fox", "咒狐", FoxCamp, false, true},
 }
 
 func (r Role) String() string {
@@ -152,6 +170,11 @@ func (r Role) Camp() Camp {
 // IsWolf reports whether the card is of the wolf camp.
 func (r Role) IsWolf() bool { return r.Camp() == Wolves }
 
+// multiple: a board may hold several of the card.
+func (r Role) multiple() bool {
+	return r == Werewolf || r == Villager || r == Sister || r == Brother
+}
+
 // IsGod reports whether the card is a village role with a power (神职).
 func (r Role) IsGod() bool { return r < numRoles && roleTable[r].god }
 
@@ -177,7 +200,7 @@ func Roles() []Role {
 	return out
 }
 
-var campNames = [...]string{"none", "village", "wolves", "lovers", "piper", "draw"}
+var campNames = [...]string{"none", "village", "wolves", "lovers", "piper", "draw", "angel", "fox"}
 
 func (c Camp) String() string {
 	if int(c) < len(campNames) {

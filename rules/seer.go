@@ -12,10 +12,18 @@ func init() {
 		check:     check,
 		exec:      execSeer,
 		choices:   choices,
+		// Called while a seer or a mirror seer lives: the mirror seer
+		// answers the seer's call (mirror_seer.go).
+		awake: func(g *Game) bool {
+			return g.firstOf(Seer, g.alive) != NoSeat || g.firstOf(MirrorSeer, g.alive) != NoSeat
+		},
 	}
 }
 
-func execSeer(g *Game, c Command) {
+func execSeer(g *Game, c Command) { g.emit(seerCheck(g, c)) }
+
+// seerCheck is the seer's check of c's target as seer_sees tells it.
+func seerCheck(g *Game, c Command) Event {
 	s, t := c.Seat, c.Target
 	e := Event{Kind: EvCheck, To: s.bit(), Seat: s, Target: t}
 	t = g.landed(t) // the magician's swap: the card of the seat the check landed on
@@ -31,5 +39,5 @@ func execSeer(g *Game, c Command) {
 			e.Value = ResultNotVillage
 		}
 	}
-	g.emit(e)
+	return e
 }

@@ -1,5 +1,7 @@
 package rules
 
+import "math/bits"
+
 // View is what one seat may know of the game. It is built from the public
 // state and the events the seat was sent, never from the hidden state, so it
 // cannot hold a secret the seat was not told.
@@ -43,6 +45,8 @@ type View struct {
 	VoteBanned Seat               // public: the player banned from today's exile vote (禁票长老), until nightfall
 	Growl      int8               // public: today's bear (驯熊师): 1 growls, -1 does not, 0 not told; until nightfall
 	GrowlAlive uint32             // public: the players alive to the table when the bear was heard (the tamer's neighbours are among them)
+	Siblings   uint32             // sisters, brothers: the seats of his group, as told at their first meeting
+	Met        uint32             // sisters, brothers: who of his group met tonight (their channel); 0 by day
 	Winner     Camp
 	Over       bool
 
@@ -134,6 +138,14 @@ func (g *Game) UpdateView(v *View) {
 			v.Attacked = NoSeat
 			v.Feared, v.NoAttack = false, false
 			v.Silenced, v.VoteBanned, v.Growl = NoSeat, NoSeat, 0
+			v.Met = 0
+		case EvDay:
+			v.Met = 0
+		case EvSiblings:
+			v.Siblings, v.Met = e.Mask, e.To
+			for m := e.Mask; m != 0; m &= m - 1 {
+				v.Known[bits.TrailingZeros32(m)] = e.Role
+			}
 		case EvSilenced:
 			v.Silenced = e.Seat
 		case EvVoteBanned:

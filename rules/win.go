@@ -64,6 +64,18 @@ const StalemateDays = 5
 // Without black lovers it is the classic check; with them, each camp that
 // meets its losing condition is out (优先判负) and the last camp standing wins.
 func (g *Game) judge() Camp {
+	if g.angelWon { // judged first (ROLES-MORE-2.md §5)
+		return AngelCamp
+	}
+	w := g.judgeAll()
+	if g.cardSet&(1<<CursedFox) != 0 && g.foxSteals(w) {
+		return FoxCamp // 咒狐: alive when a camp wins, he wins alone
+	}
+	return w
+}
+
+// judgeAll is judge's verdict among the camps of RULES.md §3.7.
+func (g *Game) judgeAll() Camp {
 	if g.quiet >= StalemateDays {
 		return Draw // no camp can end the game: the moderator calls it
 	}

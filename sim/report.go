@@ -59,7 +59,7 @@ func newReport(r *Result) *report {
 	nb := len(r.Boards)
 
 	// Wins: the camps that won on some board, in camp order.
-	for c := rules.Village; c <= rules.Draw; c++ {
+	for c := rules.Village; c < rules.NumCamps; c++ {
 		name := c.String()
 		rw := row{Label: name, Cells: make([]cell, nb)}
 		found := false

@@ -128,7 +128,7 @@ func boardResult(b *Board, t *tally) BoardResult {
 	br := BoardResult{Name: b.Name, Chinese: b.Chinese, Source: b.Source, Players: b.Board.Players(),
 		Cards: rules.CardList(b.Board.Cards, false), Games: t.games,
 		Wins: []CampWins{}, Deaths: []Deaths{}, Survival: []Survival{}, Rules: []Fired{}}
-	for c := rules.Village; c <= rules.Draw; c++ {
+	for c := rules.Village; c < rules.NumCamps; c++ {
 		if k := t.wins[c]; k > 0 {
 			lo, hi := Wilson(k, t.games)
 			br.Wins = append(br.Wins, CampWins{Camp: c.String(), Games: k, Rate: ratio(k, t.games),

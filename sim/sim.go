@@ -60,7 +60,7 @@ type Levels [maxCamps]bot.Level
 
 // dealtCamps are the camps a card can belong to when dealt, in the order
 // they are named. The lovers' camp is formed in play, never dealt.
-var dealtCamps = []rules.Camp{rules.Village, rules.Wolves, rules.PiperCamp}
+var dealtCamps = []rules.Camp{rules.Village, rules.Wolves, rules.PiperCamp, rules.FoxCamp}
 
 // AllAt is the same level for every camp.
 func AllAt(l bot.Level) Levels {
@@ -123,13 +123,13 @@ func parseLevel(s string) (bot.Level, error) {
 func parseCamp(s string) (rules.Camp, error) {
 	switch s {
 	case "lovers":
-		return rules.NoCamp, errors.New("bots: lovers is not a dealt camp: a lover plays at the level of the card he was dealt (camps: village, wolves, piper)")
+		return rules.NoCamp, errors.New("bots: lovers is not a dealt camp: a lover plays at the level of the card he was dealt (camps: village, wolves, piper, fox)")
 	case "wolf", "werewolves":
 		return rules.NoCamp, fmt.Errorf("bots: unknown camp %q (did you mean wolves?)", s)
 	}
 	c, err := rules.ParseCamp(s)
 	if err != nil || !slices.Contains(dealtCamps, c) {
-		return rules.NoCamp, fmt.Errorf("bots: unknown camp %q (camps: village, wolves, piper)", s)
+		return rules.NoCamp, fmt.Errorf("bots: unknown camp %q (camps: village, wolves, piper, fox)", s)
 	}
 	return c, nil
 }
@@ -342,7 +342,7 @@ func init() {
 	for i, r := range specialRules {
 		rulesByKind[r.kind] = append(rulesByKind[r.kind], uint8(i))
 	}
-	if len(rules.Roles())+1 > maxRoles || rules.Draw >= maxCamps || numCauses() > maxCauses {
+	if len(rules.Roles())+1 > maxRoles || rules.NumCamps > maxCamps || numCauses() > maxCauses {
 		panic("sim: the rules package outgrew the simulator's tables")
 	}
 }

@@ -18,6 +18,9 @@ const (
 	ChanWolves = "wolves" // the wolf team at night; the little girl reads it without names
 	ChanLovers = "lovers" // the two lovers
 	ChanDead   = "dead"   // the dead, who may not talk to the living
+	// ChanSiblings is the sisters' (or the brothers') channel on the nights
+	// they meet (ROLES-MORE-2.md 姐妹, 三兄弟): those woken tonight.
+	ChanSiblings = "siblings"
 )
 
 // MaxChat is the longest message, in characters.
@@ -69,6 +72,8 @@ func (a *Actor) audience(v *rules.View, ch string) (c chat, ok bool) {
 		return chat{To: v.Wolves & v.Alive, Spy: a.shown.Spy()}, true
 	case ChanLovers:
 		return chat{To: v.Lovers & v.Alive}, alive && v.Lovers&me != 0
+	case ChanSiblings:
+		return chat{To: v.Met & v.Alive}, alive && night && v.Met&me != 0
 	case ChanDead:
 		// A dying player joins the dead only once every task of his death
 		// (shot, badge, last words…) is done: until then the dead could
@@ -86,7 +91,7 @@ func (a *Actor) audience(v *rules.View, ch string) (c chat, ok bool) {
 // channels lists the channels the seat of v may write to now.
 func (a *Actor) channels(v *rules.View) []string {
 	var out []string
-	for _, ch := range []string{ChanDay, ChanWolves, ChanLovers, ChanDead} {
+	for _, ch := range []string{ChanDay, ChanWolves, ChanLovers, ChanDead, ChanSiblings} {
 		if _, ok := a.audience(v, ch); ok {
 			out = append(out, ch)
 		}

@@ -270,3 +270,60 @@ func TestTheSilencedMayNotSpeak(t *testing.T) {
 		t.Fatal("the silenced seat 3 may not speak his last words")
 	}
 }
+
+// TestSiblingsChannelIsTheSistersAlone: on a night the sisters meet
+// (ROLES-MORE-2.md 姐妹), their channel is open to them and read by them
+// alone: a villager and a wolf may not write to it and read nothing of it,
+// and only the sisters' state lists it.
+func TestSiblingsChannelIsTheSistersAlone(t *testing.T) {
+	b := rules.Board{Cards: []rules.Role{rules.Sister, rules.Sister, rules.Villager, rules.Werewolf, rules.Werewolf, rules.Seer, rules.Villager}}
+	tm := fastTimers()
+	tm.Night = time.Minute // the night stays while the test talks
+	cfg := Config{Board: b, Seed: 1, Timers: tm, Deal: b.Cards, Bots: 1<<5 | 1<<6 | 1<<7}
+	a, err := Start(context.Background(), "siblings", cfg, memory.New(), Hooks{}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer a.Stop()
+	subs := map[rules.Seat]*Sub{}
+	for s := rules.Seat(1); s <= 4; s++ {
+		subs[s] = NewSub(s, 1024, nil)
+		if err := a.Join(subs[s], 0, 0); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for s := rules.Seat(1); s <= 4; s++ {
+		st := next(t, subs[s], "state")
+		for !st["night"].(bool) {
+			st = next(t, subs[s], "state")
+		}
+		chans, _ := st["channels"].([]any)
+		listed := false
+		for _, c := range chans {
+			listed = listed || c == ChanSiblings
+		}
+		if listed != (s <= 2) {
+			t.Fatalf("seat %d (%v) is offered the siblings' channel: %v", s, cfg.Deal[s-1], listed)
+		}
+	}
+	if err := a.Chat(subs[1], 1, ChanSiblings, "I am 1"); err != nil {
+		t.Fatal(err)
+	}
+	if f := next(t, subs[1], "ack"); f["id"] != 1.0 {
+		t.Fatalf("ack %v", f)
+	}
+	if m := next(t, subs[2], "chat"); m["seat"] != 1.0 || m["text"] != "I am 1" || m["channel"] != ChanSiblings {
+		t.Fatalf("the other sister read %v", m)
+	}
+	for _, s := range []rules.Seat{3, 4} {
+		if !quiet(subs[s], "chat") {
+			t.Fatalf("seat %d (%v) read the sisters' channel", s, cfg.Deal[s-1])
+		}
+		if err := a.Chat(subs[s], 9, ChanSiblings, "x"); err != nil {
+			t.Fatal(err)
+		}
+		if f := next(t, subs[s], "error"); f["code"] != "channel" || f["message"] != ErrChannel.Error() {
+			t.Errorf("seat %d writing to the siblings' channel: %v", s, f)
+		}
+	}
+}

@@ -49,6 +49,10 @@ func callJSON(c rules.Call) wire.CallJSON {
 		j.Group = "lovers"
 	case c.Role == rules.CallCharmed:
 		j.Group = "charmed"
+	case c.Role == rules.CallSisters:
+		j.Group = "sisters"
+	case c.Role == rules.CallBrothers:
+		j.Group = "brothers"
 	default:
 		j.Role = c.Role.String()
 	}

@@ -456,7 +456,7 @@ func (a *Actor) nightCalls() []wire.CallJSON {
 
 func choiceJSON(c rules.Choice) wire.ChoiceJSON {
 	j := wire.ChoiceJSON{Cmd: c.Kind.String(), Targets: rules.Seats(c.Targets), NoTarget: c.NoTarget, Value: c.Value, Pick: c.Pick}
-	for r := rules.Role(0); r < 32; r++ {
+	for r := rules.Role(0); r < 64; r++ {
 		if c.Roles&(1<<uint(r)) != 0 {
 			j.Roles = append(j.Roles, r.String())
 		}

@@ -295,6 +295,10 @@ func roleKey(r rules.Role) string {
 		return "group.lovers"
 	case rules.CallCharmed:
 		return "group.charmed"
+	case rules.CallSisters:
+		return "group.sisters"
+	case rules.CallBrothers:
+		return "group.brothers"
 	}
 	return "role." + r.String()
 }

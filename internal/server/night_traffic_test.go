@@ -90,8 +90,13 @@ func randomBoard(r *rand.Rand) string {
 	}
 	r.Shuffle(len(village), func(i, j int) { village[i], village[j] = village[j], village[i] })
 	for _, v := range village[:r.IntN(min(n-len(cards), len(village))+1)] {
-		if v == "thief" { // the thief's two extra cards
+		switch v {
+		case "thief": // the thief's two extra cards
 			cards = append(cards, "villager", "villager")
+		case "sister": // a pair
+			cards = append(cards, v)
+		case "brother": // three
+			cards = append(cards, v, v)
 		}
 		cards = append(cards, v)
 	}
@@ -104,7 +109,7 @@ func randomBoard(r *rand.Rand) string {
 
 // TestNightsLookTheSameFromEverySeat plays games of people over real
 // WebSockets on every preset and on random boards: the players act at
-// random, the wolves talk at night. For every night, each seat's
+// random, the wolves and the siblings talk at night. For every night, each seat's
 // connection and a spectator's receive the same messages — the same
 // number, each of the night's size, at the same ticks — and every frame
 // from nightfall to dawn travels inside them.
@@ -115,8 +120,11 @@ func TestNightsLookTheSameFromEverySeat(t *testing.T) {
 	for _, p := range rules.Presets() {
 		bodies = append(bodies, map[string]any{"preset": p.Name, "players": p.MinPlayers})
 	}
+	// The sisters and the brothers meet and talk on every night.
+	bodies = append(bodies, map[string]any{"board": "players: 9\ncards: [werewolf, werewolf, seer, witch, sister, sister, brother, brother, brother]\n" +
+		"options:\n  sisters_wake_every: \"1\"\n  brothers_wake_every: \"1\"\n"})
 	r := rand.New(rand.NewPCG(7, 7))
-	for len(bodies) < len(rules.Presets())+4 {
+	for len(bodies) < len(rules.Presets())+5 {
 		text := randomBoard(r)
 		if f, err := boardfile.Parse("board", []byte(text)); err != nil {
 			continue
@@ -173,9 +181,11 @@ func nightsLookTheSame(t *testing.T, ts *testServer, body map[string]any, seed u
 				if f.Type == "state" && f.Night && talked != night {
 					var st game.StateFrame
 					_ = json.Unmarshal(f.Raw, &st)
-					if slices.Contains(st.Channels, game.ChanWolves) {
-						talked = night
-						_ = conn.Send(ctx, map[string]any{"type": "chat", "id": 1 << 40, "channel": game.ChanWolves, "text": "tonight?"})
+					for _, ch := range []string{game.ChanWolves, game.ChanSiblings} { // the sisters talk too
+						if slices.Contains(st.Channels, ch) {
+							talked = night
+							_ = conn.Send(ctx, map[string]any{"type": "chat", "id": 1 << 40, "channel": ch, "text": "tonight?"})
+						}
 					}
 				}
 				return false

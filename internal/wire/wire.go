@@ -72,7 +72,7 @@ type StateFrame struct {
 
 // CallJSON is one line of the moderator's narration (catalogue key night.falls,
 // role.open, role.close, day.breaks) and whom it calls: a role, or a group
-// (wolves, lovers, charmed).
+// (wolves, lovers, charmed, sisters, brothers).
 type CallJSON struct {
 	Key   string `json:"key"`
 	Role  string `json:"role,omitempty"`

@@ -6,14 +6,15 @@ export const ROLES = ['none', 'werewolf', 'white_wolf_king', 'wolf_beauty', 'wol
   'witch', 'hunter', 'guard', 'idiot', 'nine_tailed_fox', 'elder', 'scapegoat', 'cupid', 'thief',
   'little_girl', 'piper', 'knight', 'gravekeeper', 'psychic', 'witch_hunter', 'dreamcatcher', 'crow', 'magician',
   'gargoyle', 'spirit_knight', 'nightmare', 'blood_moon', 'hidden_wolf', 'possessed', 'wild_child',
-  'silence_elder', 'vote_ban_elder', 'bear_tamer', 'pure_white', 'wolf_witch'];
+  'silence_elder', 'vote_ban_elder', 'bear_tamer', 'pure_white', 'wolf_witch',
+  'mirror_seer', 'sister', 'brother', 'angel', 'mixed_blood', 'cursed_fox'];
 
 // rules/role.go: Camp (game_over and camp_lost carry one as value).
-export const CAMPS = ['none', 'village', 'wolves', 'lovers', 'piper', 'draw'];
+export const CAMPS = ['none', 'village', 'wolves', 'lovers', 'piper', 'draw', 'angel', 'fox'];
 
 // rules/event.go: Cause (a death's value).
 export const CAUSES = ['none', 'attack', 'poison', 'exile', 'shot', 'explode', 'taken', 'charm', 'tails',
-  'love', 'scapegoat', 'red_card', 'elder', 'duel', 'hunt', 'dream', 'reflect', 'purify'];
+  'love', 'scapegoat', 'red_card', 'elder', 'duel', 'hunt', 'dream', 'reflect', 'purify', 'checked'];
 
 // rules/event.go: the results of a check under seer_sees = wolf_or_not / village_or_not.
 export const CHECK_RESULTS = ['good', 'wolf', 'not_village'];
@@ -73,7 +74,7 @@ export const PACES = {
 export const PACE_DEFAULT = { table: 'quick', online: 'standard' };
 
 // internal/game/chat.go: the chat channels, in the order of their tabs.
-export const CHANNELS = ['day', 'wolves', 'lovers', 'dead'];
+export const CHANNELS = ['day', 'wolves', 'lovers', 'dead', 'siblings'];
 
 // The wolves' cards (rules/role.go: camp wolves).
 export const WOLF_ROLES = new Set(['werewolf', 'white_wolf_king', 'wolf_beauty', 'wolf_king', 'gargoyle', 'spirit_knight',
@@ -92,7 +93,7 @@ export const EVENTS = ['none', 'game_start', 'role', 'wolf_team', 'night', 'day'
   'elder_life', 'powers_lost', 'voters', 'event_card', 'ally', 'attack_result', 'feedback', 'red_card', 'camp_lost',
   'kill_power', 'claim', 'duel', 'grave', 'curse', 'cursed_vote', 'dream', 'magic', 'hunt', 'fear', 'feared',
   'no_attack', 'reflect', 'model', 'wild_wolf', 'blood_moon', 'silence', 'vote_ban', 'silenced', 'vote_banned',
-  'growl'];
+  'growl', 'siblings', 'angel_wins', 'mirror', 'blood'];
 
 // Roles a board may hold more than once (docs/rules.md).
-export const REPEATABLE = new Set(['werewolf', 'villager']);
+export const REPEATABLE = new Set(['werewolf', 'villager', 'sister', 'brother']);

@@ -238,10 +238,12 @@ const WOLF_CARDS = new Set(['werewolf', 'white_wolf_king', 'wolf_beauty', 'wolf_
 // endReason says why the winner won, from the cards and who is alive at the
 // end (every card is known then): 'gods' (屠神, the wolves killed every
 // god), 'villagers' (屠民), 'all' (屠城), 'wolves_out' (every wolf is out),
-// 'lovers', 'piper', or '' (a draw, or nothing to say).
+// 'lovers', 'piper', 'angel' (he died as he wished: exiled on day 1 or
+// eaten on night 1), 'fox' (the cursed fox lived when a camp won), or ''
+// (a draw, or nothing to say).
 export function endReason(winner, roles, alive) {
   const living = (alive || []).map((s) => roles[s]).filter(Boolean);
-  if (winner === 'lovers' || winner === 'piper') return winner;
+  if (['lovers', 'piper', 'angel', 'fox'].includes(winner)) return winner;
   if (winner === 'village') return 'wolves_out';
   if (winner !== 'wolves') return '';
   const cards = Object.values(roles || {});

@@ -153,6 +153,8 @@ describe('the reducer', () => {
     expect(endReason('wolves', roles, [1, 6])).toBe('all');
     expect(endReason('village', roles, [2, 3])).toBe('wolves_out');
     expect(endReason('lovers', roles, [1, 2])).toBe('lovers');
+    expect(endReason('angel', roles, [2, 3, 4, 6])).toBe('angel'); // ROLES-MORE-2 天使
+    expect(endReason('fox', roles, [2, 6])).toBe('fox'); // 咒狐: alive when a camp won
     expect(endReason('draw', roles, [])).toBe('');
   });
 
