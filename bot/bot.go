@@ -333,4 +333,3 @@ func nthBit[M uint32 | uint64](m M, i int) int {
 	}
 	return -1
 }
-

@@ -153,8 +153,8 @@ const (
 	SeerFirst   = 0
 	WolvesFirst = 1
 
-	BearReadsAs  = 0 // bear_reads: how a camp check reads the neighbour
-	BearTrueCamp = 1 // … or his camp in truth
+	BearReadsAs             = 0 // bear_reads: how a camp check reads the neighbour
+	BearTrueCamp            = 1 // … or his camp in truth
 	KilledBySeer            = 0
 	KilledByAnyVillageCheck = 1
 )
