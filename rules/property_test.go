@@ -84,6 +84,7 @@ func entitled(g *Game, e *Event) uint32 {
 		case StepNight:
 			m := g.seatsOf(e.Role, g.all)
 			if e.Role == Seer { // the mirror seer is woken as the seer
+				m |= g.seatsOf(MirrorSeer, g.all)
 			}
 			return m | g.wolves&^g.seatsOf(Possessed, g.all) | g.lovers
 		case StepThief:
