@@ -395,12 +395,15 @@ func init() {
 		Options:     with(std001, "thief_must_take_wolf", "on", "cupid_camp", "village", "black_lovers", "off"),
 	}, &Preset{
 		Name: "mh-angel", Chinese: "天使", MinPlayers: 8, MaxPlayers: 18,
-		Description: "classic with the angel, who wins if exiled on day 1 or eaten on night 1; the game starts by day; two sisters from 10 players, three brothers from 13 (ROLES-MORE-2)",
+		Description: "classic with the angel, who wins if exiled on day 1 or eaten on night 1; the game starts by day; two sisters from 10 players, the bear tamer from 11, three brothers from 13 (ROLES-MORE-2)",
 		cards: func(n int) []Role {
 			w := classicWolves(n)
 			special := []Role{Seer, Angel}
 			if n >= 10 {
 				special = append(special, Sister, Sister)
+			}
+			if n >= 11 {
+				special = append(special, BearTamer)
 			}
 			if n >= 13 {
 				special = append(special, Brother, Brother, Brother)
@@ -412,7 +415,8 @@ func init() {
 			"seer_sees", "role", "witch_informed", "always", "witch_self_heal", "always",
 			"witch_both_same_night", "on", "wolf_win", "kill_all", "reveal_role_on_death", "on",
 			"hunter_shoots_when_poisoned", "on", "hunter_shoots_on_heartbreak", "on",
-			"win_check_before_shot", "off", "sisters_wake_every", "2", "brothers_wake_every", "2"),
+			"win_check_before_shot", "off", "sisters_wake_every", "2", "brothers_wake_every", "2",
+			"bear_reads", "true_camp"), // Miller's Hollow judges the card
 	})
 }
 
