@@ -177,7 +177,6 @@ type Arena interface {
 // updated after each matched game of the gateway (docs/arena.md).
 const AIWolfRun = "aiwolf"
 
-
 // CheckArenaRun refuses a run that is not one run's rows, in the
 // adapters' words (op names the call).
 func CheckArenaRun(op string, rows []ArenaRating) error {
