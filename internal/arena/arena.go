@@ -392,10 +392,11 @@ func playLive(ctx context.Context, cfg *Config, i int, seed uint64, seats []Prog
 	return g, recs, nil
 }
 
-// key names one rating: a program on a side.
-type key struct {
-	program string
-	side    string
+// Key names one rating: a program (a bot level, a model, an AIWolf agent
+// team) on a side.
+type Key struct {
+	Program string
+	Side    string
 }
 
 // step is one program's change on one side in one game.
@@ -405,13 +406,48 @@ type step struct {
 	sigma float64 // its new sigma
 }
 
+// Credit updates ratings after one game: teams[t] are team t's seats,
+// each by the key it is rated under, rank as rating.Rate's. A key not in
+// ratings starts at rating.New(). A program holding several seats of a
+// team gets the sum of its seats' changes in mean and the product of
+// their factors in sigma (after Rate's drift), as if each seat's result
+// were told to it in turn.
+func Credit(ratings map[Key]rating.Rating, teams [][]Key, rank []int) {
+	before := make([][]rating.Rating, len(teams))
+	for t, team := range teams {
+		for _, k := range team {
+			r, ok := ratings[k]
+			if !ok {
+				r = rating.New()
+			}
+			before[t] = append(before[t], r)
+		}
+	}
+	updated := rating.Rate(before, rank)
+	change := map[Key]*step{}
+	for t, team := range teams {
+		for j, k := range team {
+			c := change[k]
+			if c == nil {
+				c = &step{from: before[t][j], sigma: math.Hypot(before[t][j].Sigma, rating.Tau)}
+				change[k] = c
+			}
+			c.mu += updated[t][j].Mu - c.from.Mu
+			c.sigma *= updated[t][j].Sigma / math.Hypot(c.from.Sigma, rating.Tau)
+		}
+	}
+	for k, c := range change {
+		ratings[k] = rating.Rating{Mu: c.from.Mu + c.mu, Sigma: c.sigma}
+	}
+}
+
 // rate runs the rating updates in game order.
 func rate(cfg *Config, seats [][]string, outcomes []outcome) *Result {
-	ratings := map[key]rating.Rating{}
-	games := map[key]int{}
-	wins := map[key]int{}
+	ratings := map[Key]rating.Rating{}
+	games := map[Key]int{}
+	wins := map[Key]int{}
 	for i, o := range outcomes {
-		teams := make([][]rating.Rating, len(o.teams))
+		teams := make([][]Key, len(o.teams))
 		ranks := make([]int, len(o.teams))
 		for t, team := range o.teams {
 			side := sideOf(o.roles[t])
@@ -421,14 +457,10 @@ func rate(cfg *Config, seats [][]string, outcomes []outcome) *Result {
 			}
 			seen := map[string]bool{}
 			for _, s := range team {
-				k := key{seats[i][s-1], side}
-				r, ok := ratings[k]
-				if !ok {
-					r = rating.New()
-				}
-				teams[t] = append(teams[t], r)
-				if !seen[k.program] {
-					seen[k.program] = true
+				k := Key{seats[i][s-1], side}
+				teams[t] = append(teams[t], k)
+				if !seen[k.Program] {
+					seen[k.Program] = true
 					games[k]++
 					if won {
 						wins[k]++
@@ -436,27 +468,7 @@ func rate(cfg *Config, seats [][]string, outcomes []outcome) *Result {
 				}
 			}
 		}
-		updated := rating.Rate(teams, ranks)
-		// A program's change is the sum of its seats' changes in mean, and
-		// the product of their factors in sigma (after Rate's drift), as if
-		// each seat's result were told to it in turn.
-		change := map[key]*step{}
-		for t, team := range o.teams {
-			side := sideOf(o.roles[t])
-			for j, s := range team {
-				k := key{seats[i][s-1], side}
-				c := change[k]
-				if c == nil {
-					c = &step{from: teams[t][j], sigma: math.Hypot(teams[t][j].Sigma, rating.Tau)}
-					change[k] = c
-				}
-				c.mu += updated[t][j].Mu - c.from.Mu
-				c.sigma *= updated[t][j].Sigma / math.Hypot(c.from.Sigma, rating.Tau)
-			}
-		}
-		for k, c := range change {
-			ratings[k] = rating.Rating{Mu: c.from.Mu + c.mu, Sigma: c.sigma}
-		}
+		Credit(ratings, teams, ranks)
 	}
 	// A model's cost per game: its calls over the games it had a seat in.
 	played := map[string]int{}
@@ -469,7 +481,7 @@ func rate(cfg *Config, seats [][]string, outcomes []outcome) *Result {
 	for _, side := range sides {
 		var rows []Standing
 		for _, p := range cfg.Programs {
-			k := key{p.Name, side}
+			k := Key{p.Name, side}
 			if games[k] == 0 {
 				continue
 			}
