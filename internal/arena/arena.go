@@ -267,8 +267,15 @@ func (p *player) play(ctx context.Context, cfg *Config, i int) (_ *Game, err err
 	if err != nil {
 		return nil, fmt.Errorf("arena: game %d (seed %d): %w", i, seed, err)
 	}
-	_, out.Winner = g.Over()
-	out.outcome.winner = out.Winner
+	out.outcome = outcomeOf(g)
+	out.Winner = out.outcome.winner
+	return out, nil
+}
+
+// outcomeOf is a finished game's outcome.
+func outcomeOf(g *rules.Game) outcome {
+	var o outcome
+	_, o.winner = g.Over()
 	for _, c := range camps {
 		m := g.CampMembers(c)
 		if m == 0 {
@@ -280,10 +287,34 @@ func (p *player) play(ctx context.Context, cfg *Config, i int) (_ *Game, err err
 				team = append(team, s)
 			}
 		}
-		out.outcome.teams = append(out.outcome.teams, team)
-		out.outcome.roles = append(out.outcome.roles, c)
+		o.teams = append(o.teams, team)
+		o.roles = append(o.roles, c)
 	}
-	return out, nil
+	return o
+}
+
+// keyed is the outcome's teams as rated, seat i+1 played by seats[i]:
+// each seat's key, each team's rank (rating.Rate's) and whether it won.
+func (o *outcome) keyed(seats []string) (teams [][]Key, rank []int, won []bool) {
+	teams, rank, won = make([][]Key, len(o.teams)), make([]int, len(o.teams)), make([]bool, len(o.teams))
+	for t, team := range o.teams {
+		side := sideOf(o.roles[t])
+		won[t] = o.winner == o.roles[t]
+		if !won[t] && o.winner != rules.Draw {
+			rank[t] = 1
+		}
+		for _, s := range team {
+			teams[t] = append(teams[t], Key{seats[s-1], side})
+		}
+	}
+	return teams, rank, won
+}
+
+// Teams is a finished game's teams as rated (Credit's teams and rank),
+// seat i+1 played by programs[i], and whether each won.
+func Teams(g *rules.Game, programs []string) (teams [][]Key, rank []int, won []bool) {
+	o := outcomeOf(g)
+	return o.keyed(programs)
 }
 
 // playBots plays a game of bots alone, in the rules engine, as the
@@ -447,22 +478,14 @@ func rate(cfg *Config, seats [][]string, outcomes []outcome) *Result {
 	games := map[Key]int{}
 	wins := map[Key]int{}
 	for i, o := range outcomes {
-		teams := make([][]Key, len(o.teams))
-		ranks := make([]int, len(o.teams))
-		for t, team := range o.teams {
-			side := sideOf(o.roles[t])
-			won := o.winner == o.roles[t]
-			if !won && o.winner != rules.Draw {
-				ranks[t] = 1
-			}
+		teams, ranks, won := o.keyed(seats[i])
+		for t, team := range teams {
 			seen := map[string]bool{}
-			for _, s := range team {
-				k := Key{seats[i][s-1], side}
-				teams[t] = append(teams[t], k)
+			for _, k := range team {
 				if !seen[k.Program] {
 					seen[k.Program] = true
 					games[k]++
-					if won {
+					if won[t] {
 						wins[k]++
 					}
 				}

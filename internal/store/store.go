@@ -166,16 +166,12 @@ type Arena interface {
 	ArenaRatings(ctx context.Context, limit int) ([]ArenaRating, error)
 	// PutArenaRun stores one run's ratings in place of the run's stored
 	// ones, if any, all or none: a standing run that grows game by game
-	// (the AIWolf agent teams', run AIWolfRun).
+	// (the AIWolf agent teams', docs/arena.md).
 	PutArenaRun(ctx context.Context, rows []ArenaRating) error
 	// ArenaRun reads one run's rows in the order they were added (none if
 	// the run is not stored).
 	ArenaRun(ctx context.Context, run string) ([]ArenaRating, error)
 }
-
-// AIWolfRun is the standing run of the AIWolf agent teams' ratings,
-// updated after each matched game of the gateway (docs/arena.md).
-const AIWolfRun = "aiwolf"
 
 // CheckArenaRun refuses a run that is not one run's rows, in the
 // adapters' words (op names the call).

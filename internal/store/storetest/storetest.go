@@ -966,23 +966,23 @@ func (s suite) testArenaRuns(t *testing.T) {
 func (s suite) testPutArenaRun(t *testing.T) {
 	st := s.open(t)
 	ar := st.(store.Arena)
-	if got, err := ar.ArenaRun(ctx, store.AIWolfRun); err != nil || len(got) != 0 {
+	if got, err := ar.ArenaRun(ctx, "aiwolf-5"); err != nil || len(got) != 0 {
 		t.Fatalf("an empty store's run: %v, %v", got, err)
 	}
 	other := arenaRun("a", 1, "smart", "random")
 	if err := ar.AddArenaRun(ctx, other); err != nil {
 		t.Fatal(err)
 	}
-	first, second := arenaRun(store.AIWolfRun, 2, "kanolab"), arenaRun(store.AIWolfRun, 3, "kanolab", "sample")
+	first, second := arenaRun("aiwolf-5", 2, "kanolab"), arenaRun("aiwolf-5", 3, "kanolab", "sample")
 	for _, rows := range [][]store.ArenaRating{first, second} {
 		if err := ar.PutArenaRun(ctx, rows); err != nil {
 			t.Fatal(err)
 		}
 	}
-	if err := ar.PutArenaRun(ctx, append(arenaRun(store.AIWolfRun, 4, "x"), arenaRun(store.AIWolfRun, 4, "x")...)); err == nil || !strings.Contains(err.Error(), "given twice") {
+	if err := ar.PutArenaRun(ctx, append(arenaRun("aiwolf-5", 4, "x"), arenaRun("aiwolf-5", 4, "x")...)); err == nil || !strings.Contains(err.Error(), "given twice") {
 		t.Errorf("a run given twice: error %v", err)
 	}
-	got, err := ar.ArenaRun(ctx, store.AIWolfRun)
+	got, err := ar.ArenaRun(ctx, "aiwolf-5")
 	if err != nil || !reflect.DeepEqual(got, second) {
 		t.Errorf("the run put twice:\n got %+v, %v\nwant %+v", got, err, second)
 	}
@@ -995,7 +995,7 @@ func (s suite) testPutArenaRun(t *testing.T) {
 	if err := st.Close(); err != nil {
 		t.Fatal(err)
 	}
-	if again, err := s.open(t).(store.Arena).ArenaRun(ctx, store.AIWolfRun); err != nil || !reflect.DeepEqual(again, second) {
+	if again, err := s.open(t).(store.Arena).ArenaRun(ctx, "aiwolf-5"); err != nil || !reflect.DeepEqual(again, second) {
 		t.Errorf("after a reopening: %+v, %v", again, err)
 	}
 }
