@@ -8,7 +8,6 @@ import (
 	"maps"
 	"slices"
 	"strings"
-	"sync"
 	"time"
 
 	"github.com/wolfden/wolfden/internal/aiwolf"
@@ -27,19 +26,12 @@ import (
 // agentRuns are the standing runs of the agent teams, one per regulation.
 var agentRuns = []string{"aiwolf-5", "aiwolf-13"}
 
-// agentStandings are one regulation's standings, as last stored.
+// agentStandings are one regulation's standings.
 type agentStandings struct {
 	games   int
 	ratings map[arena.Key]rating.Rating
 	played  map[arena.Key]int
 	wins    map[arena.Key]int
-}
-
-// agentRatings rates matched games one at a time, in the order they end:
-// the same games in the same order give the same ratings.
-type agentRatings struct {
-	mu   sync.Mutex
-	runs map[string]*agentStandings // read from the store on first use
 }
 
 // rateAgents rates the teams of a matched game that is over.
@@ -84,36 +76,26 @@ func (s *Server) rateAgents(ctx context.Context, id string) error {
 	at := recs[len(recs)-1].At
 	keys, rank, won := arena.Teams(g, teams)
 
-	r := &s.agentRates
-	r.mu.Lock()
-	defer r.mu.Unlock()
-	if r.runs == nil {
-		r.runs = map[string]*agentStandings{}
+	// Read from the store each time, not cached: what a restart finds is
+	// what the next game updates.
+	s.agentRates.Lock()
+	defer s.agentRates.Unlock()
+	rows, err := ar.ArenaRun(ctx, preset)
+	if err != nil {
+		return err
 	}
-	st := r.runs[preset]
-	if st == nil {
-		rows, err := ar.ArenaRun(ctx, preset)
-		if err != nil {
-			return err
-		}
-		st = standingsOf(rows)
-	}
-	next := st.clone()
-	arena.Credit(next.ratings, keys, rank)
-	next.games++
+	st := standingsOf(rows)
+	arena.Credit(st.ratings, keys, rank)
+	st.games++
 	for t, team := range keys {
 		for _, k := range slices.Compact(slices.SortedFunc(slices.Values(team), compareKeys)) {
-			next.played[k]++
+			st.played[k]++
 			if won[t] {
-				next.wins[k]++
+				st.wins[k]++
 			}
 		}
 	}
-	if err := ar.PutArenaRun(ctx, next.rows(preset, at)); err != nil {
-		return err
-	}
-	r.runs[preset] = next
-	return nil
+	return ar.PutArenaRun(ctx, st.rows(preset, at))
 }
 
 func compareKeys(a, b arena.Key) int {
@@ -130,11 +112,6 @@ func standingsOf(rows []store.ArenaRating) *agentStandings {
 		st.played[k], st.wins[k] = row.Played, row.Wins
 	}
 	return st
-}
-
-// clone is a copy to update: the standings change only once stored.
-func (st *agentStandings) clone() *agentStandings {
-	return &agentStandings{games: st.games, ratings: maps.Clone(st.ratings), played: maps.Clone(st.played), wins: maps.Clone(st.wins)}
 }
 
 // rows are the standings as the run's rows, the village's first, then
