@@ -2,8 +2,11 @@ package server
 
 import (
 	"context"
+	"encoding/json"
+	"errors"
 	"fmt"
 	"path/filepath"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -11,7 +14,10 @@ import (
 
 	"github.com/wolfden/wolfden/internal/aiwolf"
 	"github.com/wolfden/wolfden/internal/aiwolf/agent"
+	"github.com/wolfden/wolfden/internal/arena"
 	"github.com/wolfden/wolfden/internal/rating"
+	"github.com/wolfden/wolfden/internal/store"
+	"github.com/wolfden/wolfden/rules"
 )
 
 // playTeam plays games matched games of the 5 agents of team: self-match,
@@ -40,7 +46,8 @@ func playTeam(t *testing.T, ts *testServer, team string, games int, seed uint64)
 	}
 }
 
-// agentRun waits until the aiwolf-5 run counts games games, and returns it.
+// agentRun waits until the aiwolf-5 run counts games games, and returns it
+// (it fails if the run counts more).
 func agentRun(t *testing.T, ts *testServer, games int) arenaRun {
 	t.Helper()
 	for {
@@ -75,14 +82,51 @@ func TestMatchedGamesRateTheAgentTeamsBySide(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "wolfden.db")
 	opts := Options{AIWolf: &aiwolf.Options{Players: 5, ActionTimeout: 5 * time.Second, ResponseTimeout: 5 * time.Second}}
 	ts := newTestServerAt(t, path, opts)
-	var wg sync.WaitGroup
-	wg.Go(func() { playTeam(t, ts, "alpha", 2, 1) })
-	wg.Go(func() { playTeam(t, ts, "beta", 2, 101) })
-	wg.Wait()
-	if t.Failed() {
-		return
+	// One game at a time, each rated before the next starts: the order
+	// the games were rated in is the order their rooms were made.
+	for i, team := range []string{"alpha", "alpha", "beta", "beta"} {
+		playTeam(t, ts, team, 1, uint64(100*i+1))
+		agentRun(t, ts, i+1)
 	}
 	run := agentRun(t, ts, 4)
+	// The standings are the arena's crediting of the stored games, in order.
+	want := map[arena.Key]rating.Rating{}
+	rooms, err := ts.st.Rooms(context.Background(), store.StatusOver)
+	if err != nil || len(rooms) != 4 {
+		t.Fatalf("the matched games' rooms: %d, %v", len(rooms), err)
+	}
+	slices.SortFunc(rooms, func(a, b store.Room) int { return a.Created.Compare(b.Created) })
+	for _, rec := range rooms {
+		var cfg roomConfig
+		var seats []seatRec
+		if err := errors.Join(json.Unmarshal(rec.Config, &cfg), json.Unmarshal(rec.Seats, &seats)); err != nil {
+			t.Fatal(err)
+		}
+		b, _ := cfg.board()
+		recs, err := ts.st.Records(context.Background(), rec.ID)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var events []rules.Event
+		for _, r := range recs {
+			events = append(events, r.Events...)
+		}
+		g, err := rules.Replay(b, cfg.Seed, events)
+		if err != nil {
+			t.Fatal(err)
+		}
+		teams := make([]string, len(seats))
+		for i, st := range seats {
+			teams[i] = strings.TrimRight(st.Nick, "0123456789")
+		}
+		keys, rank, _ := arena.Teams(g, teams)
+		arena.Credit(want, keys, rank)
+	}
+	for _, r := range run.Ratings {
+		if w := want[arena.Key{Program: r.Program, Side: r.Side}]; r.Mu != w.Mu || r.Sigma != w.Sigma {
+			t.Errorf("%s on the %s side: mu %v sigma %v; the stored games give %+v", r.Program, r.Side, r.Mu, r.Sigma, w)
+		}
+	}
 	if len(run.Ratings) != 4 {
 		t.Fatalf("the standings: %+v; want alpha and beta, village and wolf", run.Ratings)
 	}
