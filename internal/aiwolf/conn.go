@@ -208,3 +208,7 @@ func (c *conn) probe(wait time.Duration) bool {
 func teamOf(name string) string {
 	return strings.TrimRight(name, "0123456789")
 }
+
+// TeamOf is the team of an agent's name (its name without the trailing
+// digits), as matching and the ratings know it.
+func TeamOf(name string) string { return teamOf(name) }

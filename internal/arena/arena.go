@@ -267,8 +267,15 @@ func (p *player) play(ctx context.Context, cfg *Config, i int) (_ *Game, err err
 	if err != nil {
 		return nil, fmt.Errorf("arena: game %d (seed %d): %w", i, seed, err)
 	}
-	_, out.Winner = g.Over()
-	out.outcome.winner = out.Winner
+	out.outcome = outcomeOf(g)
+	out.Winner = out.outcome.winner
+	return out, nil
+}
+
+// outcomeOf is a finished game's outcome.
+func outcomeOf(g *rules.Game) outcome {
+	var o outcome
+	_, o.winner = g.Over()
 	for _, c := range camps {
 		m := g.CampMembers(c)
 		if m == 0 {
@@ -280,10 +287,34 @@ func (p *player) play(ctx context.Context, cfg *Config, i int) (_ *Game, err err
 				team = append(team, s)
 			}
 		}
-		out.outcome.teams = append(out.outcome.teams, team)
-		out.outcome.roles = append(out.outcome.roles, c)
+		o.teams = append(o.teams, team)
+		o.roles = append(o.roles, c)
 	}
-	return out, nil
+	return o
+}
+
+// keyed is the outcome's teams as rated, seat i+1 played by seats[i]:
+// each seat's key, each team's rank (rating.Rate's) and whether it won.
+func (o *outcome) keyed(seats []string) (teams [][]Key, rank []int, won []bool) {
+	teams, rank, won = make([][]Key, len(o.teams)), make([]int, len(o.teams)), make([]bool, len(o.teams))
+	for t, team := range o.teams {
+		side := sideOf(o.roles[t])
+		won[t] = o.winner == o.roles[t]
+		if !won[t] && o.winner != rules.Draw {
+			rank[t] = 1
+		}
+		for _, s := range team {
+			teams[t] = append(teams[t], Key{seats[s-1], side})
+		}
+	}
+	return teams, rank, won
+}
+
+// Teams is a finished game's teams as rated (Credit's teams and rank),
+// seat i+1 played by programs[i], and whether each won.
+func Teams(g *rules.Game, programs []string) (teams [][]Key, rank []int, won []bool) {
+	o := outcomeOf(g)
+	return o.keyed(programs)
 }
 
 // playBots plays a game of bots alone, in the rules engine, as the
@@ -392,10 +423,11 @@ func playLive(ctx context.Context, cfg *Config, i int, seed uint64, seats []Prog
 	return g, recs, nil
 }
 
-// key names one rating: a program on a side.
-type key struct {
-	program string
-	side    string
+// Key names one rating: a program (a bot level, a model, an AIWolf agent
+// team) on a side.
+type Key struct {
+	Program string
+	Side    string
 }
 
 // step is one program's change on one side in one game.
@@ -405,58 +437,61 @@ type step struct {
 	sigma float64 // its new sigma
 }
 
+// Credit updates ratings after one game: teams[t] are team t's seats,
+// each by the key it is rated under, rank as rating.Rate's. A key not in
+// ratings starts at rating.New(). A program holding several seats of a
+// team gets the sum of its seats' changes in mean and the product of
+// their factors in sigma (after Rate's drift), as if each seat's result
+// were told to it in turn.
+func Credit(ratings map[Key]rating.Rating, teams [][]Key, rank []int) {
+	before := make([][]rating.Rating, len(teams))
+	for t, team := range teams {
+		for _, k := range team {
+			r, ok := ratings[k]
+			if !ok {
+				r = rating.New()
+			}
+			before[t] = append(before[t], r)
+		}
+	}
+	updated := rating.Rate(before, rank)
+	change := map[Key]*step{}
+	for t, team := range teams {
+		for j, k := range team {
+			c := change[k]
+			if c == nil {
+				c = &step{from: before[t][j], sigma: math.Hypot(before[t][j].Sigma, rating.Tau)}
+				change[k] = c
+			}
+			c.mu += updated[t][j].Mu - c.from.Mu
+			c.sigma *= updated[t][j].Sigma / math.Hypot(c.from.Sigma, rating.Tau)
+		}
+	}
+	for k, c := range change {
+		ratings[k] = rating.Rating{Mu: c.from.Mu + c.mu, Sigma: c.sigma}
+	}
+}
+
 // rate runs the rating updates in game order.
 func rate(cfg *Config, seats [][]string, outcomes []outcome) *Result {
-	ratings := map[key]rating.Rating{}
-	games := map[key]int{}
-	wins := map[key]int{}
+	ratings := map[Key]rating.Rating{}
+	games := map[Key]int{}
+	wins := map[Key]int{}
 	for i, o := range outcomes {
-		teams := make([][]rating.Rating, len(o.teams))
-		ranks := make([]int, len(o.teams))
-		for t, team := range o.teams {
-			side := sideOf(o.roles[t])
-			won := o.winner == o.roles[t]
-			if !won && o.winner != rules.Draw {
-				ranks[t] = 1
-			}
+		teams, ranks, won := o.keyed(seats[i])
+		for t, team := range teams {
 			seen := map[string]bool{}
-			for _, s := range team {
-				k := key{seats[i][s-1], side}
-				r, ok := ratings[k]
-				if !ok {
-					r = rating.New()
-				}
-				teams[t] = append(teams[t], r)
-				if !seen[k.program] {
-					seen[k.program] = true
+			for _, k := range team {
+				if !seen[k.Program] {
+					seen[k.Program] = true
 					games[k]++
-					if won {
+					if won[t] {
 						wins[k]++
 					}
 				}
 			}
 		}
-		updated := rating.Rate(teams, ranks)
-		// A program's change is the sum of its seats' changes in mean, and
-		// the product of their factors in sigma (after Rate's drift), as if
-		// each seat's result were told to it in turn.
-		change := map[key]*step{}
-		for t, team := range o.teams {
-			side := sideOf(o.roles[t])
-			for j, s := range team {
-				k := key{seats[i][s-1], side}
-				c := change[k]
-				if c == nil {
-					c = &step{from: teams[t][j], sigma: math.Hypot(teams[t][j].Sigma, rating.Tau)}
-					change[k] = c
-				}
-				c.mu += updated[t][j].Mu - c.from.Mu
-				c.sigma *= updated[t][j].Sigma / math.Hypot(c.from.Sigma, rating.Tau)
-			}
-		}
-		for k, c := range change {
-			ratings[k] = rating.Rating{Mu: c.from.Mu + c.mu, Sigma: c.sigma}
-		}
+		Credit(ratings, teams, ranks)
 	}
 	// A model's cost per game: its calls over the games it had a seat in.
 	played := map[string]int{}
@@ -469,7 +504,7 @@ func rate(cfg *Config, seats [][]string, outcomes []outcome) *Result {
 	for _, side := range sides {
 		var rows []Standing
 		for _, p := range cfg.Programs {
-			k := key{p.Name, side}
+			k := Key{p.Name, side}
 			if games[k] == 0 {
 				continue
 			}

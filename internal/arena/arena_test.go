@@ -3,6 +3,7 @@ package arena
 import (
 	"bytes"
 	"context"
+	"math"
 	"slices"
 	"strings"
 	"sync"
@@ -10,6 +11,7 @@ import (
 
 	"github.com/wolfden/wolfden/bot"
 	"github.com/wolfden/wolfden/internal/llm"
+	"github.com/wolfden/wolfden/internal/rating"
 	"github.com/wolfden/wolfden/rules"
 	"github.com/wolfden/wolfden/sim"
 )
@@ -225,5 +227,22 @@ func TestAThirdPartyIsRatedOnItsOwnSide(t *testing.T) {
 	}
 	if sides[Village] != 2 || sides[Wolf] != 2 || sides["piper"] != 2 || len(sides) != 3 {
 		t.Errorf("sides rated: %v; want village, wolf and piper, two programs each", sides)
+	}
+}
+
+// A program holding two seats of a team is credited the sum of their
+// changes in mean and the product of their factors in sigma.
+func TestCreditSumsAProgramsSeats(t *testing.T) {
+	a, b := Key{"kanolab", Wolf}, Key{"sample", Village}
+	ratings := map[Key]rating.Rating{b: {Mu: 27, Sigma: 5}}
+	Credit(ratings, [][]Key{{a, a}, {b}}, []int{0, 1})
+	up := rating.Rate([][]rating.Rating{{rating.New(), rating.New()}, {{Mu: 27, Sigma: 5}}}, []int{0, 1})
+	drift := math.Hypot(rating.Sigma0, rating.Tau)
+	want := rating.Rating{Mu: up[0][0].Mu + up[0][1].Mu - rating.Mu0, Sigma: drift * (up[0][0].Sigma / drift) * (up[0][1].Sigma / drift)}
+	if got := ratings[a]; math.Abs(got.Mu-want.Mu) > 1e-12 || math.Abs(got.Sigma-want.Sigma) > 1e-12 {
+		t.Errorf("the two-seat program: %+v; want %+v", got, want)
+	}
+	if got := ratings[b]; got != up[1][0] {
+		t.Errorf("the one-seat program: %+v; want %+v", got, up[1][0])
 	}
 }

@@ -222,7 +222,8 @@ func (s *Server) AIWolfLive() (games, waiting int) {
 }
 
 // Finished stops a matched game's actor once its agents were told the end
-// (its end is stored already); a web room's lingers as any other.
+// (its end is stored already) and rates its agent teams; a web room's
+// lingers as any other.
 func (h agentHost) Finished(id string) {
 	h.s.mu.Lock()
 	rm := h.s.rooms[id]
@@ -236,6 +237,9 @@ func (h agentHost) Finished(id string) {
 	if matched && a != nil {
 		go func() {
 			a.Stop()
+			if err := h.s.rateAgents(context.Background(), id); err != nil {
+				h.s.log.Error("aiwolf: the agent teams could not be rated", "room", id, "err", err)
+			}
 			h.s.writeAIWolfFiles(id)
 		}()
 	}

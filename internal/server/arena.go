@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"net/http"
+	"slices"
 	"time"
 
 	"github.com/wolfden/wolfden/internal/game"
@@ -92,11 +93,14 @@ const arenaRuns = 20
 
 // arenaRun is one run of wolfden arena as GET /api/arena gives it.
 type arenaRun struct {
-	Run     string        `json:"run"`
-	At      time.Time     `json:"at"`
-	Board   string        `json:"board"`
-	Seed    uint64        `json:"seed"`
-	Games   int           `json:"games"`
+	Run   string    `json:"run"`
+	At    time.Time `json:"at"`
+	Board string    `json:"board"`
+	Seed  uint64    `json:"seed"`
+	Games int       `json:"games"`
+	// Agents: the AIWolf agent teams' standing run (its programs are
+	// teams), updated after each matched game of the gateway.
+	Agents  bool          `json:"agents,omitempty"`
 	Ratings []arenaRating `json:"ratings"`
 }
 
@@ -115,8 +119,9 @@ type arenaRating struct {
 }
 
 // arenaTable serves the programs' ratings that wolfden arena runs stored in
-// this server's database (docs/arena.md), the newest run first: public
-// figures about programs, nothing of any game being played.
+// this server's database (docs/arena.md), the newest run first, after the
+// AIWolf agent teams' standing runs: public figures about programs,
+// updated once a game is over, nothing of any game being played.
 func (s *Server) arenaTable(w http.ResponseWriter, r *http.Request) {
 	runs := []arenaRun{}
 	ar, ok := s.st.(store.Arena)
@@ -124,14 +129,37 @@ func (s *Server) arenaTable(w http.ResponseWriter, r *http.Request) {
 		writeJSON(w, http.StatusOK, runs)
 		return
 	}
-	rows, err := ar.ArenaRatings(r.Context(), arenaRuns)
+	var rows []store.ArenaRating
+	for _, run := range agentRuns {
+		agents, err := ar.ArenaRun(r.Context(), run)
+		if err != nil {
+			writeErr(w, fail(http.StatusInternalServerError, "store", "the arena's ratings could not be read"))
+			return
+		}
+		rows = append(rows, agents...)
+	}
+	latest, err := ar.ArenaRatings(r.Context(), arenaRuns+len(agentRuns))
 	if err != nil {
 		writeErr(w, fail(http.StatusInternalServerError, "store", "the arena's ratings could not be read"))
 		return
 	}
+	tournaments := 0
+	for _, row := range latest {
+		if slices.Contains(agentRuns, row.Run) {
+			continue
+		}
+		if len(rows) == 0 || rows[len(rows)-1].Run != row.Run {
+			if tournaments == arenaRuns {
+				break
+			}
+			tournaments++
+		}
+		rows = append(rows, row)
+	}
 	for _, row := range rows {
 		if len(runs) == 0 || runs[len(runs)-1].Run != row.Run {
-			runs = append(runs, arenaRun{Run: row.Run, At: row.At, Board: row.Board, Seed: row.Seed, Games: row.Games})
+			runs = append(runs, arenaRun{Run: row.Run, At: row.At, Board: row.Board, Seed: row.Seed, Games: row.Games,
+				Agents: slices.Contains(agentRuns, row.Run)})
 		}
 		rt := rating.Rating{Mu: row.Mu, Sigma: row.Sigma}
 		lo, hi := rt.Interval()

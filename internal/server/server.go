@@ -132,6 +132,7 @@ type Server struct {
 	pruned       atomic.Int64 // when expired sessions were last dropped (unix ns)
 	xorigin      *http.CrossOriginProtection
 	agents       *aiwolf.Gateway // nil without Options.AIWolf
+	agentRates   sync.Mutex      // one matched game rated at a time, in the order they end (agentrate.go)
 	cl           *node           // nil without Options.Cluster
 	ledgerMu     sync.Mutex      // one game's ratings updated at a time (ledger.go)
 	games        sync.WaitGroup  // live games

@@ -164,6 +164,13 @@ type Arena interface {
 	// (at least 1), the newest run first, each run's rows in the order
 	// they were added.
 	ArenaRatings(ctx context.Context, limit int) ([]ArenaRating, error)
+	// PutArenaRun stores one run's ratings in place of the run's stored
+	// ones, if any, all or none: a standing run that grows game by game
+	// (the AIWolf agent teams', docs/arena.md).
+	PutArenaRun(ctx context.Context, rows []ArenaRating) error
+	// ArenaRun reads one run's rows in the order they were added (none if
+	// the run is not stored).
+	ArenaRun(ctx context.Context, run string) ([]ArenaRating, error)
 }
 
 // CheckArenaRun refuses a run that is not one run's rows, in the

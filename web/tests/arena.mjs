@@ -1,6 +1,7 @@
 // The arena table (issue 25's "arena table"): `wolfden arena --db` plays a
 // short tournament into a database, a server on it lists the run's ratings
-// at /arena, reached from the lobby, in each of the three languages. (The
+// at /arena, reached from the lobby, in each of the three languages, after
+// the AIWolf agent teams' standings (one matched game of `wolfden agent`). (The
 // kept games' replays are the Go tests': internal/server/arena_test.go.)
 //
 //   node tests/arena.mjs          builds the client and the server first
@@ -37,10 +38,21 @@ try {
   const db = path.join(tmp, 'arena.db');
   execFileSync(bin, ['arena', '--players', 'smart,random', '--games', '20', '--seed', '3', '--db', db], { stdio: ['ignore', 'ignore', 'inherit'] });
   log('20 arena games kept in', db);
-  srv = await startServer({ name: 'arena', bin, args: ['--db', db], log });
+  srv = await startServer({ name: 'arena', bin, args: ['--db', db, '--aiwolf'], log });
 
-  const runs = await api(srv.base, 'GET', '/api/arena');
-  if (runs.length !== 1 || runs[0].games !== 20 || runs[0].seed !== 3 || runs[0].ratings.length !== 4) fail('GET /api/arena: ' + JSON.stringify(runs));
+  // One matched game of a team of five of wolfden's own agents: its team
+  // is rated on both sides, listed before the tournament.
+  const ws = srv.base.replace('http', 'ws') + '/aiwolf/ws';
+  execFileSync(bin, ['agent', '--url', ws, '--name', 'kanolab1', '--count', '5', '--games', '1'], { stdio: ['ignore', 'ignore', 'inherit'] });
+  let runs = [];
+  while (!(runs.length === 2 && runs[0].agents)) {
+    runs = await api(srv.base, 'GET', '/api/arena');
+    await new Promise((r) => setTimeout(r, 50)); // polling the state
+  }
+  log('the agent team rated');
+  const [agents, tour] = runs;
+  if (agents.run !== 'aiwolf-5' || agents.games !== 1 || agents.ratings.map((r) => r.program + '/' + r.side).join(' ') !== 'kanolab/village kanolab/wolf') fail('the agents: ' + JSON.stringify(agents));
+  if (tour.games !== 20 || tour.seed !== 3 || tour.ratings.length !== 4) fail('GET /api/arena: ' + JSON.stringify(runs));
 
   browser = await chromium.launch({
     executablePath: process.env.CHROMIUM || '/usr/bin/chromium',
@@ -57,14 +69,18 @@ try {
     if (new URL(page.url()).pathname !== '/arena') fail(`${lang}: the lobby's link led to ${page.url()}`);
     const title = await page.locator('[data-testid="arena"] h1').textContent();
     if (title !== ui(lang)['ui.arena.title']) fail(`${lang}: title ${JSON.stringify(title)}`);
-    const rows = await page.locator('[data-testid="arena-row"]').allTextContents();
+    const heading = await page.locator('[data-testid="arena-agents"]').textContent();
+    if (!heading.startsWith(ui(lang)['ui.arena.agents'].split('{')[0])) fail(`${lang}: the agents' heading ${JSON.stringify(heading)}`);
+    const all = await page.locator('[data-testid="arena-row"]').allTextContents();
+    if (all.length !== 6 || !all[0].startsWith('kanolab')) fail(`${lang}: rows ${JSON.stringify(all)}`);
+    const rows = all.slice(2);
     const village = domain(lang)['camp.village'];
     const wolves = domain(lang)['camp.wolves'];
     if (rows.length !== 4 || rows.filter((r) => r.includes(village)).length !== 2 || rows.filter((r) => r.includes(wolves)).length !== 2) {
       fail(`${lang}: rows ${JSON.stringify(rows)}`);
     }
     // The page shows what the API serves, best first on each side.
-    const first = runs[0].ratings[0];
+    const first = tour.ratings[0];
     if (!rows[0].includes(first.program) || !rows[0].includes(first.rating.toFixed(2))) fail(`${lang}: first row ${rows[0]} for ${JSON.stringify(first)}`);
     if (errors.length) fail(`${lang}: page errors: ${errors.join('; ')}`);
     await ctx.close();

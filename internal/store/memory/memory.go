@@ -350,6 +350,39 @@ func (m *Store) AddArenaRun(ctx context.Context, rows []store.ArenaRating) error
 	return nil
 }
 
+// PutArenaRun stores one run's ratings in place of its stored ones
+// (store.Arena).
+func (m *Store) PutArenaRun(ctx context.Context, rows []store.ArenaRating) error {
+	if err := store.CheckArenaRun("memory: put arena run", rows); err != nil {
+		return err
+	}
+	if err := m.write(ctx); err != nil {
+		return err
+	}
+	defer m.mu.Unlock()
+	m.arena = slices.DeleteFunc(m.arena, func(r store.ArenaRating) bool { return r.Run == rows[0].Run })
+	for _, r := range rows {
+		r.At = utc(r.At)
+		m.arena = append(m.arena, r)
+	}
+	return nil
+}
+
+// ArenaRun reads one run's rows (store.Arena).
+func (m *Store) ArenaRun(_ context.Context, run string) ([]store.ArenaRating, error) {
+	if err := m.read(); err != nil {
+		return nil, err
+	}
+	defer m.mu.Unlock()
+	out := []store.ArenaRating{}
+	for _, r := range m.arena {
+		if r.Run == run {
+			out = append(out, r)
+		}
+	}
+	return out, nil
+}
+
 // ArenaRatings lists the latest runs' ratings (store.Arena).
 func (m *Store) ArenaRatings(_ context.Context, limit int) ([]store.ArenaRating, error) {
 	if err := m.read(); err != nil {

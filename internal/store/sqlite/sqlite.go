@@ -394,7 +394,8 @@ const (
 	opFree
 	// opFunc runs fn in the transaction (the accounts' writes).
 	opFunc
-	opArena // store.Arena's AddArenaRun
+	opArena    // store.Arena's AddArenaRun
+	opArenaPut // store.Arena's PutArenaRun
 )
 
 // op is one write waiting for the writer.
@@ -408,7 +409,7 @@ type op struct {
 	to     string                                                     // opGive: the room given the code
 	ttl    time.Duration                                              // opExpire
 	fn     func(ctx context.Context, tx *sql.Tx) (refusal, err error) // opFunc
-	arena  []store.ArenaRating                                        // opArena
+	arena  []store.ArenaRating                                        // opArena, opArenaPut
 	// state lets the caller withdraw the op on cancellation only while it
 	// is queued, so that a cancelled write is never committed.
 	state atomic.Int32
@@ -594,6 +595,11 @@ func (t *txn) apply(ctx context.Context, o *op) (refusal, err error) {
 	case opFunc:
 		return o.fn(ctx, t.tx)
 	case opArena:
+		return t.addArena(ctx, o.arena)
+	case opArenaPut:
+		if _, err := t.tx.ExecContext(ctx, `DELETE FROM arena_ratings WHERE run = ?`, o.arena[0].Run); err != nil {
+			return nil, err
+		}
 		return t.addArena(ctx, o.arena)
 	case opReset:
 		if refusal, err := t.updateRoom(ctx, o.room); refusal != nil || err != nil {
@@ -783,14 +789,40 @@ func (t *txn) addArena(ctx context.Context, rows []store.ArenaRating) (refusal, 
 	return nil, nil
 }
 
+// PutArenaRun stores one run's ratings in place of its stored ones
+// (store.Arena).
+func (d *DB) PutArenaRun(ctx context.Context, rows []store.ArenaRating) error {
+	if err := store.CheckArenaRun("sqlite: put arena run", rows); err != nil {
+		return err
+	}
+	return d.do(ctx, &op{kind: opArenaPut, arena: rows})
+}
+
+// ArenaRun reads one run's rows (store.Arena).
+func (d *DB) ArenaRun(ctx context.Context, run string) ([]store.ArenaRating, error) {
+	out, err := d.arenaRows(ctx, `WHERE run = ?`, run)
+	if out == nil && err == nil {
+		out = []store.ArenaRating{}
+	}
+	return out, err
+}
+
 // ArenaRatings lists the latest runs' ratings (store.Arena).
 func (d *DB) ArenaRatings(ctx context.Context, limit int) ([]store.ArenaRating, error) {
+	out, err := d.arenaRows(ctx, `WHERE run IN (SELECT run FROM arena_ratings GROUP BY run ORDER BY max(at) DESC, max(seq) DESC LIMIT ?)`, max(limit, 1))
+	if err != nil {
+		return nil, err
+	}
+	return store.LatestArenaRuns(out, limit), nil
+}
+
+// arenaRows reads the rows where says, in the order they were added.
+func (d *DB) arenaRows(ctx context.Context, where string, arg any) ([]store.ArenaRating, error) {
 	if d.isClosed() {
 		return nil, ErrClosed
 	}
 	rows, err := d.db.QueryContext(ctx, `SELECT run, at, board, seed, games, program, side, mu, sigma, played, wins, tokens, seconds
-		FROM arena_ratings WHERE run IN (SELECT run FROM arena_ratings GROUP BY run ORDER BY max(at) DESC, max(seq) DESC LIMIT ?)
-		ORDER BY seq`, max(limit, 1))
+		FROM arena_ratings `+where+` ORDER BY seq`, arg)
 	if err != nil {
 		return nil, fmt.Errorf("sqlite: arena ratings: %w", err)
 	}
@@ -808,5 +840,5 @@ func (d *DB) ArenaRatings(ctx context.Context, limit int) ([]store.ArenaRating, 
 	if err := rows.Err(); err != nil {
 		return nil, fmt.Errorf("sqlite: arena ratings: %w", err)
 	}
-	return store.LatestArenaRuns(out, limit), nil
+	return out, nil
 }

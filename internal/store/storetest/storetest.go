@@ -81,6 +81,7 @@ func Run(t *testing.T, a Adapter) {
 		{"AccountsSurviveAReopening", suite.testAccountsReopen, a.Volatile},
 		{"ClosedStoreRefusesAccounts", suite.testClosedStoreRefusesAccounts, false},
 		{"ArenaRunsAreKeptWholeNewestFirst", suite.testArenaRuns, false},
+		{"PutArenaRunReplacesTheRunOnly", suite.testPutArenaRun, false},
 	}
 	for _, c := range tests {
 		if c.skip {
@@ -958,6 +959,43 @@ func (s suite) testArenaRuns(t *testing.T) {
 	}
 	again, err := s.open(t).(store.Arena).ArenaRatings(ctx, 2)
 	if err != nil || !reflect.DeepEqual(again, got) {
+		t.Errorf("after a reopening: %+v, %v", again, err)
+	}
+}
+
+func (s suite) testPutArenaRun(t *testing.T) {
+	st := s.open(t)
+	ar := st.(store.Arena)
+	if got, err := ar.ArenaRun(ctx, "aiwolf-5"); err != nil || len(got) != 0 {
+		t.Fatalf("an empty store's run: %v, %v", got, err)
+	}
+	other := arenaRun("a", 1, "smart", "random")
+	if err := ar.AddArenaRun(ctx, other); err != nil {
+		t.Fatal(err)
+	}
+	first, second := arenaRun("aiwolf-5", 2, "kanolab"), arenaRun("aiwolf-5", 3, "kanolab", "sample")
+	for _, rows := range [][]store.ArenaRating{first, second} {
+		if err := ar.PutArenaRun(ctx, rows); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := ar.PutArenaRun(ctx, append(arenaRun("aiwolf-5", 4, "x"), arenaRun("aiwolf-5", 4, "x")...)); err == nil || !strings.Contains(err.Error(), "given twice") {
+		t.Errorf("a run given twice: error %v", err)
+	}
+	got, err := ar.ArenaRun(ctx, "aiwolf-5")
+	if err != nil || !reflect.DeepEqual(got, second) {
+		t.Errorf("the run put twice:\n got %+v, %v\nwant %+v", got, err, second)
+	}
+	if all, err := ar.ArenaRatings(ctx, 10); err != nil || !reflect.DeepEqual(all, append(slices.Clone(second), other...)) {
+		t.Errorf("the runs after the put: %+v, %v", all, err)
+	}
+	if s.Volatile {
+		return
+	}
+	if err := st.Close(); err != nil {
+		t.Fatal(err)
+	}
+	if again, err := s.open(t).(store.Arena).ArenaRun(ctx, "aiwolf-5"); err != nil || !reflect.DeepEqual(again, second) {
 		t.Errorf("after a reopening: %+v, %v", again, err)
 	}
 }

@@ -1,0 +1,128 @@
+package server
+
+import (
+	"cmp"
+	"context"
+	"errors"
+	"fmt"
+	"maps"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/wolfden/wolfden/internal/aiwolf"
+	"github.com/wolfden/wolfden/internal/arena"
+	"github.com/wolfden/wolfden/internal/rating"
+	"github.com/wolfden/wolfden/internal/store"
+	"github.com/wolfden/wolfden/rules"
+)
+
+// The AIWolf agent teams' ratings (docs/arena.md): after each matched
+// game of the gateway, the teams that played it are rated as wolfden arena
+// rates programs, an agent's key its team and side, and the standings are
+// kept in the store as one arena run per regulation, named after its
+// preset (aiwolf-5, aiwolf-13), replaced whole after each game.
+
+// agentRuns are the standing runs of the agent teams, one per regulation.
+var agentRuns = []string{"aiwolf-5", "aiwolf-13"}
+
+// agentStandings are one regulation's standings.
+type agentStandings struct {
+	games   int
+	ratings map[arena.Key]rating.Rating
+	played  map[arena.Key]int
+	wins    map[arena.Key]int
+}
+
+// rateAgents rates the teams of a matched game that is over.
+func (s *Server) rateAgents(ctx context.Context, id string) error {
+	ar, ok := s.st.(store.Arena)
+	if !ok {
+		return nil
+	}
+	rm, err := s.roomFor(ctx, id)
+	if err != nil {
+		return err
+	}
+	rm.mu.Lock()
+	b, berr := rm.cfg.board()
+	seed, preset := rm.cfg.Seed, rm.cfg.Preset
+	teams := make([]string, len(rm.seats))
+	for i, st := range rm.seats {
+		teams[i] = aiwolf.TeamOf(st.Nick)
+	}
+	rm.mu.Unlock()
+	if berr != nil {
+		return berr
+	}
+	if !slices.Contains(agentRuns, preset) {
+		return fmt.Errorf("a matched game on %q, which no regulation has", preset)
+	}
+	recs, err := s.st.Records(ctx, id)
+	if err != nil {
+		return err
+	}
+	var events []rules.Event
+	for _, r := range recs {
+		events = append(events, r.Events...)
+	}
+	g, err := rules.Replay(b, seed, events)
+	if err != nil {
+		return err
+	}
+	if over, _ := g.Over(); !over {
+		return errors.New("the game is not over")
+	}
+	at := recs[len(recs)-1].At
+	keys, rank, won := arena.Teams(g, teams)
+
+	// Read from the store each time, not cached: what a restart finds is
+	// what the next game updates.
+	s.agentRates.Lock()
+	defer s.agentRates.Unlock()
+	rows, err := ar.ArenaRun(ctx, preset)
+	if err != nil {
+		return err
+	}
+	st := standingsOf(rows)
+	arena.Credit(st.ratings, keys, rank)
+	st.games++
+	for t, team := range keys {
+		for _, k := range slices.Compact(slices.SortedFunc(slices.Values(team), compareKeys)) {
+			st.played[k]++
+			if won[t] {
+				st.wins[k]++
+			}
+		}
+	}
+	return ar.PutArenaRun(ctx, st.rows(preset, at))
+}
+
+func compareKeys(a, b arena.Key) int {
+	return cmp.Or(strings.Compare(a.Side, b.Side), strings.Compare(a.Program, b.Program))
+}
+
+// standingsOf reads a standing run's rows.
+func standingsOf(rows []store.ArenaRating) *agentStandings {
+	st := &agentStandings{ratings: map[arena.Key]rating.Rating{}, played: map[arena.Key]int{}, wins: map[arena.Key]int{}}
+	for _, row := range rows {
+		k := arena.Key{Program: row.Program, Side: row.Side}
+		st.games = row.Games
+		st.ratings[k] = rating.Rating{Mu: row.Mu, Sigma: row.Sigma}
+		st.played[k], st.wins[k] = row.Played, row.Wins
+	}
+	return st
+}
+
+// rows are the standings as the run's rows, the village's first, then
+// the wolves', each side's teams by name.
+func (st *agentStandings) rows(run string, at time.Time) []store.ArenaRating {
+	keys := slices.SortedFunc(maps.Keys(st.ratings), compareKeys)
+	out := make([]store.ArenaRating, 0, len(keys))
+	for _, k := range keys {
+		r := st.ratings[k]
+		out = append(out, store.ArenaRating{Run: run, At: at, Board: run, Games: st.games, Program: k.Program, Side: k.Side,
+			Mu: r.Mu, Sigma: r.Sigma, Played: st.played[k], Wins: st.wins[k]})
+	}
+	return out
+}
