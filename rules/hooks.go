@@ -165,3 +165,8 @@ func hooksOf(r Role) *roleHooks {
 	}
 	return &hooks[NoRole]
 }
+
+// LateCheck says whether the role is a checker who wakes after the witch
+// under night_order=wolves_first (StepCheck), so that the actor's night
+// schedule has that slot whenever a board holds one.
+func (r Role) LateCheck() bool { return r < numRoles && hooks[r].lateCheck }

@@ -226,7 +226,7 @@ func nightSlots(b *rules.Board, night int, t *Timers) []slot {
 	// night_order=wolves_first: the checkers wake after the witch, in a
 	// slot of their own.
 	if b.Options[rules.OptNightOrder] == rules.WolvesFirst &&
-		(slices.Contains(b.Cards, rules.Seer) || slices.Contains(b.Cards, rules.Psychic) || slices.Contains(b.Cards, rules.MirrorSeer)) {
+		slices.ContainsFunc(b.Cards, rules.Role.LateCheck) {
 		out = append(out, slot{rules.StepCheck, t.check().Milliseconds()})
 	}
 	// night_shot=in_night: a shooter killed tonight fires before the dawn.

@@ -95,6 +95,12 @@ func TestTheCheckersSlotFollowsTheNightOrder(t *testing.T) {
 	if n := len(slots); n != 3 || slots[2].Step != rules.StepCheck || slots[2].Dur != tm.Witch.Milliseconds() {
 		t.Fatalf("std-12-psychic under wolves_first: slots %v, want the checkers' last, as long as the witch's", slots)
 	}
+	// Every checker brings the slot: the pure white (纯白之女) is the only
+	// checker of std-12-pure-white, whose night would wait for her forever.
+	pw := presetBoard(t, "std-12-pure-white", 0)
+	if sl := nightSlots(&pw, 2, &tm); sl[len(sl)-1].Step != rules.StepCheck {
+		t.Fatalf("std-12-pure-white under wolves_first: slots %v, want the checkers' last", sl)
+	}
 	if err := tm.Set("check", "7s"); err != nil {
 		t.Fatal(err)
 	}
