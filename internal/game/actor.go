@@ -46,6 +46,13 @@ type Config struct {
 	// KeepAlive is the day's keep-alive period (alive.go); 0 takes
 	// KeepAlive.
 	KeepAlive time.Duration
+	// Clock is the game's time; nil is the wall clock. Tests drive a
+	// forum game's hour-long clocks with one of their own.
+	Clock Clock
+	// Remind: how long before a deadline the table is reminded of it
+	// (forum.go), at most MaxRemind offsets; nil takes DefaultRemind,
+	// empty reminds of nothing.
+	Remind []time.Duration
 }
 
 // levelOf is seat s's bot level.
@@ -147,7 +154,7 @@ type Actor struct {
 	later   int            // how many of recs are notes that wait for the next write (NoteLater)
 	acks    []ack          // answers to send once they are
 	wrote   bool           // the last flush stored something
-	timer   *time.Timer
+	timer   Timer
 	overSet bool
 
 	// The night's beat (beat.go): while ticking, connections are sent one
@@ -160,6 +167,10 @@ type Actor struct {
 	aliveAt time.Time
 	// pubSeen: the events of shown looked at for a public one (alive.go).
 	pubSeen int
+
+	// notices: reminders and announcements (forum.go) sent to every
+	// connection once the write they came with is stored.
+	notices [][]byte
 
 	calls      []wire.CallJSON // tonight's calls, as the table knew the game at nightfall
 	callsNight int
@@ -245,8 +256,8 @@ func Restore(id string, cfg Config, st store.Store, recs []store.Record, hooks H
 	}
 	a := newActor(id, cfg, st, hooks, log, live, shown)
 	a.n, a.chats = int64(len(recs)), chats
-	now := time.Now()
-	a.clk = sc.load(now)
+	now := a.now()
+	a.clk = sc.load(sc.resumeAt(now, &a.cfg.Timers, shown))
 	if a.clk.Slots != nil && a.clk.Marks == nil && a.clk.Released < len(events) {
 		// stored before marks were kept: the rest waits for the next slot
 		a.clk.plan(events, a.clk.Released, a.clk.Slot+1)
@@ -275,7 +286,11 @@ func newActor(id string, cfg Config, st store.Store, hooks Hooks, log *slog.Logg
 	}
 	a := &Actor{id: id, cfg: cfg, st: st, hooks: hooks, log: log.With("room", id),
 		inbox: make(chan func(), QueueSize), quit: make(chan struct{}), done: make(chan struct{}),
-		live: live, shown: shown, subs: map[*Sub]struct{}{}, timer: time.NewTimer(time.Hour)}
+		live: live, shown: shown, subs: map[*Sub]struct{}{}}
+	if a.cfg.Clock == nil {
+		a.cfg.Clock = wallClock{}
+	}
+	a.timer = a.cfg.Clock.NewTimer(time.Hour)
 	if shown != nil {
 		a.pubSeen = len(shown.Events())
 	}
@@ -355,7 +370,7 @@ func (a *Actor) run() {
 	defer a.timer.Stop()
 	defer a.recover()
 	defer a.flushLater()
-	a.keepAlive(time.Now())
+	a.keepAlive(a.now())
 	for {
 		select {
 		case f := <-a.inbox:
@@ -371,7 +386,7 @@ func (a *Actor) run() {
 				}
 			}
 			a.commit()
-		case <-a.timer.C:
+		case <-a.timer.C():
 			a.settle()
 			a.commit()
 		case <-a.quit:
@@ -380,7 +395,7 @@ func (a *Actor) run() {
 		if a.stopping() {
 			return
 		}
-		a.keepAlive(time.Now())
+		a.keepAlive(a.now())
 	}
 }
 
@@ -421,7 +436,7 @@ func (a *Actor) record(kind string, body any) {
 		raw = encode(body)
 	}
 	ev := a.live.Events()
-	r := store.Record{N: a.n + int64(len(a.recs)) + 1, At: time.Now(), Kind: kind, Body: raw,
+	r := store.Record{N: a.n + int64(len(a.recs)) + 1, At: a.now(), Kind: kind, Body: raw,
 		Events: append([]rules.Event(nil), ev[a.covered:]...)}
 	a.covered = len(ev)
 	a.recs = append(a.recs, r)
@@ -437,7 +452,7 @@ func (a *Actor) flush(ctx context.Context) error {
 	if len(a.recs) == 0 {
 		a.record("tick", nil)
 	}
-	sc := a.clk.store(time.Now())
+	sc := a.clk.store(a.now())
 	a.recs[len(a.recs)-1].Clock = encode(sc)
 	write := func(ctx context.Context, recs []store.Record) error { return a.st.Append(ctx, a.id, recs...) }
 	if a.n == 0 && a.hooks.Begin != nil {
@@ -478,10 +493,11 @@ func (a *Actor) commit() bool {
 	}
 	if a.stalled { // the clocks stood still while the game could not save
 		if !a.clk.Paused { // a paused game's clocks stand still anyway
-			a.shift(time.Since(a.stallAt))
+			a.shift(a.now().Sub(a.stallAt))
 		}
-		a.stallAt = time.Now()
+		a.stallAt = a.now()
 	}
+	a.remind(a.now())
 	if err := a.flush(context.Background()); err != nil {
 		a.stall(err)
 		return false
@@ -496,6 +512,7 @@ func (a *Actor) commit() bool {
 	if a.wrote { // whatever the table may see was stored first: nothing new, nothing to tell
 		a.deliver()
 	}
+	a.sendNotices()
 	for _, k := range a.acks {
 		a.queue(k.sub, encode(wire.AckFrame{Type: "ack", ID: k.id}))
 		a.tookFrom(k.sub.Seat, k.id)
@@ -507,7 +524,7 @@ func (a *Actor) commit() bool {
 	public := a.toldPublic()
 	a.out()
 	if public {
-		a.aliveSent(time.Now())
+		a.aliveSent(a.now())
 	}
 	a.told()
 	return true
@@ -527,7 +544,7 @@ func (a *Actor) stall(err error) {
 		a.hooks.WriteFailed(err)
 	}
 	if !a.stalled {
-		a.stalled, a.stallAt = true, time.Now()
+		a.stalled, a.stallAt = true, a.now()
 		a.log.Error("store write failed; the game is paused until a write succeeds", "err", err)
 		if a.hooks.Stalled != nil {
 			a.hooks.Stalled(true)
@@ -586,7 +603,7 @@ func (a *Actor) releaseTo(i int) {
 // know, starts tonight's schedule, times out whoever is late and lets the
 // bots play, until nothing is due.
 func (a *Actor) settle() {
-	now := time.Now()
+	now := a.now()
 	t := &a.cfg.Timers
 	for guard := 0; guard < 100000; guard++ {
 		if a.clk.Paused || a.stalled {
@@ -839,6 +856,7 @@ func (a *Actor) arm() {
 			take(a.botAt)
 		}
 		take(a.teamAt())
+		take(a.nextRemind())
 	}
 	if a.ticking {
 		take(a.tickAt)
@@ -850,18 +868,19 @@ func (a *Actor) arm() {
 	}
 	a.timer.Stop()
 	select {
-	case <-a.timer.C:
+	case <-a.timer.C():
 	default:
 	}
 	if !next.IsZero() {
-		a.timer.Reset(max(next.Sub(time.Now()), 0))
+		a.timer.Reset(max(next.Sub(a.now()), 0))
 	}
 }
 
 func (c *clock) same(o *clock) bool {
 	return c.Released == o.Released && len(c.Slots) == len(o.Slots) && c.Slot == o.Slot &&
 		c.SlotEnd.Equal(o.SlotEnd) && c.StepMark == o.StepMark && c.Deadline.Equal(o.Deadline) &&
-		c.Paused == o.Paused && c.Away == o.Away && slices.Equal(c.Marks, o.Marks) && c.Gate == o.Gate && c.Seen == o.Seen
+		c.Paused == o.Paused && c.Away == o.Away && slices.Equal(c.Marks, o.Marks) && c.Gate == o.Gate && c.Seen == o.Seen &&
+		c.RemindFor.Equal(o.RemindFor) && c.Reminded == o.Reminded
 }
 
 type cmdBody struct {

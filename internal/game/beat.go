@@ -44,7 +44,7 @@ const padMin = 1 + 19 + 2 // the newline and the empty pad frame
 // tick, if one is due; by day at once.
 func (a *Actor) out() {
 	if a.ticking {
-		a.tickIfDue(time.Now())
+		a.tickIfDue(a.now())
 	} else {
 		a.sendAll()
 	}

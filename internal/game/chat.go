@@ -124,7 +124,7 @@ func (a *Actor) Chat(sub *Sub, id int64, ch, text string) error {
 			a.queue(sub, encode(wire.ErrorFrame{Type: "error", ID: id, Code: "channel", Message: ErrChannel.Error()}))
 			return
 		}
-		c.Channel, c.Seat, c.Text, c.At, c.ID = ch, sub.Seat, text, time.Now().UnixMilli(), id
+		c.Channel, c.Seat, c.Text, c.At, c.ID = ch, sub.Seat, text, a.now().UnixMilli(), id
 		a.chats = append(a.chats, c)
 		a.record("chat", c)
 		a.acks = append(a.acks, ack{sub: sub, id: id})

@@ -63,11 +63,23 @@ func (t *Timers) field(name string) *time.Duration {
 }
 
 // Limits of a timer: below a few milliseconds the server does nothing but
-// time out; above an hour a room is surely a typo.
+// time out. A step may last up to MaxPhase, so that a forum game (版杀)
+// gives a day 24h and a night 12h; the bot's pause and the night's beat
+// are the table's rhythm, not a phase, and above MaxTimer they are surely
+// a typo.
 const (
 	MinTimer = 5 * time.Millisecond
 	MaxTimer = time.Hour
+	MaxPhase = 72 * time.Hour
 )
+
+// maxOf is the longest a timer may be.
+func maxOf(name string) time.Duration {
+	if name == "bot" || name == "tick" {
+		return MaxTimer
+	}
+	return MaxPhase
+}
 
 // TimersOf is DefaultTimers with the named timers set ("40s"), as a room
 // keeps them.
@@ -95,11 +107,22 @@ func (t *Timers) Set(name, value string) error {
 	if name == "bot" {
 		low = 0
 	}
-	if d < low || d > MaxTimer {
-		return fmt.Errorf("timer %s: %v is out of range (%v to %v)", name, d, low, MaxTimer)
+	if hi := maxOf(name); d > hi {
+		return fmt.Errorf("timer %s: %v is longer than the longest a %s timer may be, %s", name, d, name, short(hi))
+	}
+	if d < low {
+		return fmt.Errorf("timer %s: %v is shorter than the shortest a %s timer may be, %v", name, d, name, low)
 	}
 	*f = d
 	return nil
+}
+
+// short writes a whole number of hours as "72h", not "72h0m0s".
+func short(d time.Duration) string {
+	if d%time.Hour == 0 {
+		return fmt.Sprintf("%dh", d/time.Hour)
+	}
+	return d.String()
 }
 
 // Map lists the timers by name, as Set reads them.
@@ -135,10 +158,13 @@ var paces = map[string]Timers{
 	"relaxed": {Setup: 30 * time.Second, Night: 60 * time.Second, Witch: 30 * time.Second,
 		Speech: 120 * time.Second, Vote: 30 * time.Second, Other: 30 * time.Second,
 		Bot: DefaultTimers.Bot, Tick: DefaultTimers.Tick},
+	"forum": {Setup: 2 * time.Hour, Night: 9 * time.Hour, Witch: 3 * time.Hour,
+		Speech: 20 * time.Hour, Vote: 4 * time.Hour, Other: 2 * time.Hour,
+		Bot: DefaultTimers.Bot, Tick: 10 * time.Second},
 }
 
 // PaceNames are the paces a room may take, quickest first.
-var PaceNames = []string{"quick", "standard", "relaxed"}
+var PaceNames = []string{"quick", "standard", "relaxed", "forum"}
 
 // Pace is the timers of the named pace.
 func Pace(name string) (Timers, error) {
@@ -255,6 +281,10 @@ type clock struct {
 	Away     uint32 // players gone for a whole step, played by bots until they return
 	Gate     bool   // after the deal: waiting for the cards to be seen (seen.go)
 	Seen     uint32 // the seats that confirmed seeing their card
+	// The reminders (forum.go): RemindFor is the deadline they were sent
+	// for, Reminded the offsets (bit i: Config.Remind[i]) done with.
+	RemindFor time.Time
+	Reminded  uint32
 }
 
 // A mark says that the log up to event Upto is told once the schedule
@@ -281,6 +311,13 @@ type storedClock struct {
 	Away     uint32 `json:"away,omitempty"`
 	Gate     bool   `json:"gate,omitempty"`
 	Seen     uint32 `json:"seen,omitempty"`
+	// RemindLeft and Reminded: the reminders' deadline and those sent.
+	RemindLeft int64  `json:"remind_left,omitempty"`
+	Reminded   uint32 `json:"reminded,omitempty"`
+	// At is when the clock was stored (unix ms): a game whose running stage
+	// is hour-long resumes on its deadlines as they were told, not with the
+	// time it had left (forum.go).
+	At int64 `json:"at,omitempty"`
 }
 
 func (c *clock) store(now time.Time) storedClock {
@@ -296,7 +333,7 @@ func (c *clock) store(now time.Time) storedClock {
 	}
 	return storedClock{Released: c.Released, Slots: c.Slots, Slot: c.Slot, SlotLeft: left(c.SlotEnd),
 		StepMark: c.StepMark, Left: left(c.Deadline), Marks: c.Marks, Paused: c.Paused, Away: c.Away,
-		Gate: c.Gate, Seen: c.Seen}
+		Gate: c.Gate, Seen: c.Seen, RemindLeft: left(c.RemindFor), Reminded: c.Reminded, At: now.UnixMilli()}
 }
 
 func (s *storedClock) load(now time.Time) clock {
@@ -308,7 +345,7 @@ func (s *storedClock) load(now time.Time) clock {
 	}
 	c := clock{Released: s.Released, Slots: s.Slots, Slot: s.Slot, SlotEnd: at(s.SlotLeft),
 		StepMark: s.StepMark, Deadline: at(s.Left), Marks: s.Marks, Paused: s.Paused, Away: s.Away,
-		Gate: s.Gate, Seen: s.Seen}
+		Gate: s.Gate, Seen: s.Seen, RemindFor: at(s.RemindLeft), Reminded: s.Reminded}
 	if c.Paused {
 		c.PausedAt = now
 	}

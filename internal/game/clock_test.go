@@ -147,3 +147,52 @@ func TestPaces(t *testing.T) {
 		t.Errorf("an unknown pace: %v", err)
 	}
 }
+
+// TestTimersTakeHours: a step's timer takes hours (a forum day of 24h, a
+// night of 12h) up to MaxPhase; the bot's pause and the beat stay within
+// MaxTimer; a refusal names the timer and the bound, and leaves the timers
+// as they were.
+func TestTimersTakeHours(t *testing.T) {
+	for _, c := range []struct {
+		name, value string
+		want        string // "" accepted, else a part of the error
+	}{
+		{"speech", "24h", ""},
+		{"night", "12h", ""},
+		{"vote", "72h", ""},
+		{"speech", "73h", "timer speech: 73h0m0s is longer than the longest a speech timer may be, 72h"},
+		{"night", "100h", "timer night"},
+		{"bot", "2h", "timer bot: 2h0m0s is longer than the longest a bot timer may be, 1h"},
+		{"tick", "90m", "timer tick"},
+		{"witch", "1ms", "shorter than the shortest a witch timer may be"},
+		{"speech", "a day", `timer speech: "a day" is not a duration`},
+	} {
+		tm := DefaultTimers
+		err := tm.Set(c.name, c.value)
+		switch {
+		case c.want == "" && err != nil:
+			t.Errorf("%s=%s: %v", c.name, c.value, err)
+		case c.want == "" && tm.field(c.name).String() != mustDur(t, c.value).String():
+			t.Errorf("%s=%s gave %v", c.name, c.value, *tm.field(c.name))
+		case c.want != "" && (err == nil || !strings.Contains(err.Error(), c.want)):
+			t.Errorf("%s=%s: error %v, want one containing %q", c.name, c.value, err, c.want)
+		case c.want != "" && tm != DefaultTimers:
+			t.Errorf("%s=%s was refused but changed the timers: %+v", c.name, c.value, tm)
+		}
+	}
+	back, err := TimersOf(map[string]string{"speech": "24h", "night": "12h"})
+	if err != nil || back.Speech != 24*time.Hour || back.Night != 12*time.Hour {
+		t.Fatalf("TimersOf(24h, 12h) = %+v, %v", back, err)
+	}
+	if again, err := TimersOf(back.Map()); err != nil || again != back {
+		t.Fatalf("hour-long timers do not survive their map: %+v, %v", again, err)
+	}
+}
+
+func mustDur(t *testing.T, s string) time.Duration {
+	d, err := time.ParseDuration(s)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return d
+}

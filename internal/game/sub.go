@@ -554,7 +554,7 @@ func (a *Actor) act(sub *Sub, id int64, c rules.Command, start time.Time) {
 	}
 	a.record("cmd", cmdBody{Seat: c.Seat, Cmd: c.String(), ID: id})
 	a.tellOwn(before, own)
-	a.teamPicked(c.Seat, c, time.Now())
+	a.teamPicked(c.Seat, c, a.now())
 	a.settle()
 	a.acks = append(a.acks, ack{sub: sub, id: id, cmd: true, start: start})
 }
@@ -574,7 +574,7 @@ func (a *Actor) Pause(on bool) error {
 		if a.clk.Paused == on {
 			return errors.New(map[bool]string{true: "the game is already paused", false: "the game is not paused"}[on])
 		}
-		now := time.Now()
+		now := a.now()
 		if on {
 			a.clk.Paused, a.clk.PausedAt = true, now
 			a.record("pause", nil)

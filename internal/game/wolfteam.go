@@ -103,7 +103,7 @@ func (a *Actor) teamAt() time.Time {
 	if a.team.repick != 0 {
 		return a.team.at
 	}
-	if now := time.Now(); now.Before(a.teamMark()) && k&a.live.Pending()&^(a.cfg.Bots|a.clk.Away) != 0 {
+	if now := a.now(); now.Before(a.teamMark()) && k&a.live.Pending()&^(a.cfg.Bots|a.clk.Away) != 0 {
 		return a.teamMark()
 	}
 	return time.Time{}

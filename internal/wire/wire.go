@@ -121,6 +121,29 @@ type SeenFrame struct {
 	Waiting bool   `json:"waiting"`
 }
 
+// RemindFrame warns that a deadline is near (forum pace, docs/server.md):
+// Left before Deadline, at an offset the room chose. At night it is one
+// frame, byte for byte, to every connection at the same tick, whatever its
+// seat does tonight: whether a seat owes an action is its own state's to
+// say. By day Seats are the seats the running step calls on, as the whole
+// table was told when it began (who has voted since is secret until the
+// vote closes, so it is not named).
+type RemindFrame struct {
+	Type     string       `json:"type"`     // "remind"
+	Deadline int64        `json:"deadline"` // unix ms
+	Left     int64        `json:"left"`     // ms before the deadline this reminder was set for
+	Night    bool         `json:"night,omitempty"`
+	Seats    []rules.Seat `json:"seats,omitempty"`
+}
+
+// ExtendFrame tells every connection at once that the host gave the
+// running step (at night: the running stage, and so the dawn) By more
+// milliseconds. The new deadlines come in each seat's state.
+type ExtendFrame struct {
+	Type string `json:"type"` // "extend"
+	By   int64  `json:"by"`   // ms
+}
+
 // ClientFrame is a frame from a client (docs/api.md). The server reads it
 // strictly (internal/server: unknown fields and trailing data are errors).
 type ClientFrame struct {

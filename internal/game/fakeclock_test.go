@@ -1,0 +1,137 @@
+package game
+
+import (
+	"sync"
+	"testing"
+	"time"
+)
+
+// fakeClock is a Clock a test moves by hand: a forum game's hour-long
+// phases run in moments, and each step of the test waits on the actor's
+// state, never on the wall clock.
+type fakeClock struct {
+	mu     sync.Mutex
+	now    time.Time
+	timers []*fakeTimer
+}
+
+type fakeTimer struct {
+	c  *fakeClock
+	ch chan time.Time
+	at time.Time
+	on bool
+}
+
+func newFakeClock() *fakeClock {
+	return &fakeClock{now: time.Date(2026, 12, 5, 20, 0, 0, 0, time.UTC)}
+}
+
+func (c *fakeClock) Now() time.Time {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.now
+}
+
+func (c *fakeClock) NewTimer(d time.Duration) Timer {
+	t := &fakeTimer{c: c, ch: make(chan time.Time, 1)}
+	c.mu.Lock()
+	c.timers = append(c.timers, t)
+	c.mu.Unlock()
+	t.Reset(d)
+	return t
+}
+
+func (t *fakeTimer) C() <-chan time.Time { return t.ch }
+
+func (t *fakeTimer) Stop() bool {
+	t.c.mu.Lock()
+	defer t.c.mu.Unlock()
+	was := t.on
+	t.on = false
+	return was
+}
+
+func (t *fakeTimer) Reset(d time.Duration) bool {
+	t.c.mu.Lock()
+	was := t.on
+	t.at, t.on = t.c.now.Add(d), true
+	t.c.fireLocked()
+	t.c.mu.Unlock()
+	return was
+}
+
+// fireLocked fires every timer that is due.
+func (c *fakeClock) fireLocked() {
+	for _, t := range c.timers {
+		if t.on && !t.at.After(c.now) {
+			t.on = false
+			select {
+			case t.ch <- c.now:
+			default:
+			}
+		}
+	}
+}
+
+// next is the earliest armed timer's instant.
+func (c *fakeClock) next() (time.Time, bool) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	var at time.Time
+	for _, t := range c.timers {
+		if t.on && (at.IsZero() || t.at.Before(at)) {
+			at = t.at
+		}
+	}
+	return at, !at.IsZero()
+}
+
+// advance moves the clock to at (never back) and fires what is due.
+func (c *fakeClock) advance(at time.Time) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if at.After(c.now) {
+		c.now = at
+	}
+	c.fireLocked()
+}
+
+// settled waits until the actor has taken every fired timer and answered
+// a request behind it: all it had to do at this instant is done.
+func (c *fakeClock) settled(t *testing.T, a *Actor) {
+	t.Helper()
+	for {
+		c.mu.Lock()
+		busy := false
+		for _, tm := range c.timers {
+			busy = busy || len(tm.ch) > 0
+		}
+		c.mu.Unlock()
+		if !busy {
+			break
+		}
+		select {
+		case <-a.Done():
+			return
+		case <-time.After(time.Millisecond):
+		}
+	}
+	if _, err := ask(a, func() bool { return true }); err != nil && err != ErrStopped {
+		t.Fatal(err)
+	}
+}
+
+// step moves the clock to the actor's next timer and waits until the
+// actor has done what was due then. It reports false when nothing is
+// armed.
+func (c *fakeClock) step(t *testing.T, a *Actor) bool {
+	t.Helper()
+	c.settled(t, a)
+	at, ok := c.next()
+	if !ok {
+		return false
+	}
+	c.advance(at)
+	c.settled(t, a)
+	return true
+}
