@@ -16,6 +16,7 @@ import (
 	"github.com/goccy/go-yaml/ast"
 	"github.com/goccy/go-yaml/parser"
 
+	"github.com/wolfden/wolfden/internal/game"
 	"github.com/wolfden/wolfden/internal/usertext"
 	"github.com/wolfden/wolfden/rules"
 )
@@ -30,6 +31,13 @@ type File struct {
 	Description string
 	Players     int         // seats; the deck has two more cards with a thief
 	Board       rules.Board // the cards (wolves first, then in role order) and options
+	// The board's clocks, which a room made from it starts from (its
+	// creator's own win): a pace (quick, standard, relaxed, forum), timers
+	// by name ("speech": "20h"), and the reminders ("1h,10m", "off"); all
+	// checked as a room checks them.
+	Pace   string
+	Timers map[string]string
+	Remind string
 }
 
 // Load reads a board file.
@@ -92,7 +100,7 @@ func OptionText(v any) string {
 	return fmt.Sprint(v)
 }
 
-var topKeys = []string{"name", "description", "players", "cards", "options"}
+var topKeys = []string{"name", "description", "players", "cards", "options", "pace", "timers", "remind"}
 
 // reader walks the YAML tree, so that every problem has a line.
 type reader struct {
@@ -168,6 +176,10 @@ func (p *reader) parse(data []byte) (*File, error) {
 			cardsKV = kv
 		case "options":
 			optionsKV = kv
+		case "pace", "timers", "remind":
+			if err := p.clocks(kv, key, bf); err != nil {
+				return nil, err
+			}
 		default:
 			return nil, p.errorf(kv.Key, "unknown key %q%s (known: %s)", key, suggest(key, topKeys), strings.Join(topKeys, ", "))
 		}
@@ -488,6 +500,52 @@ func (p *reader) options(n ast.Node, opts *rules.Options) error {
 		}
 		if err := opts.Set(name, value); err != nil {
 			return p.errorf(p.at(kv), "%s", strings.TrimPrefix(err.Error(), "rules: "))
+		}
+	}
+	return nil
+}
+
+// clocks reads the board's pace, timers or reminders.
+func (p *reader) clocks(kv *ast.MappingValueNode, key string, bf *File) error {
+	switch key {
+	case "pace":
+		s, err := p.text(kv.Value, "pace")
+		if err != nil {
+			return err
+		}
+		if _, err := game.Pace(s); err != nil {
+			return p.errorf(p.at(kv), "%v", err)
+		}
+		bf.Pace = s
+	case "remind":
+		s, err := p.text(kv.Value, "remind")
+		if err != nil {
+			return err
+		}
+		if _, err := game.ParseRemind(s); err != nil {
+			return p.errorf(p.at(kv), "%v", err)
+		}
+		bf.Remind = s
+	case "timers":
+		entries, err := p.mapping(kv.Value, "timers")
+		if err != nil {
+			return err
+		}
+		bf.Timers = map[string]string{}
+		var t game.Timers
+		for _, e := range entries {
+			name, err := p.key(e)
+			if err != nil {
+				return err
+			}
+			v, err := p.text(e.Value, "timer "+name)
+			if err != nil {
+				return err
+			}
+			if err := t.Set(name, v); err != nil {
+				return p.errorf(p.at(e), "%v", err)
+			}
+			bf.Timers[name] = v
 		}
 	}
 	return nil

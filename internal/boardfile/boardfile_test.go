@@ -212,3 +212,28 @@ func TestOptionText(t *testing.T) {
 		}
 	}
 }
+
+// TestABoardCarriesItsClocks: a board file may carry a pace, timers and
+// reminders, checked as a room checks them, an error naming the line.
+func TestABoardCarriesItsClocks(t *testing.T) {
+	const head = "players: 9\ncards: {werewolf: 3, seer: 1, witch: 1, hunter: 1, villager: 3}\n"
+	f, err := Parse("b.yaml", []byte(head+"pace: forum\ntimers:\n  speech: 24h\n  night: 12h\nremind: 1h,10m\n"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if f.Pace != "forum" || f.Timers["speech"] != "24h" || f.Timers["night"] != "12h" || f.Remind != "1h,10m" {
+		t.Fatalf("clocks read as %q %v %q", f.Pace, f.Timers, f.Remind)
+	}
+	for _, c := range []struct{ text, want string }{
+		{"pace: slow\n", `b.yaml:3: unknown pace "slow"`},
+		{"timers:\n  speech: 100h\n", "b.yaml:4: timer speech: 100h0m0s is longer than the longest a speech timer may be, 72h"},
+		{"timers:\n  naps: 1h\n", `b.yaml:4: unknown timer "naps"`},
+		{"timers:\n  vote: 30\n", `b.yaml:4: timer vote: "30" is not a duration`},
+		{"timers: 5h\n", "b.yaml:3: timers must be a map"},
+		{"remind: soon\n", `b.yaml:3: remind: "soon" is not a duration`},
+	} {
+		if _, err := Parse("b.yaml", []byte(head+c.text)); err == nil || !strings.Contains(err.Error(), c.want) {
+			t.Errorf("%q: %v, want %q", c.text, err, c.want)
+		}
+	}
+}

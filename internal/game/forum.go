@@ -165,12 +165,15 @@ func (a *Actor) sendNotices() {
 	a.notices = a.notices[:0]
 }
 
+// MinExtend is the least an extension gives.
+const MinExtend = time.Minute
+
 // Extend gives the running step (at night: the running stage, so the dawn
 // comes as much later for every seat) d more, at the host's word. It is
 // announced to every connection at once.
 func (a *Actor) Extend(d time.Duration) error {
-	if d < time.Minute || d > MaxPhase {
-		return fmt.Errorf("extend: %v is out of range (1m to %s)", d, short(MaxPhase))
+	if d < MinExtend || d > MaxPhase {
+		return fmt.Errorf("extend: %v is out of range (%v to %s)", d, MinExtend, short(MaxPhase))
 	}
 	return a.do(func() error {
 		if over, _ := a.shown.Over(); over {

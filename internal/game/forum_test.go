@@ -296,3 +296,76 @@ func TestARestartInAForumNightKeepsItsDeadlines(t *testing.T) {
 		}
 	}
 }
+
+// TestTheHostExtendsADeadline: by day the running step's deadline moves
+// by the extension; at night the running stage's end, so the dawn, moves
+// for every seat alike; every connection is told of it by the same frame.
+// An extension out of range is refused and changes nothing.
+func TestTheHostExtendsADeadline(t *testing.T) {
+	c := newFakeClock()
+	a, err := Start(context.Background(), "forum", forumConfig(t, c), memory.New(), Hooks{}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer a.Stop()
+	subs := joinSeats(t, a, 0, 1, 2)
+	got := map[rules.Seat]*[]heard{0: {}, 1: {}, 2: {}}
+	hearAll := func() {
+		for s, sub := range subs {
+			hear(t, sub, c.Now(), got[s])
+		}
+	}
+	for _, bad := range []time.Duration{0, time.Second, -time.Hour, 73 * time.Hour} {
+		if err := a.Extend(bad); err == nil {
+			t.Errorf("an extension of %v was taken", bad)
+		}
+	}
+	for _, night := range []bool{true, false} {
+		var before [3]StateFrame
+		for n := 0; ; n++ {
+			if n > 400 {
+				t.Fatalf("no state with night=%v", night)
+			}
+			c.step(t, a)
+			hearAll()
+			ok := true
+			for s := range before {
+				st, has := lastState(t, *got[rules.Seat(s)])
+				before[s], ok = st, ok && has && st.Night == night && st.Deadline != 0
+			}
+			if ok && (night || before[1].Pending) {
+				break
+			}
+		}
+		if err := a.Extend(2 * time.Hour); err != nil {
+			t.Fatal(err)
+		}
+		var ext [3][]heard
+		for n := 0; n < 10 && len(ext[0]) == 0; n++ { // at night the next tick carries it
+			c.step(t, a)
+			hearAll()
+			for s := range ext {
+				ext[s] = ofType(*got[rules.Seat(s)], "extend")
+			}
+		}
+		for s := range ext {
+			if len(ext[s]) != len(ext[0]) || len(ext[s]) == 0 || !bytes.Equal(ext[s][len(ext[s])-1].raw, []byte(`{"type":"extend","by":7200000}`)) ||
+				!ext[s][len(ext[s])-1].at.Equal(ext[0][len(ext[0])-1].at) {
+				t.Fatalf("night=%v: seat %d was told of the extension %v, the spectator %v", night, s, ext[s], ext[0])
+			}
+		}
+		for s := range before {
+			after, _ := lastState(t, *got[rules.Seat(s)])
+			if after.Deadline-before[s].Deadline != (2 * time.Hour).Milliseconds() {
+				t.Errorf("night=%v: seat %d's deadline moved from %v to %v", night, s,
+					time.UnixMilli(before[s].Deadline), time.UnixMilli(after.Deadline))
+			}
+			if night && after.NightEnd-before[s].NightEnd != (2*time.Hour).Milliseconds() {
+				t.Errorf("seat %d's dawn moved from %v to %v", s, time.UnixMilli(before[s].NightEnd), time.UnixMilli(after.NightEnd))
+			}
+		}
+		for s := range got {
+			*got[s] = nil
+		}
+	}
+}

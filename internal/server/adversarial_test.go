@@ -573,6 +573,7 @@ func TestAdversarialClients(t *testing.T) {
 		{"pause", "POST", "/pause", ``},
 		{"resume", "POST", "/resume", ``},
 		{"red-card", "POST", "/red-card", `{"seat":3}`},
+		{"extend", "POST", "/extend", `{"by":"2h"}`},
 	}
 	for _, h := range hostOnly {
 		for _, k := range []struct{ name, tok string }{{"without a token", ""}, {"with a seat's token", g.token["villager"]},

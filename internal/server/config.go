@@ -28,7 +28,10 @@ type createRequest struct {
 	// Pace sets every timer at once (quick, standard, relaxed) before the
 	// overrides: a room at one table (card_seen) is quick unless it says,
 	// any other standard.
-	Pace     string  `json:"pace"`
+	Pace string `json:"pace"`
+	// Remind: how long before each deadline the table is reminded
+	// ("1h,10m", the default; "off"), at the forum pace (game.ParseRemind).
+	Remind   string  `json:"remind"`
 	Bots     string  `json:"bots"`     // bot level: smart (default) or random
 	Seed     *uint64 `json:"seed"`     // fixes the deal and the bots: practice rooms only
 	Practice bool    `json:"practice"` // a practice room: its deal may be known (docs/server.md)
@@ -52,7 +55,8 @@ type roomConfig struct {
 	Cards   []string          `json:"cards"`
 	Options map[string]string `json:"options"`
 	Timers  map[string]string `json:"timers"`
-	Pace    string            `json:"pace,omitempty"` // the pace the timers started from
+	Pace    string            `json:"pace,omitempty"`   // the pace the timers started from
+	Remind  string            `json:"remind,omitempty"` // game.ParseRemind's text; "": the default
 	Bots    string            `json:"bots"`
 	// Seed deals the game and drives its bots. A practice room's is given
 	// or random from its creation; any other room's is drawn when its game
@@ -93,6 +97,7 @@ func (req *createRequest) config() (roomConfig, error) {
 		return c, err
 	}
 	var b rules.Board
+	var file *boardfile.File
 	switch {
 	case req.Preset != "" && req.Board != "":
 		return c, fmt.Errorf("give a preset or a board, not both")
@@ -101,7 +106,7 @@ func (req *createRequest) config() (roomConfig, error) {
 		if err != nil {
 			return c, err
 		}
-		b = f.Board
+		b, file = f.Board, f
 		if c.Name == "" {
 			c.Name = f.Name
 		}
@@ -138,21 +143,47 @@ func (req *createRequest) config() (roomConfig, error) {
 		return c, err
 	}
 	pace := req.Pace
-	if pace == "" {
+	switch {
+	case pace != "":
+	case file != nil && file.Pace != "":
+		pace = file.Pace
+	case c.Preset == "forum": // 版杀: played over days
+		pace = "forum"
+	case req.CardSeen:
+		pace = "quick"
+	default:
 		pace = "standard"
-		if req.CardSeen {
-			pace = "quick"
-		}
 	}
 	t, err := game.Pace(pace)
 	if err != nil {
 		return c, fail(http.StatusBadRequest, "bad_pace", "pace: %v", err)
 	}
 	c.Pace = pace
+	// At the forum pace a day is one long discussion (speech_order=free)
+	// and its vote: a speech timer of hours for each speaker in turn would
+	// make a day last a week. A room or board that names its speech order
+	// keeps it.
+	if _, set := req.Options["speech_order"]; pace == "forum" && !set && !strings.Contains(req.Board, "speech_order") {
+		_ = b.Options.Set("speech_order", "free")
+	}
+	if file != nil {
+		for k, v := range file.Timers {
+			if err := t.Set(k, v); err != nil {
+				return c, err
+			}
+		}
+	}
 	for k, v := range req.Timers {
 		if err := t.Set(k, v); err != nil {
 			return c, err
 		}
+	}
+	c.Remind = req.Remind
+	if c.Remind == "" && file != nil {
+		c.Remind = file.Remind
+	}
+	if _, err := game.ParseRemind(c.Remind); err != nil {
+		return c, fail(http.StatusBadRequest, "bad_remind", "%v", err)
 	}
 	if c.Bots == "" {
 		c.Bots = string(bot.Smart)

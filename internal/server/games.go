@@ -90,6 +90,9 @@ func (s *Server) gameConfig(rm *room) (game.Config, error) {
 	}
 	cfg := game.Config{Board: b, Seed: rm.cfg.Seed, Timers: t, Level: bot.Level(rm.cfg.Bots), Unpaced: rm.cfg.AIWolf,
 		CardSeen: rm.cfg.CardSeen}
+	if cfg.Remind, err = game.ParseRemind(rm.cfg.Remind); err != nil {
+		return game.Config{}, err
+	}
 	if rm.cfg.Deal != nil {
 		if cfg.Deal, err = parseDeal(rm.cfg.Deal); err != nil {
 			return game.Config{}, err
@@ -202,6 +205,28 @@ func (s *Server) pause(on bool) http.HandlerFunc {
 	return func(w http.ResponseWriter, r *http.Request) {
 		s.liveRoom(w, r, func(rm *room, a *game.Actor) error { return a.Pause(on) })
 	}
+}
+
+// extend gives the running step more time at the host's word (forum
+// pace): {"by": "2h"}.
+func (s *Server) extend(w http.ResponseWriter, r *http.Request) {
+	var req struct {
+		By string `json:"by"`
+	}
+	if err := readBody(w, r, &req); err != nil {
+		writeErr(w, err)
+		return
+	}
+	d, err := time.ParseDuration(req.By)
+	if err != nil {
+		writeErr(w, fail(http.StatusBadRequest, "bad_extend", "by: %q is not a duration such as \"2h\" or \"30m\"", req.By))
+		return
+	}
+	if d < game.MinExtend || d > game.MaxPhase {
+		writeErr(w, fail(http.StatusBadRequest, "bad_extend", "by: %v is out of range (%v to %v)", d, game.MinExtend, game.MaxPhase))
+		return
+	}
+	s.liveRoom(w, r, func(rm *room, a *game.Actor) error { return a.Extend(d) })
 }
 
 func (s *Server) redCard(w http.ResponseWriter, r *http.Request) {

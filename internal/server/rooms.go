@@ -304,7 +304,8 @@ type roomInfo struct {
 	Cards   []string          `json:"cards"`
 	Options map[string]string `json:"options"`
 	Timers  map[string]string `json:"timers"`
-	Pace    string            `json:"pace,omitempty"` // the pace the timers started from (quick, standard, relaxed)
+	Pace    string            `json:"pace,omitempty"`   // the pace the timers started from (quick, standard, relaxed, forum)
+	Remind  string            `json:"remind,omitempty"` // the reminders before each deadline, if not the default
 	Bots    string            `json:"bots"`
 	// Practice: the deal may be known (its seed was fixed, or is shown
 	// here); every seat is told so. Seed is shown for practice rooms only.
@@ -352,7 +353,7 @@ type gameInfo struct {
 // describe is the public view of a room; the caller holds rm.mu.
 func (s *Server) describe(rm *room) roomInfo {
 	in := roomInfo{ID: rm.rec.ID, Name: rm.cfg.Name, Status: rm.rec.Status, Preset: rm.cfg.Preset, Next: rm.cfg.Next,
-		Cards: rm.cfg.Cards, Options: rm.cfg.Options, Timers: rm.cfg.Timers, Pace: rm.cfg.Pace, Bots: rm.cfg.Bots, Players: len(rm.seats),
+		Cards: rm.cfg.Cards, Options: rm.cfg.Options, Timers: rm.cfg.Timers, Pace: rm.cfg.Pace, Remind: rm.cfg.Remind, Bots: rm.cfg.Bots, Players: len(rm.seats),
 		Practice: rm.cfg.Practice, Rated: rm.cfg.rated(), CardSeen: rm.cfg.CardSeen, Private: rm.cfg.Private, Version: rm.version}
 	if s.codes.holds(rm.rec.Code, rm.rec.ID) {
 		in.Code = rm.rec.Code

@@ -255,6 +255,7 @@ func (s *Server) routes() {
 	m.HandleFunc("POST /api/rooms/{id}/pause", s.routed(s.pause(true)))
 	m.HandleFunc("POST /api/rooms/{id}/resume", s.routed(s.pause(false)))
 	m.HandleFunc("POST /api/rooms/{id}/red-card", s.routed(s.redCard))
+	m.HandleFunc("POST /api/rooms/{id}/extend", s.routed(s.extend))
 	m.HandleFunc("GET /api/rooms/{id}/replay", s.routed(s.replay))
 	m.HandleFunc("GET /api/rooms/{id}/rating", s.routed(s.seatRating))
 	m.HandleFunc("GET /api/players/{name}", s.player)
