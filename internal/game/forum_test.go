@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"fmt"
 	"slices"
 	"testing"
 	"time"
@@ -366,6 +367,83 @@ func TestTheHostExtendsADeadline(t *testing.T) {
 		}
 		for s := range got {
 			*got[s] = nil
+		}
+	}
+}
+
+// TestAnHourLongNightLooksTheSameFromEverySeat: the night-traffic rule at
+// the forum pace, on a fake clock, over a whole game: from nightfall to
+// dawn every connection, each of the nine seats (the seer and a villager
+// who never act, bots) and a spectator, is sent one message at each tick,
+// of NightMessage bytes, the same ticks at the same instants for all; the
+// night's reminders travel inside them.
+func TestAnHourLongNightLooksTheSameFromEverySeat(t *testing.T) {
+	c := newFakeClock()
+	a, err := Start(context.Background(), "forum", forumConfig(t, c), memory.New(), Hooks{}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer a.Stop()
+	subs := []*Sub{NewSub(0, 1<<14, nil)}
+	for s := 1; s <= 9; s++ {
+		subs = append(subs, NewSub(rules.Seat(s), 1<<14, nil))
+	}
+	for _, sub := range subs {
+		if err := a.Join(sub, 0, 0); err != nil {
+			t.Fatal(err)
+		}
+	}
+	type beat struct {
+		at         time.Time
+		tick, size int
+	}
+	beats := make([][]beat, len(subs))
+	reminders := make([]int, len(subs))
+	take := func() {
+		for i, sub := range subs {
+			for {
+				if len(sub.Out) == 0 {
+					break
+				}
+				m, _ := read(t, sub, nil)
+				if m.sealed {
+					beats[i] = append(beats[i], beat{c.Now(), m.tick, m.size})
+					if m.size != NightMessage && (!m.has("event", "day") || m.size%NightMessage != 0) {
+						t.Fatalf("seat %d: a night message of %d bytes", sub.Seat, m.size)
+					}
+				}
+				if m.has("remind", "") {
+					if !m.sealed {
+						for _, f := range m.frames {
+							if f["type"] == "remind" && f["night"] == true {
+								t.Fatalf("seat %d: a night's reminder outside the beat", sub.Seat)
+							}
+						}
+					} else {
+						reminders[i]++
+					}
+				}
+			}
+		}
+	}
+	for i := 0; ; i++ {
+		if i > 200000 {
+			t.Fatal("the game does not end")
+		}
+		take()
+		if over, _ := ask(a, func() bool { o, _ := a.shown.Over(); return o }); over {
+			break
+		}
+		c.step(t, a)
+	}
+	take()
+	if len(beats[0]) < 40 || reminders[0] < 4 {
+		t.Fatalf("%d night messages, %d of them with reminders", len(beats[0]), reminders[0])
+	}
+	for i := range subs {
+		if fmt.Sprint(beats[i]) != fmt.Sprint(beats[0]) || reminders[i] != reminders[0] {
+			t.Errorf("seat %d's nights differ from the spectator's (%d and %d messages, %d and %d reminders)",
+				subs[i].Seat, len(beats[i]), len(beats[0]), reminders[i], reminders[0])
 		}
 	}
 }
