@@ -118,6 +118,7 @@ export const api = {
   order: (id, host, order) => call('POST', room(id) + '/order', { order }, host),
   start: (id, host) => call('POST', room(id) + '/start', undefined, host),
   redCard: (id, host, seat) => call('POST', room(id) + '/red-card', { seat }, host),
+  extend: (id, host, by) => call('POST', room(id) + '/extend', { by }, host), // by: a Go duration, "2h"
   abort: (id, host) => call('POST', room(id) + '/abort', undefined, host), // every player told; the room waits again
   pause: (id, host, on) => call('POST', room(id) + (on ? '/pause' : '/resume'), undefined, host),
   replay: (id) => call('GET', room(id) + '/replay'),

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { clockText, phaseTitle, secondsLeft, stepLine } from './banner.js';
+import { clockText, deadlineText, leftText, noticeText, phaseTitle, secondsLeft, stepLine } from './banner.js';
 
 // t shows the key and its params, so a test sees which line was chosen.
 const t = (k, p) => (p ? `${k}${JSON.stringify(p)}` : k);
@@ -38,5 +38,32 @@ describe('secondsLeft and clockText', () => {
     expect(clockText(0)).toBe('0:00');
     expect(clockText(9)).toBe('0:09');
     expect(clockText(90)).toBe('1:30');
+  });
+});
+
+describe('deadlines of hours (forum pace)', () => {
+  const at = (h, m) => new Date(2026, 11, 5, h, m).getTime();
+  it('says what is left in hours and minutes, the minutes rounded up', () => {
+    expect(leftText(3600, t)).toBe('ui.left.hours{"h":1}');
+    expect(leftText(3601, t)).toBe('ui.left.hours_minutes{"h":1,"m":1}');
+    expect(leftText(590, t)).toBe('ui.left.minutes{"m":10}');
+  });
+  it('says the deadline as a time of day, with the date when it is not today', () => {
+    expect(deadlineText(at(20, 0), 0, at(19, 0), t, 'en-GB')).toBe('ui.banner.deadline{"time":"20:00","left":"ui.left.hours{\\"h\\":1}"}');
+    expect(deadlineText(0, 0, at(19, 0), t, 'en-GB')).toBe('');
+    expect(deadlineText(at(20, 0) + 86400000, 0, at(19, 0), t, 'en-GB')).toContain('06/12');
+  });
+  it('shows a night reminder only to a seat that owes an action, never on a table, and a day one with its seats', () => {
+    const o = { skew: 0, now: at(19, 0), t, locale: 'en-GB', same: false };
+    const night = { type: 'remind', deadline: at(20, 0), left: 3600000, night: true, seats: [] };
+    expect(noticeText(night, { night: true, pending: true }, o)).toContain('ui.remind{');
+    expect(noticeText(night, { night: true, pending: false }, o)).toBe('');
+    expect(noticeText(night, { night: true, pending: true }, { ...o, same: true })).toBe('');
+    expect(noticeText(night, { night: true, pending: true }, { ...o, now: at(20, 1) })).toBe('');
+    const day = { type: 'remind', deadline: at(20, 0), left: 3600000, night: false, seats: [3, 5] };
+    expect(noticeText(day, { night: false }, o)).toContain('ui.remind.seats{"seats":"3, 5"');
+    const ext = { type: 'extend', by: 7200000, came: at(19, 0) };
+    expect(noticeText(ext, { night: false }, o)).toBe('ui.extended{"left":"ui.left.hours{\\"h\\":2}"}');
+    expect(noticeText(ext, { night: false }, { ...o, now: at(19, 2) })).toBe('');
   });
 });

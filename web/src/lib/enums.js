@@ -70,7 +70,13 @@ export const PACES = {
   quick: { setup: 15, night: 25, witch: 15, speech: 60, vote: 15, other: 15, bot: 1.5 },
   standard: { setup: 20, night: 40, witch: 20, speech: 90, vote: 20, other: 20, bot: 1.5 },
   relaxed: { setup: 30, night: 60, witch: 30, speech: 120, vote: 30, other: 30, bot: 1.5 },
+  // 版杀 over days (docs/server.md "Forum pace"): a night of 12 hours, a day's discussion of 20 and its vote of 4
+  forum: { setup: 7200, night: 32400, witch: 10800, speech: 72000, vote: 14400, other: 7200, bot: 1.5 },
 };
+
+// The longest a step's timer may be, in seconds (game.MaxPhase); the bot's
+// pause stays within an hour (game.MaxTimer).
+export const MAX_PHASE = 72 * 3600;
 export const PACE_DEFAULT = { table: 'quick', online: 'standard' };
 
 // internal/game/chat.go: the chat channels, in the order of their tabs.

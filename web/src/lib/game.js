@@ -34,6 +34,7 @@ export function newGame(room = '') {
     dawn: null, // {night, dead: [seats]}: the last dawn's announcement (public)
     exiled: null, // {day, seat}: the last exile vote's outcome (public; seat 0: nobody)
     seen: null, // {count, of, waiting}: a table's wait for the cards to be seen (docs/server.md)
+    notice: null, // the last reminder ({type: 'remind', deadline, left, night, seats}) or extension ({type: 'extend', by, came})
     victim: 0, // the witch's: whom the wolves attacked tonight (witch_told)
     stamps: {}, // event seq → when it came (the server's clock), for the events that start or end a speech turn (turns.js)
     now: () => Date.now(),
@@ -95,6 +96,12 @@ export function applyFrame(g, f) {
       // (never who), the same frame to every connection
       g.seen = { count: f.count || 0, of: f.of || 0, waiting: !!f.waiting };
       return { seen: g.seen };
+    case 'remind': // a deadline is near (forum pace): the same frame to every seat at night
+      g.notice = { type: 'remind', deadline: f.deadline, left: f.left, night: !!f.night, seats: f.seats || [] };
+      return { notice: g.notice };
+    case 'extend': // the host gave the running step more time, told to all
+      g.notice = { type: 'extend', by: f.by, came: g.now ? g.now() : Date.now() };
+      return { notice: g.notice };
     case 'tick':
     case 'pad':
     case 'alive': // the day's keep-alive: the same to every connection

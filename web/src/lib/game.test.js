@@ -276,3 +276,16 @@ test('a table\'s card-seen count is kept as told, the same frame for every seat'
   applyFrame(g, { type: 'seen', count: 3, of: 3, waiting: false });
   expect(g.seen.waiting).toBe(false);
 });
+
+describe('forum pace frames', () => {
+  test('keeps the last reminder and the last extension as the notice', () => {
+    const g = newGame('r');
+    expect(applyFrame(g, { type: 'remind', deadline: 5000, left: 3600000, night: true }).notice).toEqual(
+      { type: 'remind', deadline: 5000, left: 3600000, night: true, seats: [] });
+    applyFrame(g, { type: 'remind', deadline: 9000, left: 600000, seats: [2, 4] });
+    expect(g.notice.seats).toEqual([2, 4]);
+    g.now = () => 1234;
+    applyFrame(g, { type: 'extend', by: 7200000 });
+    expect(g.notice).toEqual({ type: 'extend', by: 7200000, came: 1234 });
+  });
+});
