@@ -2,7 +2,9 @@
 // of the forum preset, its steps hours long. The host's page says the
 // deadline as a time of day and what is left ("Until 21:00 (2 h left)",
 // not a count of seconds), and the host gives the step two more hours from
-// his menu: the deadline moves by two hours, and the page says so.
+// his menu: the deadline moves by two hours, and the page says so. The
+// create page offers the forum pace, takes "24h" in a timer field and the
+// reminders, and asks the server for them.
 //
 //   node tests/forum.mjs             builds the client and the server first
 //   WOLFDEN_BIN=/path/wolfden ...    uses that binary (its embedded client)
@@ -59,6 +61,35 @@ try {
   if (told !== 'The host gave this step 2 h more.') fail(`the page says ${JSON.stringify(told)} of the extension`);
   log(`extended: the deadline moved by 2 h; the page says "${told}"; the banner: ${(await clock.textContent()).trim()}`);
   await ctx.close();
+
+  // The create page: the forum pace, a speech of 24h, reminders.
+  const cctx = await browser.newContext({ locale: 'en-US', viewport: { width: 1100, height: 900 } });
+  const cp = await cctx.newPage();
+  cp.on('pageerror', (e) => problems.push(`create page error: ${e.message}`));
+  await cp.goto(srv.base + '/');
+  await cp.getByTestId('lobby').waitFor();
+  await cp.locator('#nick').fill('Bo');
+  await cp.getByTestId('create-room').click();
+  await cp.getByTestId('create').waitFor();
+  await cp.getByTestId('where-online').click();
+  await cp.getByTestId('preset-std-9').click();
+  await cp.getByTestId('pace-forum').click();
+  await cp.getByTestId('remind').fill('2h,15m');
+  await cp.getByTestId('timers').locator('summary').click();
+  const holder = await cp.locator('#timer-speech').getAttribute('placeholder');
+  if (holder !== '20h') fail(`the forum pace's speech shows as ${JSON.stringify(holder)}`);
+  await cp.locator('#timer-speech').fill('24h');
+  const sent = cp.waitForRequest((r) => r.method() === 'POST' && new URL(r.url()).pathname === '/api/rooms');
+  await cp.getByTestId('create-submit').click();
+  const req = JSON.parse((await sent).postData() || '{}');
+  if (req.pace !== 'forum' || req.remind !== '2h,15m' || (req.timers || {}).speech !== '86400s') fail(`the create page asked for ${JSON.stringify(req)}`);
+  await cp.waitForURL(/\/room\/[a-z0-9]+$/);
+  const info = await (await fetch(`${srv.base}/api/rooms/${cp.url().split('/room/')[1]}`)).json();
+  if (info.pace !== 'forum' || info.remind !== '2h,15m' || info.timers.speech !== '24h0m0s' || info.options.speech_order !== 'free') {
+    fail(`the room made: ${JSON.stringify({ pace: info.pace, remind: info.remind, speech: info.timers.speech, order: info.options.speech_order })}`);
+  }
+  log(`the create page made a forum room: speech ${info.timers.speech}, reminders ${info.remind}, speech_order ${info.options.speech_order}`);
+  await cctx.close();
 
   if (problems.length) fail(problems.join('\n'));
   log('passed');

@@ -61,7 +61,7 @@ export function deadlineText(end, skew, now, t, locale) {
   if (left === null) return '';
   const at = new Date(end - (skew || 0));
   const today = at.toDateString() === new Date(now).toDateString();
-  const opts = today ? { hour: '2-digit', minute: '2-digit' } : { month: 'numeric', day: 'numeric', hour: '2-digit', minute: '2-digit' };
+  const opts = today ? { hour: 'numeric', minute: '2-digit' } : { month: 'numeric', day: 'numeric', hour: 'numeric', minute: '2-digit' };
   const time = new Intl.DateTimeFormat(locale, opts).format(at);
   return t('ui.banner.deadline', { time, left: leftText(left, t) });
 }

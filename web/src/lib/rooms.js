@@ -46,3 +46,22 @@ export function freeSeats(room) {
   if (!Array.isArray(room.seats) || !room.seats.length) return Math.max(0, (room.players || 0) - (room.taken || 0));
   return room.seats.filter((s) => seatState(s) === 'empty').length;
 }
+
+// timerSecs reads a timer field of the create page: seconds ("90", "1.5"),
+// or a duration as the server writes them ("24h", "90m", "1h30m", "45s");
+// NaN for anything else, '' left to the caller (the pace's).
+export function timerSecs(v) {
+  const s = String(v ?? '').trim();
+  if (/^\d+(\.\d+)?$/.test(s)) return Math.round(Number(s) * 1000) / 1000;
+  const m = /^(?:(\d+)h)?(?:(\d+)m)?(?:(\d+(?:\.\d+)?)s)?$/.exec(s);
+  if (!s || !m) return NaN;
+  return (Number(m[1] || 0) * 3600) + (Number(m[2] || 0) * 60) + Math.round(Number(m[3] || 0) * 1000) / 1000;
+}
+
+// timerLabel writes a pace's seconds as the field's placeholder: "20h",
+// "90m" for whole hours and minutes past an hour, else the seconds.
+export function timerLabel(secs) {
+  if (secs >= 3600 && secs % 3600 === 0) return secs / 3600 + 'h';
+  if (secs >= 3600 && secs % 60 === 0) return secs / 60 + 'm';
+  return String(secs);
+}

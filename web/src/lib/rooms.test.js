@@ -1,5 +1,5 @@
 import { describe, expect, test } from 'vitest';
-import { freeSeats, isPractice, placeFields, seatState, seedFields } from './rooms.js';
+import { freeSeats, isPractice, placeFields, seatState, seedFields, timerLabel, timerSecs } from './rooms.js';
 import { PACE_DEFAULT } from './enums.js';
 
 describe('practice rooms', () => {
@@ -44,5 +44,24 @@ describe('placeFields', () => {
   test('an online room sends a pace only when not standard', () => {
     expect(placeFields('online', 'standard', PACE_DEFAULT)).toEqual({});
     expect(placeFields('online', 'quick', PACE_DEFAULT)).toEqual({ pace: 'quick' });
+  });
+});
+
+describe('timer fields', () => {
+  test('read seconds or a duration of hours and minutes, and nothing else', () => {
+    expect(timerSecs('90')).toBe(90);
+    expect(timerSecs('1.5')).toBe(1.5);
+    expect(timerSecs('24h')).toBe(86400);
+    expect(timerSecs('1h30m')).toBe(5400);
+    expect(timerSecs('45s')).toBe(45);
+    expect(timerSecs(' 12h ')).toBe(43200);
+    for (const bad of ['', 'h', 'a day', '-5', '5 h', '1d']) expect(timerSecs(bad)).toBeNaN();
+  });
+  test('show a pace of hours in hours', () => {
+    expect(timerLabel(72000)).toBe('20h');
+    expect(timerLabel(5400)).toBe('90m');
+    expect(timerLabel(90)).toBe('90');
+    expect(timerLabel(1.5)).toBe('1.5');
+    expect(timerLabel('')).toBe('');
   });
 });
