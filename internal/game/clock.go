@@ -321,6 +321,9 @@ type storedClock struct {
 }
 
 func (c *clock) store(now time.Time) storedClock {
+	// Counted from a whole millisecond, At: a deadline resumed from At
+	// (forum.go) is the very millisecond the table was told.
+	now = now.Truncate(time.Millisecond)
 	ref := now
 	if c.Paused {
 		ref = c.PausedAt

@@ -122,3 +122,47 @@ func TestTheHostExtendsTheDeadline(t *testing.T) {
 		return told
 	})
 }
+
+// TestARestartKeepsAForumNightsDeadline: the server restarts during a
+// forum game's night (its stages hours long); the seat's state names the
+// same deadline and dawn, to the millisecond, as before the restart: the
+// table was told them, and the time the server was down does not move them.
+func TestARestartKeepsAForumNightsDeadline(t *testing.T) {
+	ts := newTestServer(t)
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	c, conn := ts.seatedGame(ctx, t, map[string]any{"preset": "forum", "players": 9, "nickname": "ann", "timers": map[string]string{"tick": "200ms"}})
+	type told struct {
+		Night    bool  `json:"night"`
+		Deadline int64 `json:"deadline"`
+		NightEnd int64 `json:"night_end"`
+	}
+	nightState := func(conn *client.Conn) told {
+		t.Helper()
+		for {
+			select {
+			case f, ok := <-conn.Frames:
+				if !ok {
+					t.Fatal("the connection closed")
+				}
+				var st told
+				if f.Type == "state" && json.Unmarshal(f.Raw, &st) == nil && st.Night && st.NightEnd != 0 {
+					return st
+				}
+			case <-ctx.Done():
+				t.Fatal("no night state")
+			}
+		}
+	}
+	before := nightState(conn)
+	conn.Close()
+	ts = ts.restart(t, Options{})
+	again, err := client.Dial(ctx, ts.http.URL, c.Room.ID, c.Token, 0, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer again.Close()
+	if after := nightState(again); after != before {
+		t.Fatalf("after the restart the seat is told %+v; before it %+v", after, before)
+	}
+}
