@@ -514,6 +514,7 @@ func (a *Actor) commit() bool {
 		a.aliveSent(time.Now())
 	}
 	a.told()
+	a.tellVoices() // by night the beat tells the table, not deliver: here either way
 	return true
 }
 

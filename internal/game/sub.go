@@ -173,7 +173,6 @@ func (a *Actor) deliver() {
 	for sub := range a.subs {
 		a.deliverTo(sub)
 	}
-	a.tellVoices()
 }
 
 // Within one delivery (one gen) every connection of a seat is told the same

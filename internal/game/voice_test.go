@@ -94,4 +94,3 @@ func TestVoicesFollowTheFloorAndTheNight(t *testing.T) {
 		t.Fatalf("the game gave no night (%v), floor (%v), end (%v) or dead pair (%v) map", sawNight, sawFloor, sawOver, sawDead)
 	}
 }
-

@@ -107,7 +107,7 @@ func (s *Server) gameConfig(rm *room) (game.Config, error) {
 }
 
 func (s *Server) hooks(rm *room) game.Hooks {
-	return game.Hooks{
+	h := game.Hooks{
 		Command: func(result string, took time.Duration) {
 			s.m.commands.WithLabelValues(result).Inc()
 			if result == "ok" {
@@ -137,6 +137,10 @@ func (s *Server) hooks(rm *room) game.Hooks {
 			}
 		},
 	}
+	if s.opts.Voice != nil {
+		h.Voice = rm.setVoices
+	}
+	return h
 }
 
 // run tracks a live game until its actor stops.
@@ -147,6 +151,7 @@ func (s *Server) run(rm *room, a *game.Actor) {
 	s.m.games.Inc()
 	go func() {
 		<-a.Done()
+		rm.endVoice()
 		s.m.games.Dec()
 		s.games.Done()
 	}()

@@ -24,6 +24,7 @@ import (
 	"github.com/wolfden/wolfden/internal/game"
 	"github.com/wolfden/wolfden/internal/llm"
 	"github.com/wolfden/wolfden/internal/store"
+	"github.com/wolfden/wolfden/internal/voice"
 	"github.com/wolfden/wolfden/rules"
 )
 
@@ -61,6 +62,10 @@ type room struct {
 	recorded bool
 	// linked: the store may hold seat links of the room (linkSeats).
 	linked bool
+	// voice is the game's forwarding unit once someone joined its voice,
+	// and voices the game's last word on who hears whom (voice.go).
+	voice  atomic.Pointer[voice.Room]
+	voices atomic.Pointer[game.Voices]
 }
 
 // Tokens are 256 random bits; only their SHA-256 is stored, and they are

@@ -2,6 +2,8 @@ package voice
 
 import (
 	"context"
+	crand "crypto/rand"
+	"encoding/hex"
 	"errors"
 	"fmt"
 	"log/slog"
@@ -96,6 +98,10 @@ func NewStack(o Options) (*Stack, error) {
 	return s, nil
 }
 
+// ICEServers are the servers the browsers are to use beside the host's
+// own candidates (STUN, TURN).
+func (s *Stack) ICEServers() []webrtc.ICEServer { return s.ice }
+
 // Close releases the media port.
 func (s *Stack) Close() error {
 	if s.mux != nil {
@@ -116,10 +122,11 @@ type Room struct {
 
 	mu     sync.Mutex
 	voices game.Voices
-	muted  uint32                 // seats the host muted
-	in     [][][]byte             // each seat's waiting packets, padded
-	peers  map[*Peer]struct{}     // every listener
-	seats  map[rules.Seat]*Peer   // the connection that speaks for each seat
+	muted  uint32               // seats the host muted
+	in     [][][]byte           // each seat's waiting packets, padded
+	peers  map[*Peer]struct{}   // every listener
+	byID   map[string]*Peer     // the same, by the id its browser names it with
+	seats  map[rules.Seat]*Peer // the connection that speaks for each seat
 	closed bool
 	done   chan struct{}
 }
@@ -129,7 +136,7 @@ type Room struct {
 // of Tick (false: the caller calls Tick, as the tests do).
 func (s *Stack) NewRoom(players int, tick bool) *Room {
 	r := &Room{st: s, players: players, in: make([][][]byte, players+1),
-		peers: map[*Peer]struct{}{}, seats: map[rules.Seat]*Peer{}, done: make(chan struct{}),
+		peers: map[*Peer]struct{}{}, byID: map[string]*Peer{}, seats: map[rules.Seat]*Peer{}, done: make(chan struct{}),
 		voices: game.Voices{Hears: make([]uint32, players+1)}}
 	if tick {
 		go r.beat()
@@ -228,6 +235,7 @@ func (r *Room) push(p *Peer, payload []byte) {
 // A Peer is one browser's voice connection: a listener, and for a seat a
 // speaker too.
 type Peer struct {
+	ID    string // random: the browser's answer names its connection by it
 	room  *Room
 	seat  rules.Seat // NoSeat: a spectator, who only listens
 	pc    *webrtc.PeerConnection
@@ -241,6 +249,23 @@ type Peer struct {
 // ErrClosed is the answer to a join after the room's voice ended.
 var ErrClosed = errors.New("voice: the room's voice has ended")
 
+// ErrFull is the answer to a spectator's join when MaxSpectators listen.
+var ErrFull = errors.New("voice: this room has as many spectators listening as it takes")
+
+// MaxSpectators is how many spectators' connections a room's voice takes:
+// each costs a track per seat on every tick.
+const MaxSpectators = 16
+
+// Seat is the seat a connection speaks for (NoSeat: a spectator).
+func (p *Peer) Seat() rules.Seat { return p.seat }
+
+// Peer is the connection of that id, if it is open.
+func (r *Room) Peer(id string) *Peer {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return r.byID[id]
+}
+
 // Join opens a connection for seat (NoSeat: a spectator) and returns the
 // server's offer: the browser answers it (Answer). A seat's new
 // connection replaces its older one.
@@ -252,7 +277,12 @@ func (r *Room) Join(ctx context.Context, seat rules.Seat) (*Peer, string, error)
 	if err != nil {
 		return nil, "", err
 	}
-	p := &Peer{room: r, seat: seat, pc: pc, seq: uint16(rand.Uint32()), ts: rand.Uint32()}
+	var id [16]byte
+	if _, err := crand.Read(id[:]); err != nil {
+		pc.Close()
+		return nil, "", err
+	}
+	p := &Peer{ID: hex.EncodeToString(id[:]), room: r, seat: seat, pc: pc, seq: uint16(rand.Uint32()), ts: rand.Uint32()}
 	fail := func(err error) (*Peer, string, error) { pc.Close(); return nil, "", err }
 	if seat != rules.NoSeat {
 		if _, err := pc.AddTransceiverFromKind(webrtc.RTPCodecTypeAudio,
@@ -300,7 +330,12 @@ func (r *Room) Join(ctx context.Context, seat rules.Seat) (*Peer, string, error)
 		r.mu.Unlock()
 		return fail(ErrClosed)
 	}
+	if seat == rules.NoSeat && len(r.peers)-len(r.seats) >= MaxSpectators {
+		r.mu.Unlock()
+		return fail(ErrFull)
+	}
 	r.peers[p] = struct{}{}
+	r.byID[p.ID] = p
 	var old *Peer
 	if seat != rules.NoSeat {
 		old = r.seats[seat]
@@ -329,6 +364,7 @@ func (r *Room) leave(p *Peer) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	delete(r.peers, p)
+	delete(r.byID, p.ID)
 	if r.seats[p.seat] == p {
 		delete(r.seats, p.seat)
 		r.in[p.seat] = nil

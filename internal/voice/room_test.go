@@ -4,31 +4,21 @@ import (
 	"bytes"
 	"context"
 	"fmt"
-	"sync"
 	"testing"
 	"time"
 
-	"github.com/pion/rtp"
-	"github.com/pion/webrtc/v4"
-
 	"github.com/wolfden/wolfden/internal/game"
+	"github.com/wolfden/wolfden/internal/voice/voicetest"
 	"github.com/wolfden/wolfden/rules"
 )
 
-// A browser, played by pion: it answers the room's offer, sends a frame of
-// its own mark when told, and keeps what each track brings.
+// A browser at the table: voicetest's, with its seat.
 type browser struct {
+	*voicetest.Browser
 	seat rules.Seat
-	pc   *webrtc.PeerConnection
-	mic  *webrtc.TrackLocalStaticRTP
-	seq  uint16
-
-	mu  sync.Mutex
-	got map[string][]*rtp.Packet // track id → packets in order
 }
 
-// mark is seat s's frame: a 32 kb/s CELT frame of 79 bytes of s.
-func mark(s rules.Seat) []byte { return append([]byte{0xFC}, bytes.Repeat([]byte{byte(s)}, 79)...) }
+func mark(s rules.Seat) []byte { return voicetest.Mark(byte(s)) }
 
 func dial(t *testing.T, r *Room, seat rules.Seat) *browser {
 	t.Helper()
@@ -38,71 +28,16 @@ func dial(t *testing.T, r *Room, seat rules.Seat) *browser {
 	if err != nil {
 		t.Fatal(err)
 	}
-	var m webrtc.MediaEngine
-	if err := m.RegisterDefaultCodecs(); err != nil {
+	b, answer := voicetest.Answer(t, offer, seat != rules.NoSeat)
+	if err := peer.Answer(answer); err != nil {
 		t.Fatal(err)
 	}
-	var se webrtc.SettingEngine
-	se.SetIncludeLoopbackCandidate(true)
-	se.SetNetworkTypes([]webrtc.NetworkType{webrtc.NetworkTypeUDP4})
-	api := webrtc.NewAPI(webrtc.WithMediaEngine(&m), webrtc.WithSettingEngine(se))
-	pc, err := api.NewPeerConnection(webrtc.Configuration{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	b := &browser{seat: seat, pc: pc, got: map[string][]*rtp.Packet{}}
-	t.Cleanup(func() { pc.Close() })
-	pc.OnTrack(func(tr *webrtc.TrackRemote, _ *webrtc.RTPReceiver) {
-		for {
-			p, _, err := tr.ReadRTP()
-			if err != nil {
-				return
-			}
-			b.mu.Lock()
-			b.got[tr.ID()] = append(b.got[tr.ID()], p)
-			b.mu.Unlock()
-		}
-	})
-	if err := pc.SetRemoteDescription(webrtc.SessionDescription{Type: webrtc.SDPTypeOffer, SDP: offer}); err != nil {
-		t.Fatal(err)
-	}
-	if seat != rules.NoSeat {
-		b.mic, err = webrtc.NewTrackLocalStaticRTP(webrtc.RTPCodecCapability{MimeType: webrtc.MimeTypeOpus, ClockRate: 48000, Channels: 2}, "mic", "mic")
-		if err != nil {
-			t.Fatal(err)
-		}
-		if _, err := pc.AddTrack(b.mic); err != nil {
-			t.Fatal(err)
-		}
-	}
-	answer, err := pc.CreateAnswer(nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	gathered := webrtc.GatheringCompletePromise(pc)
-	if err := pc.SetLocalDescription(answer); err != nil {
-		t.Fatal(err)
-	}
-	<-gathered
-	if err := peer.Answer(pc.LocalDescription().SDP); err != nil {
-		t.Fatal(err)
-	}
-	return b
+	return &browser{b, seat}
 }
 
-func (b *browser) speak(t *testing.T) {
-	t.Helper()
-	b.seq++
-	if err := b.mic.WriteRTP(&rtp.Packet{Header: rtp.Header{Version: 2, PayloadType: 111, SequenceNumber: b.seq}, Payload: mark(b.seat)}); err != nil {
-		t.Fatal(err)
-	}
-}
+func (b *browser) speak(t *testing.T) { b.Speak(t, mark(b.seat)) }
 
-func (b *browser) count(id string) int {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	return len(b.got[id])
-}
+func (b *browser) count(id string) int { return b.Count(id) }
 
 // waitFor polls a condition of the network (packets cross a real UDP
 // socket) until it holds.
@@ -193,10 +128,8 @@ func (tb *table) round(t *testing.T) {
 // frame or silence.
 func (tb *table) heard(t *testing.T, b *browser, s rules.Seat) bool {
 	t.Helper()
-	b.mu.Lock()
-	ps := b.got[fmt.Sprintf("seat-%d", s)]
+	ps := b.Packets(fmt.Sprintf("seat-%d", s))
 	p := ps[len(ps)-1]
-	b.mu.Unlock()
 	if len(p.Payload) != FrameSize {
 		t.Fatalf("listener %d got a packet of %d bytes on seat %d's track", b.seat, len(p.Payload), s)
 	}
@@ -279,9 +212,7 @@ func TestNightPacketsAreTheSameForEverySeat(t *testing.T) {
 			if s == b.seat {
 				continue
 			}
-			b.mu.Lock()
-			ps := b.got[fmt.Sprintf("seat-%d", s)]
-			b.mu.Unlock()
+			ps := b.Packets(fmt.Sprintf("seat-%d", s))
 			for i := len(ps) - 10; i < len(ps); i++ { // the night's ten ticks
 
 				all = append(all, shape{len(ps[i].Payload), uint32(ps[i].SequenceNumber - ps[i-1].SequenceNumber),
