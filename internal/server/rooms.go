@@ -319,6 +319,7 @@ type roomInfo struct {
 	// the rated band of village rates.
 	Rated    bool       `json:"rated"`
 	CardSeen bool       `json:"card_seen"`         // a table's room: the first night waits for every card to be seen
+	Voice    bool       `json:"voice,omitempty"`   // the server has voice (docs/voice.md)
 	Private  bool       `json:"private,omitempty"` // never listed
 	Seed     *uint64    `json:"seed,omitempty"`
 	Deal     []string   `json:"deal,omitempty"` // a practice room's fixed cards
@@ -358,7 +359,8 @@ type gameInfo struct {
 func (s *Server) describe(rm *room) roomInfo {
 	in := roomInfo{ID: rm.rec.ID, Name: rm.cfg.Name, Status: rm.rec.Status, Preset: rm.cfg.Preset, Next: rm.cfg.Next,
 		Cards: rm.cfg.Cards, Options: rm.cfg.Options, Timers: rm.cfg.Timers, Pace: rm.cfg.Pace, Bots: rm.cfg.Bots, Players: len(rm.seats),
-		Practice: rm.cfg.Practice, Rated: rm.cfg.rated(), CardSeen: rm.cfg.CardSeen, Private: rm.cfg.Private, Version: rm.version}
+		Practice: rm.cfg.Practice, Rated: rm.cfg.rated(), CardSeen: rm.cfg.CardSeen, Private: rm.cfg.Private, Version: rm.version,
+		Voice: s.opts.Voice != nil}
 	if s.codes.holds(rm.rec.Code, rm.rec.ID) {
 		in.Code = rm.rec.Code
 	}
