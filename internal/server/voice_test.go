@@ -10,7 +10,7 @@ import (
 
 	"github.com/wolfden/wolfden/internal/client"
 	"github.com/wolfden/wolfden/internal/voice"
-	"github.com/wolfden/wolfden/internal/voice/voicetest"
+	"github.com/wolfden/wolfden/internal/voice/synth"
 )
 
 func newVoiceServer(t *testing.T) *testServer {
@@ -30,14 +30,18 @@ type voiceOffer struct {
 
 // joinVoice asks for the server's offer for token's seat (a spectator's
 // with none), answers it, and returns the browser.
-func joinVoice(t *testing.T, ts *testServer, room, token string) *voicetest.Browser {
+func joinVoice(t *testing.T, ts *testServer, room, token string) *synth.Browser {
 	t.Helper()
 	ctx := context.Background()
 	var o voiceOffer
 	if err := ts.api.Do(ctx, "POST", "/api/rooms/"+room+"/voice", "", map[string]any{"token": token}, &o); err != nil {
 		t.Fatal(err)
 	}
-	b, answer := voicetest.Answer(t, o.SDP, token != "")
+	b, answer, err := synth.Answer(o.SDP, token != "", true)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { b.Close() })
 	if err := ts.api.Do(ctx, "POST", "/api/rooms/"+room+"/voice/answer", "", map[string]any{"token": token, "id": o.ID, "sdp": answer}, nil); err != nil {
 		t.Fatal(err)
 	}
@@ -94,11 +98,13 @@ func TestAtNightOnlyTheWolvesHearAWolf(t *testing.T) {
 	track := fmt.Sprintf("seat-%d", speaker.Seat)
 	var voiceFrame []byte // the wolf's frame as his mate hears it
 	for {
-		talk.Speak(t, voicetest.Mark(byte(speaker.Seat)))
+		if err := talk.Speak(synth.Mark(byte(speaker.Seat))); err != nil {
+			t.Fatal(err)
+		}
 		time.Sleep(20 * time.Millisecond) // a microphone's pace
 		heard := false
 		for _, p := range hearMate.Packets(track) {
-			if len(p.Payload) == voice.FrameSize && bytes.Contains(p.Payload, voicetest.Mark(byte(speaker.Seat))[1:]) {
+			if len(p.Payload) == voice.FrameSize && bytes.Contains(p.Payload, synth.Mark(byte(speaker.Seat))[1:]) {
 				heard, voiceFrame = true, p.Payload
 			}
 		}
@@ -110,7 +116,7 @@ func TestAtNightOnlyTheWolvesHearAWolf(t *testing.T) {
 				hearVillager.Count(track), hearSpectator.Count(track))
 		}
 	}
-	for who, b := range map[string]*voicetest.Browser{"the villager": hearVillager, "a spectator": hearSpectator} {
+	for who, b := range map[string]*synth.Browser{"the villager": hearVillager, "a spectator": hearSpectator} {
 		for _, p := range b.Packets(track) {
 			if len(p.Payload) != voice.FrameSize {
 				t.Fatalf("%s got a packet of %d bytes", who, len(p.Payload))

@@ -8,17 +8,17 @@ import (
 	"time"
 
 	"github.com/wolfden/wolfden/internal/game"
-	"github.com/wolfden/wolfden/internal/voice/voicetest"
+	"github.com/wolfden/wolfden/internal/voice/synth"
 	"github.com/wolfden/wolfden/rules"
 )
 
-// A browser at the table: voicetest's, with its seat.
+// A browser at the table: synth's, with its seat.
 type browser struct {
-	*voicetest.Browser
+	*synth.Browser
 	seat rules.Seat
 }
 
-func mark(s rules.Seat) []byte { return voicetest.Mark(byte(s)) }
+func mark(s rules.Seat) []byte { return synth.Mark(byte(s)) }
 
 func dial(t *testing.T, r *Room, seat rules.Seat) *browser {
 	t.Helper()
@@ -28,14 +28,22 @@ func dial(t *testing.T, r *Room, seat rules.Seat) *browser {
 	if err != nil {
 		t.Fatal(err)
 	}
-	b, answer := voicetest.Answer(t, offer, seat != rules.NoSeat)
+	b, answer, err := synth.Answer(offer, seat != rules.NoSeat, true)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { b.Close() })
 	if err := peer.Answer(answer); err != nil {
 		t.Fatal(err)
 	}
 	return &browser{b, seat}
 }
 
-func (b *browser) speak(t *testing.T) { b.Speak(t, mark(b.seat)) }
+func (b *browser) speak(t *testing.T) {
+	if err := b.Speak(mark(b.seat)); err != nil {
+		t.Fatal(err)
+	}
+}
 
 func (b *browser) count(id string) int { return b.Count(id) }
 
