@@ -12,7 +12,7 @@
 //     when a person holds it every other page hears him, at his own tone;
 //   - the dead are never heard by the living.
 //
-// Samples taken in the second after a page's view changed (night to day, a
+// Samples taken in the 3 s after a page's view changed (night to day, a
 // new floor) are not judged: the sound of the moment before is still in the
 // pipes. Deterministic: a practice room with a fixed deal and seed; the test
 // waits on states (what the pages show), never on time.
@@ -22,7 +22,7 @@
 import { chromium } from 'playwright-core';
 import { api, startServer } from './server.mjs';
 
-const LIMIT = Number(process.env.VOICE_LIMIT_S || 300) * 1000;
+const LIMIT = Number(process.env.VOICE_LIMIT_S || 480) * 1000;
 const started = Date.now();
 const log = (...a) => console.log(`[voice ${((Date.now() - started) / 1000).toFixed(1)}s]`, ...a);
 const fail = (msg) => {
@@ -44,6 +44,10 @@ const WOLVES = new Set([1, 2]);
 const TIMERS = { setup: '5s', night: '60s', witch: '5s', speech: '60s', vote: '5s', other: '5s', bot: '0s' };
 const hz = (s) => 300 + 200 * s;
 const near = (f, s) => Math.abs(f - hz(s)) <= 60;
+// How long after a page's view changed its ears are not judged: the sound
+// of the moment before is still in the jitter buffer and the analyser (a
+// loaded machine stretches that to a second and more).
+const GRACE = 3000;
 
 const problems = [];
 let browser = null;
@@ -124,10 +128,10 @@ async function main() {
   await api(base, 'POST', `/api/rooms/${id}/start`, undefined, made.host_token);
   log(`room ${id} started; the five people open the voice`);
   for (const p of seats) {
-    await p.page.getByTestId('voice-join').click({ timeout: 30000 });
+    await p.page.getByTestId('voice-join').click({ timeout: 120000 });
   }
   for (const p of seats) {
-    await p.page.locator('[data-testid="voice"][data-on="1"]').waitFor({ timeout: 60000 });
+    await p.page.locator('[data-testid="voice"][data-on="1"]').waitFor({ timeout: 120000 });
     const noMic = (await p.page.getByTestId('voice-no-mic').count()) > 0;
     if (noMic !== (p.seat === MUTE)) fail(`seat ${p.seat}: the page says "no microphone": ${noMic}`);
   }
@@ -149,7 +153,7 @@ async function main() {
         last.set(seat, { key, at: now });
         continue; // just changed: the last moment's sound may still play
       }
-      if (now - prev.at < 1000) continue;
+      if (now - prev.at < GRACE) continue;
       const alive = !v.dead.includes(seat);
       for (const [s, f] of v.heard) {
         if (!near(f, s)) fail(`seat ${seat} hears seat ${s} at ${f} Hz, not its tone ${hz(s)} Hz`);
