@@ -23,10 +23,10 @@ func benchCmd() *cobra.Command {
 			if len(args) == 0 {
 				return cmd.Help()
 			}
-			return fmt.Errorf("unknown command %q for \"wolfden bench\" (known: load, aiwolf)", args[0])
+			return fmt.Errorf("unknown command %q for \"wolfden bench\" (known: load, aiwolf, voice)", args[0])
 		},
 	}
-	cmd.AddCommand(benchLoadCmd(), benchAIWolfCmd())
+	cmd.AddCommand(benchLoadCmd(), benchAIWolfCmd(), benchVoiceCmd())
 	return cmd
 }
 

@@ -34,6 +34,7 @@ func serveCmd() *cobra.Command {
 	var season string
 	var af aiwolfFlags
 	var lf llmFlags
+	var vf voiceFlags
 	var bf busFlag
 	var df domainFlags
 	cmd := &cobra.Command{
@@ -156,6 +157,12 @@ out; games still running then are stored and resume at the next start.`,
 					opts.Cluster = &server.Cluster{Node: bf.node, Bus: b, TTL: bf.ttl}
 				}
 			}
+			if opts.Voice, err = vf.stack(cmd.Flags().Changed, addr); err != nil {
+				return err
+			}
+			if opts.Voice != nil {
+				defer opts.Voice.Close()
+			}
 			return serve(cmd.Context(), l, db, opts, drain, cmd.OutOrStdout())
 		},
 	}
@@ -178,6 +185,7 @@ out; games still running then are stored and resume at the next start.`,
 	cmd.Flags().StringVar(&rpID, "rp-id", "", "the domain players' passkeys belong to (default: --domain, --public-url's host, else the host each request came to)")
 	lf.add(cmd)
 	af.add(cmd)
+	vf.add(cmd)
 	bf.add(cmd)
 	df.add(cmd)
 	cmd.Flags().StringSliceVar(&proxies, "trusted-proxy", nil, "reverse proxies (address or CIDR) whose X-Forwarded-For names the client")

@@ -99,6 +99,9 @@ type Hooks struct {
 	// store's Append: the server stores them with its room's change to
 	// running, in one transaction (store.StartGame).
 	Begin func(ctx context.Context, recs []store.Record) error
+	// Voice, if set, is told who may be heard by whom whenever that
+	// changes, from the actor: the room's voice forwards by it (voice.go).
+	Voice func(Voices)
 }
 
 // ErrStalled is the answer while the game cannot save: it is paused until
@@ -125,11 +128,12 @@ var ErrStopped = errors.New("the game is not running")
 
 // Actor is one live game.
 type Actor struct {
-	id    string
-	cfg   Config
-	st    store.Store
-	hooks Hooks
-	log   *slog.Logger
+	id         string
+	cfg        Config
+	st         store.Store
+	hooks      Hooks
+	lastVoices Voices // what Voice was last told
+	log        *slog.Logger
 
 	inbox    chan func()
 	quit     chan struct{}
@@ -527,6 +531,7 @@ func (a *Actor) commit() bool {
 		a.aliveSent(a.now())
 	}
 	a.told()
+	a.tellVoices() // by night the beat tells the table, not deliver: here either way
 	return true
 }
 

@@ -110,7 +110,7 @@ func (s *Server) gameConfig(rm *room) (game.Config, error) {
 }
 
 func (s *Server) hooks(rm *room) game.Hooks {
-	return game.Hooks{
+	h := game.Hooks{
 		Command: func(result string, took time.Duration) {
 			s.m.commands.WithLabelValues(result).Inc()
 			if result == "ok" {
@@ -140,6 +140,10 @@ func (s *Server) hooks(rm *room) game.Hooks {
 			}
 		},
 	}
+	if s.opts.Voice != nil {
+		h.Voice = rm.setVoices
+	}
+	return h
 }
 
 // run tracks a live game until its actor stops.
@@ -150,6 +154,7 @@ func (s *Server) run(rm *room, a *game.Actor) {
 	s.m.games.Inc()
 	go func() {
 		<-a.Done()
+		rm.endVoice()
 		s.m.games.Dec()
 		s.games.Done()
 	}()

@@ -24,6 +24,7 @@ import (
 	"github.com/wolfden/wolfden/internal/game"
 	"github.com/wolfden/wolfden/internal/llm"
 	"github.com/wolfden/wolfden/internal/store"
+	"github.com/wolfden/wolfden/internal/voice"
 	"github.com/wolfden/wolfden/rules"
 )
 
@@ -61,6 +62,10 @@ type room struct {
 	recorded bool
 	// linked: the store may hold seat links of the room (linkSeats).
 	linked bool
+	// voice is the game's forwarding unit once someone joined its voice,
+	// and voices the game's last word on who hears whom (voice.go).
+	voice  atomic.Pointer[voice.Room]
+	voices atomic.Pointer[game.Voices]
 }
 
 // Tokens are 256 random bits; only their SHA-256 is stored, and they are
@@ -315,6 +320,7 @@ type roomInfo struct {
 	// the rated band of village rates.
 	Rated    bool       `json:"rated"`
 	CardSeen bool       `json:"card_seen"`         // a table's room: the first night waits for every card to be seen
+	Voice    bool       `json:"voice,omitempty"`   // the server has voice (docs/voice.md)
 	Private  bool       `json:"private,omitempty"` // never listed
 	Seed     *uint64    `json:"seed,omitempty"`
 	Deal     []string   `json:"deal,omitempty"` // a practice room's fixed cards
@@ -354,7 +360,8 @@ type gameInfo struct {
 func (s *Server) describe(rm *room) roomInfo {
 	in := roomInfo{ID: rm.rec.ID, Name: rm.cfg.Name, Status: rm.rec.Status, Preset: rm.cfg.Preset, Next: rm.cfg.Next,
 		Cards: rm.cfg.Cards, Options: rm.cfg.Options, Timers: rm.cfg.Timers, Pace: rm.cfg.Pace, Remind: rm.cfg.Remind, Bots: rm.cfg.Bots, Players: len(rm.seats),
-		Practice: rm.cfg.Practice, Rated: rm.cfg.rated(), CardSeen: rm.cfg.CardSeen, Private: rm.cfg.Private, Version: rm.version}
+		Practice: rm.cfg.Practice, Rated: rm.cfg.rated(), CardSeen: rm.cfg.CardSeen, Private: rm.cfg.Private, Version: rm.version,
+		Voice: s.opts.Voice != nil}
 	if s.codes.holds(rm.rec.Code, rm.rec.ID) {
 		in.Code = rm.rec.Code
 	}

@@ -29,11 +29,15 @@ import (
 	"github.com/wolfden/wolfden/internal/ledger"
 	"github.com/wolfden/wolfden/internal/llm"
 	"github.com/wolfden/wolfden/internal/store"
+	"github.com/wolfden/wolfden/internal/voice"
 	"github.com/wolfden/wolfden/rules"
 )
 
 // Options configure a server.
 type Options struct {
+	// Voice, if set, is the WebRTC stack of the rooms' voice (voice.go);
+	// nil: no voice.
+	Voice *voice.Stack
 	// LLM, if set, is the endpoint of the seats played by a language
 	// model (bot level llm, internal/llm); without it such seats are
 	// refused.
@@ -118,6 +122,7 @@ type Server struct {
 	roomLim  *hostLimits
 	joinLim  *hostLimits
 	specLim  *hostLimits // spectator connections an address may open a minute
+	voiceLim *hostLimits // voice connections an address may open a minute
 	codeLim  *hostLimits // room codes an address may look up a minute
 	codes    *codeBook   // the live rooms' short codes (codes.go)
 	bal      *balanceState
@@ -151,7 +156,8 @@ func New(st store.Store, opts Options) *Server {
 	s := &Server{st: st, opts: opts, log: opts.Log, m: newMetrics(), rooms: map[string]*room{},
 		roomLim: newHostLimits(opts.RoomsPerMinute), joinLim: newHostLimits(opts.JoinsPerMinute),
 		specLim: newHostLimits(defaultLimits.spectatorsPerMinute), lim: defaultLimits,
-		bal: newBalanceState(opts.BalancePerMinute, opts.BalanceBudget), codes: newCodeBook(st, opts.Log, opts.Linger)}
+		voiceLim: newHostLimits(voicePerMinute),
+		bal:      newBalanceState(opts.BalancePerMinute, opts.BalanceBudget), codes: newCodeBook(st, opts.Log, opts.Linger)}
 	s.codeLim = newHostLimits(s.codesPerMinute())
 	s.acc = accounts.New(st, opts.Accounts)
 	s.authLim = newHostLimits(s.authPerMinute())
@@ -256,6 +262,9 @@ func (s *Server) routes() {
 	m.HandleFunc("POST /api/rooms/{id}/resume", s.routed(s.pause(false)))
 	m.HandleFunc("POST /api/rooms/{id}/red-card", s.routed(s.redCard))
 	m.HandleFunc("POST /api/rooms/{id}/extend", s.routed(s.extend))
+	m.HandleFunc("POST /api/rooms/{id}/voice", s.routed(s.voiceOffer))
+	m.HandleFunc("POST /api/rooms/{id}/voice/answer", s.routed(s.voiceAnswer))
+	m.HandleFunc("POST /api/rooms/{id}/voice/mute", s.routed(s.voiceMute))
 	m.HandleFunc("GET /api/rooms/{id}/replay", s.routed(s.replay))
 	m.HandleFunc("GET /api/rooms/{id}/rating", s.routed(s.seatRating))
 	m.HandleFunc("GET /api/players/{name}", s.player)
