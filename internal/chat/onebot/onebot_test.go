@@ -344,7 +344,9 @@ func TestReverseConnectionDeliversAndSends(t *testing.T) {
 		t.Fatalf("reverse event: got %+v", got)
 	}
 	errc := make(chan error, 1)
-	go func() { errc <- p.Send(context.Background(), chat.Target{User: "501"}, chat.Message{Text: "你是预言家"}) }()
+	go func() {
+		errc <- p.Send(context.Background(), chat.Target{User: "501"}, chat.Message{Text: "你是预言家"})
+	}()
 	a := f.action()
 	if a.Action != "send_private_msg" {
 		t.Fatalf("action %+v, want send_private_msg", a)
