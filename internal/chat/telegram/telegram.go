@@ -59,11 +59,11 @@ type Platform struct {
 	minBackoff, maxBackoff time.Duration
 
 	mu       sync.Mutex
-	username string             // the bot's, from getMe
-	users    map[string]*user   // by user id
-	short    map[string]string  // short callback id → command
-	shortIDs []string           // short ids in the order made, to forget the oldest
-	next     int                // the next short id
+	username string              // the bot's, from getMe
+	users    map[string]*user    // by user id
+	short    map[string]string   // short callback id → command
+	shortIDs []string            // short ids in the order made, to forget the oldest
+	next     int                 // the next short id
 	waiting  map[string][]queued // user id → private messages not yet delivered
 }
 
