@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"strings"
 	"sync"
 	"time"
 
@@ -226,6 +227,11 @@ func (b *Bridge) handle(ctx context.Context, m Incoming) {
 		return
 	}
 	p, ok := parse(m.Text)
+	if !ok && strings.HasPrefix(strings.TrimSpace(m.Text), "/") {
+		// A slash starts a command, never talk: say it is unknown.
+		b.reply(ctx, m, lang, "chat.bad.command", map[string]string{"text": clip(m.Text)})
+		return
+	}
 	if !ok {
 		if t != nil && m.Group == "" {
 			t.mu.Lock()

@@ -25,10 +25,9 @@ const roundMargin = 2
 // nightPace is a night's rounds.
 type nightPace struct {
 	on    bool
-	tick  time.Duration
 	opens []time.Time
 	next  int   // the next round
-	at    []int // per round: the tick every stream must have read before it goes, once known (-1: not yet)
+	at    []int // per round: the night tick every stream must have read before it goes
 }
 
 // pace sends the night's rounds that are due.
@@ -39,11 +38,17 @@ func (t *table) pace(ctx context.Context) {
 		return
 	}
 	if !t.night.on {
-		tick, opens, err := t.actor.Schedule()
+		tick, base, opens, err := t.actor.Schedule()
 		if err != nil || len(opens) == 0 {
 			return // asked again at the next tick
 		}
-		t.night = nightPace{on: true, tick: tick, opens: opens, at: slices.Repeat([]int{-1}, len(opens))}
+		// A slot's frames go out at the first tick after it opens; the
+		// round waits until every stream has read a later one.
+		at := make([]int, len(opens))
+		for k, o := range opens {
+			at[k] = max(int((o.Sub(base)+tick-1)/tick), 0) + roundMargin
+		}
+		t.night = nightPace{on: true, opens: opens, at: at}
 		// Joined in the middle of the night (a restart): the slots gone by
 		// are not sent again; the running slot's round is, to everyone.
 		now := time.Now()
@@ -52,31 +57,13 @@ func (t *table) pace(ctx context.Context) {
 		}
 	}
 	n := &t.night
-	for n.next < len(n.opens) {
-		k := n.next
-		if n.at[k] < 0 {
-			if time.Now().Before(n.opens[k].Add(roundMargin * n.tick)) {
-				return
-			}
-			n.at[k] = t.latestTick()
-		}
-		if t.earliestTick() < n.at[k] {
-			return
-		}
+	for n.next < len(n.opens) && t.earliestTick() >= n.at[n.next] {
 		t.round(ctx)
 		n.next++
 	}
 }
 
-// latestTick and earliestTick are the last night ticks the streams read.
-func (t *table) latestTick() int {
-	m := -1
-	for _, s := range t.live() {
-		m = max(m, s.tick)
-	}
-	return m
-}
-
+// earliestTick is the last night tick the slowest stream read.
 func (t *table) earliestTick() int {
 	m := int(^uint(0) >> 1)
 	for _, s := range t.live() {

@@ -76,6 +76,7 @@ type stream struct {
 	wasNight   bool    // the last state read was the night's
 	urgentFrom int     // lines from here on are to go out now, even at night
 	roleTold   bool    // his card was sent
+	done       bool    // the stream told the game's end
 }
 
 // A line is one rendered frame and the stream numbers it brings the
@@ -210,7 +211,7 @@ func (t *table) attach() error {
 // join attaches one stream from what it was sent and starts its reader.
 func (t *table) join(s *stream) error {
 	gen := t.gen
-	s.lines, s.evSeq, s.chatSeq, s.urgentFrom = nil, s.events, s.chats, 0
+	s.lines, s.evSeq, s.chatSeq, s.urgentFrom, s.done = nil, s.events, s.chats, 0, false
 	var sub *game.Sub
 	sub = game.NewSub(s.seat, QueueSize, func() {
 		// Too slow to read (the platform stalled): join again from what
@@ -243,8 +244,12 @@ func (t *table) join(s *stream) error {
 					return
 				}
 				t.take(ctx, s, msg)
+				done := s.done
 				t.mu.Unlock()
 				game.Recycle(msg)
+				if done {
+					return
+				}
 			case <-ctx.Done():
 				return
 			}
@@ -377,28 +382,29 @@ func (t *table) answer(ctx context.Context, s *stream, f []byte, h head) {
 
 // after sends what a stream's frames made due.
 func (t *table) after(ctx context.Context, s *stream) {
-	if !s.have {
+	if !s.have || s.done {
 		return
 	}
 	night := s.st.Night && !s.st.Over
-	if s.seat == 0 {
-		if !night {
-			t.flushGroup(ctx)
-		}
-		if s.st.Over && !t.over {
-			t.end(ctx)
-			return
-		}
-		t.pace(ctx)
-		return
-	}
 	switch {
+	case s.seat == 0 && !night:
+		t.flushGroup(ctx)
+	case s.seat == 0:
 	case !night:
-		t.flush(ctx, s, true)
+		t.flush(ctx, s, !s.st.Over)
 	case s.urgentFrom > 0:
 		t.flushUrgent(ctx, s)
 	}
-	s.wasNight = night
+	if s.st.Over {
+		// Each stream ends once it has told its end: the game is over for
+		// the table when every one has.
+		s.done = true
+		if s.sub != nil {
+			t.actor.Leave(s.sub)
+		}
+		t.endIfDone(ctx)
+		return
+	}
 	t.pace(ctx)
 }
 
@@ -508,15 +514,18 @@ func joinText(a, b string) string {
 	return a + "\n" + b
 }
 
-// end closes a finished game: the group is told, the bindings dropped.
-func (t *table) end(ctx context.Context) {
-	t.over = true
-	for _, s := range t.all() {
-		if s.seat > 0 && len(s.lines) > 0 {
-			t.flush(ctx, s, false)
+// endIfDone closes a finished game once every stream has told its end:
+// the group is told, the bindings dropped.
+func (t *table) endIfDone(ctx context.Context) {
+	if t.over {
+		return
+	}
+	for _, s := range t.live() {
+		if !s.done {
+			return
 		}
 	}
-	t.flushGroup(ctx)
+	t.over = true
 	t.group1(ctx, "chat.over", nil)
 	t.detach()
 	if err := t.b.st.DeleteChatRoom(ctx, t.b.p.Name(), t.room); err != nil {

@@ -9,14 +9,15 @@ import "time"
 // (internal/chat): every living player is sent one message as each slot
 // opens, so the count and the timing of what he receives at night are his
 // table's, not his role's.
-func (a *Actor) Schedule() (tick time.Duration, opens []time.Time, err error) {
+func (a *Actor) Schedule() (tick time.Duration, base time.Time, opens []time.Time, err error) {
 	type sched struct {
 		tick  time.Duration
+		base  time.Time
 		opens []time.Time
 	}
 	s, err := ask(a, func() sched {
-		s := sched{tick: max(a.cfg.Timers.Tick, MinTimer)}
-		if a.clk.Slots == nil || a.clk.Paused {
+		s := sched{tick: max(a.cfg.Timers.Tick, MinTimer), base: a.tickBase}
+		if a.clk.Slots == nil || a.clk.Paused || !a.ticking {
 			return s
 		}
 		s.opens = make([]time.Time, len(a.clk.Slots))
@@ -34,5 +35,5 @@ func (a *Actor) Schedule() (tick time.Duration, opens []time.Time, err error) {
 		}
 		return s
 	})
-	return s.tick, s.opens, err
+	return s.tick, s.base, s.opens, err
 }
