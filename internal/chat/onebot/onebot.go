@@ -438,19 +438,24 @@ func (p *Platform) action(to chat.Target, m chat.Message) (string, map[string]an
 	return "send_group_msg", map[string]any{"group_id": id, "message": segs}, nil
 }
 
-// Render is m's text with its buttons as numbered lines, "#1 label: command"
-// ("#1 command" where the label is the command), one a line.
+// Render is m's text, and its buttons as numbered lines "#1 label" unless
+// the text numbers its choices already ("1. …", as the chat core's
+// prompts do, in the buttons' order): either way "#N" presses the N-th.
 func Render(m chat.Message) string {
+	if len(m.Buttons) == 0 || strings.HasPrefix(m.Text, "1. ") || strings.Contains(m.Text, "\n1. ") {
+		return m.Text
+	}
 	var b strings.Builder
 	b.WriteString(m.Text)
 	n := 0
 	for _, row := range m.Buttons {
 		for _, btn := range row {
 			n++
-			fmt.Fprintf(&b, "\n#%d %s", n, btn.Command)
-			if btn.Label != "" && btn.Label != btn.Command {
-				fmt.Fprintf(&b, "（%s）", btn.Label)
+			l := btn.Label
+			if l == "" {
+				l = btn.Command
 			}
+			fmt.Fprintf(&b, "\n#%d %s", n, l)
 		}
 	}
 	return b.String()

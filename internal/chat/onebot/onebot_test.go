@@ -360,8 +360,12 @@ func TestReverseConnectionDeliversAndSends(t *testing.T) {
 func TestButtonsAreNumberedLinesAndHashNPressesThem(t *testing.T) {
 	p, f, _, in := forward(t)
 	m := chat.Message{Text: "投票：", Buttons: [][]chat.Button{{{Label: "3号", Command: "投 3"}, {Label: "5号", Command: "投 5"}}, {{Label: "过", Command: "过"}}}}
-	if got, want := Render(m), "投票：\n#1 投 3（3号）\n#2 投 5（5号）\n#3 过"; got != want {
+	if got, want := Render(m), "投票：\n#1 3号\n#2 5号\n#3 过"; got != want {
 		t.Errorf("Render = %q, want %q", got, want)
+	}
+	numbered := chat.Message{Text: "请投票\n1. 3号 — 投 3\n2. 5号 — 投 5", Buttons: m.Buttons}
+	if got := Render(numbered); got != numbered.Text {
+		t.Errorf("Render of a text that numbers its choices = %q, want the text alone", got)
 	}
 	errc := make(chan error, 1)
 	go func() { errc <- p.Send(context.Background(), chat.Target{Group: "900"}, m) }()
