@@ -1,0 +1,101 @@
+package onebot
+
+import (
+	"context"
+	"encoding/json"
+	"regexp"
+	"strconv"
+	"strings"
+	"testing"
+	"sync"
+
+	"github.com/wolfden/wolfden/internal/chat/platformtest"
+)
+
+// obDriver is the fake implementation as the game's users see it: it
+// answers every action, records the messages, and delivers what users
+// type (a choice is "#N", the N-th numbered line of the prompt).
+type obDriver struct {
+	conns chan *fakeImpl
+	once  sync.Once
+	f     *fakeImpl
+	log   *platformtest.Log
+}
+
+// impl is the connection, once the platform (run by the server) dialled.
+func (d *obDriver) impl() *fakeImpl {
+	d.once.Do(func() {
+		d.f = <-d.conns
+		go d.serve()
+	})
+	return d.f
+}
+
+var numbered = regexp.MustCompile(`(?m)^(\d+)\. `)
+
+func (d *obDriver) serve() {
+	for {
+		_, data, err := d.f.ws.Read(context.Background())
+		if err != nil {
+			return
+		}
+		var a action
+		if json.Unmarshal(data, &a) != nil {
+			continue
+		}
+		var p struct {
+			GroupID, UserID int64
+			Message         []segment
+		}
+		var raw map[string]json.RawMessage
+		json.Unmarshal(a.Params, &raw)
+		json.Unmarshal(raw["group_id"], &p.GroupID)
+		json.Unmarshal(raw["user_id"], &p.UserID)
+		json.Unmarshal(raw["message"], &p.Message)
+		var text strings.Builder
+		for _, s := range p.Message {
+			text.WriteString(s.Data["text"])
+		}
+		g := platformtest.Got{Text: text.String()}
+		if a.Action == "send_group_msg" {
+			g.To.Group = strconv.FormatInt(p.GroupID, 10)
+		} else {
+			g.To.User = strconv.FormatInt(p.UserID, 10)
+		}
+		for _, m := range numbered.FindAllStringSubmatch(g.Text, -1) {
+			g.Choices = append(g.Choices, "#"+m[1])
+		}
+		d.f.reply(a, "ok", 0)
+		d.log.Add(g)
+	}
+}
+
+func (d *obDriver) Say(group, user, text string) {
+	uid, _ := strconv.ParseInt(user, 10, 64)
+	if group == "" {
+		d.impl().send(map[string]any{"post_type": "message", "message_type": "private", "self_id": 10000, "user_id": uid,
+			"message": text, "sender": map[string]any{"nickname": "n" + user}})
+		return
+	}
+	gid, _ := strconv.ParseInt(group, 10, 64)
+	d.impl().send(groupEvent(uid, gid, "[CQ:at,qq=10000] "+text))
+}
+
+func (d *obDriver) Press(user string, _ platformtest.Got, choice string) { d.Say("", user, choice) }
+
+func (d *obDriver) Log() *platformtest.Log { return d.log }
+
+// Seven QQ users and two bots play std-9 to its end through a OneBot
+// implementation's forward WebSocket, choosing by "#N" replies.
+func TestAWholeStd9GameThroughAOneBotImplementation(t *testing.T) {
+	srv, conns := forwardServer(t)
+	p, err := New(Options{URL: "ws" + strings.TrimPrefix(srv.URL, "http"), Token: token, Log: quiet()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var users []string
+	for i := 1; i <= 7; i++ {
+		users = append(users, strconv.Itoa(1000+i))
+	}
+	platformtest.PlayStd9(t, p, &obDriver{conns: conns, log: platformtest.NewLog()}, "900", users)
+}
