@@ -6,8 +6,8 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
-	"testing"
 	"sync"
+	"testing"
 
 	"github.com/wolfden/wolfden/internal/chat/platformtest"
 )
