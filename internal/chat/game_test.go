@@ -40,13 +40,15 @@ type rig struct {
 	path string
 	p    *chattest.Platform
 	seed uint64
+	deal []string
+	tm   map[string]string // the timers, quick's by default
 	srv  *server.Server
 	hs   *httptest.Server
 	st   *sqlite.DB
 }
 
-func newRig(t *testing.T, seed uint64) *rig {
-	r := &rig{t: t, path: filepath.Join(t.TempDir(), "w.db"), p: chattest.New("fake"), seed: seed}
+func newRig(t *testing.T, seed uint64, deal ...string) *rig {
+	r := &rig{t: t, path: filepath.Join(t.TempDir(), "w.db"), p: chattest.New("fake"), seed: seed, deal: deal, tm: quick}
 	r.start()
 	t.Cleanup(r.stop)
 	return r
@@ -60,7 +62,7 @@ func (r *rig) start() {
 	seed := r.seed
 	r.st = st
 	r.srv = server.New(st, server.Options{Chat: []chat.Platform{r.p}, ChatRoom: func(o *chat.Open) {
-		o.Seed, o.Practice, o.Timers = &seed, true, quick
+		o.Seed, o.Practice, o.Timers, o.Deal = &seed, true, r.tm, r.deal
 	}})
 	r.hs = httptest.NewServer(r.srv)
 	if _, err := r.srv.Restore(context.Background()); err != nil {
@@ -320,6 +322,11 @@ func checkNightSecrecy(t *testing.T, r *rig, links map[string]seatLink) {
 	if start < 0 || dawn < 0 {
 		t.Fatal("no first night in the group's messages")
 	}
+	// Nothing in the group between nightfall and dawn: the night's first
+	// line comes with the dawn, in one message.
+	if g := all[dawn].Msg.Text; !strings.Contains(g, "天黑请闭眼") || !strings.Contains(g, "天亮了") {
+		t.Errorf("the group's first message after nightfall is not the whole night at dawn: %q", g)
+	}
 	night := all[start+1 : dawn]
 	var rounds = map[string][]chattest.Sent{}
 	count := map[string]int{}
@@ -479,3 +486,38 @@ func TestBadInputIsAnsweredAndLeavesTheGameAlone(t *testing.T) {
 }
 
 var _ sync.Mutex
+
+// TestAWolfsPrivateTextGoesToTheWolvesAtNight: what a wolf writes the judge
+// privately at night that is no command reaches his fellow wolves at once,
+// and nobody else.
+func TestAWolfsPrivateTextGoesToTheWolvesAtNight(t *testing.T) {
+	r := newRig(t, 5, "werewolf", "werewolf", "werewolf", "seer", "witch", "hunter", "villager", "villager", "villager")
+	r.stop()
+	r.tm = map[string]string{"night": "20s", "tick": "20ms", "bot": "10ms"}
+	r.start()
+	r.open(9)
+	r.p.Say(group, user(1), "开始")
+	r.wait("the wolves' prompt", time.Minute, func(s []chattest.Sent) bool {
+		for _, m := range s {
+			if m.To == (chat.Target{User: user(1)}) && slices.ContainsFunc(slices.Concat(m.Msg.Buttons...), func(b chat.Button) bool {
+				return strings.Contains(b.Command, " attack ")
+			}) {
+				return true
+			}
+		}
+		return false
+	})
+	r.p.Say("", user(1), "今晚刀谁")
+	line := "[狼队] 1号：今晚刀谁"
+	r.wait("the wolves' talk", time.Minute, func(s []chattest.Sent) bool {
+		return chattest.Has(s, chat.Target{User: user(2)}, line) && chattest.Has(s, chat.Target{User: user(3)}, line)
+	})
+	for _, m := range r.p.Sent() {
+		if m.To.Group != "" && strings.Contains(m.Msg.Text, "天亮了") {
+			t.Fatal("the wolves' talk came only at dawn")
+		}
+		if strings.Contains(m.Msg.Text, "今晚刀谁") && m.To != (chat.Target{User: user(2)}) && m.To != (chat.Target{User: user(3)}) && m.To != (chat.Target{User: user(1)}) {
+			t.Errorf("%+v was sent the wolves' talk", m.To)
+		}
+	}
+}

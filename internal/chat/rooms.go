@@ -46,8 +46,9 @@ type Open struct {
 	Preset string
 	Name   string // the room's name: the group's
 	User   string // the host's chat user ("platform:id"), for the server's per-user limits
-	// Seed and Practice: a practice room with a fixed deal (tests).
+	// Seed, Deal and Practice: a practice room with a fixed deal (tests).
 	Seed     *uint64
+	Deal     []string
 	Timers   map[string]string
 	Practice bool
 }

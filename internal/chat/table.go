@@ -463,12 +463,11 @@ func (t *table) flushUrgent(ctx context.Context, s *stream) {
 		return
 	}
 	if t.b.send(ctx, Target{User: s.user}, Message{Text: joinLines(out)}) {
-		// Only chat numbers advance: the events held stay held, and a
-		// restart sends them again with their later chat (never lost).
+		// Only the chat number advances: the events held stay held (their
+		// number is the events', counted apart), and every message before
+		// these was among them.
 		s.lines = keep
-		if len(keep) == 0 {
-			t.sent(ctx, s, out)
-		}
+		t.sent(ctx, s, out)
 	}
 }
 

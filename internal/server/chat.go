@@ -158,6 +158,9 @@ func (c chatRooms) Open(ctx context.Context, o chat.Open) (string, string, error
 	if o.Practice {
 		req["practice"] = true
 	}
+	if o.Deal != nil {
+		req["deal"] = o.Deal
+	}
 	if len(o.Timers) > 0 {
 		req["timers"] = o.Timers
 	}
