@@ -66,7 +66,7 @@ type Platform struct {
 	mu      sync.Mutex
 	conns   []*conn             // live connections; Send uses the last
 	buttons map[string][]string // chat key → its last buttons' commands
-	stopped bool                // Run ended: reverse connections are refused
+	stopped bool                // Run is not running: reverse connections are refused
 }
 
 // New checks o and returns the platform; nothing connects before Run.
@@ -87,7 +87,7 @@ func New(o Options) (*Platform, error) {
 		o.Log = slog.Default()
 	}
 	return &Platform{o: o, log: o.Log, in: inbox.New("onebot", o.Log), minBackoff: time.Second, maxBackoff: time.Minute,
-		buttons: make(map[string][]string)}, nil
+		buttons: make(map[string][]string), stopped: true}, nil
 }
 
 // Name implements chat.Platform.
@@ -102,6 +102,9 @@ func (p *Platform) Path() string { return Path }
 func (p *Platform) Run(ctx context.Context, in chan<- chat.Incoming) error {
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
+	p.mu.Lock()
+	p.stopped = false // the server runs a platform again after an error
+	p.mu.Unlock()
 	go p.in.Run(ctx, in)
 	defer p.stop()
 	if p.o.URL == "" {

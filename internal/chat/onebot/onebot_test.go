@@ -440,3 +440,37 @@ func TestRunEndsClosingReverseConnections(t *testing.T) {
 	}
 	wg.Wait() // the connection was closed by the platform
 }
+
+// The server runs a platform again after it stopped: the reverse endpoint
+// takes connections in the second run as in the first, and none between.
+func TestAPlatformRunsAgainAfterItStopped(t *testing.T) {
+	p, err := New(Options{Reverse: true, Token: token, Log: quiet()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	srv := httptest.NewServer(p)
+	defer srv.Close()
+	url := "ws" + strings.TrimPrefix(srv.URL, "http") + Path + "?access_token=" + token
+	_, resp, _ := websocket.Dial(context.Background(), url, nil)
+	if resp == nil || resp.StatusCode != http.StatusServiceUnavailable {
+		t.Errorf("before Run: %v, want 503", resp)
+	}
+	for run := 1; run <= 2; run++ {
+		ctx, cancel := context.WithCancel(context.Background())
+		in := make(chan chat.Incoming, 1)
+		errc := make(chan error, 1)
+		go func() { errc <- p.Run(ctx, in) }()
+		var ws *websocket.Conn
+		for ws == nil { // until Run has begun
+			ws, _, _ = websocket.Dial(context.Background(), url, nil)
+		}
+		f := &fakeImpl{t: t, ws: ws}
+		f.send(groupEvent(501, 900, "加入"))
+		if got := <-in; got.Text != "加入" {
+			t.Errorf("run %d: got %+v", run, got)
+		}
+		cancel()
+		<-errc
+		ws.CloseNow()
+	}
+}
