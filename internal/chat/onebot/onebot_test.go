@@ -8,6 +8,7 @@ import (
 	"log/slog"
 	"net/http"
 	"net/http/httptest"
+	"strconv"
 	"strings"
 	"sync"
 	"testing"
@@ -16,6 +17,7 @@ import (
 	"github.com/coder/websocket"
 
 	"github.com/wolfden/wolfden/internal/chat"
+	"github.com/wolfden/wolfden/internal/chat/inbox"
 )
 
 const token = "s3cret-token"
@@ -472,5 +474,34 @@ func TestAPlatformRunsAgainAfterItStopped(t *testing.T) {
 		cancel()
 		<-errc
 		ws.CloseNow()
+	}
+}
+
+// A flood while the judge reads nothing: the reader keeps reading (so an
+// action's response still arrives), and what does not fit is dropped.
+func TestAFloodNeitherBlocksTheConnectionNorGrowsWithoutBound(t *testing.T) {
+	srv, conns := forwardServer(t)
+	p, err := New(Options{URL: "ws" + strings.TrimPrefix(srv.URL, "http"), Token: token, Log: quiet()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	go p.Run(ctx, make(chan chat.Incoming)) // nobody reads
+	f := <-conns
+	waitConns(p, 1)
+	const n = 3000
+	for i := range n {
+		f.send(groupEvent(501, 900, "投 "+strconv.Itoa(i)))
+	}
+	errc := make(chan error, 1)
+	go func() { errc <- p.Send(context.Background(), chat.Target{Group: "900"}, chat.Message{Text: "still here"}) }()
+	f.reply(f.action(), "ok", 0)
+	if err := <-errc; err != nil {
+		t.Fatalf("send during a flood: %v", err)
+	}
+	// The send's action was read after every event: all were offered.
+	if got := p.in.Dropped(); got < n-inbox.Cap-1 {
+		t.Errorf("dropped %d of %d unread messages, want all but the inbox's %d (and the one its forwarder holds)", got, n, inbox.Cap)
 	}
 }
