@@ -403,7 +403,7 @@ func (p *Platform) dmClosed(ctx context.Context, uid string, m chat.Message) err
 		if locale == "" {
 			locale = i18n.Languages[0]
 		}
-		notice := chat.Message{Text: i18n.Text(locale, "ui.chat_platform.dm_closed", map[string]string{"name": name}), Mention: []string{uid}}
+		notice := chat.Message{Text: i18n.Text(locale, "chat.platform.dm_closed", map[string]string{"name": name}), Mention: []string{uid}}
 		if err := p.post(ctx, channel, notice, true); err != nil {
 			p.log.Warn("discord: telling the channel about closed DMs failed", "err", p.scrub(err))
 		}

@@ -495,7 +495,9 @@ func TestAFloodNeitherBlocksTheConnectionNorGrowsWithoutBound(t *testing.T) {
 		f.send(groupEvent(501, 900, "投 "+strconv.Itoa(i)))
 	}
 	errc := make(chan error, 1)
-	go func() { errc <- p.Send(context.Background(), chat.Target{Group: "900"}, chat.Message{Text: "still here"}) }()
+	go func() {
+		errc <- p.Send(context.Background(), chat.Target{Group: "900"}, chat.Message{Text: "still here"})
+	}()
 	f.reply(f.action(), "ok", 0)
 	if err := <-errc; err != nil {
 		t.Fatalf("send during a flood: %v", err)

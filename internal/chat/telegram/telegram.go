@@ -285,7 +285,7 @@ func (p *Platform) started(ctx context.Context, uid string) {
 		}
 	}
 	p.mu.Unlock()
-	if err := p.Send(ctx, chat.Target{User: uid}, chat.Message{Text: i18n.Text(lang, "ui.chat_platform.private_open", nil)}); err != nil {
+	if err := p.Send(ctx, chat.Target{User: uid}, chat.Message{Text: i18n.Text(lang, "chat.platform.private_open", nil)}); err != nil {
 		p.log.Warn("telegram: greeting failed", "err", p.scrub(err))
 	}
 	for _, q := range w {
@@ -339,8 +339,8 @@ func (p *Platform) notStarted(ctx context.Context, uid string, m chat.Message) e
 		if lang == "" {
 			lang = i18n.Languages[0]
 		}
-		notice := chat.Message{Text: i18n.Text(lang, "ui.chat_platform.open_private", map[string]string{"name": name, "link": link}), Mention: []string{uid}}
-		kb := &models.InlineKeyboardMarkup{InlineKeyboard: [][]models.InlineKeyboardButton{{{Text: i18n.Text(lang, "ui.chat_platform.open_private_button", nil), URL: link}}}}
+		notice := chat.Message{Text: i18n.Text(lang, "chat.platform.open_private", map[string]string{"name": name, "link": link}), Mention: []string{uid}}
+		kb := &models.InlineKeyboardMarkup{InlineKeyboard: [][]models.InlineKeyboardButton{{{Text: i18n.Text(lang, "chat.platform.open_private_button", nil), URL: link}}}}
 		if _, err := p.b.SendMessage(ctx, &bot.SendMessageParams{ChatID: group, Text: p.html(chat.Target{Group: group}, notice),
 			ParseMode: models.ParseModeHTML, ReplyMarkup: kb, LinkPreviewOptions: &models.LinkPreviewOptions{IsDisabled: bot.True()}}); err != nil {
 			p.log.Warn("telegram: telling the group to open the private chat failed", "err", p.scrub(err))
