@@ -281,7 +281,9 @@ func (p *Platform) seen(id, name, channel, locale string, last *discordgo.Intera
 		u = &user{}
 		p.users[id] = u
 	}
-	u.username = inbox.Cut(name, 64)
+	if name != "" {
+		u.username = inbox.Cut(name, 64)
+	}
 	if channel != "" {
 		u.channel = channel
 	}

@@ -364,8 +364,9 @@ func TestPrivateMessagesGoByDMOrAnEphemeralFollowUp(t *testing.T) {
 	}
 	f.next(t) // the DM channel
 	c := f.next(t)
-	if c.Path != "/api/v9/channels/500/messages" || !strings.HasPrefix(c.Body["content"].(string), "<@79>") || strings.Contains(c.Body["content"].(string), "你是女巫") {
-		t.Fatalf("call %s %v: want the channel told to open DMs, without the private text", c.Path, c.Body)
+	if c.Path != "/api/v9/channels/500/messages" || !strings.HasPrefix(c.Body["content"].(string), "<@79>") || strings.Contains(c.Body["content"].(string), "你是女巫") ||
+		!strings.Contains(c.Body["content"].(string), "u79，") {
+		t.Fatalf("call %s %v: want the channel told to open DMs, by his name, without the private text", c.Path, c.Body)
 	}
 	if err := p.Send(context.Background(), chat.Target{Group: "500"}, chat.Message{Text: "天亮了"}); err != nil {
 		t.Fatal(err)

@@ -256,9 +256,9 @@ type frame struct {
 		Nickname string `json:"nickname"`
 		Card     string `json:"card"`
 	} `json:"sender"`
-	Echo   json.RawMessage `json:"echo"`
-	Status *string         `json:"status"`
-	response
+	Echo    json.RawMessage `json:"echo"`
+	Status  *string         `json:"status"` // set on a response only
+	Retcode int             `json:"retcode"`
 }
 
 // handle reads one frame. Nothing of a frame's text is logged.

@@ -324,7 +324,7 @@ func (p *Platform) Send(ctx context.Context, to chat.Target, m chat.Message) err
 // the private chat.
 func (p *Platform) notStarted(ctx context.Context, uid string, m chat.Message) error {
 	p.mu.Lock()
-	if len(p.waiting[uid]) < maxWaiting {
+	if _, ok := p.waiting[uid]; (ok || len(p.waiting) < maxUsers) && len(p.waiting[uid]) < maxWaiting {
 		p.waiting[uid] = append(p.waiting[uid], queued{m})
 	}
 	u := p.users[uid]
