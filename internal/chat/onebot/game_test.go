@@ -3,13 +3,21 @@ package onebot
 import (
 	"context"
 	"encoding/json"
+	"net/http"
+	"net/http/httptest"
+	"path/filepath"
 	"regexp"
 	"strconv"
 	"strings"
 	"sync"
 	"testing"
 
+	"github.com/coder/websocket"
+
+	"github.com/wolfden/wolfden/internal/chat"
 	"github.com/wolfden/wolfden/internal/chat/platformtest"
+	"github.com/wolfden/wolfden/internal/server"
+	"github.com/wolfden/wolfden/internal/store/sqlite"
 )
 
 // obDriver is the fake implementation as the game's users see it: it
@@ -98,4 +106,41 @@ func TestAWholeStd9GameThroughAOneBotImplementation(t *testing.T) {
 		users = append(users, strconv.Itoa(1000+i))
 	}
 	platformtest.PlayStd9(t, p, &obDriver{conns: conns, log: platformtest.NewLog()}, "900", users)
+}
+
+// The server mounts the reverse endpoint at /onebot/ws: an implementation
+// dialling in with the token reaches the judge, one without is refused.
+func TestTheServerMountsTheReverseEndpoint(t *testing.T) {
+	p, err := New(Options{Reverse: true, Token: token, Log: quiet()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	st, err := sqlite.Open(filepath.Join(t.TempDir(), "w.db"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer st.Close()
+	srv := server.New(st, server.Options{Chat: []chat.Platform{p}})
+	if _, err := srv.Restore(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	defer srv.Stop()
+	hs := httptest.NewServer(srv)
+	defer hs.Close()
+	url := "ws" + strings.TrimPrefix(hs.URL, "http") + Path
+	if _, resp, _ := websocket.Dial(context.Background(), url, nil); resp == nil || resp.StatusCode != http.StatusUnauthorized {
+		t.Fatalf("without a token: %v, want 401", resp)
+	}
+	var ws *websocket.Conn
+	for ws == nil { // until the server's bridge runs the platform
+		ws, _, _ = websocket.Dial(context.Background(), url, &websocket.DialOptions{HTTPHeader: http.Header{"Authorization": {"Bearer " + token}}})
+	}
+	defer ws.CloseNow()
+	f := &fakeImpl{t: t, ws: ws}
+	f.send(groupEvent(501, 900, "狼人杀 开局"))
+	a := f.action() // the judge answers in the group
+	if a.Action != "send_group_msg" || !strings.Contains(string(a.Params), `"group_id":900`) {
+		t.Fatalf("action %+v: want the judge's answer in group 900", a)
+	}
+	f.reply(a, "ok", 0)
 }
