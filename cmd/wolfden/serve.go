@@ -35,6 +35,7 @@ func serveCmd() *cobra.Command {
 	var af aiwolfFlags
 	var lf llmFlags
 	var vf voiceFlags
+	var cf chatFlags
 	var bf busFlag
 	var df domainFlags
 	cmd := &cobra.Command{
@@ -132,6 +133,9 @@ out; games still running then are stored and resume at the next start.`,
 			if opts.LLM != nil { // the key is never logged
 				opts.Log.Info("llm bots", "endpoint", opts.LLM.Endpoint(), "model", opts.LLM.Model)
 			}
+			if opts.Chat, err = cf.platforms(cmd.Flags().Changed, opts.Log); err != nil {
+				return fmt.Errorf("serve: %v", err)
+			}
 			if opts.AIWolf, err = af.config(cmd.Flags().Changed); err != nil {
 				return fmt.Errorf("serve: %v", err)
 			}
@@ -146,6 +150,9 @@ out; games still running then are stored and resume at the next start.`,
 				}
 				if opts.AIWolf != nil {
 					return errors.New("serve: the AIWolf gateway runs on one server, not on a cluster's node: drop --aiwolf or --bus")
+				}
+				if len(opts.Chat) > 0 {
+					return errors.New("serve: the chat platforms run on one server, not on a cluster's node: drop --onebot, --telegram-token and --discord-token, or --bus")
 				}
 				b, err := bf.open(cmd.Context(), cmd.Flags().Changed, addr, opts.Log)
 				if err != nil {
@@ -184,6 +191,7 @@ out; games still running then are stored and resume at the next start.`,
 	cmd.Flags().IntVar(&authRate, "auth-rate", server.DefaultAuthPerMinute, "sign-ins and sign-ups one address may try a minute (0: no limit)")
 	cmd.Flags().StringVar(&rpID, "rp-id", "", "the domain players' passkeys belong to (default: --domain, --public-url's host, else the host each request came to)")
 	lf.add(cmd)
+	cf.add(cmd)
 	af.add(cmd)
 	vf.add(cmd)
 	bf.add(cmd)

@@ -134,7 +134,8 @@ func mustLoad(fsys fs.FS) map[string]map[string]string {
 }
 
 // load reads locales/<lang>.json for every language and merges into each
-// the files locales/ui/<lang>.json. A file of an unknown language, a file
+// the files locales/ui/<lang>.json and locales/chat/<lang>.json (the chat
+// groups' lines, chat.*: internal/chat). A file of an unknown language, a file
 // that is not one flat object of strings, or a key found in two files of
 // one language is an error.
 func load(fsys fs.FS) (map[string]map[string]string, error) {
@@ -142,7 +143,7 @@ func load(fsys fs.FS) (map[string]map[string]string, error) {
 	for _, l := range Languages {
 		out[l] = make(map[string]string)
 	}
-	for _, dir := range []string{"locales", "locales/ui"} {
+	for _, dir := range []string{"locales", "locales/ui", "locales/chat"} {
 		names, err := fs.Glob(fsys, dir+"/*.json")
 		if err != nil {
 			return nil, err

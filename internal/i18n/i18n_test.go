@@ -230,7 +230,7 @@ func TestNoKeyOutsideTheRulesVocabulary(t *testing.T) {
 		known[k] = true
 	}
 	for _, k := range Keys(Languages[0]) {
-		if !known[k] && !strings.HasPrefix(k, "ui.") {
+		if !known[k] && !strings.HasPrefix(k, "ui.") && !strings.HasPrefix(k, "chat.") {
 			t.Errorf("%q is not a key of the rules' vocabulary (nor ui.*)", k)
 		}
 	}
@@ -259,7 +259,7 @@ func TestTemplatesUseOnlyKnownPlaceholders(t *testing.T) {
 		for k, v := range catalogues[l] {
 			ph := placeholders(v)
 			switch {
-			case strings.HasPrefix(k, "ui."):
+			case strings.HasPrefix(k, "ui."), strings.HasPrefix(k, "chat."):
 			case strings.HasPrefix(k, "event."):
 				for _, p := range ph {
 					if !slices.Contains(fields, p) {
@@ -322,13 +322,13 @@ func TestTraditionalDiffersFromSimplified(t *testing.T) {
 }
 
 // TestUIKeysStayInTheUIFiles: the web client's strings are all ui.*, and
-// only they.
+// only they; the chat groups' are all chat.*, in locales/chat.
 func TestUIKeysStayInTheUIFiles(t *testing.T) {
 	for _, name := range localeFiles(t) {
 		m := readFlat(t, name)
-		ui := filepath.Base(filepath.Dir(name)) == "ui"
+		dir := filepath.Base(filepath.Dir(name))
 		for k := range m {
-			if strings.HasPrefix(k, "ui.") != ui {
+			if strings.HasPrefix(k, "ui.") != (dir == "ui") || strings.HasPrefix(k, "chat.") != (dir == "chat") {
 				t.Errorf("%s: key %q does not belong in this file", name, k)
 			}
 		}
@@ -397,7 +397,7 @@ func TestLoadRefusesBadCatalogues(t *testing.T) {
 func localeFiles(t *testing.T) []string {
 	t.Helper()
 	var out []string
-	for _, pat := range []string{"locales/*.json", "locales/ui/*.json"} {
+	for _, pat := range []string{"locales/*.json", "locales/ui/*.json", "locales/chat/*.json"} {
 		m, err := filepath.Glob(pat)
 		if err != nil {
 			t.Fatal(err)

@@ -25,6 +25,7 @@ import (
 
 	"github.com/wolfden/wolfden/internal/accounts"
 	"github.com/wolfden/wolfden/internal/aiwolf"
+	"github.com/wolfden/wolfden/internal/chat"
 	"github.com/wolfden/wolfden/internal/game"
 	"github.com/wolfden/wolfden/internal/ledger"
 	"github.com/wolfden/wolfden/internal/llm"
@@ -106,6 +107,14 @@ type Options struct {
 	// Ready are more checks of /readyz (a cluster's bus connection,
 	// docs/cluster.md): the first error makes it answer 503 with it.
 	Ready []func() error
+	// Chat are the chat platforms whose groups play here (docs/chat.md): a
+	// bridge per platform runs from Restore to Stop; a platform that also
+	// serves HTTP (interface{ http.Handler; Path() string }) is mounted at
+	// its Path.
+	Chat []chat.Platform
+	// ChatRoom, if set, adjusts each room a chat group opens (tests: a
+	// seed, short timers).
+	ChatRoom func(*chat.Open)
 }
 
 // Server holds the rooms.
@@ -142,6 +151,7 @@ type Server struct {
 	ledgerMu     sync.Mutex      // one game's ratings updated at a time (ledger.go)
 	games        sync.WaitGroup  // live games
 	sessions     sync.WaitGroup  // open WebSocket connections
+	chat         *chatRunner     // the chat platforms' bridges, once started (chat.go)
 }
 
 // New makes a server on a store. Call Restore before serving to resume
@@ -284,6 +294,7 @@ func (s *Server) routes() {
 	m.HandleFunc("GET /j/{code}", s.joinLink)
 	m.HandleFunc("GET /api/rooms/{id}/qr.svg", s.routed(s.roomQR))
 	s.accountRoutes(m)
+	s.mountChat(m)
 	if s.opts.Web != nil {
 		m.Handle("GET /", static(s.opts.Web))
 	}
@@ -432,6 +443,7 @@ func (s *Server) Restore(ctx context.Context) (int, error) {
 			}
 		}
 	}
+	s.startChat()
 	return resumed, nil
 }
 
@@ -551,6 +563,7 @@ func (s *Server) Close(ctx context.Context) error {
 // Stop ends every live game's actor. Their games are stored and resume at
 // the next start.
 func (s *Server) Stop() {
+	s.stopChat() // the bridges leave their games before the games stop
 	if s.cl != nil {
 		s.cl.stop()
 	}

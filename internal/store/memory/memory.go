@@ -26,7 +26,8 @@ type Store struct {
 	results []store.Result             // ledger.go
 	ratings map[ratingKey]store.Rating // ledger.go
 	acc     accounts
-	arena   []store.ArenaRating // as added
+	arena   []store.ArenaRating           // as added
+	chat    map[chatKey]store.ChatBinding // chat.go
 	closed  bool
 	fail    error // every write fails with it while set (FailWrites)
 }

@@ -82,6 +82,7 @@ func Run(t *testing.T, a Adapter) {
 		{"ClosedStoreRefusesAccounts", suite.testClosedStoreRefusesAccounts, false},
 		{"ArenaRunsAreKeptWholeNewestFirst", suite.testArenaRuns, false},
 		{"PutArenaRunReplacesTheRunOnly", suite.testPutArenaRun, false},
+		{"ChatBindingsByPlatformRoomAndSeat", suite.testChatBindings, false},
 	}
 	for _, c := range tests {
 		if c.skip {

@@ -99,3 +99,15 @@ export function saveSession(key, value) {
     // full or disabled: a reload will not judge the turns it cannot time
   }
 }
+
+// takeSeatLink keeps the seat a private link hands over (a chat group's
+// judge sends each player /room/ID#seat=N&token=T, docs/chat.md): the
+// fragment never reaches a server or its logs, and is dropped from the
+// address bar once kept.
+export function takeSeatLink(id, loc = globalThis.location, hist = globalThis.history) {
+  const m = /^#seat=(\d{1,2})&token=([A-Za-z0-9_-]{16,128})$/.exec((loc && loc.hash) || '');
+  if (!m) return false;
+  saveRoomAuth(id, { seat: Number(m[1]), token: m[2] });
+  if (hist && loc) hist.replaceState(hist.state, '', loc.pathname + loc.search);
+  return true;
+}

@@ -1,5 +1,5 @@
 import { beforeEach, expect, test } from 'vitest';
-import { forgetSeat, load, myRooms, roomAuth, save, saveRoomAuth } from './storage.js';
+import { forgetSeat, load, myRooms, roomAuth, save, saveRoomAuth, takeSeatLink } from './storage.js';
 
 beforeEach(() => {
   const m = new Map();
@@ -34,4 +34,17 @@ test('the tokens of a room', () => {
   forgetSeat('def');
   expect(roomAuth('def')).toEqual({});
   expect(roomAuth('nope')).toEqual({});
+});
+
+test('a chat player\'s private link keeps his seat and leaves the address bar', () => {
+  const tok = 'A'.repeat(43);
+  const loc = { hash: '#seat=3&token=' + tok, pathname: '/room/abc', search: '' };
+  let replaced = null;
+  const hist = { state: null, replaceState: (_s, _t, url) => (replaced = url) };
+  expect(takeSeatLink('abc', loc, hist)).toBe(true);
+  expect(roomAuth('abc')).toMatchObject({ seat: 3, token: tok });
+  expect(replaced).toBe('/room/abc');
+  // Anything else in the fragment is left alone.
+  expect(takeSeatLink('xyz', { hash: '#seat=3&token=x<y', pathname: '/room/xyz', search: '' }, hist)).toBe(false);
+  expect(roomAuth('xyz')).toEqual({});
 });
