@@ -91,8 +91,12 @@ func (b *Bridge) Run(ctx context.Context) error {
 	in := make(chan Incoming, 64)
 	perr := make(chan error, 1)
 	go func() { perr <- b.p.Run(ctx, in) }()
+	platformDone := false
 	defer func() {
 		cancel()
+		if !platformDone { // the platform's connection is closed when Run returns
+			<-perr
+		}
 		b.detachAll()
 		b.wg.Wait()
 	}()
@@ -101,6 +105,7 @@ func (b *Bridge) Run(ctx context.Context) error {
 		case m := <-in:
 			b.handle(ctx, m)
 		case err := <-perr:
+			platformDone = true
 			if ctx.Err() != nil {
 				return ctx.Err()
 			}
