@@ -62,21 +62,21 @@ type stream struct {
 	user, name string
 	sub        *game.Sub
 	st         wire.StateFrame
-	have       bool    // st is set
-	lines      []line  // told, not yet sent
-	events     int     // the last event number sent
-	chats      int     // the last chat number sent
-	evSeq      int     // the last event number received
-	chatSeq    int     // the last chat number received
-	prompt     string  // digest of the last prompt sent
-	tick       int     // the last night tick read
-	away       bool    // the host handed the seat to a bot
-	ids        int64   // requests sent
-	asked      []int64 // requests whose answer the user waits for
-	wasNight   bool    // the last state read was the night's
-	urgentFrom int     // lines from here on are to go out now, even at night
-	roleTold   bool    // his card was sent
-	done       bool    // the stream told the game's end
+	have       bool           // st is set
+	lines      []line         // told, not yet sent
+	events     int            // the last event number sent
+	chats      int            // the last chat number sent
+	evSeq      int            // the last event number received
+	chatSeq    int            // the last chat number received
+	prompt     string         // digest of the last prompt sent
+	tick       int            // the last night tick read
+	away       bool           // the host handed the seat to a bot
+	ids        int64          // requests sent
+	asked      map[int64]bool // requests whose answer the user waits for: true for his talk, acked silently
+	wasNight   bool           // the last state read was the night's
+	urgentFrom int            // lines from here on are to go out now, even at night
+	roleTold   bool           // his card was sent
+	done       bool           // the stream told the game's end
 }
 
 // A line is one rendered frame and the stream numbers it brings the
@@ -123,6 +123,9 @@ func (t *table) hasUser(u string) bool {
 	t.mu.Lock()
 	defer t.mu.Unlock()
 	_, ok := t.byUser[u]
+	if !ok {
+		_, ok = t.pendingOf(u)
+	}
 	return ok
 }
 
@@ -361,23 +364,30 @@ func (t *table) chatLine(c *wire.ChatFrame) string {
 
 // answer tells the user how the game took his request.
 func (t *table) answer(ctx context.Context, s *stream, f []byte, h head) {
-	i := -1
-	for k, id := range s.asked {
-		if id == h.ID {
-			i = k
-		}
-	}
-	if i < 0 || s.user == "" {
+	talk, ok := s.asked[h.ID]
+	if !ok || s.user == "" {
 		return
 	}
-	s.asked = append(s.asked[:i], s.asked[i+1:]...)
+	delete(s.asked, h.ID)
 	if h.Type == "ack" {
-		t.dm(ctx, s.user, "chat.ack", nil)
+		if !talk {
+			t.dm(ctx, s.user, "chat.ack", nil)
+		}
 		return
 	}
 	var e wire.ErrorFrame
 	_ = json.Unmarshal(f, &e)
 	t.dm(ctx, s.user, "chat.bad.refused", map[string]string{"reason": e.Message})
+}
+
+// ask numbers a request of the seat's user; its answer is told him.
+func (s *stream) ask(talk bool) int64 {
+	if s.asked == nil {
+		s.asked = map[int64]bool{}
+	}
+	s.ids++
+	s.asked[s.ids] = talk
+	return s.ids
 }
 
 // after sends what a stream's frames made due.

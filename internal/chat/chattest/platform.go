@@ -28,8 +28,8 @@ type Platform struct {
 	mu      sync.Mutex
 	sent    []Sent
 	changed chan struct{} // closed and made anew at each message
-	running int // Run calls not returned
-	fail    error // Send fails with it while set
+	running int           // Run calls not returned
+	fail    error         // Send fails with it while set
 }
 
 // New makes a platform named name.
