@@ -187,11 +187,14 @@ func (b *Bridge) tableOf(m Incoming) *table {
 	b.mu.Lock()
 	defer b.mu.Unlock()
 	if m.Group != "" {
-		return b.byGroup[m.Group]
+		if t := b.byGroup[m.Group]; t != nil && !t.ended() {
+			return t
+		}
+		return nil
 	}
 	var found *table
 	for _, t := range b.tables {
-		if t.hasUser(m.User) && (found == nil || t.opened.After(found.opened)) {
+		if !t.ended() && t.hasUser(m.User) && (found == nil || t.opened.After(found.opened)) {
 			found = t
 		}
 	}
@@ -330,7 +333,8 @@ func (b *Bridge) open(ctx context.Context, m Incoming, p parsed, lang string) {
 		return
 	}
 	b.mu.Lock()
-	_, busy := b.byGroup[m.Group]
+	old := b.byGroup[m.Group]
+	busy := old != nil && !old.ended()
 	b.mu.Unlock()
 	if busy {
 		b.reply(ctx, m, lang, "chat.bad.open", nil)

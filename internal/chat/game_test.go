@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"net/http"
 	"net/http/httptest"
 	"path/filepath"
 	"regexp"
@@ -519,5 +520,54 @@ func TestAWolfsPrivateTextGoesToTheWolvesAtNight(t *testing.T) {
 		if strings.Contains(m.Msg.Text, "今晚刀谁") && m.To != (chat.Target{User: user(2)}) && m.To != (chat.Target{User: user(3)}) && m.To != (chat.Target{User: user(1)}) {
 			t.Errorf("%+v was sent the wolves' talk", m.To)
 		}
+	}
+}
+
+// TestAnAbortedGameFreesTheGroup: when the host aborts the game from the
+// web page, the group is told, and may open another.
+func TestAnAbortedGameFreesTheGroup(t *testing.T) {
+	r := newRig(t, 3)
+	links := r.open(2)
+	r.p.Say(group, user(1), "开始")
+	r.wait("the start", time.Minute, func(s []chattest.Sent) bool {
+		return chattest.Has(s, chat.Target{Group: group}, text("chat.started")[:12])
+	})
+	bs, err := store.Chat(r.st).ChatBindings(context.Background(), "fake")
+	if err != nil || len(bs) == 0 || bs[0].Seat != 0 {
+		t.Fatalf("the bindings: %+v, %v", bs, err)
+	}
+	req, _ := http.NewRequest("POST", r.hs.URL+"/api/rooms/"+links[user(1)].room+"/abort", nil)
+	req.Header.Set("Authorization", "Bearer "+bs[0].Host)
+	res, err := http.DefaultClient.Do(req)
+	if err != nil || res.StatusCode != 200 {
+		t.Fatalf("abort: %v %v", res, err)
+	}
+	res.Body.Close()
+	r.wait("the group told", time.Minute, func(s []chattest.Sent) bool {
+		return chattest.Has(s, chat.Target{Group: group}, text("chat.aborted"))
+	})
+	before := len(r.p.To(chat.Target{Group: group}))
+	defer func() {
+		if t.Failed() {
+			for _, m := range r.p.To(chat.Target{Group: group}) {
+				t.Logf("group: %q", m.Msg.Text)
+			}
+		}
+	}()
+	r.p.Say(group, user(2), "狼人杀 开局")
+	r.wait("another game", time.Minute, func(s []chattest.Sent) bool {
+		k := 0
+		for _, m := range s {
+			if m.To.Group == group {
+				if k >= before && strings.Contains(m.Msg.Text, "入座") {
+					return true
+				}
+				k++
+			}
+		}
+		return false
+	})
+	if bs, _ := store.Chat(r.st).ChatBindings(context.Background(), "fake"); len(bs) != 1 || bs[0].User != user(2) {
+		t.Errorf("after the abort and a new game, the bindings are %+v", bs)
 	}
 }

@@ -119,6 +119,14 @@ func restoreTable(b *Bridge, bs []store.ChatBinding) *table {
 	return t
 }
 
+// ended reports whether the table's game is over (its group is free,
+// even before the bridge forgets it).
+func (t *table) ended() bool {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	return t.over
+}
+
 func (t *table) hasUser(u string) bool {
 	t.mu.Lock()
 	defer t.mu.Unlock()
@@ -203,12 +211,42 @@ func (t *table) attach() error {
 			all = append(all, s)
 		}
 	}
+	t.watch(t.actor) // first: a game that stops before it is joined ends too
 	for _, s := range all {
 		if err := t.join(s); err != nil {
 			return err
 		}
 	}
 	return nil
+}
+
+// watch waits for the game's actor to stop. The bridge stops before the
+// server's games do (Server.Stop), so an actor that stops while the bridge
+// runs ended its game for good without an end (the host aborted it, it
+// failed): the group is told, and may open another.
+func (t *table) watch(a *game.Actor) {
+	ctx := t.b.ctx
+	t.b.wg.Add(1)
+	go func() {
+		defer t.b.wg.Done()
+		select {
+		case <-a.Done():
+		case <-ctx.Done():
+			return
+		}
+		t.mu.Lock()
+		defer t.mu.Unlock()
+		if t.over || t.actor != a || ctx.Err() != nil {
+			return
+		}
+		t.over = true
+		t.group1(ctx, "chat.aborted", nil)
+		t.detach()
+		if err := t.b.st.DeleteChatRoom(ctx, t.b.p.Name(), t.room); err != nil {
+			t.b.log.Warn("chat: an ended game's bindings", "room", t.room, "err", err)
+		}
+		go t.b.forget(t)
+	}()
 }
 
 // join attaches one stream from what it was sent and starts its reader.
