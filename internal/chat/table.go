@@ -1,13 +1,13 @@
 package chat
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
+	"slices"
 	"strconv"
-	"time"
-
-	"bytes"
 	"sync"
+	"time"
 
 	"github.com/wolfden/wolfden/internal/game"
 	"github.com/wolfden/wolfden/internal/i18n"
@@ -73,8 +73,7 @@ type stream struct {
 	away       bool           // the host handed the seat to a bot
 	ids        int64          // requests sent
 	asked      map[int64]bool // requests whose answer the user waits for: true for his talk, acked silently
-	wasNight   bool           // the last state read was the night's
-	urgentFrom int            // lines from here on are to go out now, even at night
+	urgentFrom int            // the lines before this one hold talk to send now, even at night
 	roleTold   bool           // his card was sent
 	done       bool           // the stream told the game's end
 }
@@ -326,7 +325,7 @@ func (t *table) all() []*stream {
 	return out
 }
 
-// frame heads
+// head is what take reads of every frame first.
 type head struct {
 	Type string `json:"type"`
 	N    int    `json:"n"`
@@ -360,7 +359,7 @@ func (t *table) take(ctx context.Context, s *stream, msg []byte) {
 					continue
 				}
 				s.lines = append(s.lines, line{text: t.chatLine(&c), chat: c.Seq})
-				if s.seat > 0 && s.st.Night && slicesContains(s.st.Channels, c.Channel) {
+				if s.seat > 0 && s.st.Night && slices.Contains(s.st.Channels, c.Channel) {
 					// His own channel at night (the wolves'): he is awake
 					// and talking; holding it until dawn would end the talk.
 					s.urgentFrom = len(s.lines)
@@ -376,15 +375,6 @@ func (t *table) take(ctx context.Context, s *stream, msg []byte) {
 		}
 	}
 	t.after(ctx, s)
-}
-
-func slicesContains(ss []string, s string) bool {
-	for _, x := range ss {
-		if x == s {
-			return true
-		}
-	}
-	return false
 }
 
 // chatLine renders a chat message.
@@ -581,8 +571,8 @@ func (t *table) endIfDone(ctx context.Context) {
 	go t.b.forget(t)
 }
 
-// sanitize keeps a player's text from posing as the judge: one line, no
-// mention of everyone.
+// sanitize keeps a player's text from posing as the judge's own lines: it
+// is quoted on one line.
 func sanitize(s string) string {
 	b := []rune{}
 	for _, r := range s {

@@ -18,7 +18,9 @@ type servingPlatform struct{ *chattest.Platform }
 
 func (servingPlatform) Path() string { return "/fake/ws" }
 
-func (servingPlatform) ServeHTTP(w http.ResponseWriter, r *http.Request) { io.WriteString(w, "fake platform") }
+func (servingPlatform) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	io.WriteString(w, "fake platform")
+}
 
 // TestChatPlatformsRunWithTheServerAndMountTheirEndpoints: a platform that
 // serves HTTP is mounted at its path; each platform's bridge connects once
