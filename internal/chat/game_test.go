@@ -331,11 +331,18 @@ func checkNightSecrecy(t *testing.T, r *rig, links map[string]seatLink) {
 	night := all[start+1 : dawn]
 	var rounds = map[string][]chattest.Sent{}
 	count := map[string]int{}
-	refused, _, _ := strings.Cut(text("chat.bad.refused"), "{")
+	answer := func(m chattest.Sent) bool {
+		for _, k := range []string{"chat.ack", "chat.bad.refused", "chat.bad.not_now", "chat.bad.args"} {
+			if p, _, _ := strings.Cut(text(k), "{"); p != "" && strings.HasPrefix(m.Msg.Text, p) {
+				return true
+			}
+		}
+		return false
+	}
 	for _, m := range night {
 		// The answers to his own presses come when he pressed; what he is
 		// sent unasked must not depend on his role.
-		if m.To.Private() && m.Msg.Text != text("chat.ack") && !strings.HasPrefix(m.Msg.Text, refused) {
+		if m.To.Private() && !answer(m) {
 			count[m.To.User]++
 			if len(m.Msg.Buttons) > 0 {
 				rounds[m.To.User] = append(rounds[m.To.User], m)
