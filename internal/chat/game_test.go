@@ -328,7 +328,14 @@ func checkNightSecrecy(t *testing.T, r *rig, links map[string]seatLink) {
 	if g := all[dawn].Msg.Text; !strings.Contains(g, "天黑请闭眼") || !strings.Contains(g, "天亮了") {
 		t.Errorf("the group's first message after nightfall is not the whole night at dawn: %q", g)
 	}
-	night := all[start+1 : dawn]
+	// The night ends for each at the dawn's tick: the first message that
+	// tells the dawn, to anyone, ends the window (each stream reads it on
+	// its own).
+	end := slices.IndexFunc(all[first:], func(m chattest.Sent) bool { return strings.Contains(m.Msg.Text, "天亮了") })
+	if end < 0 {
+		t.Fatal("no dawn")
+	}
+	night := all[start+1 : first+end]
 	var rounds = map[string][]chattest.Sent{}
 	count := map[string]int{}
 	answer := func(m chattest.Sent) bool {
