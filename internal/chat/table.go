@@ -257,10 +257,22 @@ func (t *table) join(s *stream) error {
 		// Too slow to read (the platform stalled): join again from what
 		// was sent, as a web client reconnects.
 		go func() {
-			t.mu.Lock()
-			defer t.mu.Unlock()
-			if t.gen == gen && s.sub == sub && !t.over {
-				_ = t.join(s)
+			for wait := 100 * time.Millisecond; ; wait = min(2*wait, 5*time.Second) {
+				t.mu.Lock()
+				if t.gen != gen || s.sub != sub || t.over {
+					t.mu.Unlock()
+					return
+				}
+				err := t.join(s)
+				t.mu.Unlock()
+				if err == nil {
+					return
+				}
+				select { // the game is busy or stalled: again a little later
+				case <-time.After(wait):
+				case <-t.b.ctx.Done():
+					return
+				}
 			}
 		}()
 	})
