@@ -10,7 +10,6 @@ import (
 	"regexp"
 	"slices"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
@@ -228,8 +227,11 @@ func over(s []chattest.Sent) bool {
 	return chattest.Has(s, chat.Target{Group: group}, text("chat.over"))
 }
 
-// play runs a whole std-9 game of nine chat users and checks what each was
-// sent against the web client's stream of his seat.
+// TestAWholeGameInAGroupSendsEachUserOnlyHisSeatsStream: a whole std-9
+// game of nine chat users, played by the responder; what each was sent is
+// checked against the web client's stream of his seat, the group's against
+// the spectators', and the first night's messages of the seer and a
+// villager against each other.
 func TestAWholeGameInAGroupSendsEachUserOnlyHisSeatsStream(t *testing.T) {
 	r := newRig(t, 20261205)
 	links := r.open(9)
@@ -505,7 +507,6 @@ func TestBadInputIsAnsweredAndLeavesTheGameAlone(t *testing.T) {
 	}
 }
 
-var _ sync.Mutex
 
 // TestAWolfsPrivateTextGoesToTheWolvesAtNight: what a wolf writes the judge
 // privately at night that is no command reaches his fellow wolves at once,
