@@ -507,7 +507,6 @@ func TestBadInputIsAnsweredAndLeavesTheGameAlone(t *testing.T) {
 	}
 }
 
-
 // TestAWolfsPrivateTextGoesToTheWolvesAtNight: what a wolf writes the judge
 // privately at night that is no command reaches his fellow wolves at once,
 // and nobody else.
