@@ -8,6 +8,7 @@ import (
 	"strings"
 	"sync"
 	"time"
+	"unicode/utf8"
 
 	"github.com/wolfden/wolfden/internal/i18n"
 	"github.com/wolfden/wolfden/internal/store"
@@ -91,8 +92,12 @@ func (b *Bridge) Run(ctx context.Context) error {
 	in := make(chan Incoming, 64)
 	perr := make(chan error, 1)
 	go func() { perr <- b.p.Run(ctx, in) }()
+	platformDone := false
 	defer func() {
 		cancel()
+		if !platformDone { // the platform's connection is closed when Run returns
+			<-perr
+		}
 		b.detachAll()
 		b.wg.Wait()
 	}()
@@ -101,6 +106,7 @@ func (b *Bridge) Run(ctx context.Context) error {
 		case m := <-in:
 			b.handle(ctx, m)
 		case err := <-perr:
+			platformDone = true
 			if ctx.Err() != nil {
 				return ctx.Err()
 			}
@@ -181,27 +187,66 @@ func (b *Bridge) tableOf(m Incoming) *table {
 	b.mu.Lock()
 	defer b.mu.Unlock()
 	if m.Group != "" {
-		return b.byGroup[m.Group]
+		if t := b.byGroup[m.Group]; t != nil && !t.ended() {
+			return t
+		}
+		return nil
 	}
 	var found *table
 	for _, t := range b.tables {
-		if t.hasUser(m.User) && (found == nil || t.opened.After(found.opened)) {
+		if !t.ended() && t.hasUser(m.User) && (found == nil || t.opened.After(found.opened)) {
 			found = t
 		}
 	}
 	return found
 }
 
+// MaxText bounds a message's text, in characters: the platforms refuse
+// longer ones (Telegram at 4,096, QQ clients fold them). A longer text (a
+// long game's backlog after a restart) goes as several messages, cut
+// between lines, the buttons with the last.
+const MaxText = 3000
+
 // send delivers a message, logging a failure: the caller keeps what was
 // not sent, to send it with the next message.
 func (b *Bridge) send(ctx context.Context, to Target, m Message) bool {
 	sctx, cancel := context.WithTimeout(ctx, 30*time.Second)
 	defer cancel()
-	if err := b.p.Send(sctx, to, m); err != nil {
-		b.log.Warn("chat: a message was not sent", "group", to.Group, "private", to.Private(), "err", err)
-		return false
+	for _, part := range split(m) {
+		if err := b.p.Send(sctx, to, part); err != nil {
+			b.log.Warn("chat: a message was not sent", "group", to.Group, "private", to.Private(), "err", err)
+			return false
+		}
 	}
 	return true
+}
+
+// split cuts a message whose text is longer than MaxText.
+func split(m Message) []Message {
+	if utf8.RuneCountInString(m.Text) <= MaxText {
+		return []Message{m}
+	}
+	var out []Message
+	var cur []string
+	n := 0
+	for _, l := range strings.Split(m.Text, "\n") {
+		r := []rune(l)
+		for len(r) > MaxText { // one line longer than a message: cut it
+			if len(cur) > 0 {
+				out, cur, n = append(out, Message{Text: strings.Join(cur, "\n")}), nil, 0
+			}
+			out = append(out, Message{Text: string(r[:MaxText])})
+			r = r[MaxText:]
+		}
+		if n+len(r)+1 > MaxText && len(cur) > 0 {
+			out, cur, n = append(out, Message{Text: strings.Join(cur, "\n")}), nil, 0
+		}
+		cur, n = append(cur, string(r)), n+len(r)+1
+	}
+	out = append(out, Message{Text: strings.Join(cur, "\n")})
+	last := &out[len(out)-1]
+	last.Buttons, last.Mention = m.Buttons, m.Mention
+	return out
 }
 
 // reply answers the sender where he wrote.
@@ -220,29 +265,30 @@ func (b *Bridge) handle(ctx context.Context, m Incoming) {
 	if t != nil {
 		lang = t.lang
 	}
+	p, ok := parse(m.Text)
+	slash := strings.HasPrefix(strings.TrimSpace(m.Text), "/")
+	// The group's own talk is not for the judge, nor counted against
+	// anyone: a line that is no command, a bare number, a seat's command
+	// where no game is played.
+	if m.Group != "" && !slash && (!ok || p.word == "" && (p.cmd == rules.CmdNone || t == nil)) {
+		return
+	}
 	if !b.lim.allow(b.p.Name() + "\x00" + m.User) {
 		if b.lim.warn(b.p.Name() + "\x00" + m.User) {
 			b.reply(ctx, m, lang, "chat.bad.flood", nil)
 		}
 		return
 	}
-	p, ok := parse(m.Text)
-	if !ok && strings.HasPrefix(strings.TrimSpace(m.Text), "/") {
-		// A slash starts a command, never talk: say it is unknown.
-		b.reply(ctx, m, lang, "chat.bad.command", map[string]string{"text": clip(m.Text)})
-		return
-	}
 	if !ok {
-		if t != nil && m.Group == "" {
+		// What a player writes privately is his channel's talk, if he
+		// has one now; a slash starts a command, never talk.
+		if t != nil && !slash {
 			t.mu.Lock()
 			done := t.say(ctx, m)
 			t.mu.Unlock()
 			if done {
 				return
 			}
-		}
-		if m.Group != "" {
-			return // the group's own talk: not for the judge
 		}
 		b.reply(ctx, m, lang, "chat.bad.command", map[string]string{"text": clip(m.Text)})
 		return
@@ -287,7 +333,8 @@ func (b *Bridge) open(ctx context.Context, m Incoming, p parsed, lang string) {
 		return
 	}
 	b.mu.Lock()
-	_, busy := b.byGroup[m.Group]
+	old := b.byGroup[m.Group]
+	busy := old != nil && !old.ended()
 	b.mu.Unlock()
 	if busy {
 		b.reply(ctx, m, lang, "chat.bad.open", nil)

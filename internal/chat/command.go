@@ -37,26 +37,21 @@ func (t *table) command(ctx context.Context, m Incoming, p parsed) {
 		return
 	}
 	seat, ok := t.byUser[m.User]
-	if !ok {
-		if _, pend := t.pendingOf(m.User); !pend {
-			reply("chat.bad.not_player", nil)
-			return
-		}
-	}
+	_, pend := t.pendingOf(m.User)
 	switch {
+	case !ok && !pend:
+		reply("chat.bad.not_player", nil)
 	case m.Group != "":
 		reply("chat.bad.group_act", nil)
-	case p.seat != 0 && p.seat != seat:
-		reply("chat.bad.other_seat", map[string]string{"seat": strconv.Itoa(int(seat)), "target": strconv.Itoa(int(p.seat))})
 	case !t.started || t.seats[seat] == nil:
 		reply("chat.bad.not_started", nil)
+	case p.seat != 0 && p.seat != seat:
+		reply("chat.bad.other_seat", map[string]string{"seat": strconv.Itoa(int(seat)), "target": strconv.Itoa(int(p.seat))})
 	case t.seats[seat].away || t.seats[seat].sub == nil:
 		reply("chat.bad.not_player", nil)
 	case p.word == wordDecoy:
 		s := t.seats[seat]
-		s.ids++
-		s.asked = append(s.asked, s.ids)
-		if err := t.actor.Decoy(s.sub, s.ids); err != nil {
+		if err := t.actor.Decoy(s.sub, s.ask(false)); err != nil {
 			reply("chat.bad.refused", map[string]string{"reason": err.Error()})
 		}
 	default:
@@ -141,9 +136,7 @@ func (t *table) act(ctx context.Context, m Incoming, s *stream, p parsed) {
 		}
 		c.Value = ch.Value
 	}
-	s.ids++
-	s.asked = append(s.asked, s.ids)
-	if err := t.actor.Act(s.sub, s.ids, c); err != nil {
+	if err := t.actor.Act(s.sub, s.ask(false), c); err != nil {
 		reply("chat.bad.refused", map[string]string{"reason": err.Error()})
 	}
 }
@@ -166,8 +159,7 @@ func (t *table) say(ctx context.Context, m Incoming) bool {
 			break
 		}
 	}
-	s.ids++
-	if err := t.actor.Chat(s.sub, s.ids, ch, m.Text); err != nil {
+	if err := t.actor.Chat(s.sub, s.ask(true), ch, m.Text); err != nil {
 		t.b.reply(ctx, m, t.lang, "chat.bad.refused", map[string]string{"reason": err.Error()})
 	}
 	return true

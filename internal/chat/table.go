@@ -1,13 +1,13 @@
 package chat
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
+	"slices"
 	"strconv"
-	"time"
-
-	"bytes"
 	"sync"
+	"time"
 
 	"github.com/wolfden/wolfden/internal/game"
 	"github.com/wolfden/wolfden/internal/i18n"
@@ -62,21 +62,20 @@ type stream struct {
 	user, name string
 	sub        *game.Sub
 	st         wire.StateFrame
-	have       bool    // st is set
-	lines      []line  // told, not yet sent
-	events     int     // the last event number sent
-	chats      int     // the last chat number sent
-	evSeq      int     // the last event number received
-	chatSeq    int     // the last chat number received
-	prompt     string  // digest of the last prompt sent
-	tick       int     // the last night tick read
-	away       bool    // the host handed the seat to a bot
-	ids        int64   // requests sent
-	asked      []int64 // requests whose answer the user waits for
-	wasNight   bool    // the last state read was the night's
-	urgentFrom int     // lines from here on are to go out now, even at night
-	roleTold   bool    // his card was sent
-	done       bool    // the stream told the game's end
+	have       bool           // st is set
+	lines      []line         // told, not yet sent
+	events     int            // the last event number sent
+	chats      int            // the last chat number sent
+	evSeq      int            // the last event number received
+	chatSeq    int            // the last chat number received
+	prompt     string         // digest of the last prompt sent
+	tick       int            // the last night tick read
+	away       bool           // the host handed the seat to a bot
+	ids        int64          // requests sent
+	asked      map[int64]bool // requests whose answer the user waits for: true for his talk, acked silently
+	urgentFrom int            // the lines before this one hold talk to send now, even at night
+	roleTold   bool           // his card was sent
+	done       bool           // the stream told the game's end
 }
 
 // A line is one rendered frame and the stream numbers it brings the
@@ -119,10 +118,21 @@ func restoreTable(b *Bridge, bs []store.ChatBinding) *table {
 	return t
 }
 
+// ended reports whether the table's game is over (its group is free,
+// even before the bridge forgets it).
+func (t *table) ended() bool {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	return t.over
+}
+
 func (t *table) hasUser(u string) bool {
 	t.mu.Lock()
 	defer t.mu.Unlock()
 	_, ok := t.byUser[u]
+	if !ok {
+		_, ok = t.pendingOf(u)
+	}
 	return ok
 }
 
@@ -200,12 +210,42 @@ func (t *table) attach() error {
 			all = append(all, s)
 		}
 	}
+	t.watch(t.actor) // first: a game that stops before it is joined ends too
 	for _, s := range all {
 		if err := t.join(s); err != nil {
 			return err
 		}
 	}
 	return nil
+}
+
+// watch waits for the game's actor to stop. The bridge stops before the
+// server's games do (Server.Stop), so an actor that stops while the bridge
+// runs ended its game for good without an end (the host aborted it, it
+// failed): the group is told, and may open another.
+func (t *table) watch(a *game.Actor) {
+	ctx := t.b.ctx
+	t.b.wg.Add(1)
+	go func() {
+		defer t.b.wg.Done()
+		select {
+		case <-a.Done():
+		case <-ctx.Done():
+			return
+		}
+		t.mu.Lock()
+		defer t.mu.Unlock()
+		if t.over || t.actor != a || ctx.Err() != nil {
+			return
+		}
+		t.over = true
+		t.group1(ctx, "chat.aborted", nil)
+		t.detach()
+		if err := t.b.st.DeleteChatRoom(ctx, t.b.p.Name(), t.room); err != nil {
+			t.b.log.Warn("chat: an ended game's bindings", "room", t.room, "err", err)
+		}
+		go t.b.forget(t)
+	}()
 }
 
 // join attaches one stream from what it was sent and starts its reader.
@@ -217,10 +257,22 @@ func (t *table) join(s *stream) error {
 		// Too slow to read (the platform stalled): join again from what
 		// was sent, as a web client reconnects.
 		go func() {
-			t.mu.Lock()
-			defer t.mu.Unlock()
-			if t.gen == gen && s.sub == sub && !t.over {
-				_ = t.join(s)
+			for wait := 100 * time.Millisecond; ; wait = min(2*wait, 5*time.Second) {
+				t.mu.Lock()
+				if t.gen != gen || s.sub != sub || t.over {
+					t.mu.Unlock()
+					return
+				}
+				err := t.join(s)
+				t.mu.Unlock()
+				if err == nil {
+					return
+				}
+				select { // the game is busy or stalled: again a little later
+				case <-time.After(wait):
+				case <-t.b.ctx.Done():
+					return
+				}
 			}
 		}()
 	})
@@ -285,7 +337,7 @@ func (t *table) all() []*stream {
 	return out
 }
 
-// frame heads
+// head is what take reads of every frame first.
 type head struct {
 	Type string `json:"type"`
 	N    int    `json:"n"`
@@ -319,7 +371,7 @@ func (t *table) take(ctx context.Context, s *stream, msg []byte) {
 					continue
 				}
 				s.lines = append(s.lines, line{text: t.chatLine(&c), chat: c.Seq})
-				if s.seat > 0 && s.st.Night && slicesContains(s.st.Channels, c.Channel) {
+				if s.seat > 0 && s.st.Night && slices.Contains(s.st.Channels, c.Channel) {
 					// His own channel at night (the wolves'): he is awake
 					// and talking; holding it until dawn would end the talk.
 					s.urgentFrom = len(s.lines)
@@ -337,15 +389,6 @@ func (t *table) take(ctx context.Context, s *stream, msg []byte) {
 	t.after(ctx, s)
 }
 
-func slicesContains(ss []string, s string) bool {
-	for _, x := range ss {
-		if x == s {
-			return true
-		}
-	}
-	return false
-}
-
 // chatLine renders a chat message.
 func (t *table) chatLine(c *wire.ChatFrame) string {
 	text := sanitize(c.Text)
@@ -361,23 +404,30 @@ func (t *table) chatLine(c *wire.ChatFrame) string {
 
 // answer tells the user how the game took his request.
 func (t *table) answer(ctx context.Context, s *stream, f []byte, h head) {
-	i := -1
-	for k, id := range s.asked {
-		if id == h.ID {
-			i = k
-		}
-	}
-	if i < 0 || s.user == "" {
+	talk, ok := s.asked[h.ID]
+	if !ok || s.user == "" {
 		return
 	}
-	s.asked = append(s.asked[:i], s.asked[i+1:]...)
+	delete(s.asked, h.ID)
 	if h.Type == "ack" {
-		t.dm(ctx, s.user, "chat.ack", nil)
+		if !talk {
+			t.dm(ctx, s.user, "chat.ack", nil)
+		}
 		return
 	}
 	var e wire.ErrorFrame
 	_ = json.Unmarshal(f, &e)
 	t.dm(ctx, s.user, "chat.bad.refused", map[string]string{"reason": e.Message})
+}
+
+// ask numbers a request of the seat's user; its answer is told him.
+func (s *stream) ask(talk bool) int64 {
+	if s.asked == nil {
+		s.asked = map[int64]bool{}
+	}
+	s.ids++
+	s.asked[s.ids] = talk
+	return s.ids
 }
 
 // after sends what a stream's frames made due.
@@ -533,8 +583,8 @@ func (t *table) endIfDone(ctx context.Context) {
 	go t.b.forget(t)
 }
 
-// sanitize keeps a player's text from posing as the judge: one line, no
-// mention of everyone.
+// sanitize keeps a player's text from posing as the judge's own lines: it
+// is quoted on one line.
 func sanitize(s string) string {
 	b := []rune{}
 	for _, r := range s {

@@ -28,8 +28,8 @@ type Platform struct {
 	mu      sync.Mutex
 	sent    []Sent
 	changed chan struct{} // closed and made anew at each message
-	runs    int
-	fail    error // Send fails with it while set
+	running int           // Run calls not returned
+	fail    error         // Send fails with it while set
 }
 
 // New makes a platform named name.
@@ -62,8 +62,13 @@ func (p *Platform) FailSends(err error) {
 // Run delivers what the test's users type until ctx ends.
 func (p *Platform) Run(ctx context.Context, in chan<- chat.Incoming) error {
 	p.mu.Lock()
-	p.runs++
+	p.running++
 	p.mu.Unlock()
+	defer func() {
+		p.mu.Lock()
+		p.running--
+		p.mu.Unlock()
+	}()
 	for {
 		select {
 		case m := <-p.in:
@@ -76,6 +81,13 @@ func (p *Platform) Run(ctx context.Context, in chan<- chat.Incoming) error {
 			return ctx.Err()
 		}
 	}
+}
+
+// Running reports how many Run calls are connected.
+func (p *Platform) Running() int {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	return p.running
 }
 
 // Say makes a user type a line, in a group (group set) or privately.
