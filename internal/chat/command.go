@@ -2,7 +2,6 @@ package chat
 
 import (
 	"context"
-	"errors"
 	"slices"
 	"strconv"
 	"strings"
@@ -282,14 +281,9 @@ func (t *table) hostCommand(ctx context.Context, m Incoming, p parsed) {
 			reply("chat.bad.args", map[string]string{"text": clip(m.Text), "targets": "1–99"})
 			return
 		}
-		err := t.b.rooms.Extend(ctx, t.room, t.hostTok, time.Duration(mins)*time.Minute)
-		switch {
-		case errors.Is(err, ErrNoExtend):
-			reply("chat.bad.extend", nil)
-		case err != nil:
+		// The game tells everyone (its extend frame: table.extended).
+		if err := t.b.rooms.Extend(ctx, t.room, t.hostTok, time.Duration(mins)*time.Minute); err != nil {
 			fail(err)
-		default:
-			t.group1(ctx, "chat.extended", map[string]string{"value": strconv.Itoa(mins)})
 		}
 	case wordRedCard:
 		s, ok := seatArg()

@@ -42,6 +42,7 @@ type rig struct {
 	seed uint64
 	deal []string
 	tm   map[string]string // the timers, quick's by default
+	rem  string            // the reminders ("": the room's default)
 	srv  *server.Server
 	hs   *httptest.Server
 	st   *sqlite.DB
@@ -62,7 +63,7 @@ func (r *rig) start() {
 	seed := r.seed
 	r.st = st
 	r.srv = server.New(st, server.Options{Chat: []chat.Platform{r.p}, ChatRoom: func(o *chat.Open) {
-		o.Seed, o.Practice, o.Timers, o.Deal = &seed, true, r.tm, r.deal
+		o.Seed, o.Practice, o.Timers, o.Deal, o.Remind = &seed, true, r.tm, r.deal, r.rem
 	}})
 	r.hs = httptest.NewServer(r.srv)
 	if _, err := r.srv.Restore(context.Background()); err != nil {
@@ -588,5 +589,58 @@ func TestAnAbortedGameFreesTheGroup(t *testing.T) {
 	})
 	if bs, _ := store.Chat(r.st).ChatBindings(context.Background(), "fake"); len(bs) != 1 || bs[0].User != user(2) {
 		t.Errorf("after the abort and a new game, the bindings are %+v", bs)
+	}
+}
+
+// TestRemindersAndExtensionsReachEveryLivingPlayerAtNight: a night's
+// reminder goes privately to every living player at once (the same line,
+// whether he owes an act or not), and the group hears nothing of it; the
+// host's extension at night reaches every player at once and the group at
+// dawn.
+func TestRemindersAndExtensionsReachEveryLivingPlayerAtNight(t *testing.T) {
+	r := newRig(t, 5, "werewolf", "werewolf", "werewolf", "seer", "witch", "hunter", "villager", "villager", "villager")
+	r.stop()
+	r.tm = map[string]string{"night": "8s", "witch": "2s", "tick": "20ms", "bot": "10ms", "speech": "2s", "vote": "2s", "other": "2s"}
+	r.rem = "6s"
+	r.start()
+	r.open(9)
+	r.p.Say(group, user(1), "开始")
+	remind := strings.SplitN(i18n.Text(lang, "ui.remind", map[string]string{"deadline": "X"}), "X", 2)[0]
+	everyone := func(s []chattest.Sent, part string) bool {
+		for i := 1; i <= 9; i++ {
+			if !chattest.Has(s, chat.Target{User: user(i)}, part) {
+				return false
+			}
+		}
+		return true
+	}
+	r.wait("every player's night reminder", time.Minute, func(s []chattest.Sent) bool { return everyone(s, remind) })
+	r.p.Say(group, user(1), "延时 5")
+	extended := strings.SplitN(i18n.Text(lang, "ui.extended", map[string]string{"left": "X"}), "X", 2)[0]
+	r.wait("every player told of the extension", time.Minute, func(s []chattest.Sent) bool { return everyone(s, extended) })
+	for _, m := range r.p.To(chat.Target{Group: group}) {
+		if strings.Contains(m.Msg.Text, remind) || strings.Contains(m.Msg.Text, extended) {
+			t.Fatalf("the group was told at night: %q", m.Msg.Text)
+		}
+	}
+	// Each player got the night's reminder once, and the same line.
+	var first string
+	for i := 1; i <= 9; i++ {
+		var got []string
+		for _, m := range r.p.To(chat.Target{User: user(i)}) {
+			for _, l := range strings.Split(m.Msg.Text, "\n") {
+				if strings.HasPrefix(l, remind) {
+					got = append(got, l)
+				}
+			}
+		}
+		if len(got) != 1 {
+			t.Fatalf("%s got %d reminders: %q", user(i), len(got), got)
+		}
+		if first == "" {
+			first = got[0]
+		} else if got[0] != first {
+			t.Fatalf("%s's reminder %q differs from %s's %q", user(i), got[0], user(1), first)
+		}
 	}
 }

@@ -161,15 +161,17 @@ func (t *table) decoy(s *stream) Message {
 
 // deadline renders when a prompt times out and how long is left.
 func (t *table) deadline(at time.Time) string {
-	left := max(time.Until(at), 0)
-	var l string
+	return t.text("chat.deadline", map[string]string{"time": at.Local().Format("15:04"), "left": t.left(time.Until(at))})
+}
+
+// left says a duration in hours, minutes or seconds.
+func (t *table) left(d time.Duration) string {
+	d = max(d, 0)
 	switch {
-	case left >= time.Hour:
-		l = t.text("chat.dur.hours", map[string]string{"value": strconv.Itoa(int(left.Round(time.Hour) / time.Hour))})
-	case left >= time.Minute:
-		l = t.text("chat.dur.minutes", map[string]string{"value": strconv.Itoa(int(left.Round(time.Minute) / time.Minute))})
-	default:
-		l = t.text("chat.dur.seconds", map[string]string{"value": strconv.Itoa(int(left.Round(time.Second) / time.Second))})
+	case d >= time.Hour:
+		return t.text("chat.dur.hours", map[string]string{"value": strconv.Itoa(int(d.Round(time.Hour) / time.Hour))})
+	case d >= time.Minute:
+		return t.text("chat.dur.minutes", map[string]string{"value": strconv.Itoa(int(d.Round(time.Minute) / time.Minute))})
 	}
-	return t.text("chat.deadline", map[string]string{"time": at.Local().Format("15:04"), "left": l})
+	return t.text("chat.dur.seconds", map[string]string{"value": strconv.Itoa(int(d.Round(time.Second) / time.Second))})
 }

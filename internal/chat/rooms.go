@@ -2,7 +2,6 @@ package chat
 
 import (
 	"context"
-	"errors"
 	"time"
 
 	"github.com/wolfden/wolfden/internal/game"
@@ -32,8 +31,7 @@ type Rooms interface {
 	Pause(ctx context.Context, room, host string, on bool) error
 	// RedCard removes a seat from the game (a red card, 红牌).
 	RedCard(ctx context.Context, room, host string, seat rules.Seat) error
-	// Extend moves the running deadline d later: forum pace's hook;
-	// ErrNoExtend until the game has it.
+	// Extend moves the running deadline d later (forum pace).
 	Extend(ctx context.Context, room, host string, d time.Duration) error
 	// SeatLink is the address of the seat's web page with its
 	// credential (in the fragment, which no server sees): whoever holds it
@@ -50,8 +48,6 @@ type Open struct {
 	Seed     *uint64
 	Deal     []string
 	Timers   map[string]string
+	Remind   string // the reminders before each deadline (game.ParseRemind); "": the room's default
 	Practice bool
 }
-
-// ErrNoExtend: the game cannot move its deadlines (forum pace not there).
-var ErrNoExtend = errors.New("chat: extending a deadline is not available on this server")

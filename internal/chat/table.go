@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"slices"
 	"strconv"
+	"strings"
 	"sync"
 	"time"
 
@@ -83,6 +84,7 @@ type stream struct {
 type line struct {
 	text         string
 	events, chat int
+	urgent       bool // a night's reminder: sent at once, like his channel's talk
 }
 
 func newTable(b *Bridge, room, group, lang string) *table {
@@ -382,11 +384,61 @@ func (t *table) take(ctx context.Context, s *stream, msg []byte) {
 			if json.Unmarshal(f, &st) == nil {
 				s.st, s.have = st, true
 			}
+		case "remind":
+			var r wire.RemindFrame
+			if json.Unmarshal(f, &r) == nil {
+				t.remind(s, &r)
+			}
+		case "extend":
+			var x wire.ExtendFrame
+			if json.Unmarshal(f, &x) == nil {
+				t.extended(s, &x)
+			}
 		case "ack", "error":
 			t.answer(ctx, s, f, h)
 		}
 	}
 	t.after(ctx, s)
+}
+
+// remind passes on a reminder of the deadline (forum pace). By night the
+// frame is the same for every seat, and so is what is done with it: every
+// living player is sent it at once, whether or not he owes an action (a
+// reminder to those who owe one only would tell them apart by its count),
+// and the group nothing. By day the group is told the seats the step
+// calls on (public), and privately each of them who still owes his act.
+func (t *table) remind(s *stream, r *wire.RemindFrame) {
+	when := t.deadline(time.UnixMilli(r.Deadline))
+	switch {
+	case r.Night && s.seat > 0 && slices.Contains(s.st.Alive, s.seat):
+		s.lines = append(s.lines, line{text: i18n.Text(t.lang, "ui.remind", map[string]string{"deadline": when}), urgent: true})
+		s.urgentFrom = len(s.lines)
+	case r.Night:
+	case s.seat == 0 && len(r.Seats) > 0:
+		seats := make([]string, len(r.Seats))
+		for i, x := range r.Seats {
+			seats[i] = strconv.Itoa(int(x))
+		}
+		s.lines = append(s.lines, line{text: i18n.Text(t.lang, "ui.remind.seats", map[string]string{"seats": strings.Join(seats, ", "), "deadline": when})})
+	case s.seat > 0 && s.st.Pending && slices.Contains(r.Seats, s.seat):
+		s.lines = append(s.lines, line{text: i18n.Text(t.lang, "ui.remind", map[string]string{"deadline": when})})
+	}
+}
+
+// extended passes on the host's extension of the deadline, whoever gave
+// it (a chat command or the web page): to the group (at night, with the
+// dawn, as everything), and at night at once to every living player, the
+// same line to each, as the reminders.
+func (t *table) extended(s *stream, x *wire.ExtendFrame) {
+	l := line{text: i18n.Text(t.lang, "ui.extended", map[string]string{"left": t.left(time.Duration(x.By) * time.Millisecond)})}
+	switch {
+	case s.seat == 0:
+		s.lines = append(s.lines, l)
+	case s.st.Night && slices.Contains(s.st.Alive, s.seat):
+		l.urgent = true
+		s.lines = append(s.lines, l)
+		s.urgentFrom = len(s.lines)
+	}
 }
 
 // chatLine renders a chat message.
@@ -502,7 +554,7 @@ func (t *table) flush(ctx context.Context, s *stream, withPrompt bool) {
 func (t *table) flushUrgent(ctx context.Context, s *stream) {
 	var out, keep []line
 	for i, l := range s.lines {
-		if i < s.urgentFrom && l.chat > 0 {
+		if i < s.urgentFrom && (l.chat > 0 || l.urgent) {
 			out = append(out, l)
 		} else {
 			keep = append(keep, l)

@@ -164,6 +164,9 @@ func (c chatRooms) Open(ctx context.Context, o chat.Open) (string, string, error
 	if len(o.Timers) > 0 {
 		req["timers"] = o.Timers
 	}
+	if o.Remind != "" {
+		req["remind"] = o.Remind
+	}
 	var out struct {
 		Host string `json:"host_token"`
 		Room struct {
@@ -218,10 +221,9 @@ func (c chatRooms) RedCard(ctx context.Context, room, host string, seat rules.Se
 	return c.call(ctx, c.platform, http.MethodPost, "/api/rooms/"+room+"/red-card", host, map[string]int{"seat": int(seat)}, nil)
 }
 
-// Extend is forum pace's hook: the host's extend-deadline request, once
-// the game has one.
+// Extend is the host's extension of the running deadline (forum pace).
 func (c chatRooms) Extend(ctx context.Context, room, host string, d time.Duration) error {
-	return chat.ErrNoExtend
+	return c.call(ctx, c.platform, http.MethodPost, "/api/rooms/"+room+"/extend", host, map[string]string{"by": d.String()}, nil)
 }
 
 func (c chatRooms) SeatLink(room string, seat rules.Seat, token string) string {
