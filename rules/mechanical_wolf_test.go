@@ -82,3 +82,43 @@ func TestMechanicalWolfPowersAreHisAlone(t *testing.T) {
 		}
 	}
 }
+
+// TestMechanicalWolfIsWokenEveryNight: whatever he learned, the mechanical
+// wolf is woken every night he lives (ROLES-MORE-2.md 机械狼), awaited only
+// when he has something to do: having imitated a villager, he is woken on
+// nights 2 and 3 with nothing owed.
+func TestMechanicalWolfIsWokenEveryNight(t *testing.T) {
+	g := dealtGame(t, map[Option]uint8{OptSeerSees: SeesWolfOrNot}, Seer, Witch, Villager, Villager, MechanicalWolf, Werewolf, Werewolf, Villager, Villager, Villager)
+	play(t, g, Command{Seat: 5, Kind: CmdImitate, Target: 3}, Command{Seat: 1, Kind: CmdCheck, Target: 6},
+		Command{Seat: 6, Kind: CmdAttack, Target: 9}, Command{Seat: 7, Kind: CmdAttack, Target: 9})
+	for night := int16(2); night <= 3; night++ {
+		for g.night < night || !g.isNight {
+			if over, _ := g.Over(); over {
+				t.Fatalf("the game ended before night %d", night)
+			}
+			g.Timeout()
+		}
+		if g.has(g.Pending(), 5) {
+			t.Fatalf("night %d: the mechanical wolf who learned nothing is awaited", night)
+		}
+		woken := 0
+		for _, e := range g.events[lastNightfall(g):] {
+			if e.Kind == EvStep && Step(e.Value) == StepNight && e.Visible(5) && !e.Public {
+				woken++
+			}
+		}
+		if woken != 1 {
+			t.Fatalf("night %d: the mechanical wolf was woken %d times, want once", night, woken)
+		}
+	}
+}
+
+// lastNightfall is the index of the last EvNight in the log.
+func lastNightfall(g *Game) int {
+	for i := len(g.events) - 1; i >= 0; i-- {
+		if g.events[i].Kind == EvNight {
+			return i
+		}
+	}
+	return 0
+}
