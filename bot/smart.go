@@ -55,6 +55,7 @@ type smartBot struct {
 	fakeRole    rules.Role // wolves: the card this one fakes, if any
 	early       bool       // claims his card (or his fake card) at his first day speech
 	firstAttack rules.Seat // wolves: the first night's attack, a secret the team shares
+	ranDay1     uint32     // who stood for sheriff on day 1 (public): teamHash's salt before any attack
 
 	// the suspicion models, rebuilt when an event changed them
 	priv, pub model
@@ -136,6 +137,10 @@ func (b *smartBot) observe(e *rules.Event) {
 			b.picked = true
 		}
 		return
+	case rules.EvRun:
+		if b.day <= 1 {
+			b.ranDay1 |= bit(s)
+		}
 	case rules.EvAttack:
 		if t != rules.NoSeat {
 			b.ourAttacks |= bit(t)
@@ -179,7 +184,7 @@ func (b *smartBot) camp(v *rules.View) int {
 		return campLovers
 	case v.Ally || (v.Role.IsWolf() && v.Wolves&b.me != 0):
 		return campWolf
-	case v.Turned, v.Role == rules.Gargoyle, v.Role == rules.HiddenWolf, v.Role == rules.Possessed:
+	case v.Turned, v.Role == rules.Gargoyle, v.Role == rules.HiddenWolf, v.Role == rules.Possessed, v.Role == rules.MechanicalWolf:
 		// The wolf camp outside the pack, and a wild child who turned: they
 		// play for the wolves with the mates their view holds (the hidden
 		// wolf and the wild child know the pack; the others know none).

@@ -34,6 +34,9 @@ func (b *smartBot) chance(p float64) bool { return b.r.Float64() < p }
 // exile a mate, the other wolves vote with it (倒钩: a block of votes
 // against the consensus would give them away).
 func (b *smartBot) voteTarget(v *rules.View, mask uint32) rules.Seat {
+	if b.angelDay1(v) {
+		return b.angelTarget(v, mask)
+	}
 	if b.camp(v) == campWolf {
 		pm := b.pubModel(v)
 		t := b.teamMost(v, &pm.p, mask&^b.friends(v))

@@ -38,7 +38,7 @@ func (b *smartBot) actGodHunt(v *rules.View, c *rules.Choice) rules.Command {
 // knownCard is the card a wolf-camp bot has found at seat t (the
 // gargoyle's checks), NoRole if none or if the table knows it too.
 func (b *smartBot) knownCard(v *rules.View, t rules.Seat) rules.Role {
-	if b.role != rules.Gargoyle || b.pubRole[t] != rules.NoRole {
+	if (b.role != rules.Gargoyle && b.role != rules.MechanicalWolf) || b.pubRole[t] != rules.NoRole { // (the mechanical wolf: his imitation, his checks)
 		return rules.NoRole
 	}
 	return v.Known[t]

@@ -10,6 +10,11 @@ import (
 // widow knife), the wolf beauty's charm and the piper are woken together;
 // a wolf beauty is asked twice, for her pick and her charm.
 func (b *smartBot) actNight(v *rules.View, ch []rules.Choice) rules.Command {
+	if b.role == rules.MechanicalWolf {
+		if c, ok := b.actMechanical(v, ch); ok {
+			return c
+		}
+	}
 	if c, ok := b.actMoreNight(v, ch); ok { // the dreamcatcher, the witch hunter, the nightmare
 		return c
 	}

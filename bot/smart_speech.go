@@ -112,6 +112,18 @@ func (b *smartBot) planVillage(v *rules.View, targets uint32) {
 		}
 		return
 	}
+	if b.angelDay1(v) { // he wants the village's votes
+		if t := b.angelTarget(v, targets); t != rules.NoSeat {
+			b.add(rules.ClaimWolf, t, 0)
+		}
+		return
+	}
+	if b.role == rules.CursedFox { // he hides: a plain claim when a villager would make one, never his card
+		if b.claimsCard(v, rules.Villager) {
+			b.add(rules.ClaimRole, 0, rules.Villager)
+		}
+		return
+	}
 	liedAbout := b.accusedBy(b.seat) != 0
 	if b.role == rules.BearTamer && b.camp(v) == campVillage && v.Growl > 0 {
 		// The growl tells only him which players it was about: he says who
@@ -238,7 +250,16 @@ func (b *smartBot) fakeCard(r rules.Role) rules.Role {
 // teamHash is a number every wolf of the team computes alike and nobody
 // else can: from the team, the first night's attack and salt.
 func (b *smartBot) teamHash(v *rules.View, salt uint64) uint64 {
-	return Seed(uint64(v.Wolves)<<8|uint64(b.firstAttack), rules.Seat(salt))
+	x := uint64(v.Wolves)<<8 | uint64(b.firstAttack)
+	if b.firstAttack == rules.NoSeat {
+		// A board that starts by day (the angel's): no attack yet, and the
+		// mask alone would pick the same faker for every game of that team
+		// (a pattern across games); the day-1 sheriff candidates, public
+		// and the same for every mate, vary it. (Public: it tells no one
+		// more than the mask does.)
+		x |= uint64(b.ranDay1) << 32
+	}
+	return Seed(x, rules.Seat(salt))
 }
 
 // teamMost is the seat of mask with the highest p; near ties are broken

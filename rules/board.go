@@ -347,6 +347,12 @@ var presets = []*Preset{
 			"guard_repeat", "any"),
 	},
 	{
+		Name: "std-12-mechanical-wolf", Chinese: "机械狼通灵师", MinPlayers: 12, MaxPlayers: 12,
+		Description: "3 wolves, mechanical wolf, psychic, witch, hunter, guard, 4 villagers (ROLES-MORE-2)",
+		cards:       fixed(repeat(Werewolf, 3), []Role{MechanicalWolf, Psychic, Witch, Hunter, Guard}, repeat(Villager, 4)),
+		Options:     with(std001, "mechanical_wolf_learns", "first_night"),
+	},
+	{
 		Name: "std-12-bear", Chinese: "熊隐狼", MinPlayers: 12, MaxPlayers: 12,
 		Description: "3 wolves, hidden wolf, bear tamer, witch, hunter, idiot, 4 villagers (ROLES-MORE-2)",
 		cards:       fixed(repeat(Werewolf, 3), []Role{HiddenWolf, BearTamer, Witch, Hunter, Idiot}, repeat(Villager, 4)),
@@ -382,6 +388,11 @@ func init() {
 		Name: "std-12-mixed-blood", Chinese: "预女猎白混", MinPlayers: 12, MaxPlayers: 12,
 		Description: "4 wolves, seer, witch, hunter, idiot, mixed blood, 3 villagers (ROLES-MORE-2)",
 		cards:       fixed(repeat(Werewolf, 4), []Role{Seer, Witch, Hunter, Idiot, MixedBlood}, repeat(Villager, 3)),
+		Options:     with(std001),
+	}, &Preset{
+		Name: "std-12-silence-mixed", Chinese: "预女猎禁混", MinPlayers: 12, MaxPlayers: 12,
+		Description: "4 wolves, seer, witch, hunter, silence elder, mixed blood, 3 villagers (ROLES-MORE-2)",
+		cards:       fixed(repeat(Werewolf, 4), []Role{Seer, Witch, Hunter, SilenceElder, MixedBlood}, repeat(Villager, 3)),
 		Options:     with(std001),
 	}, &Preset{
 		Name: "std-12-cursed-fox", Chinese: "咒狐乌鸦", MinPlayers: 12, MaxPlayers: 12,

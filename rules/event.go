@@ -87,6 +87,8 @@ const (
 	EvAngelWins              // moderator: the angel Seat died as he wished (exiled on day 1, attacked on night 1): he wins alone (天使)
 	EvMirror                 // moderator: Seat, told he is the seer (EvRole), holds the mirror seer's card (灯影预言家)
 	EvBlood                  // the mixed blood Seat takes Target as his model (混血儿, night 1; told to him alone, not the model's camp)
+	EvImitate                // the mechanical wolf Seat imitates Target, whose card is Role (机械狼; told to him alone)
+	EvDoubleAttack           // the mechanical wolf Seat attacks Target too tonight, his once-per-game second attack (机械狼; told to him alone)
 	numEventKinds
 )
 
@@ -103,6 +105,7 @@ var eventNames = [numEventKinds]string{
 	"model", "wild_wolf", "blood_moon",
 	"silence", "vote_ban", "silenced", "vote_banned", "growl",
 	"siblings", "angel_wins", "mirror", "blood",
+	"imitate", "double_attack",
 }
 
 func (k EventKind) String() string {
@@ -231,7 +234,7 @@ func (e Event) String() string {
 			return fmt.Sprintf("%s %s %d", k, st, s)
 		}
 		return fmt.Sprintf("%s %s %s", k, st, seatList(e.Mask))
-	case EvCheck:
+	case EvCheck, EvImitate:
 		if e.Role != NoRole {
 			return fmt.Sprintf("%s %d %d %s", k, s, t, e.Role)
 		}

@@ -95,6 +95,7 @@ type Game struct {
 	siblingsState
 	angelState
 	mixedBloodState
+	mechanicalWolfState
 
 	winner Camp
 	over   bool
@@ -362,6 +363,10 @@ func (g *Game) apply(e *Event) {
 		g.applyMirror(e)
 	case EvBlood:
 		g.applyBlood(e)
+	case EvImitate:
+		g.applyImitate(e)
+	case EvDoubleAttack:
+		g.applyDoubleAttack(e)
 	case EvDream:
 		g.applyDream(e)
 	case EvMagic:
@@ -390,7 +395,11 @@ func (g *Game) apply(e *Event) {
 	case EvStep:
 		g.applyStep(e)
 	case EvProtect:
-		g.applyProtect(e)
+		if g.role[s] == MechanicalWolf {
+			g.applyShield(e)
+		} else {
+			g.applyProtect(e)
+		}
 	case EvCheck:
 		g.applyCardCheck(e)
 		if hooks[g.role[s]].due { // the gargoyle: his check is owed beside the pack's pick
@@ -407,7 +416,11 @@ func (g *Game) apply(e *Event) {
 	case EvHeal:
 		g.applyHeal(e)
 	case EvPoison:
-		g.applyPoison(e)
+		if g.role[s] == MechanicalWolf {
+			g.applyMechPoison(e)
+		} else {
+			g.applyPoison(e)
+		}
 	case EvSkip:
 		if g.step == StepNight {
 			if f := hooks[g.role[s]].skipped; f != nil {
@@ -536,6 +549,9 @@ func (g *Game) applyDeath(e *Event) {
 	g.deaths++
 	if g.has(g.alive, s) {
 		g.cause[s] = Cause(e.Value)
+		if g.role[s] == MechanicalWolf && g.isNight {
+			g.mechDied = g.night // his hunter's shot (mechanical_wolf.go)
+		}
 	}
 	if g.firstDead == NoSeat {
 		g.firstDead = s

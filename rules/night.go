@@ -154,7 +154,13 @@ func (g *Game) resolveNight() {
 			g.emit(Event{Kind: EvAttackResult, To: k, Target: g.attack, Value: died})
 		}
 	}
+	if g.cardSet&(1<<MechanicalWolf) != 0 {
+		g.resolveMechanical(&b) // the second attack, after the attack
+	}
 	g.resolvePoison(&b)
+	if g.cardSet&(1<<MechanicalWolf) != 0 {
+		g.resolveMechPoison(&b)
+	}
 	// ROLES-MORE.md: the hunt after the poison, the dreams, the spirit
 	// knight's reflection last. (Direct calls: the batch handed to a hook
 	// would escape to the heap.)

@@ -61,6 +61,7 @@ const (
 	OptSistersWakeEvery
 	OptBrothersWakeEvery
 	OptCursedFoxKilledBy
+	OptMechanicalWolfLearns
 	numOptions
 )
 
@@ -157,6 +158,9 @@ const (
 	BearTrueCamp            = 1 // … or his camp in truth
 	KilledBySeer            = 0
 	KilledByAnyVillageCheck = 1
+
+	LearnsFirstNight = 0 // mechanical_wolf_learns: he imitates on night 1
+	LearnsAnyNight   = 1 // … or on the first night he chooses
 )
 
 type optionInfo struct {
@@ -215,6 +219,7 @@ var optionTable = [numOptions]optionInfo{
 	OptWolfAttackWolves:         {"wolf_attack_wolves", []string{"on", "off"}, "the wolves may attack one of their own or themselves (自刀); off (AIWolf): their target must be outside the pack"},
 	OptSistersWakeEvery:         {"sisters_wake_every", []string{"2", "1", "0"}, "the sisters (姐妹) meet on night 1, then every this many nights (0: night 1 only)"},
 	OptCursedFoxKilledBy:        {"cursed_fox_killed_by", []string{"seer", "any_village_check"}, "which checks kill the cursed fox (咒狐): the seer's (and the mirror seer's), or every village check (the psychic's too)"},
+	OptMechanicalWolfLearns:     {"mechanical_wolf_learns", []string{"first_night", "any_night"}, "when the mechanical wolf (机械狼) imitates a player: on night 1, or on the first night he chooses"},
 	OptBrothersWakeEvery:        {"brothers_wake_every", []string{"2", "1", "0"}, "the brothers (三兄弟) meet on night 1, then every this many nights (0: night 1 only)"},
 }
 

@@ -17,21 +17,23 @@ func entitled(g *Game, e *Event) uint32 {
 	case EvRole, EvBallot, EvSkip, EvNoShot, EvFeedback, EvSwap, EvShoot:
 		return e.Seat.bit()
 	case EvWolfTeam: // not the gargoyle nor the possessed, who do not know the wolves
-		return wolfTeam&^g.seatsOf(Gargoyle, g.all)&^g.seatsOf(Possessed, g.all) | g.ally.bit()
+		return wolfTeam&^g.seatsOf(Gargoyle, g.all)&^g.seatsOf(Possessed, g.all)&^g.seatsOf(MechanicalWolf, g.all) | g.ally.bit()
 	case EvAttackPick, EvAttack, EvAttackResult: // the possessed never holds the kill
 		return g.wolves&^g.seatsOf(Possessed, g.all) | g.lovers // the black lovers hold the widow knife
 	case EvModel, EvWildWolf:
 		return g.seatsOf(WildChild, g.all)
 	case EvBlood:
 		return g.seatsOf(MixedBlood, g.all)
+	case EvImitate, EvDoubleAttack:
+		return g.seatsOf(MechanicalWolf, g.all)
 	case EvCharm:
 		return g.seatsOf(WolfBeauty, g.all)
 	case EvSiblings: // the group's own members (the thief may hold a sister's card)
 		return g.seatsOf(e.Role, g.all)
 	case EvProtect:
-		return g.seatsOf(Guard, g.all)
+		return g.seatsOf(Guard, g.all) | g.seatsOf(MechanicalWolf, g.all)
 	case EvCheck:
-		return g.seatsOf(Seer, g.all) | g.seatsOf(Psychic, g.all) | g.seatsOf(Gargoyle, g.all) | g.seatsOf(PureWhite, g.all) | g.seatsOf(WolfWitch, g.all) | g.seatsOf(MirrorSeer, g.all)
+		return g.seatsOf(Seer, g.all) | g.seatsOf(Psychic, g.all) | g.seatsOf(Gargoyle, g.all) | g.seatsOf(PureWhite, g.all) | g.seatsOf(WolfWitch, g.all) | g.seatsOf(MirrorSeer, g.all) | g.seatsOf(MechanicalWolf, g.all)
 	case EvGrave:
 		return g.seatsOf(Gravekeeper, g.all)
 	case EvCurse:
@@ -40,8 +42,10 @@ func entitled(g *Game, e *Event) uint32 {
 		return g.seatsOf(SilenceElder, g.all)
 	case EvVoteBan:
 		return g.seatsOf(VoteBanElder, g.all)
-	case EvWitchTold, EvHeal, EvPoison:
+	case EvWitchTold, EvHeal:
 		return g.seatsOf(Witch, g.all)
+	case EvPoison:
+		return g.seatsOf(Witch, g.all) | g.seatsOf(MechanicalWolf, g.all)
 	case EvDream:
 		return g.seatsOf(Dreamcatcher, g.all)
 	case EvMagic:
@@ -227,7 +231,8 @@ func noLeaks(rt *rapid.T, g *Game) {
 			// The pack knows itself; the hidden wolf knows the pack; nobody
 			// knows the lone cards (the gargoyle, the hidden wolf, the possessed).
 			mate := (g.has(team, s) || s == g.ally) && g.has(team&^g.lone, x)
-			checked := ((g.role[s] == Seer || g.role[s] == MirrorSeer) && g.opt(OptSeerSees) == SeesRole) || g.role[s] == Psychic || g.role[s] == Gargoyle || g.role[s] == PureWhite || g.role[s] == WolfWitch
+			checked := ((g.role[s] == Seer || g.role[s] == MirrorSeer) && g.opt(OptSeerSees) == SeesRole) || g.role[s] == Psychic || g.role[s] == Gargoyle || g.role[s] == PureWhite || g.role[s] == WolfWitch ||
+				g.role[s] == MechanicalWolf // his imitation, his learned checks
 			lover := g.opt(OptLoversSeeRoles) == On && g.has(g.lovers, s) && g.has(g.lovers, x)
 			sibling := (k == Sister || k == Brother) && g.role[s] == k // the sisters (brothers) meet
 			if x != s && !mate && !g.has(g.revealed, x) && !checked && !lover && !sibling {
@@ -236,7 +241,8 @@ func noLeaks(rt *rapid.T, g *Game) {
 			// A check that the magician's swap moved reports another seat's card;
 			// the mirror seer believes he is the seer, and his checks lie.
 			mirror := g.role[s] == MirrorSeer && (x == s && k == Seer || x != s)
-			if k != g.role[x] && !(mate && k == Werewolf) && !g.has(g.swappedEver, x) && !mirror {
+			imitated := g.role[x] == MechanicalWolf && k == g.mechCard // a card check reads the card he imitated
+			if k != g.role[x] && !(mate && k == Werewolf) && !g.has(g.swappedEver, x) && !mirror && !imitated {
 				rt.Fatalf("seat %d believes seat %d is %s; it is %s", s, x, k, g.role[x])
 			}
 		}

@@ -11,7 +11,7 @@ func RandomBoard(pick func(name string, lo, hi int) int) Board {
 	n := pick("players", 5, MaxSeats)
 	var cards []Role
 	wolves := pick("wolves", 1, max(1, n/3))
-	for _, r := range []Role{WhiteWolfKing, WolfBeauty, WolfKing, SpiritKnight, Nightmare, Gargoyle, BloodMoon, HiddenWolf, Possessed, WolfWitch} {
+	for _, r := range []Role{WhiteWolfKing, WolfBeauty, WolfKing, SpiritKnight, Nightmare, Gargoyle, BloodMoon, HiddenWolf, Possessed, WolfWitch, MechanicalWolf} {
 		if len(cards) < wolves-1 && pick("with "+r.String(), 0, 1) == 1 {
 			cards = append(cards, r)
 		}

@@ -29,7 +29,7 @@ func seerCheck(g *Game, c Command) Event {
 	t = g.landed(t) // the magician's swap: the card of the seat the check landed on
 	switch g.opt(OptSeerSees) {
 	case SeesRole:
-		e.Role = g.role[t]
+		e.Role = g.cardSeen(t)
 	case SeesWolfOrNot: // as he reads: the hidden wolf and the possessed as good
 		if g.readsWolf(t) {
 			e.Value = ResultWolf

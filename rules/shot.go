@@ -97,7 +97,9 @@ func (g *Game) nextNightShot() {
 func (g *Game) nightShoot(s, t Seat) {
 	g.emit(Event{Kind: EvShoot, To: s.bit(), Seat: s, Target: t})
 	var b batch
-	g.kill(t, CauseShot, false, g.has(g.silent, s), &b)
+	if !g.shielded(t) { // the mechanical shield covers a shot inside the night
+		g.kill(t, CauseShot, false, g.has(g.silent, s), &b)
+	}
 	if g.opt(OptActionFeedback) == On {
 		died := int16(0)
 		if !g.has(g.alive, t) && g.cause[t] == CauseShot {

@@ -111,6 +111,8 @@ func (g *Game) UpdateView(v *View) {
 			}
 		case EvReveal:
 			v.Known[e.Seat] = e.Role
+		case EvImitate: // the mechanical wolf is told the card he imitated
+			v.Known[e.Target] = e.Role
 		case EvExplode:
 			v.Exposed |= e.Seat.bit()
 		case EvCheck:

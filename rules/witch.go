@@ -115,7 +115,7 @@ func (g *Game) resolvePoison(b *batch) {
 	if p == NoSeat {
 		return
 	}
-	safe := g.nightSafe(p, CausePoison) // the dream, the spirit knight, the witch hunter
+	safe := g.nightSafe(p, CausePoison) || g.shielded(p) // the dream, the spirit knight, the witch hunter; the mechanical shield
 	if g.has(g.alive, p) && !safe {
 		g.kill(p, CausePoison, false, false, b)
 	}

@@ -7,7 +7,8 @@ export const ROLES = ['none', 'werewolf', 'white_wolf_king', 'wolf_beauty', 'wol
   'little_girl', 'piper', 'knight', 'gravekeeper', 'psychic', 'witch_hunter', 'dreamcatcher', 'crow', 'magician',
   'gargoyle', 'spirit_knight', 'nightmare', 'blood_moon', 'hidden_wolf', 'possessed', 'wild_child',
   'silence_elder', 'vote_ban_elder', 'bear_tamer', 'pure_white', 'wolf_witch',
-  'mirror_seer', 'sister', 'brother', 'angel', 'mixed_blood', 'cursed_fox'];
+  'mirror_seer', 'sister', 'brother', 'angel', 'mixed_blood', 'cursed_fox',
+  'mechanical_wolf'];
 
 // rules/role.go: Camp (game_over and camp_lost carry one as value).
 export const CAMPS = ['none', 'village', 'wolves', 'lovers', 'piper', 'draw', 'angel', 'fox'];
@@ -84,12 +85,13 @@ export const CHANNELS = ['day', 'wolves', 'lovers', 'dead', 'siblings'];
 
 // The wolves' cards (rules/role.go: camp wolves).
 export const WOLF_ROLES = new Set(['werewolf', 'white_wolf_king', 'wolf_beauty', 'wolf_king', 'gargoyle', 'spirit_knight',
-  'nightmare', 'blood_moon', 'hidden_wolf', 'possessed', 'wolf_witch']);
+  'nightmare', 'blood_moon', 'hidden_wolf', 'possessed', 'wolf_witch', 'mechanical_wolf']);
 
 // rules/command.go: CmdKind, the commands a state's choices name.
 export const COMMANDS = ['none', 'attack', 'heal', 'poison', 'protect', 'check', 'shoot', 'vote', 'abstain', 'run',
   'withdraw', 'badge', 'tear', 'explode', 'charm', 'skip', 'order', 'take', 'link', 'voters', 'ally', 'claim', 'duel',
-  'curse', 'dream', 'swap', 'hunt', 'fear', 'model', 'silence', 'ban'];
+  'curse', 'dream', 'swap', 'hunt', 'fear', 'model', 'silence', 'ban',
+  'imitate', 'double'];
 
 // rules/event.go: EventKind.
 export const EVENTS = ['none', 'game_start', 'role', 'wolf_team', 'night', 'day', 'step', 'protect', 'check',
@@ -99,7 +101,8 @@ export const EVENTS = ['none', 'game_start', 'role', 'wolf_team', 'night', 'day'
   'elder_life', 'powers_lost', 'voters', 'event_card', 'ally', 'attack_result', 'feedback', 'red_card', 'camp_lost',
   'kill_power', 'claim', 'duel', 'grave', 'curse', 'cursed_vote', 'dream', 'magic', 'hunt', 'fear', 'feared',
   'no_attack', 'reflect', 'model', 'wild_wolf', 'blood_moon', 'silence', 'vote_ban', 'silenced', 'vote_banned',
-  'growl', 'siblings', 'angel_wins', 'mirror', 'blood'];
+  'growl', 'siblings', 'angel_wins', 'mirror', 'blood',
+  'imitate', 'double_attack'];
 
 // Roles a board may hold more than once (docs/rules.md).
 export const REPEATABLE = new Set(['werewolf', 'villager', 'sister', 'brother']);

@@ -198,6 +198,7 @@ function note(g, e) {
     case 'reveal':
       g.revealed[e.seat] = e.role;
       break;
+    case 'imitate': // the mechanical wolf is told the card he imitated
     case 'check':
       if (e.role) g.checks[e.target] = e.role;
       else g.checks[e.target] = ['good', 'wolf', 'not_village'][e.value || 0] || 'good';
