@@ -87,6 +87,8 @@ const (
 	EvAngelWins              // moderator: the angel Seat died as he wished (exiled on day 1, attacked on night 1): he wins alone (天使)
 	EvMirror                 // moderator: Seat, told he is the seer (EvRole), holds the mirror seer's card (灯影预言家)
 	EvBlood                  // the mixed blood Seat takes Target as his model (混血儿, night 1; told to him alone, not the model's camp)
+	EvShelter                // the eclipse wolf queen Seat shelters Target tonight (蚀时狼妃; told to her alone)
+	EvRewind                 // public: the sequence prince Seat reveals and voids the exile vote just published (定序王子)
 	numEventKinds
 )
 
@@ -103,6 +105,7 @@ var eventNames = [numEventKinds]string{
 	"model", "wild_wolf", "blood_moon",
 	"silence", "vote_ban", "silenced", "vote_banned", "growl",
 	"siblings", "angel_wins", "mirror", "blood",
+	"shelter", "rewind",
 }
 
 func (k EventKind) String() string {

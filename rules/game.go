@@ -95,6 +95,8 @@ type Game struct {
 	siblingsState
 	angelState
 	mixedBloodState
+	eclipseState
+	princeState
 
 	winner Camp
 	over   bool
@@ -156,7 +158,7 @@ func (g *Game) Reset(board Board, seed uint64, deal []Role) error {
 	}
 	// With a thief or cupid the wolves meet after them, on night 1; with a
 	// nightmare too, who acts alone before meeting them (ROLES-MORE.md).
-	nightmareFirst := slices.Contains(board.Cards, Nightmare) && board.Options[OptFirstPhase] == FirstNight
+	nightmareFirst := (slices.Contains(board.Cards, Nightmare) || slices.Contains(board.Cards, EclipseWolfQueen)) && board.Options[OptFirstPhase] == FirstNight
 	if !slices.Contains(board.Cards, Thief) && !slices.Contains(board.Cards, Cupid) && !nightmareFirst {
 		g.emit(Event{Kind: EvWolfTeam, To: g.wolfTeam(), Mask: g.pack()}) // nobody is in the lovers' camp yet
 	}
@@ -303,6 +305,9 @@ func (g *Game) has(m uint32, s Seat) bool { return m&s.bit() != 0 }
 func (g *Game) apply(e *Event) {
 	g.draws += uint32(e.Draws)
 	s, t := e.Seat, e.Target
+	if g.shelter != NoSeat { // 蚀时狼妃: a power aimed at the sheltered rebounds
+		g.noteRebound(e)
+	}
 	switch e.Kind {
 	case EvRole:
 		g.setRole(s, e.Role)
@@ -362,6 +367,10 @@ func (g *Game) apply(e *Event) {
 		g.applyMirror(e)
 	case EvBlood:
 		g.applyBlood(e)
+	case EvShelter:
+		g.applyShelter(e)
+	case EvRewind:
+		g.applyRewind(e)
 	case EvDream:
 		g.applyDream(e)
 	case EvMagic:
@@ -443,6 +452,7 @@ func (g *Game) apply(e *Event) {
 		}
 	case EvVoteResult:
 		g.tied = e.Mask
+		g.lastVote, g.lastPick = Step(e.Value), t
 		switch Step(e.Value) {
 		case StepVote, StepPKVote, StepSeqVote, StepMobVote:
 			g.exileRounds++

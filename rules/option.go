@@ -61,6 +61,7 @@ const (
 	OptSistersWakeEvery
 	OptBrothersWakeEvery
 	OptCursedFoxKilledBy
+	OptSequencePrinceExtraSpeech
 	numOptions
 )
 
@@ -157,6 +158,9 @@ const (
 	BearTrueCamp            = 1 // … or his camp in truth
 	KilledBySeer            = 0
 	KilledByAnyVillageCheck = 1
+
+	PrinceSpeaks = 0 // sequence_prince_extra_speech: the prince alone speaks again
+	AllSpeak     = 1 // … every living player does
 )
 
 type optionInfo struct {
@@ -216,6 +220,8 @@ var optionTable = [numOptions]optionInfo{
 	OptSistersWakeEvery:         {"sisters_wake_every", []string{"2", "1", "0"}, "the sisters (姐妹) meet on night 1, then every this many nights (0: night 1 only)"},
 	OptCursedFoxKilledBy:        {"cursed_fox_killed_by", []string{"seer", "any_village_check"}, "which checks kill the cursed fox (咒狐): the seer's (and the mirror seer's), or every village check (the psychic's too)"},
 	OptBrothersWakeEvery:        {"brothers_wake_every", []string{"2", "1", "0"}, "the brothers (三兄弟) meet on night 1, then every this many nights (0: night 1 only)"},
+
+	OptSequencePrinceExtraSpeech: {"sequence_prince_extra_speech", []string{"prince", "all"}, "who speaks again before the sequence prince's (定序王子) re-vote: the prince alone, or every living player in the day's order"},
 }
 
 // Options is a ruleset: one value per option.

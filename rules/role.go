@@ -69,6 +69,9 @@ const (
 	Angel      // 天使: wins alone if exiled on day 1 or killed by the wolves on night 1 (Miller's Hollow)
 	MixedBlood // 混血儿: takes the camp of a model he chooses on night 1, not knowing it
 	CursedFox  // 咒狐: immune to the attack, killed by the seer's check; steals a win alive
+
+	EclipseWolfQueen // 蚀时狼妃: a wolf who shelters a player a night: the gods' powers on him rebound, once
+	SequencePrince   // 定序王子: once, voids a day's first exile vote and has it taken again
 	numRoles
 )
 
@@ -142,6 +145,9 @@ var roleTable = [numRoles]roleInfo{
 	Angel:         {"angel", "天使", Village, false, true},
 	MixedBlood:    {"mixed_blood", "混血儿", Village, false, true},
 	CursedFox:     {"cursed_fox", "咒狐", FoxCamp, false, true},
+
+	EclipseWolfQueen: {"eclipse_wolf_queen", "蚀时狼妃", Wolves, false, true},
+	SequencePrince:   {"sequence_prince", "定序王子", Village, true, true},
 }
 
 func (r Role) String() string {
