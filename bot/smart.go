@@ -239,6 +239,8 @@ func (b *smartBot) decide(v *rules.View, ch []rules.Choice) rules.Command {
 		return b.actNight(v, ch)
 	case rules.StepWitch:
 		return b.actWitch(v, ch)
+	case rules.StepRewind: // 定序王子 (smart_eternal.go)
+		return b.actRewind(v, ch)
 	case rules.StepThief:
 		return b.actThief(v, ch)
 	case rules.StepCupid:

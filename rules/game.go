@@ -158,7 +158,7 @@ func (g *Game) Reset(board Board, seed uint64, deal []Role) error {
 	}
 	// With a thief or cupid the wolves meet after them, on night 1; with a
 	// nightmare too, who acts alone before meeting them (ROLES-MORE.md).
-	nightmareFirst := (slices.Contains(board.Cards, Nightmare) || slices.Contains(board.Cards, EclipseWolfQueen)) && board.Options[OptFirstPhase] == FirstNight
+	nightmareFirst := slices.Contains(board.Cards, Nightmare) && board.Options[OptFirstPhase] == FirstNight
 	if !slices.Contains(board.Cards, Thief) && !slices.Contains(board.Cards, Cupid) && !nightmareFirst {
 		g.emit(Event{Kind: EvWolfTeam, To: g.wolfTeam(), Mask: g.pack()}) // nobody is in the lovers' camp yet
 	}
