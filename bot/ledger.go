@@ -47,7 +47,7 @@ var ledgerKinds, bySeat [256]bool
 
 func init() {
 	for _, k := range []rules.EventKind{rules.EvNight, rules.EvDay, rules.EvStep, rules.EvDawn, rules.EvDeath,
-		rules.EvReveal, rules.EvExplode, rules.EvShoot, rules.EvClaim, rules.EvBallot, rules.EvVoteResult, rules.EvBadge} {
+		rules.EvReveal, rules.EvExplode, rules.EvShoot, rules.EvClaim, rules.EvBallot, rules.EvVoteResult, rules.EvBadge, rules.EvRewind} {
 		ledgerKinds[k] = true
 	}
 	for k := range bySeat {
@@ -154,6 +154,8 @@ func (l *ledger) observe(e *rules.Event) {
 			l.exileRounds++
 		}
 		l.tied = e.Mask
+	case rules.EvRewind: // 定序王子: the vote is taken again as the day's first
+		l.exileRounds = 0
 	case rules.EvBadge:
 		if t != rules.NoSeat {
 			if l.badgeTo[s] != t {

@@ -240,10 +240,12 @@ func (b *smartBot) decide(v *rules.View, ch []rules.Choice) rules.Command {
 		return b.actNight(v, ch) // a wolf asked again: the people of his team changed their pick
 	}
 	switch v.Step {
-	case rules.StepNight, rules.StepNightmare, rules.StepMagician, rules.StepCheck: // stages of their own before the night step, and the checkers' after the witch (night_order=wolves_first)
+	case rules.StepNight, rules.StepNightmare, rules.StepMagician, rules.StepCheck, rules.StepEclipse: // stages of their own before the night step, and the checkers' after the witch (night_order=wolves_first)
 		return b.actNight(v, ch)
 	case rules.StepWitch:
 		return b.actWitch(v, ch)
+	case rules.StepRewind: // 定序王子 (smart_eternal.go)
+		return b.actRewind(v, ch)
 	case rules.StepThief:
 		return b.actThief(v, ch)
 	case rules.StepCupid:

@@ -11,6 +11,9 @@ import "github.com/wolfden/wolfden/rules"
 // (actSwap), else does not swap (a blind swap helps the wolves as often as
 // the village).
 func (b *smartBot) actMoreNight(v *rules.View, ch []rules.Choice) (rules.Command, bool) {
+	if c := find(ch, rules.CmdShelter); c != nil { // 蚀时狼妃 (smart_eternal.go)
+		return b.actShelter(v, c), true
+	}
 	if c := find(ch, rules.CmdSwap); c != nil {
 		return b.actSwap(v, c), true
 	}

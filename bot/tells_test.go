@@ -85,10 +85,12 @@ func (t *tally) add(order []rules.Seat, wolf func(rules.Seat) bool) {
 // (灯影预言家), where two players claim the seer in good faith: the mirror
 // seer plays the seer he believes he is. And the boards of the angel
 // (mh-angel: he plays to be exiled on day 1), the cursed fox
-// (std-12-cursed-fox: he claims plainly) and the mechanical wolf
-// (std-12-mechanical-wolf: a wolf who knows no mate).
+// (std-12-cursed-fox: he claims plainly), the mechanical wolf
+// (std-12-mechanical-wolf: a wolf who knows no mate) and std-12-eternal
+// (永序之轮), where the queen shelters before the pack wakes and the prince
+// may rewind.
 func TestBotsHaveNoTells(t *testing.T) {
-	for _, name := range []string{"std-12", "std-12-pure-white", "std-12-mirror-seer", "mh-angel", "std-12-cursed-fox", "std-12-mechanical-wolf"} {
+	for _, name := range []string{"std-12", "std-12-pure-white", "std-12-mirror-seer", "mh-angel", "std-12-cursed-fox", "std-12-mechanical-wolf", "std-12-eternal"} {
 		t.Run(name, func(t *testing.T) { noTells(t, name) })
 	}
 }

@@ -469,3 +469,14 @@ func CardList(cards []Role, chinese bool) string {
 	}
 	return strings.Join(parts, ", ")
 }
+
+// 永序之轮 (ROLES-MORE-2.md §8): the eclipse wolf queen against the
+// sequence prince.
+func init() {
+	presets = append(presets, &Preset{
+		Name: "std-12-eternal", Chinese: "永序之轮", MinPlayers: 12, MaxPlayers: 12,
+		Description: "3 wolves, eclipse wolf queen, seer, witch, guard, sequence prince, 4 villagers (ROLES-MORE-2)",
+		cards:       fixed(repeat(Werewolf, 3), []Role{EclipseWolfQueen, Seer, Witch, Guard, SequencePrince}, repeat(Villager, 4)),
+		Options:     with(std001, "guard_heal_same_target", "dies"),
+	})
+}

@@ -115,7 +115,7 @@ func (g *Game) check(c Command) refusal {
 		return refuse(CodeTarget, "", "%s takes no list of seats", c.Kind)
 	}
 	switch c.Kind {
-	case CmdSkip, CmdAbstain, CmdRun, CmdWithdraw, CmdTear, CmdOrder, CmdTake, CmdLink, CmdVoters, CmdSwap:
+	case CmdSkip, CmdAbstain, CmdRun, CmdWithdraw, CmdTear, CmdOrder, CmdTake, CmdLink, CmdVoters, CmdSwap, CmdRewind:
 		if c.Target != NoSeat {
 			return refuse(CodeTarget, "", "%s takes no target", c.Kind)
 		}
@@ -370,7 +370,7 @@ func (g *Game) skip(s Seat) {
 		if g.has(g.due, s) {
 			g.emit(Event{Kind: EvSkip, To: me, Seat: s})
 		}
-	case g.step.turn() || g.isNight:
+	case g.step.turn() || g.isNight || g.step == StepRewind: // the prince's window: who passed is nobody's business
 		// By night every skip is the skipper's alone: a public one would name
 		// who holds the card woken (the thief's, cupid's, a night shooter's).
 		g.emit(Event{Kind: EvSkip, To: me, Seat: s})

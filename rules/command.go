@@ -44,13 +44,16 @@ const (
 
 	CmdImitate      // mechanical wolf: imitate Target, learning his card (机械狼)
 	CmdDoubleAttack // mechanical wolf with a pack card, holding the kill: attack Target too tonight, once per game
+	CmdShelter          // eclipse wolf queen: shelter Target tonight (蚀时狼妃)
+	CmdRewind           // sequence prince: reveal and void the exile vote just published (定序王子)
 	numCmds
 )
 
 var cmdNames = [numCmds]string{"none", "attack", "heal", "poison", "protect", "check", "shoot",
 	"vote", "abstain", "run", "withdraw", "badge", "tear", "explode", "charm", "skip", "order",
 	"take", "link", "voters", "ally", "claim", "duel", "curse", "dream", "swap", "hunt", "fear", "model",
-	"silence", "ban", "imitate", "double"}
+	"silence", "ban", "imitate", "double",
+	"shelter", "rewind"}
 
 func (k CmdKind) String() string {
 	if k < numCmds {
@@ -95,7 +98,7 @@ type Command struct {
 
 func (c Command) String() string {
 	switch c.Kind {
-	case CmdAttack, CmdPoison, CmdProtect, CmdCheck, CmdShoot, CmdVote, CmdBadge, CmdCharm, CmdDuel, CmdCurse, CmdDream, CmdHunt, CmdFear, CmdModel, CmdSilence, CmdVoteBan, CmdImitate, CmdDoubleAttack:
+	case CmdAttack, CmdPoison, CmdProtect, CmdCheck, CmdShoot, CmdVote, CmdBadge, CmdCharm, CmdDuel, CmdCurse, CmdDream, CmdHunt, CmdFear, CmdModel, CmdSilence, CmdVoteBan, CmdImitate, CmdDoubleAttack, CmdShelter:
 		return fmt.Sprintf("%d %s %d", c.Seat, c.Kind, c.Target)
 	case CmdExplode:
 		if c.Target != NoSeat {

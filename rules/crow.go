@@ -24,7 +24,7 @@ func init() {
 		choices: choices,
 		extraVote: func(g *Game, st Step) (Seat, int) {
 			t := g.cursed
-			if t == NoSeat || g.day != g.cursedDay || g.exileRounds != 0 || !g.has(g.pubAlive, t) {
+			if t == NoSeat || g.day != g.cursedDay || g.exileRounds != 0 || g.revoting() || !g.has(g.pubAlive, t) {
 				return NoSeat, 0
 			}
 			switch st {
@@ -41,7 +41,7 @@ func init() {
 }
 
 func (g *Game) applyCurse(e *Event) {
-	g.cursed, g.cursedDay = e.Target, g.day+1
+	g.cursed, g.cursedDay = g.rebound(e.Seat, e.Target), g.day+1
 	g.pending &^= e.Seat.bit()
 }
 

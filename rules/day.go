@@ -100,17 +100,22 @@ func (g *Game) beginSpeeches() {
 	case g.opt(OptSpeechOrder) == SpeechSheriffChooses && g.sheriff != NoSeat && g.has(g.pubAlive, g.sheriff):
 		g.emit(Event{Kind: EvStep, Public: true, Value: int16(StepOrder), Seat: g.sheriff, Mask: g.sheriff.bit()})
 	default:
-		// From the left of the night's first victim; after a peaceful night
-		// from the left of the sheriff, or from seat 1.
-		from := g.lowest(g.lastDawn)
-		if from == NoSeat {
-			from = g.sheriff
-		}
-		if from == NoSeat {
-			from = g.n
-		}
-		g.nextSpeaker(StepSpeech, from, g.pubAlive)
+		g.nextSpeaker(StepSpeech, g.speechStart(), g.pubAlive)
 	}
+}
+
+// speechStart: the day speeches go from the left of the night's first
+// victim; after a peaceful night from the left of the sheriff, or from
+// seat 1.
+func (g *Game) speechStart() Seat {
+	from := g.lowest(g.lastDawn)
+	if from == NoSeat {
+		from = g.sheriff
+	}
+	if from == NoSeat {
+		from = g.n
+	}
+	return from
 }
 
 // exile carries out the day vote's verdict.

@@ -53,7 +53,7 @@ func init() {
 }
 
 func (g *Game) applyDream(e *Event) {
-	g.dreamer = g.landed(e.Target)
+	g.dreamer = g.lands(e.Seat, e.Target)
 	g.pending &^= e.Seat.bit()
 }
 

@@ -89,6 +89,8 @@ const (
 	EvBlood                  // the mixed blood Seat takes Target as his model (混血儿, night 1; told to him alone, not the model's camp)
 	EvImitate                // the mechanical wolf Seat imitates Target, whose card is Role (机械狼; told to him alone)
 	EvDoubleAttack           // the mechanical wolf Seat attacks Target too tonight, his once-per-game second attack (机械狼; told to him alone)
+	EvShelter                // the eclipse wolf queen Seat shelters Target tonight (蚀时狼妃; told to her alone)
+	EvRewind                 // public: the sequence prince Seat reveals and voids the exile vote just published (定序王子)
 	numEventKinds
 )
 
@@ -106,6 +108,7 @@ var eventNames = [numEventKinds]string{
 	"silence", "vote_ban", "silenced", "vote_banned", "growl",
 	"siblings", "angel_wins", "mirror", "blood",
 	"imitate", "double_attack",
+	"shelter", "rewind",
 }
 
 func (k EventKind) String() string {

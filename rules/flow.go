@@ -64,7 +64,7 @@ func (g *Game) enter(s Step) {
 		}
 	case StepCheck:
 		g.wakeChecks()
-	case StepSignup:
+	case StepSignup, StepRewind:
 		g.emit(Event{Kind: EvStep, Public: true, Value: int16(s), Mask: g.pubAlive})
 	case StepCampaign:
 		g.nextSpeaker(s, g.n, g.cands)
@@ -106,11 +106,13 @@ func (g *Game) complete() {
 		g.setResume(StepVote, false)
 	case StepSignup:
 		g.closeSignup()
+	case StepRewind:
+		g.closeRewind()
 	case StepWithdraw:
 		g.closeWithdraw()
 	case StepElect, StepElectPK, StepSheriffVote, StepSheriffPKVote, StepVote, StepPKVote:
 		g.closeVote(s)
-	case StepThief, StepCupid, StepNightmare, StepMagician:
+	case StepThief, StepCupid, StepNightmare, StepMagician, StepEclipse:
 		g.nextNightStage(s)
 	case StepSeqVote:
 		g.nextCandidate(g.stepSeat, false)

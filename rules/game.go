@@ -96,6 +96,8 @@ type Game struct {
 	angelState
 	mixedBloodState
 	mechanicalWolfState
+	eclipseState
+	princeState
 
 	winner Camp
 	over   bool
@@ -304,6 +306,9 @@ func (g *Game) has(m uint32, s Seat) bool { return m&s.bit() != 0 }
 func (g *Game) apply(e *Event) {
 	g.draws += uint32(e.Draws)
 	s, t := e.Seat, e.Target
+	if g.shelter != NoSeat { // 蚀时狼妃: a power aimed at the sheltered rebounds
+		g.noteRebound(e)
+	}
 	switch e.Kind {
 	case EvRole:
 		g.setRole(s, e.Role)
@@ -367,6 +372,10 @@ func (g *Game) apply(e *Event) {
 		g.applyImitate(e)
 	case EvDoubleAttack:
 		g.applyDoubleAttack(e)
+	case EvShelter:
+		g.applyShelter(e)
+	case EvRewind:
+		g.applyRewind(e)
 	case EvDream:
 		g.applyDream(e)
 	case EvMagic:
@@ -456,6 +465,7 @@ func (g *Game) apply(e *Event) {
 		}
 	case EvVoteResult:
 		g.tied = e.Mask
+		g.lastVote, g.lastPick = Step(e.Value), t
 		switch Step(e.Value) {
 		case StepVote, StepPKVote, StepSeqVote, StepMobVote:
 			g.exileRounds++

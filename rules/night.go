@@ -141,7 +141,7 @@ func (g *Game) resolveNight() {
 		// Then the dream's immunity, and the spirit knight's (nightSafe).
 		if f := hooks[g.role[t]].attacked; !g.nightSafe(t, CauseAttack) && (f == nil || !f(g, t, hit, healed, guarded)) && hit {
 			c := CauseAttack
-			if g.landed(g.poisonT) == t {
+			if g.poisonLands() == t {
 				c = CausePoison
 			}
 			g.kill(t, c, false, false, &b)

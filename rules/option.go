@@ -62,6 +62,7 @@ const (
 	OptBrothersWakeEvery
 	OptCursedFoxKilledBy
 	OptMechanicalWolfLearns
+	OptSequencePrinceExtraSpeech
 	numOptions
 )
 
@@ -161,6 +162,8 @@ const (
 
 	LearnsFirstNight = 0 // mechanical_wolf_learns: he imitates on night 1
 	LearnsAnyNight   = 1 // … or on the first night he chooses
+	PrinceSpeaks = 0 // sequence_prince_extra_speech: the prince alone speaks again
+	AllSpeak     = 1 // … every living player does
 )
 
 type optionInfo struct {
@@ -221,6 +224,8 @@ var optionTable = [numOptions]optionInfo{
 	OptCursedFoxKilledBy:        {"cursed_fox_killed_by", []string{"seer", "any_village_check"}, "which checks kill the cursed fox (咒狐): the seer's (and the mirror seer's), or every village check (the psychic's too)"},
 	OptMechanicalWolfLearns:     {"mechanical_wolf_learns", []string{"first_night", "any_night"}, "when the mechanical wolf (机械狼) imitates a player: on night 1, or on the first night he chooses"},
 	OptBrothersWakeEvery:        {"brothers_wake_every", []string{"2", "1", "0"}, "the brothers (三兄弟) meet on night 1, then every this many nights (0: night 1 only)"},
+
+	OptSequencePrinceExtraSpeech: {"sequence_prince_extra_speech", []string{"prince", "all"}, "who speaks again before the sequence prince's (定序王子) re-vote: the prince alone, or every living player in the day's order"},
 }
 
 // Options is a ruleset: one value per option.

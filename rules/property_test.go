@@ -50,6 +50,8 @@ func entitled(g *Game, e *Event) uint32 {
 		return g.seatsOf(Dreamcatcher, g.all)
 	case EvMagic:
 		return g.seatsOf(Magician, g.all)
+	case EvShelter:
+		return g.seatsOf(EclipseWolfQueen, g.all)
 	case EvHunt:
 		return g.seatsOf(WitchHunter, g.all)
 	case EvFear:
@@ -99,6 +101,8 @@ func entitled(g *Game, e *Event) uint32 {
 			return g.seatsOf(Nightmare, g.all)
 		case StepMagician:
 			return g.seatsOf(Magician, g.all)
+		case StepEclipse:
+			return g.seatsOf(EclipseWolfQueen, g.all)
 		case StepCheck: // night_order=wolves_first: a checker woken alone
 			return g.seatsOf(Seer, g.all) | g.seatsOf(Psychic, g.all) | g.seatsOf(PureWhite, g.all) | g.seatsOf(MirrorSeer, g.all)
 		case StepNightShot: // a shooter killed tonight, woken alone

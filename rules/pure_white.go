@@ -30,7 +30,7 @@ func init() {
 func (g *Game) applyCardCheck(e *Event) {
 	switch g.role[e.Seat] {
 	case PureWhite:
-		g.pureCheck = g.landed(e.Target)
+		g.pureCheck = g.lands(e.Seat, e.Target)
 	case WolfWitch:
 		g.wolfCheck = g.landed(e.Target)
 	}

@@ -71,6 +71,8 @@ const (
 	CursedFox  // 咒狐: immune to the attack, killed by the seer's check; steals a win alive
 
 	MechanicalWolf // 机械狼: a lone wolf who imitates a player on night 1 and gains what that card gives
+	EclipseWolfQueen // 蚀时狼妃: a wolf who shelters a player a night: the gods' powers on him rebound, once
+	SequencePrince   // 定序王子: once, voids a day's first exile vote and has it taken again
 	numRoles
 )
 
@@ -146,6 +148,8 @@ var roleTable = [numRoles]roleInfo{
 	CursedFox:     {"cursed_fox", "咒狐", FoxCamp, false, true},
 
 	MechanicalWolf: {"mechanical_wolf", "机械狼", Wolves, false, true},
+	EclipseWolfQueen: {"eclipse_wolf_queen", "蚀时狼妃", Wolves, false, true},
+	SequencePrince:   {"sequence_prince", "定序王子", Village, true, true},
 }
 
 func (r Role) String() string {

@@ -52,11 +52,11 @@ func (g *Game) resolveReflection(b *batch) {
 	}
 	for i := start; i < len(g.events) && victim == NoSeat; i++ {
 		e := &g.events[i]
-		if e.Kind == EvCheck && g.role[e.Seat].Camp() == Village && g.landed(e.Target) == k {
+		if e.Kind == EvCheck && g.role[e.Seat].Camp() == Village && g.lands(e.Seat, e.Target) == k {
 			victim = e.Seat
 		}
 	}
-	if victim == NoSeat && g.poisonT != NoSeat && g.landed(g.poisonT) == k {
+	if victim == NoSeat && g.poisonT != NoSeat && g.poisonLands() == k {
 		victim = g.firstOf(Witch, g.all)
 	}
 	if victim == NoSeat {

@@ -188,7 +188,22 @@ func (g *Game) closeVote(s Step) {
 		res.Target, res.Draws = g.pick(top), 1
 	}
 	g.emit(res)
-	chosen := res.Target
+	if g.rewindWindow(s, firstRound, electing) { // 定序王子: the result waits for the prince's window
+		g.setResume(StepRewind, false)
+		return
+	}
+	g.settleVote(s, top, res.Target, firstRound, electing)
+}
+
+// settleVote applies a closed vote's result: the top seats, the one chosen
+// (NoSeat: none).
+func (g *Game) settleVote(s Step, top uint32, chosen Seat, firstRound, electing bool) {
+	open := s == StepSeqVote || s == StepMobVote
+	exileVote := s == StepVote || s == StepPKVote || open
+	tieRule := g.opt(OptVoteTie)
+	sg := g.scapegoat()
+	tie := popcount(top) > 1
+	mob := s == StepMobVote
 	switch {
 	case tie && exileVote && !electing && sg != NoSeat && (!mob || !firstRound):
 		g.emit(Event{Kind: EvExile, Public: true})

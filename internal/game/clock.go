@@ -201,7 +201,7 @@ func (t *Timers) forStep(s rules.Step) time.Duration {
 	case rules.StepElect, rules.StepElectPK, rules.StepSheriffVote, rules.StepSheriffPKVote,
 		rules.StepVote, rules.StepPKVote, rules.StepSeqVote, rules.StepMobVote:
 		return t.Vote
-	case rules.StepThief, rules.StepCupid, rules.StepNightmare, rules.StepMagician:
+	case rules.StepThief, rules.StepCupid, rules.StepNightmare, rules.StepMagician, rules.StepEclipse:
 		return t.Setup
 	case rules.StepNight:
 		return t.Night
@@ -232,6 +232,9 @@ func nightSlots(b *rules.Board, night int, t *Timers) []slot {
 	// whoever is alive (ROLES-MORE.md night order).
 	if night > 0 && slices.Contains(b.Cards, rules.Nightmare) {
 		out = append(out, slot{rules.StepNightmare, t.Setup.Milliseconds()})
+	}
+	if night > 0 && slices.Contains(b.Cards, rules.EclipseWolfQueen) { // 蚀时狼妃: after the nightmare
+		out = append(out, slot{rules.StepEclipse, t.Setup.Milliseconds()})
 	}
 	if night > 0 && slices.Contains(b.Cards, rules.Magician) {
 		out = append(out, slot{rules.StepMagician, t.Setup.Milliseconds()})
@@ -396,7 +399,7 @@ func (c *clock) opens(e *rules.Event) int {
 	case rules.EvStep:
 		switch st := rules.Step(e.Value); st {
 		case rules.StepThief, rules.StepCupid, rules.StepNight, rules.StepWitch, rules.StepNightShot,
-			rules.StepNightmare, rules.StepMagician, rules.StepCheck:
+			rules.StepNightmare, rules.StepMagician, rules.StepCheck, rules.StepEclipse:
 			return c.slotFor(st)
 		}
 	case rules.EvDay:

@@ -188,6 +188,8 @@ var cmdHelp = map[string]string{
 	"ally": "name the wolves' ally", "duel": "reveal yourself as the knight and duel a player", "curse": "curse a player (one more vote against him)",
 	"dream": "dream a player tonight", "swap": "swap two players for the night", "hunt": "hunt a player tonight",
 	"fear": "fear a player: no power tonight", "model": "take a player as your model",
+	"shelter": "shelter a player: tonight the gods' powers aimed at him land on their casters (once)",
+	"rewind":  "reveal yourself as the sequence prince and void the vote just published: it is taken again",
 }
 
 // retryPrompt answers a reply that could not be used.

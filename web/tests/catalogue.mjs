@@ -12,6 +12,11 @@
 //                         the crow's seat
 //   std-12-dreamcatcher   the dreamcatcher (摄梦人) picks his dreamer each
 //                         night from night 2 (night 1's is the clock's)
+//   std-12-eternal        the eclipse wolf queen (蚀时狼妃) shelters a seat on
+//                         night 2 (the one-seat pick in her own stage); the
+//                         sequence prince (定序王子) presses the rewind in the
+//                         window after day 1's vote, which a villager sees with
+//                         the same prompt and a pass only
 //
 // In the magician's, the crow's and the dreamcatcher's games a second page
 // plays seat 2, a villager, through the UI too; what it receives (frames and
@@ -27,7 +32,8 @@
 //   node tests/catalogue.mjs          builds the client and the server first
 //   WOLFDEN_BIN=/path/wolfden ...     uses that binary (its embedded client)
 //   CHROMIUM=/path/chromium ...       another Chromium than /usr/bin/chromium
-//   ONLY=knight,crow ...              some of the games (knight, magician, crow, dreamcatcher)
+//   ONLY=knight,crow ...              some of the games (knight, magician, crow, dreamcatcher, queen, prince)
+//   PRINCE_SEED=5                     the prince's game's seed (his first window must come while he lives)
 //   MAGICIAN_SWAP=4,6 MAGICIAN_NIGHT=2  the magician's pair and night (the wolves'
 //                                     target first: DUMP=1 shows it, MAGICIAN_NIGHT=99 swaps never)
 //   DUMP=1 TRACE=1 REPLAYS=dir FAILSHOTS=dir   the nights, every step and press, the replays, failure pictures
@@ -519,7 +525,93 @@ async function dreamcatcher(browser, base) {
   await secrecy('dreamcatcher', me, vic, ['dream'], /You dream|dreams seat/i);
 }
 
-const GAMES = { knight, magician, crow, dreamcatcher };
+// --- the eclipse wolf queen and the sequence prince (std-12-eternal) --------
+
+const QUEEN = {
+  name: 'queen', preset: 'std-12-eternal', seed: 3, second: true,
+  deal: ['eclipse_wolf_queen', 'villager', 'seer', 'witch', 'guard', 'werewolf', 'villager', 'werewolf', 'villager', 'sequence_prince', 'villager', 'werewolf'],
+};
+const SHELTER_NIGHT = 2; // night 1 is the clock's (room)
+
+// queen: the eclipse wolf queen (蚀时狼妃) shelters a seat with the one-seat
+// pick in her own stage on night 2 (a packmate, seat 6, or the first seat
+// offered): the replay holds it as she picked it; the villager received
+// none of it (frames, log).
+async function queen(browser, base) {
+  const { id, seats: [me, vic], cards } = await room(browser, base, QUEEN);
+  let sheltered = 0;
+  const plan = async (p) => {
+    const group = panel(p.page).locator('[data-testid="action-shelter"]');
+    if (!(await group.count())) return false;
+    const night = await nightOf(p.page);
+    if (night !== SHELTER_NIGHT || sheltered) return false; // no shelter tonight: the clock passes for her
+    const offered = await group.locator('button[data-testid^="target-shelter-"]:not([disabled])').evaluateAll((bs) => bs.map((b) => Number(b.dataset.testid.split('-').pop())));
+    const t = offered.includes(6) ? 6 : offered[0];
+    await pick(p.page, 'shelter', [t]);
+    sheltered = t;
+    log(`queen: night ${night}: she sheltered seat ${t} (offered ${offered.join(' ')})`);
+    return true;
+  };
+  await Promise.all([play(me, plan, ['shelter']), play(vic, null, [], me), cards]);
+  if (!sheltered) fail('queen: no shelter was picked');
+  const replay = await over(base, 'queen', id, me);
+  const sh = (byNight(replay.events)[SHELTER_NIGHT] || []).find((e) => e.kind === 'shelter');
+  if (!sh || sh.target !== sheltered || sh.seat !== 1) fail(`queen: the replay's shelter of night ${SHELTER_NIGHT} is ${JSON.stringify(sh)}, the page picked ${sheltered}`);
+  await secrecy('queen', me, vic, ['shelter'], /You shelter|shelters seat/i);
+}
+
+const PRINCE = {
+  name: 'prince', preset: 'std-12-eternal', seed: Number(process.env.PRINCE_SEED || 5), second: true,
+  deal: ['sequence_prince', 'villager', 'seer', 'witch', 'guard', 'werewolf', 'villager', 'werewolf', 'villager', 'eclipse_wolf_queen', 'villager', 'werewolf'],
+};
+
+// prince: in the window after day 1's exile vote both pages show the same
+// prompt and a pass; only the prince's has "Reveal the prince and void this
+// vote", which he presses: both logs say it, and the same voters vote again.
+// No other step of his game offers the button.
+async function prince(browser, base) {
+  const { id, seats: [me, vic], cards } = await room(browser, base, PRINCE);
+  const prompts = {};
+  let rewound = false;
+  let strays = 0;
+  const look = (who) => async (p) => {
+    const pan = panel(p.page);
+    const has = await pan.locator('[data-testid="act-rewind"]').count();
+    const step = p.state && p.state.step;
+    if (step !== 'rewind') {
+      if (has) strays++;
+      return false;
+    }
+    if (who === 'vic') return false; // act passes (after the prince: see below)
+    if (!has) fail('prince: the prince\'s window has no rewind button');
+    if (rewound) return false;
+    // the window as both seats see it, before he acts: the same prompt, the
+    // villager's panel with its pass and no rewind
+    const vp = panel(vic.page);
+    await vp.locator('[data-testid="act-skip"]').waitFor({ timeout: 10000 }).catch(() => fail('prince: the villager\'s window has no pass'));
+    if (await vp.locator('[data-testid="act-rewind"]').count()) fail('prince: the villager\'s window offers the rewind');
+    prompts.me = (await pan.innerText()).match(/The vote is published[^\n]*/)?.[0] || '';
+    prompts.vic = (await vp.innerText()).match(/The vote is published[^\n]*/)?.[0] || '';
+    await click(pan.locator('[data-testid="act-rewind"]'));
+    await answered(p.page);
+    rewound = true;
+    log('prince: he pressed the rewind in the window of day ' + (p.state && p.state.day));
+    return true;
+  };
+  await Promise.all([play(me, look('me'), ['rewind']), play(vic, look('vic'), [], me), cards]);
+  if (!rewound) fail('prince: no window came while the prince lived: try another PRINCE_SEED');
+  if (strays) fail(`prince: the rewind button showed ${strays} times outside the window`);
+  if (!prompts.me || prompts.me !== prompts.vic) fail(`prince: the window's prompts differ: "${prompts.me}" / "${prompts.vic}"`);
+  for (const p of [me, vic]) await logLine(p, /Seat 1 reveals the sequence prince/, { secret: false });
+  const replay = await over(base, 'prince', id, me);
+  const i = replay.events.findIndex((e) => e.kind === 'rewind');
+  if (i < 0 || replay.events[i].seat !== 1) fail(`prince: the replay's rewind is ${JSON.stringify(replay.events[i])}`);
+  const results = replay.events.slice(0, i + 40).filter((e) => e.kind === 'vote_result' && e.value === 15);
+  if (results.length < 2) fail(`prince: no re-vote after the rewind (${results.length} exile vote results)`);
+  log(`prince: both seats saw the prompt "${prompts.me}"; the re-vote followed the rewind`);
+}
+
+const GAMES = { knight, magician, crow, dreamcatcher, queen, prince };
 const only = (process.env.ONLY || '').split(',').filter(Boolean);
 let srv = null;
 let browser = null;

@@ -22,7 +22,7 @@ export function timerMs(room, name) {
 }
 
 // nightSlots is tonight's schedule: [{step, dur}] in order, dur in ms: the
-// nightmare and the magician each real night, the thief and cupid on the
+// nightmare, the eclipse wolf queen and the magician each real night, the thief and cupid on the
 // first night (night 0 with first_phase=day, which holds only those),
 // everyone at once, the witch, the checkers (night_order=wolves_first: the
 // seer, the psychic wake after the witch), the in-night shot.
@@ -33,6 +33,7 @@ export function nightSlots(room, night) {
   const setup = timerMs(room, 'setup');
   const out = [];
   if (night > 0 && cards.has('nightmare')) out.push({ step: 'nightmare', dur: setup });
+  if (night > 0 && cards.has('eclipse_wolf_queen')) out.push({ step: 'eclipse', dur: setup });
   if (night > 0 && cards.has('magician')) out.push({ step: 'magician', dur: setup });
   if (first && cards.has('thief')) out.push({ step: 'thief', dur: setup });
   if (first && cards.has('cupid')) out.push({ step: 'cupid', dur: setup });

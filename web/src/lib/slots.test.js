@@ -31,9 +31,11 @@ describe('nightSlots', () => {
     expect(nightSlots(r, 0).map((s) => s.step)).toEqual(['thief']);
     expect(nightSlots(r, 1).map((s) => s.step)).toEqual(['night']);
   });
-  it('has the nightmare and the magician before everyone each night', () => {
+  it('has the nightmare, the eclipse wolf queen and the magician before everyone each night', () => {
     const r = { cards: ['nightmare', 'magician', 'werewolf', 'villager'], options: {}, timers: {} };
     expect(nightSlots(r, 3).map((s) => s.step)).toEqual(['nightmare', 'magician', 'night']);
+    const q = { cards: ['nightmare', 'eclipse_wolf_queen', 'magician', 'werewolf', 'villager'], options: {}, timers: {} };
+    expect(nightSlots(q, 1).map((s) => s.step)).toEqual(['nightmare', 'eclipse', 'magician', 'night']);
     const b = { cards: ['thief', 'cupid', 'nightmare', 'hunter', 'villager'], options: { night_shot: 'in_night' }, timers: { setup: '5s', night: '10s', other: '3s' } };
     expect(nightSlots(b, 1).map((s) => s.step)).toEqual(['nightmare', 'thief', 'cupid', 'night', 'night_shot']);
     expect(nightSlots(b, 2).map((s) => s.step)).toEqual(['nightmare', 'night', 'night_shot']);
@@ -59,7 +61,7 @@ describe('nightSlots', () => {
     const src = clockGo();
     const body = src.slice(src.indexOf('func nightSlots('), src.indexOf('\n}\n', src.indexOf('func nightSlots(')));
     const steps = [...body.matchAll(/slot\{rules\.Step(\w+),/g)].map((m) => m[1].replace(/([a-z])([A-Z])/g, '$1_$2').toLowerCase());
-    expect(steps).toEqual(['nightmare', 'magician', 'thief', 'cupid', 'night', 'witch', 'check', 'night_shot']);
+    expect(steps).toEqual(['nightmare', 'eclipse', 'magician', 'thief', 'cupid', 'night', 'witch', 'check', 'night_shot']);
   });
 });
 
