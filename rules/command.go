@@ -44,8 +44,8 @@ const (
 
 	CmdImitate      // mechanical wolf: imitate Target, learning his card (机械狼)
 	CmdDoubleAttack // mechanical wolf with a pack card, holding the kill: attack Target too tonight, once per game
-	CmdShelter          // eclipse wolf queen: shelter Target tonight (蚀时狼妃)
-	CmdRewind           // sequence prince: reveal and void the exile vote just published (定序王子)
+	CmdShelter      // eclipse wolf queen: shelter Target tonight (蚀时狼妃)
+	CmdRewind       // sequence prince: reveal and void the exile vote just published (定序王子)
 	numCmds
 )
 

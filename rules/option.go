@@ -162,8 +162,8 @@ const (
 
 	LearnsFirstNight = 0 // mechanical_wolf_learns: he imitates on night 1
 	LearnsAnyNight   = 1 // … or on the first night he chooses
-	PrinceSpeaks = 0 // sequence_prince_extra_speech: the prince alone speaks again
-	AllSpeak     = 1 // … every living player does
+	PrinceSpeaks     = 0 // sequence_prince_extra_speech: the prince alone speaks again
+	AllSpeak         = 1 // … every living player does
 )
 
 type optionInfo struct {

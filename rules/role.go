@@ -70,7 +70,7 @@ const (
 	MixedBlood // 混血儿: takes the camp of a model he chooses on night 1, not knowing it
 	CursedFox  // 咒狐: immune to the attack, killed by the seer's check; steals a win alive
 
-	MechanicalWolf // 机械狼: a lone wolf who imitates a player on night 1 and gains what that card gives
+	MechanicalWolf   // 机械狼: a lone wolf who imitates a player on night 1 and gains what that card gives
 	EclipseWolfQueen // 蚀时狼妃: a wolf who shelters a player a night: the gods' powers on him rebound, once
 	SequencePrince   // 定序王子: once, voids a day's first exile vote and has it taken again
 	numRoles
@@ -147,7 +147,7 @@ var roleTable = [numRoles]roleInfo{
 	MixedBlood:    {"mixed_blood", "混血儿", Village, false, true},
 	CursedFox:     {"cursed_fox", "咒狐", FoxCamp, false, true},
 
-	MechanicalWolf: {"mechanical_wolf", "机械狼", Wolves, false, true},
+	MechanicalWolf:   {"mechanical_wolf", "机械狼", Wolves, false, true},
 	EclipseWolfQueen: {"eclipse_wolf_queen", "蚀时狼妃", Wolves, false, true},
 	SequencePrince:   {"sequence_prince", "定序王子", Village, true, true},
 }
