@@ -41,13 +41,16 @@ const (
 	CmdModel            // wild child: take Target as model (night 1)
 	CmdSilence          // silence elder: Target has no speech tomorrow (禁言长老)
 	CmdVoteBan          // vote-ban elder: Target may not vote at tomorrow's exile vote (禁票长老)
+	CmdDance            // dancer: the three seats of Mask dance tonight (舞者)
+	CmdAsk              // masquerade: ask whether Target is in tonight's dance (假面)
+	CmdMask             // masquerade: Target's dance camp is flipped tonight (假面)
 	numCmds
 )
 
 var cmdNames = [numCmds]string{"none", "attack", "heal", "poison", "protect", "check", "shoot",
 	"vote", "abstain", "run", "withdraw", "badge", "tear", "explode", "charm", "skip", "order",
 	"take", "link", "voters", "ally", "claim", "duel", "curse", "dream", "swap", "hunt", "fear", "model",
-	"silence", "ban"}
+	"silence", "ban", "dance", "ask", "mask"}
 
 func (k CmdKind) String() string {
 	if k < numCmds {
@@ -92,7 +95,7 @@ type Command struct {
 
 func (c Command) String() string {
 	switch c.Kind {
-	case CmdAttack, CmdPoison, CmdProtect, CmdCheck, CmdShoot, CmdVote, CmdBadge, CmdCharm, CmdDuel, CmdCurse, CmdDream, CmdHunt, CmdFear, CmdModel, CmdSilence, CmdVoteBan:
+	case CmdAttack, CmdPoison, CmdProtect, CmdCheck, CmdShoot, CmdVote, CmdBadge, CmdCharm, CmdDuel, CmdCurse, CmdDream, CmdHunt, CmdFear, CmdModel, CmdSilence, CmdVoteBan, CmdAsk, CmdMask:
 		return fmt.Sprintf("%d %s %d", c.Seat, c.Kind, c.Target)
 	case CmdExplode:
 		if c.Target != NoSeat {
@@ -105,7 +108,7 @@ func (c Command) String() string {
 		return fmt.Sprintf("%d order cw", c.Seat)
 	case CmdTake:
 		return fmt.Sprintf("%d take %d", c.Seat, c.Value)
-	case CmdLink, CmdVoters, CmdSwap:
+	case CmdLink, CmdVoters, CmdSwap, CmdDance:
 		return fmt.Sprintf("%d %s %s", c.Seat, c.Kind, plusList(c.Mask))
 	case CmdAlly:
 		return fmt.Sprintf("%d %s %d", c.Seat, c.Kind, c.Target)

@@ -87,6 +87,9 @@ const (
 	EvAngelWins              // moderator: the angel Seat died as he wished (exiled on day 1, attacked on night 1): he wins alone (天使)
 	EvMirror                 // moderator: Seat, told he is the seer (EvRole), holds the mirror seer's card (灯影预言家)
 	EvBlood                  // the mixed blood Seat takes Target as his model (混血儿, night 1; told to him alone, not the model's camp)
+	EvDance                  // the dancer Seat makes the three seats of Mask dance tonight (舞者; told to him alone)
+	EvAsk                    // the masquerade Seat is told whether Target is in tonight's dance (Value 1) (假面; told to him alone)
+	EvMask                   // the masquerade Seat masks Target: his dance camp is flipped tonight (假面; told to him alone)
 	numEventKinds
 )
 
@@ -103,6 +106,7 @@ var eventNames = [numEventKinds]string{
 	"model", "wild_wolf", "blood_moon",
 	"silence", "vote_ban", "silenced", "vote_banned", "growl",
 	"siblings", "angel_wins", "mirror", "blood",
+	"dance", "ask", "mask",
 }
 
 func (k EventKind) String() string {
@@ -143,11 +147,12 @@ const (
 	CauseReflect         // the spirit knight's reflection (恶灵骑士)
 	CausePurify          // checked by the pure white (a wolf) or the wolf witch (the pure white), from night 2
 	CauseChecked         // the cursed fox, checked by the seer (咒狐)
+	CauseDance           // the one of the dance whose camp differs from the other two (舞者)
 	numCauses
 )
 
 var causeNames = [numCauses]string{"none", "attack", "poison", "exile", "shot", "explode", "taken", "charm", "tails",
-	"love", "scapegoat", "red_card", "elder", "duel", "hunt", "dream", "reflect", "purify", "checked"}
+	"love", "scapegoat", "red_card", "elder", "duel", "hunt", "dream", "reflect", "purify", "checked", "dance"}
 
 func (c Cause) String() string {
 	if c < numCauses {
@@ -312,8 +317,13 @@ func (e Event) String() string {
 		return fmt.Sprintf("%s %d", k, s)
 	case EvNoAttack:
 		return k
-	case EvMagic:
+	case EvMagic, EvDance:
 		return fmt.Sprintf("%s %d %s", k, s, seatList(e.Mask))
+	case EvAsk:
+		if e.Value == 1 {
+			return fmt.Sprintf("%s %d %d dances", k, s, t)
+		}
+		return fmt.Sprintf("%s %d %d not_dancing", k, s, t)
 	case EvReflect:
 		if e.Value == 1 {
 			return fmt.Sprintf("%s %d %d next_night", k, s, t)

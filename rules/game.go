@@ -95,6 +95,7 @@ type Game struct {
 	siblingsState
 	angelState
 	mixedBloodState
+	danceState
 
 	winner Camp
 	over   bool
@@ -362,6 +363,12 @@ func (g *Game) apply(e *Event) {
 		g.applyMirror(e)
 	case EvBlood:
 		g.applyBlood(e)
+	case EvDance:
+		g.applyDance(e)
+	case EvAsk:
+		g.asked = true
+	case EvMask:
+		g.applyMask(e)
 	case EvDream:
 		g.applyDream(e)
 	case EvMagic:

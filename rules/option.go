@@ -61,6 +61,7 @@ const (
 	OptSistersWakeEvery
 	OptBrothersWakeEvery
 	OptCursedFoxKilledBy
+	OptDancerOncePerPlayer
 	numOptions
 )
 
@@ -216,6 +217,7 @@ var optionTable = [numOptions]optionInfo{
 	OptSistersWakeEvery:         {"sisters_wake_every", []string{"2", "1", "0"}, "the sisters (姐妹) meet on night 1, then every this many nights (0: night 1 only)"},
 	OptCursedFoxKilledBy:        {"cursed_fox_killed_by", []string{"seer", "any_village_check"}, "which checks kill the cursed fox (咒狐): the seer's (and the mirror seer's), or every village check (the psychic's too)"},
 	OptBrothersWakeEvery:        {"brothers_wake_every", []string{"2", "1", "0"}, "the brothers (三兄弟) meet on night 1, then every this many nights (0: night 1 only)"},
+	OptDancerOncePerPlayer:      {"dancer_once_per_player", []string{"on", "off"}, "every player but the dancer (舞者) dances at most once per game"},
 }
 
 // Options is a ruleset: one value per option.

@@ -69,6 +69,8 @@ const (
 	Angel      // 天使: wins alone if exiled on day 1 or killed by the wolves on night 1 (Miller's Hollow)
 	MixedBlood // 混血儿: takes the camp of a model he chooses on night 1, not knowing it
 	CursedFox  // 咒狐: immune to the attack, killed by the seer's check; steals a win alive
+	Dancer     // 舞者: from night 2 makes three players dance; the odd camp out dies
+	Masquerade // 假面: a lone wolf who asks about the dance and masks one dancer's camp
 	numRoles
 )
 
@@ -142,6 +144,8 @@ var roleTable = [numRoles]roleInfo{
 	Angel:         {"angel", "天使", Village, false, true},
 	MixedBlood:    {"mixed_blood", "混血儿", Village, false, true},
 	CursedFox:     {"cursed_fox", "咒狐", FoxCamp, false, true},
+	Dancer:        {"dancer", "舞者", Village, true, true},
+	Masquerade:    {"masquerade", "假面", Wolves, false, true},
 }
 
 func (r Role) String() string {

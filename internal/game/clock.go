@@ -183,6 +183,8 @@ func (t *Timers) forStep(s rules.Step) time.Duration {
 		return t.Witch
 	case rules.StepCheck:
 		return t.check()
+	case rules.StepMasquerade:
+		return t.Witch
 	}
 	return t.Other
 }
@@ -228,6 +230,10 @@ func nightSlots(b *rules.Board, night int, t *Timers) []slot {
 	if b.Options[rules.OptNightOrder] == rules.WolvesFirst &&
 		slices.ContainsFunc(b.Cards, rules.Role.LateCheck) {
 		out = append(out, slot{rules.StepCheck, t.check().Milliseconds()})
+	}
+	// The masquerade's step (假面), from night 2, whether he lives or not.
+	if night >= 2 && slices.Contains(b.Cards, rules.Masquerade) {
+		out = append(out, slot{rules.StepMasquerade, t.Witch.Milliseconds()})
 	}
 	// night_shot=in_night: a shooter killed tonight fires before the dawn.
 	// The slot is on every night's schedule of a board with a shooter, so
@@ -356,7 +362,7 @@ func (c *clock) opens(e *rules.Event) int {
 	case rules.EvStep:
 		switch st := rules.Step(e.Value); st {
 		case rules.StepThief, rules.StepCupid, rules.StepNight, rules.StepWitch, rules.StepNightShot,
-			rules.StepNightmare, rules.StepMagician, rules.StepCheck:
+			rules.StepNightmare, rules.StepMagician, rules.StepCheck, rules.StepMasquerade:
 			return c.slotFor(st)
 		}
 	case rules.EvDay:

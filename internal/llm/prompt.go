@@ -188,6 +188,7 @@ var cmdHelp = map[string]string{
 	"ally": "name the wolves' ally", "duel": "reveal yourself as the knight and duel a player", "curse": "curse a player (one more vote against him)",
 	"dream": "dream a player tonight", "swap": "swap two players for the night", "hunt": "hunt a player tonight",
 	"fear": "fear a player: no power tonight", "model": "take a player as your model",
+	"dance": "choose three players to dance tonight", "ask": "ask whether a player dances tonight", "mask": "give a player the mask for tonight's dance",
 }
 
 // retryPrompt answers a reply that could not be used.
