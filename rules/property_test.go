@@ -24,6 +24,10 @@ func entitled(g *Game, e *Event) uint32 {
 		return g.seatsOf(WildChild, g.all)
 	case EvBlood:
 		return g.seatsOf(MixedBlood, g.all)
+	case EvDance:
+		return g.seatsOf(Dancer, g.all)
+	case EvAsk, EvMask:
+		return g.seatsOf(Masquerade, g.all)
 	case EvCharm:
 		return g.seatsOf(WolfBeauty, g.all)
 	case EvSiblings: // the group's own members (the thief may hold a sister's card)
@@ -95,6 +99,8 @@ func entitled(g *Game, e *Event) uint32 {
 			return g.seatsOf(Nightmare, g.all)
 		case StepMagician:
 			return g.seatsOf(Magician, g.all)
+		case StepMasquerade:
+			return g.seatsOf(Masquerade, g.all)
 		case StepCheck: // night_order=wolves_first: a checker woken alone
 			return g.seatsOf(Seer, g.all) | g.seatsOf(Psychic, g.all) | g.seatsOf(PureWhite, g.all) | g.seatsOf(MirrorSeer, g.all)
 		case StepNightShot: // a shooter killed tonight, woken alone
