@@ -104,6 +104,7 @@ export const OPTION_CARDS = {
   spirit_knight_reflect: [['spirit_knight']],
   silence_covers_last_words: [['silence_elder']],
   bear_reads: [['bear_tamer']],
+  dancer_once_per_player: [['dancer']],
   night_order: [['seer'], ['psychic']], // it moves only the checkers
   // wolf_no_target and first_night_attack are the whole table's: not named, they show on any board
 };
