@@ -184,7 +184,7 @@ func (b *smartBot) camp(v *rules.View) int {
 		return campLovers
 	case v.Ally || (v.Role.IsWolf() && v.Wolves&b.me != 0):
 		return campWolf
-	case v.Turned, v.Role == rules.Gargoyle, v.Role == rules.HiddenWolf, v.Role == rules.Possessed, v.Role == rules.MechanicalWolf:
+	case v.Turned, v.Role == rules.Gargoyle, v.Role == rules.HiddenWolf, v.Role == rules.Possessed, v.Role == rules.MechanicalWolf, v.Role == rules.Masquerade:
 		// The wolf camp outside the pack, and a wild child who turned: they
 		// play for the wolves with the mates their view holds (the hidden
 		// wolf and the wild child know the pack; the others know none).
@@ -246,6 +246,8 @@ func (b *smartBot) decide(v *rules.View, ch []rules.Choice) rules.Command {
 		return b.actWitch(v, ch)
 	case rules.StepRewind: // 定序王子 (smart_eternal.go)
 		return b.actRewind(v, ch)
+	case rules.StepMasquerade:
+		return b.actMasquerade(v, ch)
 	case rules.StepThief:
 		return b.actThief(v, ch)
 	case rules.StepCupid:

@@ -21,6 +21,9 @@ func (b *smartBot) actNight(v *rules.View, ch []rules.Choice) rules.Command {
 	if c := find(ch, rules.CmdProtect); c != nil {
 		return b.actGuard(v, c)
 	}
+	if c := find(ch, rules.CmdDance); c != nil {
+		return b.actDance(v, c)
+	}
 	if c := find(ch, rules.CmdModel); c != nil { // the wild child must choose
 		return b.actModel(v, c)
 	}

@@ -88,9 +88,10 @@ func (t *tally) add(order []rules.Seat, wolf func(rules.Seat) bool) {
 // (std-12-cursed-fox: he claims plainly), the mechanical wolf
 // (std-12-mechanical-wolf: a wolf who knows no mate) and std-12-eternal
 // (永序之轮), where the queen shelters before the pack wakes and the prince
-// may rewind.
+// may rewind; std-12-masquerade (假面舞会): the masquerade, a wolf outside
+// the pack, and the dancer's nights.
 func TestBotsHaveNoTells(t *testing.T) {
-	for _, name := range []string{"std-12", "std-12-pure-white", "std-12-mirror-seer", "mh-angel", "std-12-cursed-fox", "std-12-mechanical-wolf", "std-12-eternal"} {
+	for _, name := range []string{"std-12", "std-12-pure-white", "std-12-mirror-seer", "mh-angel", "std-12-cursed-fox", "std-12-mechanical-wolf", "std-12-eternal", "std-12-masquerade"} {
 		t.Run(name, func(t *testing.T) { noTells(t, name) })
 	}
 }

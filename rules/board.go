@@ -400,6 +400,11 @@ func init() {
 		cards:       fixed(repeat(Werewolf, 2), []Role{WolfKing, Seer, Witch, Hunter, Crow, CursedFox}, repeat(Villager, 4)),
 		Options:     with(std001),
 	}, &Preset{
+		Name: "std-12-masquerade", Chinese: "假面舞会", MinPlayers: 12, MaxPlayers: 12,
+		Description: "3 wolves, masquerade, seer, witch, dancer, idiot, 4 villagers (ROLES-MORE-2)",
+		cards:       fixed(repeat(Werewolf, 3), []Role{Masquerade, Seer, Witch, Dancer, Idiot}, repeat(Villager, 4)),
+		Options:     with(std001),
+	}, &Preset{
 		Name: "std-12-thief-cupid", Chinese: "盗贼丘比特", MinPlayers: 12, MaxPlayers: 12,
 		Description: "3 wolves, seer, witch, hunter, idiot, thief, cupid, 5 villagers: 14 cards, two in the middle for the thief (ROLES-MORE-2)",
 		cards:       fixed(repeat(Werewolf, 3), []Role{Seer, Witch, Hunter, Idiot, Thief, Cupid}, repeat(Villager, 5)),

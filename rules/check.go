@@ -111,11 +111,11 @@ func (g *Game) check(c Command) refusal {
 	if c.Value != 0 && !(c.Kind == CmdOrder && c.Value == 1) && !(c.Kind == CmdTake && (c.Value == 1 || c.Value == 2)) {
 		return refuse(CodeTarget, "", "%s takes no such value", c.Kind)
 	}
-	if c.Mask != 0 && c.Kind != CmdLink && c.Kind != CmdVoters && c.Kind != CmdCharm && c.Kind != CmdSwap {
+	if c.Mask != 0 && c.Kind != CmdLink && c.Kind != CmdVoters && c.Kind != CmdCharm && c.Kind != CmdSwap && c.Kind != CmdDance {
 		return refuse(CodeTarget, "", "%s takes no list of seats", c.Kind)
 	}
 	switch c.Kind {
-	case CmdSkip, CmdAbstain, CmdRun, CmdWithdraw, CmdTear, CmdOrder, CmdTake, CmdLink, CmdVoters, CmdSwap, CmdRewind:
+	case CmdSkip, CmdAbstain, CmdRun, CmdWithdraw, CmdTear, CmdOrder, CmdTake, CmdLink, CmdVoters, CmdSwap, CmdRewind, CmdDance:
 		if c.Target != NoSeat {
 			return refuse(CodeTarget, "", "%s takes no target", c.Kind)
 		}

@@ -200,6 +200,14 @@ func appendSubsets(buf []Command, c Command, targets uint32, pick int8) []Comman
 				buf = append(buf, c)
 			}
 		}
+		if pick == 3 { // the dancer's three
+			for j, b := range ts[i+1:] {
+				for _, d := range ts[i+j+2:] {
+					c.Mask = a.bit() | b.bit() | d.bit()
+					buf = append(buf, c)
+				}
+			}
+		}
 	}
 	return buf
 }

@@ -46,6 +46,9 @@ const (
 	CmdDoubleAttack // mechanical wolf with a pack card, holding the kill: attack Target too tonight, once per game
 	CmdShelter      // eclipse wolf queen: shelter Target tonight (蚀时狼妃)
 	CmdRewind       // sequence prince: reveal and void the exile vote just published (定序王子)
+	CmdDance        // dancer: the three seats of Mask dance tonight (舞者)
+	CmdAsk          // masquerade: ask whether Target is in tonight's dance (假面)
+	CmdMask         // masquerade: Target's dance camp is flipped tonight (假面)
 	numCmds
 )
 
@@ -53,7 +56,7 @@ var cmdNames = [numCmds]string{"none", "attack", "heal", "poison", "protect", "c
 	"vote", "abstain", "run", "withdraw", "badge", "tear", "explode", "charm", "skip", "order",
 	"take", "link", "voters", "ally", "claim", "duel", "curse", "dream", "swap", "hunt", "fear", "model",
 	"silence", "ban", "imitate", "double",
-	"shelter", "rewind"}
+	"shelter", "rewind", "dance", "ask", "mask"}
 
 func (k CmdKind) String() string {
 	if k < numCmds {
@@ -98,7 +101,7 @@ type Command struct {
 
 func (c Command) String() string {
 	switch c.Kind {
-	case CmdAttack, CmdPoison, CmdProtect, CmdCheck, CmdShoot, CmdVote, CmdBadge, CmdCharm, CmdDuel, CmdCurse, CmdDream, CmdHunt, CmdFear, CmdModel, CmdSilence, CmdVoteBan, CmdImitate, CmdDoubleAttack, CmdShelter:
+	case CmdAttack, CmdPoison, CmdProtect, CmdCheck, CmdShoot, CmdVote, CmdBadge, CmdCharm, CmdDuel, CmdCurse, CmdDream, CmdHunt, CmdFear, CmdModel, CmdSilence, CmdVoteBan, CmdImitate, CmdDoubleAttack, CmdShelter, CmdAsk, CmdMask:
 		return fmt.Sprintf("%d %s %d", c.Seat, c.Kind, c.Target)
 	case CmdExplode:
 		if c.Target != NoSeat {
@@ -111,7 +114,7 @@ func (c Command) String() string {
 		return fmt.Sprintf("%d order cw", c.Seat)
 	case CmdTake:
 		return fmt.Sprintf("%d take %d", c.Seat, c.Value)
-	case CmdLink, CmdVoters, CmdSwap:
+	case CmdLink, CmdVoters, CmdSwap, CmdDance:
 		return fmt.Sprintf("%d %s %s", c.Seat, c.Kind, plusList(c.Mask))
 	case CmdAlly:
 		return fmt.Sprintf("%d %s %d", c.Seat, c.Kind, c.Target)

@@ -91,6 +91,9 @@ const (
 	EvDoubleAttack           // the mechanical wolf Seat attacks Target too tonight, his once-per-game second attack (机械狼; told to him alone)
 	EvShelter                // the eclipse wolf queen Seat shelters Target tonight (蚀时狼妃; told to her alone)
 	EvRewind                 // public: the sequence prince Seat reveals and voids the exile vote just published (定序王子)
+	EvDance                  // the dancer Seat makes the three seats of Mask dance tonight (舞者; told to him alone)
+	EvAsk                    // the masquerade Seat is told whether Target is in tonight's dance (Value 1) (假面; told to him alone)
+	EvMask                   // the masquerade Seat masks Target: his dance camp is flipped tonight (假面; told to him alone)
 	numEventKinds
 )
 
@@ -108,7 +111,7 @@ var eventNames = [numEventKinds]string{
 	"silence", "vote_ban", "silenced", "vote_banned", "growl",
 	"siblings", "angel_wins", "mirror", "blood",
 	"imitate", "double_attack",
-	"shelter", "rewind",
+	"shelter", "rewind", "dance", "ask", "mask",
 }
 
 func (k EventKind) String() string {
@@ -149,11 +152,12 @@ const (
 	CauseReflect         // the spirit knight's reflection (恶灵骑士)
 	CausePurify          // checked by the pure white (a wolf) or the wolf witch (the pure white), from night 2
 	CauseChecked         // the cursed fox, checked by the seer (咒狐)
+	CauseDance           // the one of the dance whose camp differs from the other two (舞者)
 	numCauses
 )
 
 var causeNames = [numCauses]string{"none", "attack", "poison", "exile", "shot", "explode", "taken", "charm", "tails",
-	"love", "scapegoat", "red_card", "elder", "duel", "hunt", "dream", "reflect", "purify", "checked"}
+	"love", "scapegoat", "red_card", "elder", "duel", "hunt", "dream", "reflect", "purify", "checked", "dance"}
 
 func (c Cause) String() string {
 	if c < numCauses {
@@ -318,8 +322,13 @@ func (e Event) String() string {
 		return fmt.Sprintf("%s %d", k, s)
 	case EvNoAttack:
 		return k
-	case EvMagic:
+	case EvMagic, EvDance:
 		return fmt.Sprintf("%s %d %s", k, s, seatList(e.Mask))
+	case EvAsk:
+		if e.Value == 1 {
+			return fmt.Sprintf("%s %d %d dances", k, s, t)
+		}
+		return fmt.Sprintf("%s %d %d not_dancing", k, s, t)
 	case EvReflect:
 		if e.Value == 1 {
 			return fmt.Sprintf("%s %d %d next_night", k, s, t)

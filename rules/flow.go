@@ -64,6 +64,8 @@ func (g *Game) enter(s Step) {
 		}
 	case StepCheck:
 		g.wakeChecks()
+	case StepMasquerade:
+		g.wakeMasquerade()
 	case StepSignup, StepRewind:
 		g.emit(Event{Kind: EvStep, Public: true, Value: int16(s), Mask: g.pubAlive})
 	case StepCampaign:
@@ -97,6 +99,8 @@ func (g *Game) complete() {
 	case StepWitch:
 		g.afterWitch()
 	case StepCheck:
+		g.afterChecks()
+	case StepMasquerade:
 		g.resolveNight()
 	case StepCampaign, StepSheriffPK, StepSpeech, StepPK:
 		g.nextSpeaker(s, g.stepSeat, g.speakers)

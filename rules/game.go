@@ -98,6 +98,7 @@ type Game struct {
 	mechanicalWolfState
 	eclipseState
 	princeState
+	danceState
 
 	winner Camp
 	over   bool
@@ -376,6 +377,12 @@ func (g *Game) apply(e *Event) {
 		g.applyShelter(e)
 	case EvRewind:
 		g.applyRewind(e)
+	case EvDance:
+		g.applyDance(e)
+	case EvAsk:
+		g.asked = true
+	case EvMask:
+		g.applyMask(e)
 	case EvDream:
 		g.applyDream(e)
 	case EvMagic:

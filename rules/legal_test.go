@@ -45,8 +45,26 @@ func legalAgreesWithCheck(t *testing.T, p *Preset) {
 							}
 						}
 					}
-					// Seat lists of one or two seats (Legal lists no larger ones);
+					// Seat lists of one or two seats (Legal lists no larger ones but the dancer's three);
 					// Check refuses a list for any other kind before anything else.
+					if k == CmdDance { // the dancer's three (舞者), on a board that holds him (the brute force is costly)
+						if g.cardSet&(1<<Dancer) == 0 {
+							if g.Check(Command{Seat: s, Kind: k, Mask: 14}) == nil {
+								t.Fatalf("%v accepts three seats on a board without the dancer", k)
+							}
+							continue
+						}
+						for a := Seat(1); a <= g.n; a++ {
+							for b := a + 1; b <= g.n; b++ {
+								for d := b + 1; d <= g.n; d++ {
+									if c := (Command{Seat: s, Kind: k, Mask: a.bit() | b.bit() | d.bit()}); g.Check(c) == nil {
+										brute = append(brute, c)
+									}
+								}
+							}
+						}
+						continue
+					}
 					if k != CmdLink && k != CmdVoters && k != CmdCharm && k != CmdSwap {
 						if g.Check(Command{Seat: s, Kind: k, Mask: 6}) == nil {
 							t.Fatalf("%v accepts a list of seats", k)

@@ -14,13 +14,13 @@ type Call struct {
 // night step, the order of a seat's Choices and what is told at the wake
 // all follow it (night.go), so a new role with a night action takes its
 // place here.
-var nightCalls = [...]Role{Nightmare, EclipseWolfQueen, Magician, Thief, Cupid, CallLovers, WildChild, MixedBlood, MechanicalWolf, Sister, Brother, Dreamcatcher, Guard, SilenceElder, VoteBanElder, Seer, MirrorSeer, Psychic, PureWhite, Gargoyle, Werewolf, WolfWitch, WolfBeauty, Witch, WitchHunter, Crow, Gravekeeper, CallSisters, CallBrothers, Piper, CallCharmed, NineTailedFox}
+var nightCalls = [...]Role{Nightmare, EclipseWolfQueen, Magician, Thief, Cupid, CallLovers, WildChild, MixedBlood, MechanicalWolf, Sister, Brother, Dreamcatcher, Guard, SilenceElder, VoteBanElder, Seer, MirrorSeer, Psychic, PureWhite, Gargoyle, Werewolf, WolfWitch, WolfBeauty, Witch, WitchHunter, Crow, Dancer, Masquerade, Gravekeeper, CallSisters, CallBrothers, Piper, CallCharmed, NineTailedFox}
 
 // wolvesFirstCalls is nightCalls under night_order=wolves_first
 // (ROLES-MORE-2.md §5): the checkers (the roles with lateCheck) right after
 // the witch, so that the table hears 守卫 → 狼人 → 女巫 → 预言家. (Written
 // out: the hooks are filled by init functions, after package variables.)
-var wolvesFirstCalls = [len(nightCalls)]Role{Nightmare, EclipseWolfQueen, Magician, Thief, Cupid, CallLovers, WildChild, MixedBlood, MechanicalWolf, Sister, Brother, Dreamcatcher, Guard, SilenceElder, VoteBanElder, Gargoyle, Werewolf, WolfWitch, WolfBeauty, Witch, Seer, MirrorSeer, Psychic, PureWhite, WitchHunter, Crow, Gravekeeper, CallSisters, CallBrothers, Piper, CallCharmed, NineTailedFox}
+var wolvesFirstCalls = [len(nightCalls)]Role{Nightmare, EclipseWolfQueen, Magician, Thief, Cupid, CallLovers, WildChild, MixedBlood, MechanicalWolf, Sister, Brother, Dreamcatcher, Guard, SilenceElder, VoteBanElder, Gargoyle, Werewolf, WolfWitch, WolfBeauty, Witch, Seer, MirrorSeer, Psychic, PureWhite, WitchHunter, Crow, Dancer, Masquerade, Gravekeeper, CallSisters, CallBrothers, Piper, CallCharmed, NineTailedFox}
 
 // callOrder is the game's wake order: nightCalls, or wolvesFirstCalls.
 func (g *Game) callOrder() *[len(nightCalls)]Role {

@@ -106,7 +106,7 @@ func (g *Game) afterWitch() {
 		g.setResume(StepCheck, false)
 		return
 	}
-	g.resolveNight()
+	g.afterChecks()
 }
 
 // wakeChecks wakes the checkers after the witch (night_order=wolves_first).
@@ -172,6 +172,9 @@ func (g *Game) resolveNight() {
 	}
 	if g.cardSet&(1<<CursedFox) != 0 {
 		g.resolveCursedFox(&b)
+	}
+	if g.cardSet&(1<<Dancer) != 0 {
+		g.resolveDance(&b)
 	}
 	g.nextNightShot()
 }

@@ -63,6 +63,7 @@ const (
 	OptCursedFoxKilledBy
 	OptMechanicalWolfLearns
 	OptSequencePrinceExtraSpeech
+	OptDancerOncePerPlayer
 	numOptions
 )
 
@@ -226,6 +227,7 @@ var optionTable = [numOptions]optionInfo{
 	OptBrothersWakeEvery:        {"brothers_wake_every", []string{"2", "1", "0"}, "the brothers (三兄弟) meet on night 1, then every this many nights (0: night 1 only)"},
 
 	OptSequencePrinceExtraSpeech: {"sequence_prince_extra_speech", []string{"prince", "all"}, "who speaks again before the sequence prince's (定序王子) re-vote: the prince alone, or every living player in the day's order"},
+	OptDancerOncePerPlayer:       {"dancer_once_per_player", []string{"on", "off"}, "every player but the dancer (舞者) dances at most once per game"},
 }
 
 // Options is a ruleset: one value per option.

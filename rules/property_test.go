@@ -26,6 +26,10 @@ func entitled(g *Game, e *Event) uint32 {
 		return g.seatsOf(MixedBlood, g.all)
 	case EvImitate, EvDoubleAttack:
 		return g.seatsOf(MechanicalWolf, g.all)
+	case EvDance:
+		return g.seatsOf(Dancer, g.all)
+	case EvAsk, EvMask:
+		return g.seatsOf(Masquerade, g.all)
 	case EvCharm:
 		return g.seatsOf(WolfBeauty, g.all)
 	case EvSiblings: // the group's own members (the thief may hold a sister's card)
@@ -103,6 +107,8 @@ func entitled(g *Game, e *Event) uint32 {
 			return g.seatsOf(Magician, g.all)
 		case StepEclipse:
 			return g.seatsOf(EclipseWolfQueen, g.all)
+		case StepMasquerade:
+			return g.seatsOf(Masquerade, g.all)
 		case StepCheck: // night_order=wolves_first: a checker woken alone
 			return g.seatsOf(Seer, g.all) | g.seatsOf(Psychic, g.all) | g.seatsOf(PureWhite, g.all) | g.seatsOf(MirrorSeer, g.all)
 		case StepNightShot: // a shooter killed tonight, woken alone

@@ -73,6 +73,8 @@ const (
 	MechanicalWolf   // 机械狼: a lone wolf who imitates a player on night 1 and gains what that card gives
 	EclipseWolfQueen // 蚀时狼妃: a wolf who shelters a player a night: the gods' powers on him rebound, once
 	SequencePrince   // 定序王子: once, voids a day's first exile vote and has it taken again
+	Dancer           // 舞者: from night 2 makes three players dance; the odd camp out dies
+	Masquerade       // 假面: a lone wolf who asks about the dance and masks one dancer's camp
 	numRoles
 )
 
@@ -150,6 +152,8 @@ var roleTable = [numRoles]roleInfo{
 	MechanicalWolf:   {"mechanical_wolf", "机械狼", Wolves, false, true},
 	EclipseWolfQueen: {"eclipse_wolf_queen", "蚀时狼妃", Wolves, false, true},
 	SequencePrince:   {"sequence_prince", "定序王子", Village, true, true},
+	Dancer:           {"dancer", "舞者", Village, true, true},
+	Masquerade:       {"masquerade", "假面", Wolves, false, true},
 }
 
 func (r Role) String() string {

@@ -2,7 +2,7 @@ package rules
 
 // The spirit knight (恶灵骑士, ROLES-MORE.md) is a wolf who wakes with the
 // wolves. Nothing kills him in the night (spared): the attack (自刀), the
-// poison, a hunt, the dream's deaths. Once per game the first village role
+// poison, a hunt, the dream's deaths, the dance (舞者). Once per game the first village role
 // to check him or to poison him dies of the reflection, last in the night's
 // resolution (spirit_knight_reflect=same_night) or in the next night's
 // (next_night); a reflection on tonight's dreamer is used up all the same.
@@ -16,7 +16,7 @@ type spiritKnightState struct {
 func init() {
 	hooks[SpiritKnight] = roleHooks{
 		spared: func(g *Game, s Seat, c Cause) bool {
-			return c == CauseAttack || c == CausePoison || c == CauseHunt || c == CauseDream || c == CausePurify
+			return c == CauseAttack || c == CausePoison || c == CauseHunt || c == CauseDream || c == CausePurify || c == CauseDance
 		},
 		noExplode: true,
 	}

@@ -43,6 +43,7 @@ const (
 	StepCheck              // night_order=wolves_first: the checkers (seer, psychic) wake after the witch
 	StepEclipse            // each night, after the nightmare: the eclipse wolf queen shelters a player (蚀时狼妃)
 	StepRewind             // after a day's first exile vote: the sequence prince may void it (定序王子; every living player passes or acts)
+	StepMasquerade         // from night 2, after the dancer: the masquerade asks about the dance and gives the mask (假面)
 	numSteps
 )
 
@@ -50,7 +51,7 @@ var stepNames = [numSteps]string{"none", "elect", "elect_pk", "night", "witch", 
 	"withdraw", "sheriff_vote", "sheriff_pk", "sheriff_pk_vote", "dawn", "order", "speech",
 	"discussion", "vote", "pk", "pk_vote", "skill", "badge", "last_words", "dusk", "over",
 	"thief", "cupid", "voters", "ally", "seq_vote", "mob_vote", "night_shot", "nightmare", "magician", "check",
-	"eclipse", "rewind"}
+	"eclipse", "rewind", "masquerade"}
 
 func (s Step) String() string {
 	if s < numSteps {

@@ -47,6 +47,10 @@ type View struct {
 	GrowlAlive uint32             // public: the players alive to the table when the bear was heard (the tamer's neighbours are among them)
 	Siblings   uint32             // sisters, brothers: the seats of his group, as told at their first meeting
 	Met        uint32             // sisters, brothers: who of his group met tonight (their channel); 0 by day
+	Danced     uint32             // dancer: the players who danced with him (himself aside), as he chose them
+	Dance      uint32             // dancer: tonight's three as he chose them; 0 by day
+	Asked      Seat               // masquerade: whom he asked about tonight (NoSeat: nobody yet)
+	AskDances  bool               // masquerade: the player he asked about dances tonight
 	Winner     Camp
 	Over       bool
 
@@ -141,8 +145,15 @@ func (g *Game) UpdateView(v *View) {
 			v.Feared, v.NoAttack = false, false
 			v.Silenced, v.VoteBanned, v.Growl = NoSeat, NoSeat, 0
 			v.Met = 0
+			v.Dance, v.Asked, v.AskDances = 0, NoSeat, false
 		case EvDay:
 			v.Met = 0
+			v.Dance = 0
+		case EvDance:
+			v.Dance = e.Mask
+			v.Danced |= e.Mask &^ e.Seat.bit()
+		case EvAsk:
+			v.Asked, v.AskDances = e.Target, e.Value == 1
 		case EvSiblings:
 			v.Siblings, v.Met = e.Mask, e.To
 			for m := e.Mask; m != 0; m &= m - 1 {

@@ -209,6 +209,8 @@ func (t *Timers) forStep(s rules.Step) time.Duration {
 		return t.Witch
 	case rules.StepCheck:
 		return t.check()
+	case rules.StepMasquerade:
+		return t.Witch
 	}
 	return t.Other
 }
@@ -257,6 +259,10 @@ func nightSlots(b *rules.Board, night int, t *Timers) []slot {
 	if b.Options[rules.OptNightOrder] == rules.WolvesFirst &&
 		slices.ContainsFunc(b.Cards, rules.Role.LateCheck) {
 		out = append(out, slot{rules.StepCheck, t.check().Milliseconds()})
+	}
+	// The masquerade's step (假面), from night 2, whether he lives or not.
+	if night >= 2 && slices.Contains(b.Cards, rules.Masquerade) {
+		out = append(out, slot{rules.StepMasquerade, t.Witch.Milliseconds()})
 	}
 	// night_shot=in_night: a shooter killed tonight fires before the dawn.
 	// The slot is on every night's schedule of a board with a shooter, so
@@ -399,7 +405,7 @@ func (c *clock) opens(e *rules.Event) int {
 	case rules.EvStep:
 		switch st := rules.Step(e.Value); st {
 		case rules.StepThief, rules.StepCupid, rules.StepNight, rules.StepWitch, rules.StepNightShot,
-			rules.StepNightmare, rules.StepMagician, rules.StepCheck, rules.StepEclipse:
+			rules.StepNightmare, rules.StepMagician, rules.StepCheck, rules.StepEclipse, rules.StepMasquerade:
 			return c.slotFor(st)
 		}
 	case rules.EvDay:

@@ -196,3 +196,28 @@ func mustDur(t *testing.T, s string) time.Duration {
 	}
 	return d
 }
+
+// TestTheMasqueradesSlotFromNightTwo: a board with the masquerade (假面) has
+// his slot from night 2, after the checkers', as long as the witch's,
+// whether he lives or not (the schedule reads the board); not on night 1.
+func TestTheMasqueradesSlotFromNightTwo(t *testing.T) {
+	tm := DefaultTimers
+	b := presetBoard(t, "std-12-masquerade", 0)
+	var one, two []rules.Step
+	for _, s := range nightSlots(&b, 1, &tm) {
+		one = append(one, s.Step)
+	}
+	slots := nightSlots(&b, 2, &tm)
+	for _, s := range slots {
+		two = append(two, s.Step)
+	}
+	if want := []rules.Step{rules.StepNight, rules.StepWitch, rules.StepCheck}; !slices.Equal(one, want) {
+		t.Errorf("night 1: slots %v, want %v", one, want)
+	}
+	if want := []rules.Step{rules.StepNight, rules.StepWitch, rules.StepCheck, rules.StepMasquerade}; !slices.Equal(two, want) {
+		t.Errorf("night 2: slots %v, want %v", two, want)
+	}
+	if d := slots[len(slots)-1].Dur; d != tm.Witch.Milliseconds() {
+		t.Errorf("the masquerade's slot lasts %d ms, want the witch's %d", d, tm.Witch.Milliseconds())
+	}
+}

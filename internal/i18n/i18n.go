@@ -97,6 +97,7 @@
 //	duel.wolf              Value ResultWolf: the knight's target was a wolf and dies (the base key: good, the knight dies)
 //	grave.wolf             Value ResultWolf: yesterday's exiled reads as a wolf (the base key: good)
 //	grave.none             Target NoSeat: nobody was exiled yesterday
+//	ask.no                 Value 0: the masquerade's question: the player does not dance tonight
 //
 // An ally event with Value 1 (a wolf was named) reads as the base key: the
 // dead player is told the same either way.

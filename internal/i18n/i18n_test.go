@@ -150,6 +150,7 @@ var eventVariants = []string{
 	"task.first", "resume.cut", "game_over.draw", "event_card.wolf_ally", "spy.none", "voters.none",
 	"attack_result.survived", "feedback.missed", "claim.wolf", "claim.good",
 	"duel.wolf", "grave.wolf", "grave.none", "grave.none_yet", "growl.silent",
+	"ask.no",
 }
 
 // names lists an enumeration's names from 1 up to the first that String

@@ -190,6 +190,7 @@ var cmdHelp = map[string]string{
 	"fear": "fear a player: no power tonight", "model": "take a player as your model",
 	"shelter": "shelter a player: tonight the gods' powers aimed at him land on their casters (once)",
 	"rewind":  "reveal yourself as the sequence prince and void the vote just published: it is taken again",
+	"dance":   "choose three players to dance tonight", "ask": "ask whether a player dances tonight", "mask": "give a player the mask for tonight's dance",
 }
 
 // retryPrompt answers a reply that could not be used.

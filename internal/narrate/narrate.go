@@ -41,6 +41,7 @@ var oneVariant = map[string]struct {
 	"attack_result": {"survived", valueIs(0)},
 	"feedback":      {"missed", valueIs(0)},
 	"duel":          {"wolf", valueIs(rules.ResultWolf)},
+	"ask":           {"no", valueIs(0)},
 }
 
 func noTarget(f *wire.EventFrame) bool { return f.Target == 0 }

@@ -127,3 +127,37 @@ describe('the panel offers only what the choices list', () => {
     }
   });
 });
+
+// The dance (舞者, 假面): the dancer's three-seat pick says how many seats
+// it needs; the masquerade, in his own stage, is offered his question and
+// his mask, and a pass that says "no mask".
+describe('the dance', () => {
+  test("the dancer's pick: the dance's seats, a confirm and the line asking for three", () => {
+    const st = {
+      role: 'dancer', day: 1, night: true, step: 'night', alive, pending: true, deadline: 1,
+      choices: [{ cmd: 'dance', targets: [1, 2, 3, 4, 5, 6, 7, 8, 9], pick: 3 }],
+    };
+    const html = panel(game(4, st, [{ kind: 'night', value: 2 }]));
+    const ids = testids(html);
+    for (const s of alive) expect(ids).toContain('target-dance-' + s);
+    expect(ids).toContain('confirm-dance');
+    expect(ids).not.toContain('act-skip'); // he must dance
+    expect(ids).toContain('multi-hint-dance');
+    expect(html).toContain('Choose the 3 dancers');
+    expect(html).toContain('Choose exactly 3 seats: 0 chosen.');
+  });
+  test('the masquerade: the question, the mask and the pass', () => {
+    const st = {
+      role: 'masquerade', day: 1, night: true, step: 'masquerade', alive, pending: true, deadline: 1,
+      choices: [{ cmd: 'skip', no_target: true }, { cmd: 'ask', targets: alive }, { cmd: 'mask', targets: alive }],
+    };
+    const html = panel(game(9, st, [{ kind: 'night', value: 2 }, { kind: 'step', step: 'masquerade', mask: [9] }]));
+    const ids = testids(html);
+    expect(ids).toContain('action-ask');
+    expect(ids).toContain('action-mask');
+    expect(ids).toContain('target-ask-9'); // himself too
+    expect(ids).toContain('act-skip');
+    expect(html).toContain('You are the masquerade');
+    expect(html).toContain('No mask tonight');
+  });
+});

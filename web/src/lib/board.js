@@ -105,6 +105,7 @@ export const OPTION_CARDS = {
   silence_covers_last_words: [['silence_elder']],
   bear_reads: [['bear_tamer']],
   sequence_prince_extra_speech: [['sequence_prince']],
+  dancer_once_per_player: [['dancer']],
   night_order: [['seer'], ['psychic']], // it moves only the checkers
   // wolf_no_target and first_night_attack are the whole table's: not named, they show on any board
 };

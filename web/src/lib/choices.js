@@ -51,6 +51,17 @@ export function multiReady(a, seats) {
   return seats.length === a.pick;
 }
 
+// multiHint is the line under a multi action of a fixed count above one
+// (the magician's two, the dancer's three): {key, args} of the catalogue,
+// or null. over: the last tap was a seat beyond the count, which toggle
+// refused; otherwise the count still missing is said until it is met.
+export function multiHint(a, seats, over) {
+  if (a.pick <= 1) return null;
+  if (over && seats.length >= a.pick) return { key: 'ui.act.multi.too_many', args: { n: a.pick } };
+  if (seats.length === a.pick) return null;
+  return { key: 'ui.act.multi.need', args: { n: a.pick, k: seats.length } };
+}
+
 // toggle adds or removes a seat of a multi selection, never beyond pick.
 export function toggle(a, seats, s) {
   if (seats.includes(s)) return seats.filter((x) => x !== s);

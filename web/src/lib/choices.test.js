@@ -1,5 +1,5 @@
 import { describe, expect, it, test } from 'vitest';
-import { actionsOf, frameOf, idle, multiReady, passesOf, ringAction, ringTap, skipKey, tableRing, toggle } from './choices.js';
+import { actionsOf, frameOf, idle, multiHint, multiReady, passesOf, ringAction, ringTap, skipKey, tableRing, toggle } from './choices.js';
 
 const choices = [
   { cmd: 'skip', no_target: true },
@@ -53,6 +53,23 @@ test('multi selections', () => {
   expect(multiReady(link, [1, 2])).toBe(true);
   expect(multiReady(voters, [])).toBe(true);
   expect(toggle({ pick: 1 }, [2], 3)).toEqual([3]);
+});
+
+test("the dancer's three: exactly three seats, a line saying how many more or that no more fit", () => {
+  const [dance] = actionsOf([{ cmd: 'dance', targets: [1, 2, 3, 4, 5], pick: 3 }]);
+  expect(dance.kind).toBe('multi');
+  let s = [];
+  for (const n of [1, 2, 3]) {
+    expect(multiReady(dance, s)).toBe(false);
+    expect(multiHint(dance, s, false)).toEqual({ key: 'ui.act.multi.need', args: { n: 3, k: s.length } });
+    s = toggle(dance, s, n);
+  }
+  expect(multiReady(dance, s)).toBe(true);
+  expect(multiHint(dance, s, false)).toBe(null);
+  expect(toggle(dance, s, 4)).toEqual([1, 2, 3]); // a fourth is refused …
+  expect(multiHint(dance, s, true)).toEqual({ key: 'ui.act.multi.too_many', args: { n: 3 } }); // … and said
+  expect(frameOf(dance, { seats: [3, 1, 2] })).toEqual({ type: 'act', cmd: 'dance', seats: [1, 2, 3] });
+  expect(multiHint({ pick: -1 }, [], false)).toBe(null); // any number: nothing to say
 });
 
 test('the ring offers the chosen action, else the first with seats', () => {

@@ -41,6 +41,8 @@ export function variants(e) {
       return e.value === 1 ? ['wolf'] : []; // rules: ResultWolf, the wolf dies; else the knight
     case 'growl':
       return e.value === 1 ? [] : ['silent'];
+    case 'ask':
+      return e.value === 1 ? [] : ['no'];
     case 'grave':
       if (!e.target) return e.value === 1 ? ['none_yet'] : ['none']; // rules.GraveNoDayYet: night 1
       return e.value === 1 ? ['wolf'] : [];

@@ -14,7 +14,7 @@ import { load, save } from './storage.js';
 
 // The wolves who wake together (the pack): the wolf camp less those who
 // neither wake with it nor are named to it (rules/outsiders.go).
-const LONE = new Set(['gargoyle', 'hidden_wolf', 'possessed']);
+const LONE = new Set(['gargoyle', 'hidden_wolf', 'possessed', 'masquerade']);
 export const PACK = new Set([...WOLF_ROLES].filter((r) => !LONE.has(r)));
 
 // The seats this device holds in a room: {seat: {token, nick}}.

@@ -25,7 +25,8 @@ export function timerMs(room, name) {
 // nightmare, the eclipse wolf queen and the magician each real night, the thief and cupid on the
 // first night (night 0 with first_phase=day, which holds only those),
 // everyone at once, the witch, the checkers (night_order=wolves_first: the
-// seer, the psychic wake after the witch), the in-night shot.
+// seer, the psychic wake after the witch), the masquerade (from night 2),
+// the in-night shot.
 export function nightSlots(room, night) {
   const cards = new Set((room && room.cards) || []);
   const opt = (room && room.options) || {};
@@ -43,6 +44,7 @@ export function nightSlots(room, night) {
   if (opt.night_order === 'wolves_first' && (cards.has('seer') || cards.has('psychic'))) {
     out.push({ step: 'check', dur: timerMs(room, 'check') });
   }
+  if (night >= 2 && cards.has('masquerade')) out.push({ step: 'masquerade', dur: timerMs(room, 'witch') }); // 假面, from night 2
   if (opt.night_shot === 'in_night' && (cards.has('hunter') || cards.has('wolf_king'))) {
     out.push({ step: 'night_shot', dur: timerMs(room, 'other') });
   }

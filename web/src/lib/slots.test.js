@@ -50,6 +50,11 @@ describe('nightSlots', () => {
     expect(nightSlots({ ...wf, cards: ['werewolf', 'witch', 'villager'] }, 2).map((s) => s.step)).toEqual(['night', 'witch']);
     expect(nightSlots({ ...room, options: { night_order: 'seer_first' } }, 2).map((s) => s.step)).toEqual(['night', 'witch']);
   });
+  it("has the masquerade's stage from night 2, after the checkers, as long as the witch's", () => {
+    const m = { ...room, cards: [...room.cards, 'masquerade'], options: { night_order: 'wolves_first' } };
+    expect(nightSlots(m, 1).map((s) => s.step)).toEqual(['night', 'witch', 'check']);
+    expect(nightSlots(m, 2)).toEqual([{ step: 'night', dur: 6000 }, { step: 'witch', dur: 4000 }, { step: 'check', dur: 4000 }, { step: 'masquerade', dur: 4000 }]);
+  });
   it('is the same whoever is alive: it reads the board, never the state', () => {
     const r = { cards: ['werewolf', 'seer', 'witch', 'hunter', 'villager'], options: { night_shot: 'in_night' }, timers: {} };
     expect(nightSlots(r, 2).map((s) => s.step)).toEqual(['night', 'witch', 'night_shot']);
@@ -61,7 +66,7 @@ describe('nightSlots', () => {
     const src = clockGo();
     const body = src.slice(src.indexOf('func nightSlots('), src.indexOf('\n}\n', src.indexOf('func nightSlots(')));
     const steps = [...body.matchAll(/slot\{rules\.Step(\w+),/g)].map((m) => m[1].replace(/([a-z])([A-Z])/g, '$1_$2').toLowerCase());
-    expect(steps).toEqual(['nightmare', 'eclipse', 'magician', 'thief', 'cupid', 'night', 'witch', 'check', 'night_shot']);
+    expect(steps).toEqual(['nightmare', 'eclipse', 'magician', 'thief', 'cupid', 'night', 'witch', 'check', 'masquerade', 'night_shot']);
   });
 });
 

@@ -68,10 +68,10 @@ describe('the UI catalogue', () => {
     for (const c of ['target', 'dead', 'rule', 'not_now', 'over', 'seat', 'busy', 'rate', 'spectator', 'paused', 'channel', 'offline', 'text'])
       want.push('ui.error.code.' + c);
     // target commands: a heading, a confirmation naming the seat, a prompt
-    for (const c of ['attack', 'poison', 'protect', 'check', 'shoot', 'vote', 'badge', 'charm', 'ally', 'duel', 'curse', 'dream', 'hunt', 'fear', 'model'])
+    for (const c of ['attack', 'poison', 'protect', 'check', 'shoot', 'vote', 'badge', 'charm', 'ally', 'duel', 'curse', 'dream', 'hunt', 'fear', 'model', 'ask', 'mask'])
       want.push('ui.cmd.' + c, 'ui.act.' + c, 'ui.prompt.' + c);
     for (const c of ['attack', 'vote', 'explode']) want.push('ui.act.' + c + '.none');
-    for (const c of ['link', 'charm', 'voters', 'swap']) want.push('ui.cmd.' + c + '.multi', 'ui.act.' + c + '.multi', 'ui.act.' + c + '.empty', 'ui.prompt.' + c + '.multi');
+    for (const c of ['link', 'charm', 'voters', 'swap', 'dance']) want.push('ui.cmd.' + c + '.multi', 'ui.act.' + c + '.multi', 'ui.act.' + c + '.empty', 'ui.prompt.' + c + '.multi');
     for (const c of ['abstain', 'run', 'withdraw', 'tear', 'skip']) want.push('ui.cmd.' + c);
     want.push('ui.act.order.0', 'ui.act.order.1');
     for (const k of CHANGE_KINDS) want.push('ui.balance.change.' + k);
