@@ -41,13 +41,15 @@ const (
 	CmdModel            // wild child: take Target as model (night 1)
 	CmdSilence          // silence elder: Target has no speech tomorrow (禁言长老)
 	CmdVoteBan          // vote-ban elder: Target may not vote at tomorrow's exile vote (禁票长老)
+	CmdGroom            // ghost bride: wed Target (night 1, 鬼魂新娘)
+	CmdWitness          // ghost bride: name Target the witness (night 1, after the groom)
 	numCmds
 )
 
 var cmdNames = [numCmds]string{"none", "attack", "heal", "poison", "protect", "check", "shoot",
 	"vote", "abstain", "run", "withdraw", "badge", "tear", "explode", "charm", "skip", "order",
 	"take", "link", "voters", "ally", "claim", "duel", "curse", "dream", "swap", "hunt", "fear", "model",
-	"silence", "ban"}
+	"silence", "ban", "groom", "witness"}
 
 func (k CmdKind) String() string {
 	if k < numCmds {
@@ -92,7 +94,7 @@ type Command struct {
 
 func (c Command) String() string {
 	switch c.Kind {
-	case CmdAttack, CmdPoison, CmdProtect, CmdCheck, CmdShoot, CmdVote, CmdBadge, CmdCharm, CmdDuel, CmdCurse, CmdDream, CmdHunt, CmdFear, CmdModel, CmdSilence, CmdVoteBan:
+	case CmdAttack, CmdPoison, CmdProtect, CmdCheck, CmdShoot, CmdVote, CmdBadge, CmdCharm, CmdDuel, CmdCurse, CmdDream, CmdHunt, CmdFear, CmdModel, CmdSilence, CmdVoteBan, CmdGroom, CmdWitness:
 		return fmt.Sprintf("%d %s %d", c.Seat, c.Kind, c.Target)
 	case CmdExplode:
 		if c.Target != NoSeat {

@@ -87,6 +87,9 @@ const (
 	EvAngelWins              // moderator: the angel Seat died as he wished (exiled on day 1, attacked on night 1): he wins alone (天使)
 	EvMirror                 // moderator: Seat, told he is the seer (EvRole), holds the mirror seer's card (灯影预言家)
 	EvBlood                  // the mixed blood Seat takes Target as his model (混血儿, night 1; told to him alone, not the model's camp)
+	EvGroom                  // the ghost bride Seat weds Target (鬼魂新娘, night 1): told to both, each learning the other's seat
+	EvWitness                // the ghost bride Seat names Target the witness of Mask (the bride and groom): told to her and the witness
+	EvWed                    // the bride and groom (Mask) wake together on night Value and confer: told to those woken
 	numEventKinds
 )
 
@@ -103,6 +106,7 @@ var eventNames = [numEventKinds]string{
 	"model", "wild_wolf", "blood_moon",
 	"silence", "vote_ban", "silenced", "vote_banned", "growl",
 	"siblings", "angel_wins", "mirror", "blood",
+	"groom", "witness", "wed",
 }
 
 func (k EventKind) String() string {
@@ -328,6 +332,10 @@ func (e Event) String() string {
 		return k + " no"
 	case EvSiblings:
 		return fmt.Sprintf("%s %d %s %s", k, e.Value, e.Role, seatList(e.Mask))
+	case EvWitness:
+		return fmt.Sprintf("%s %d %d of %s", k, s, t, seatList(e.Mask))
+	case EvWed:
+		return fmt.Sprintf("%s %d %s", k, e.Value, seatList(e.Mask))
 	}
 	return fmt.Sprintf("%s %d %d", k, s, t)
 }

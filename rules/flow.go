@@ -110,7 +110,7 @@ func (g *Game) complete() {
 		g.closeWithdraw()
 	case StepElect, StepElectPK, StepSheriffVote, StepSheriffPKVote, StepVote, StepPKVote:
 		g.closeVote(s)
-	case StepThief, StepCupid, StepNightmare, StepMagician:
+	case StepThief, StepCupid, StepNightmare, StepMagician, StepBride:
 		g.nextNightStage(s)
 	case StepSeqVote:
 		g.nextCandidate(g.stepSeat, false)

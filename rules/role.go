@@ -69,6 +69,7 @@ const (
 	Angel      // 天使: wins alone if exiled on day 1 or killed by the wolves on night 1 (Miller's Hollow)
 	MixedBlood // 混血儿: takes the camp of a model he chooses on night 1, not knowing it
 	CursedFox  // 咒狐: immune to the attack, killed by the seer's check; steals a win alive
+	GhostBride // 鬼魂新娘: weds a groom and names a witness on night 1: the newlyweds' camp
 	numRoles
 )
 
@@ -85,6 +86,7 @@ const (
 	Draw
 	AngelCamp // the angel alone (ROLES-MORE-2.md 天使)
 	FoxCamp   // the cursed fox alone (ROLES-MORE-2.md 咒狐)
+	Newlyweds // the ghost bride, her groom and her witness (ROLES-MORE-2.md 新人阵营)
 	numCamps
 )
 
@@ -142,6 +144,7 @@ var roleTable = [numRoles]roleInfo{
 	Angel:         {"angel", "天使", Village, false, true},
 	MixedBlood:    {"mixed_blood", "混血儿", Village, false, true},
 	CursedFox:     {"cursed_fox", "咒狐", FoxCamp, false, true},
+	GhostBride:    {"ghost_bride", "鬼魂新娘", Newlyweds, false, true},
 }
 
 func (r Role) String() string {
@@ -200,7 +203,7 @@ func Roles() []Role {
 	return out
 }
 
-var campNames = [...]string{"none", "village", "wolves", "lovers", "piper", "draw", "angel", "fox"}
+var campNames = [...]string{"none", "village", "wolves", "lovers", "piper", "draw", "angel", "fox", "newlyweds"}
 
 func (c Camp) String() string {
 	if int(c) < len(campNames) {

@@ -41,13 +41,14 @@ const (
 	StepNightmare          // each night, first: the nightmare fears one player (噩梦之影)
 	StepMagician           // each night, after the nightmare: the magician may swap two players (魔术师)
 	StepCheck              // night_order=wolves_first: the checkers (seer, psychic) wake after the witch
+	StepBride              // night 1: the ghost bride weds a groom, then names a witness (鬼魂新娘)
 	numSteps
 )
 
 var stepNames = [numSteps]string{"none", "elect", "elect_pk", "night", "witch", "signup", "campaign",
 	"withdraw", "sheriff_vote", "sheriff_pk", "sheriff_pk_vote", "dawn", "order", "speech",
 	"discussion", "vote", "pk", "pk_vote", "skill", "badge", "last_words", "dusk", "over",
-	"thief", "cupid", "voters", "ally", "seq_vote", "mob_vote", "night_shot", "nightmare", "magician", "check"}
+	"thief", "cupid", "voters", "ally", "seq_vote", "mob_vote", "night_shot", "nightmare", "magician", "check", "bride"}
 
 func (s Step) String() string {
 	if s < numSteps {

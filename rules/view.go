@@ -47,6 +47,10 @@ type View struct {
 	GrowlAlive uint32             // public: the players alive to the table when the bear was heard (the tamer's neighbours are among them)
 	Siblings   uint32             // sisters, brothers: the seats of his group, as told at their first meeting
 	Met        uint32             // sisters, brothers: who of his group met tonight (their channel); 0 by day
+	Bride      Seat               // the newlyweds: the ghost bride, as told (to her, the groom, the witness)
+	Groom      Seat               // the newlyweds: her groom, as told (to her, the groom, the witness)
+	Witness    Seat               // the bride and the witness: the witness, as told
+	Couple     uint32             // the bride and groom: who of them met tonight (their channel); 0 by day
 	Winner     Camp
 	Over       bool
 
@@ -138,9 +142,16 @@ func (g *Game) UpdateView(v *View) {
 			v.Attacked = NoSeat
 			v.Feared, v.NoAttack = false, false
 			v.Silenced, v.VoteBanned, v.Growl = NoSeat, NoSeat, 0
-			v.Met = 0
+			v.Met, v.Couple = 0, 0
 		case EvDay:
-			v.Met = 0
+			v.Met, v.Couple = 0, 0
+		case EvGroom:
+			v.Bride, v.Groom = e.Seat, e.Target
+		case EvWitness:
+			v.Bride, v.Witness = e.Seat, e.Target
+			v.Groom = g.lowest(e.Mask &^ e.Seat.bit())
+		case EvWed:
+			v.Couple = e.To
 		case EvSiblings:
 			v.Siblings, v.Met = e.Mask, e.To
 			for m := e.Mask; m != 0; m &= m - 1 {
