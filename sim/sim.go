@@ -48,7 +48,7 @@ type Config struct {
 // Array sizes: the rules package keeps its counts unexported; these bound
 // them and init checks that they do.
 const (
-	maxCamps  = 8  // rules.NoCamp … rules.Draw
+	maxCamps  = 9  // rules.NoCamp … rules.Newlyweds
 	maxRoles  = 64 // rules.NoRole … the last role
 	maxCauses = 32 // rules.CauseNone … the last cause
 	maxDays   = 64 // longer games are counted as maxDays long
@@ -60,7 +60,7 @@ type Levels [maxCamps]bot.Level
 
 // dealtCamps are the camps a card can belong to when dealt, in the order
 // they are named. The lovers' camp is formed in play, never dealt.
-var dealtCamps = []rules.Camp{rules.Village, rules.Wolves, rules.PiperCamp, rules.FoxCamp}
+var dealtCamps = []rules.Camp{rules.Village, rules.Wolves, rules.PiperCamp, rules.FoxCamp, rules.Newlyweds}
 
 // AllAt is the same level for every camp.
 func AllAt(l bot.Level) Levels {
@@ -123,13 +123,13 @@ func parseLevel(s string) (bot.Level, error) {
 func parseCamp(s string) (rules.Camp, error) {
 	switch s {
 	case "lovers":
-		return rules.NoCamp, errors.New("bots: lovers is not a dealt camp: a lover plays at the level of the card he was dealt (camps: village, wolves, piper, fox)")
+		return rules.NoCamp, errors.New("bots: lovers is not a dealt camp: a lover plays at the level of the card he was dealt (camps: village, wolves, piper, fox, newlyweds)")
 	case "wolf", "werewolves":
 		return rules.NoCamp, fmt.Errorf("bots: unknown camp %q (did you mean wolves?)", s)
 	}
 	c, err := rules.ParseCamp(s)
 	if err != nil || !slices.Contains(dealtCamps, c) {
-		return rules.NoCamp, fmt.Errorf("bots: unknown camp %q (camps: village, wolves, piper, fox)", s)
+		return rules.NoCamp, fmt.Errorf("bots: unknown camp %q (camps: village, wolves, piper, fox, newlyweds)", s)
 	}
 	return c, nil
 }
