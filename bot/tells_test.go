@@ -83,9 +83,10 @@ func (t *tally) add(order []rules.Seat, wolf func(rules.Seat) bool) {
 // std-12-pure-white too (ROLES-MORE-2.md): its checker is the pure white,
 // whose card the wolves fake as they fake the seer's; and std-12-mirror-seer
 // (灯影预言家), where two players claim the seer in good faith: the mirror
-// seer plays the seer he believes he is.
+// seer plays the seer he believes he is. std-12-ghost-bride (鬼魂新娘): a
+// wolf wed or named witness leaves the pack and plays for the newlyweds.
 func TestBotsHaveNoTells(t *testing.T) {
-	for _, name := range []string{"std-12", "std-12-pure-white", "std-12-mirror-seer"} {
+	for _, name := range []string{"std-12", "std-12-pure-white", "std-12-mirror-seer", "std-12-ghost-bride"} {
 		t.Run(name, func(t *testing.T) { noTells(t, name) })
 	}
 }

@@ -322,7 +322,7 @@ var specialRules = []rule{
 	{"thief_swap", "the thief took a card", rules.EvSwap, nil},
 	{"lovers", "cupid made lovers", rules.EvLovers, nil},
 	{"black_lovers", "the lovers formed their own camp (黑情侣)", rules.EvBlackLovers, nil},
-	{"kill_power", "the black lovers took the night kill", rules.EvKillPower, nil},
+	{"kill_power", "the black lovers took the night kill", rules.EvKillPower, func(e *rules.Event) bool { return e.Role != rules.GhostBride }},
 	{"elder_life", "the elder survived an attack (lost a life)", rules.EvElderLife, nil},
 	{"powers_lost", "the village killed the elder: powers lost", rules.EvPowersLost, nil},
 	{"scapegoat_voters", "the scapegoat named the voters", rules.EvVoters, nil},
@@ -330,6 +330,7 @@ var specialRules = []rule{
 	{"event_card", "an event card was drawn", rules.EvEventCard, nil},
 	{"ally", "the wolves gained an ally", rules.EvAlly, nil},
 	{"camp_lost", "a camp lost early (优先判负)", rules.EvCampLost, nil},
+	{"wed_kill", "the newlyweds took the night kill (鬼魂新娘)", rules.EvKillPower, func(e *rules.Event) bool { return e.Role == rules.GhostBride }},
 }
 
 // rulesByKind lists, for each event kind, the special rules it may fire.
