@@ -124,3 +124,39 @@ func TestMixedBloodOfANewlywedWinsWithThem(t *testing.T) {
 		t.Fatalf("the village's camp holds newlyweds: %v", Seats(m))
 	}
 }
+
+// TestGhostBrideNarration: the ghost bride is called on night 1 after
+// cupid and before the wild child (ROLES-MORE-2.md §5 group 5), the bride
+// and groom together from night 2 near the end (group 16), in both wake
+// orders; night 0 of a day-first board calls her with the setup roles.
+func TestGhostBrideNarration(t *testing.T) {
+	opens := func(g *Game, n int) []Role {
+		var out []Role
+		for _, c := range g.Narration(n) {
+			if c.Key == "role.open" {
+				out = append(out, c.Role)
+			}
+		}
+		return out
+	}
+	for _, order := range []uint8{SeerFirst, WolvesFirst} {
+		g := dealtGame(t, map[Option]uint8{OptNightOrder: order, OptNarrateAbsentRoles: On},
+			Cupid, GhostBride, WildChild, Seer, Witch, Werewolf, Werewolf, Villager, Gravekeeper)
+		one, two := opens(g, 1), opens(g, 2)
+		i, j, k := slices.Index(one, Cupid), slices.Index(one, GhostBride), slices.Index(one, WildChild)
+		if i < 0 || j != i+2 || k != j+1 { // cupid, the lovers, the bride, the wild child
+			t.Fatalf("order %d: night 1 calls %v", order, one)
+		}
+		if slices.Contains(one, CallWed) || slices.Contains(two, GhostBride) {
+			t.Fatalf("order %d: night 1 %v, night 2 %v", order, one, two)
+		}
+		if w, gk := slices.Index(two, CallWed), slices.Index(two, Gravekeeper); w != gk+1 {
+			t.Fatalf("order %d: night 2 calls %v, want the couple right after the gravekeeper", order, two)
+		}
+	}
+	g := dealtGame(t, map[Option]uint8{OptFirstPhase: FirstDay, OptNarrateAbsentRoles: On},
+		GhostBride, Seer, Witch, Werewolf, Werewolf, Villager, Villager)
+	if got := opens(g, 0); !slices.Equal(got, []Role{GhostBride}) {
+		t.Fatalf("night 0 calls %v, want the bride alone", got)
+	}
+}
