@@ -47,10 +47,10 @@ func (g *Game) wolfTeam() uint32 {
 // ofWolfCamp: seat t is of the wolf camp now, in truth, whatever he reads
 // as: a wolf card (the gargoyle, the hidden wolf and the possessed too) or a
 // wild child who turned, not a wolf who left for the lovers' or the
-// newlyweds' camp. It is
-// the judgement of every power that asks "is he a wolf" of the truth (the
-// knight's duel, the witch hunter's hunt, the nightmare's fear of his own
-// camp), where a check asks how he reads (readsWolf).
+// newlyweds' camp. It is the judgement of every power that asks "is he a
+// wolf" of the truth (the knight's duel, the witch hunter's hunt, the
+// nightmare's fear of his own camp), where a check asks how he reads
+// (readsWolf).
 func (g *Game) ofWolfCamp(t Seat) bool { return g.has(g.wolves&^g.loversCamp&^g.newlyweds(), t) }
 
 // readsWolf: how seat t reads to a camp check (a check, not the card: the
