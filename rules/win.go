@@ -87,11 +87,14 @@ func (g *Game) judgeAll() Camp {
 	if g.piperWins(alive) {
 		return PiperCamp // every other living player is charmed
 	}
-	if g.opt(OptBlackLovers) == On || g.newlyweds() != 0 { // the newlyweds are judged camp by camp (鬼魂新娘)
+	if g.opt(OptBlackLovers) == On {
 		return g.judgeCamps()
 	}
 	if g.lovers != 0 && alive == g.lovers && g.crossLovers() {
 		return Lovers // 000 C: a cross-camp couple, last two alive
+	}
+	if g.newlyweds() != 0 { // the newlyweds are judged camp by camp (鬼魂新娘)
+		return g.judgeCamps()
 	}
 	wolves := alive & g.wolves &^ g.humans // the village need not kill the possessed
 	village := wolves == 0 && piper == 0
