@@ -28,7 +28,7 @@ type smartBot struct {
 	planSteps    int                 // ledger.steps when the plan was made
 	modelVer     [2]int              // ledger.ver when priv, pub were built
 	boardRoles   uint64              // the board's roles, learned from the claim choices
-	blackLovers  uint32              // the lovers' camp, for its members
+	blackLovers  uint32              // the lovers' camp, for its members; the newlyweds he knows, for one of them
 	attackedTold uint32              // witch: the attack targets she was told
 	spied        uint32              // little girl: the wolves' picks she read
 	poisoned     rules.Seat          // witch: her poison's target
@@ -162,6 +162,10 @@ func (b *smartBot) observe(e *rules.Event) {
 		b.spied = spied
 	case rules.EvBlackLovers:
 		b.blackLovers = e.Mask
+	case rules.EvGroom, rules.EvWitness:
+		// One of the newlyweds (鬼魂新娘): they play as the lovers' camp does,
+		// for the seats of it the bot was told (the groom knows no witness).
+		b.blackLovers |= bit(s) | bit(t) | e.Mask
 	case rules.EvWolfTeam, rules.EvCheck, rules.EvLovers, rules.EvLoverRole, rules.EvAlly, rules.EvGrave, rules.EvDuel:
 		// in the View
 	default:
@@ -252,6 +256,8 @@ func (b *smartBot) decide(v *rules.View, ch []rules.Choice) rules.Command {
 		return b.actThief(v, ch)
 	case rules.StepCupid:
 		return b.actCupid(v, ch)
+	case rules.StepBride:
+		return b.actBride(v, ch)
 	case rules.StepElect, rules.StepElectPK:
 		return b.actElect(v, ch)
 	case rules.StepSignup:

@@ -352,6 +352,27 @@ func (b *smartBot) actCupid(v *rules.View, ch []rules.Choice) rules.Command {
 	return rules.Command{Kind: rules.CmdLink, Mask: pickSeats(b.r, pool, 2)}
 }
 
+// The ghost bride (鬼魂新娘) weds and names her witness on night 1, before
+// anyone has spoken: she knows no card but her own (and a lover's, who is
+// bound to her already and would add nobody to her camp), so she draws each
+// pick from the seat's seeded source among the others. A fixed rule (her
+// left neighbour) would name the groom and the witness to the table as soon
+// as her seat is known.
+func (b *smartBot) actBride(v *rules.View, ch []rules.Choice) rules.Command {
+	for _, k := range []rules.CmdKind{rules.CmdGroom, rules.CmdWitness} {
+		c := find(ch, k)
+		if c == nil {
+			continue
+		}
+		pool := c.Targets &^ b.me &^ v.Lovers
+		if pool == 0 {
+			pool = c.Targets
+		}
+		return cmd(k, lowest(pickSeats(b.r, pool, 1)))
+	}
+	return skip
+}
+
 // The crow curses the most suspected player not known to be good.
 func (b *smartBot) actCurse(v *rules.View, c *rules.Choice) rules.Command {
 	m := b.model(v)

@@ -405,6 +405,11 @@ func init() {
 		cards:       fixed(repeat(Werewolf, 3), []Role{Masquerade, Seer, Witch, Dancer, Idiot}, repeat(Villager, 4)),
 		Options:     with(std001),
 	}, &Preset{
+		Name: "std-12-ghost-bride", Chinese: "鬼魂新娘", MinPlayers: 12, MaxPlayers: 12,
+		Description: "4 wolves, seer, witch, hunter, guard, ghost bride, 3 villagers: the bride weds a groom and names a witness, the newlyweds' camp (ROLES-MORE-2)",
+		cards:       fixed(repeat(Werewolf, 4), []Role{Seer, Witch, Hunter, Guard, GhostBride}, repeat(Villager, 3)),
+		Options:     with(std001, "guard_heal_same_target", "dies"),
+	}, &Preset{
 		Name: "std-12-thief-cupid", Chinese: "盗贼丘比特", MinPlayers: 12, MaxPlayers: 12,
 		Description: "3 wolves, seer, witch, hunter, idiot, thief, cupid, 5 villagers: 14 cards, two in the middle for the thief (ROLES-MORE-2)",
 		cards:       fixed(repeat(Werewolf, 3), []Role{Seer, Witch, Hunter, Idiot, Thief, Cupid}, repeat(Villager, 5)),

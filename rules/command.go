@@ -49,6 +49,8 @@ const (
 	CmdDance        // dancer: the three seats of Mask dance tonight (舞者)
 	CmdAsk          // masquerade: ask whether Target is in tonight's dance (假面)
 	CmdMask         // masquerade: Target's dance camp is flipped tonight (假面)
+	CmdGroom        // ghost bride: wed Target (night 1, 鬼魂新娘)
+	CmdWitness      // ghost bride: name Target the witness (night 1, after the groom)
 	numCmds
 )
 
@@ -56,7 +58,7 @@ var cmdNames = [numCmds]string{"none", "attack", "heal", "poison", "protect", "c
 	"vote", "abstain", "run", "withdraw", "badge", "tear", "explode", "charm", "skip", "order",
 	"take", "link", "voters", "ally", "claim", "duel", "curse", "dream", "swap", "hunt", "fear", "model",
 	"silence", "ban", "imitate", "double",
-	"shelter", "rewind", "dance", "ask", "mask"}
+	"shelter", "rewind", "dance", "ask", "mask", "groom", "witness"}
 
 func (k CmdKind) String() string {
 	if k < numCmds {
@@ -101,7 +103,7 @@ type Command struct {
 
 func (c Command) String() string {
 	switch c.Kind {
-	case CmdAttack, CmdPoison, CmdProtect, CmdCheck, CmdShoot, CmdVote, CmdBadge, CmdCharm, CmdDuel, CmdCurse, CmdDream, CmdHunt, CmdFear, CmdModel, CmdSilence, CmdVoteBan, CmdImitate, CmdDoubleAttack, CmdShelter, CmdAsk, CmdMask:
+	case CmdAttack, CmdPoison, CmdProtect, CmdCheck, CmdShoot, CmdVote, CmdBadge, CmdCharm, CmdDuel, CmdCurse, CmdDream, CmdHunt, CmdFear, CmdModel, CmdSilence, CmdVoteBan, CmdImitate, CmdDoubleAttack, CmdShelter, CmdAsk, CmdMask, CmdGroom, CmdWitness:
 		return fmt.Sprintf("%d %s %d", c.Seat, c.Kind, c.Target)
 	case CmdExplode:
 		if c.Target != NoSeat {

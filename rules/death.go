@@ -45,6 +45,7 @@ func (g *Game) kill(s Seat, c Cause, public, noLast bool, b *batch) {
 	}
 	r := g.role[s]
 	g.loverDies(s, public, chain, b)
+	g.coupleDies(s, public, chain, b)
 	if f := hooks[r].onDeath; f != nil {
 		m, why := f(g, s, c, public)
 		g.killAll(m, why, public, chain, b)

@@ -94,6 +94,9 @@ const (
 	EvDance                  // the dancer Seat makes the three seats of Mask dance tonight (舞者; told to him alone)
 	EvAsk                    // the masquerade Seat is told whether Target is in tonight's dance (Value 1) (假面; told to him alone)
 	EvMask                   // the masquerade Seat masks Target: his dance camp is flipped tonight (假面; told to him alone)
+	EvGroom                  // the ghost bride Seat weds Target (鬼魂新娘, night 1): told to both, each learning the other's seat
+	EvWitness                // the ghost bride Seat names Target the witness of Mask (the bride and groom): told to her and the witness
+	EvWed                    // the bride and groom (Mask) wake together on night Value and confer: told to those woken
 	numEventKinds
 )
 
@@ -111,7 +114,7 @@ var eventNames = [numEventKinds]string{
 	"silence", "vote_ban", "silenced", "vote_banned", "growl",
 	"siblings", "angel_wins", "mirror", "blood",
 	"imitate", "double_attack",
-	"shelter", "rewind", "dance", "ask", "mask",
+	"shelter", "rewind", "dance", "ask", "mask", "groom", "witness", "wed",
 }
 
 func (k EventKind) String() string {
@@ -343,6 +346,10 @@ func (e Event) String() string {
 		return k + " no"
 	case EvSiblings:
 		return fmt.Sprintf("%s %d %s %s", k, e.Value, e.Role, seatList(e.Mask))
+	case EvWitness:
+		return fmt.Sprintf("%s %d %d of %s", k, s, t, seatList(e.Mask))
+	case EvWed:
+		return fmt.Sprintf("%s %d %s", k, e.Value, seatList(e.Mask))
 	}
 	return fmt.Sprintf("%s %d %d", k, s, t)
 }

@@ -116,7 +116,7 @@ func (g *Game) complete() {
 		g.closeWithdraw()
 	case StepElect, StepElectPK, StepSheriffVote, StepSheriffPKVote, StepVote, StepPKVote:
 		g.closeVote(s)
-	case StepThief, StepCupid, StepNightmare, StepMagician, StepEclipse:
+	case StepThief, StepCupid, StepNightmare, StepMagician, StepEclipse, StepBride:
 		g.nextNightStage(s)
 	case StepSeqVote:
 		g.nextCandidate(g.stepSeat, false)

@@ -99,6 +99,7 @@ type Game struct {
 	eclipseState
 	princeState
 	danceState
+	brideState
 
 	winner Camp
 	over   bool
@@ -158,10 +159,10 @@ func (g *Game) Reset(board Board, seed uint64, deal []Role) error {
 	if len(cards) > int(g.n) { // the thief's two extra cards, face down in the middle
 		g.emit(Event{Kind: EvExtraCards, Role: cards[g.n], Value: int16(cards[g.n+1]), Draws: 2 * draws})
 	}
-	// With a thief or cupid the wolves meet after them, on night 1; with a
+	// With a thief, cupid or the ghost bride the wolves meet after them, on night 1; with a
 	// nightmare too, who acts alone before meeting them (ROLES-MORE.md).
 	nightmareFirst := slices.Contains(board.Cards, Nightmare) && board.Options[OptFirstPhase] == FirstNight
-	if !slices.Contains(board.Cards, Thief) && !slices.Contains(board.Cards, Cupid) && !nightmareFirst {
+	if !slices.Contains(board.Cards, Thief) && !slices.Contains(board.Cards, Cupid) && !slices.Contains(board.Cards, GhostBride) && !nightmareFirst {
 		g.emit(Event{Kind: EvWolfTeam, To: g.wolfTeam(), Mask: g.pack()}) // nobody is in the lovers' camp yet
 	}
 	switch {
@@ -338,7 +339,7 @@ func (g *Game) apply(e *Event) {
 	case EvCampLost:
 		g.lost[e.Value] = true
 	case EvKillPower:
-		g.widowKnife = true
+		g.widowKnife = g.widowKnife || e.Role != GhostBride // the newlyweds' kill is theirs (ghost_bride.go)
 	case EvRedCard:
 		g.applyRedCard(e)
 	case EvClaim:
@@ -383,6 +384,12 @@ func (g *Game) apply(e *Event) {
 		g.asked = true
 	case EvMask:
 		g.applyMask(e)
+	case EvGroom:
+		g.applyGroom(e)
+	case EvWitness:
+		g.applyWitness(e)
+	case EvWed:
+		g.applyWed(e)
 	case EvDream:
 		g.applyDream(e)
 	case EvMagic:

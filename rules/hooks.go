@@ -162,6 +162,8 @@ func hooksOf(r Role) *roleHooks {
 		return &siblingCalls[0]
 	case CallBrothers:
 		return &siblingCalls[1]
+	case CallWed:
+		return &wedCall
 	}
 	return &hooks[NoRole]
 }

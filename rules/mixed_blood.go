@@ -79,6 +79,9 @@ func (g *Game) applyBlood(e *Event) {
 	case g.has(g.loversCamp, t):
 		g.loversCamp |= b
 		g.plain &^= b
+	case g.has(g.newlyweds(), t): // a newlywed: he wins with them (ghost_bride.go)
+		g.wedBlood |= b
+		g.plain &^= b
 	case g.ofWolfCamp(t):
 		g.wolves |= b
 		g.lone |= b

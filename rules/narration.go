@@ -14,13 +14,13 @@ type Call struct {
 // night step, the order of a seat's Choices and what is told at the wake
 // all follow it (night.go), so a new role with a night action takes its
 // place here.
-var nightCalls = [...]Role{Nightmare, EclipseWolfQueen, Magician, Thief, Cupid, CallLovers, WildChild, MixedBlood, MechanicalWolf, Sister, Brother, Dreamcatcher, Guard, SilenceElder, VoteBanElder, Seer, MirrorSeer, Psychic, PureWhite, Gargoyle, Werewolf, WolfWitch, WolfBeauty, Witch, WitchHunter, Crow, Dancer, Masquerade, Gravekeeper, CallSisters, CallBrothers, Piper, CallCharmed, NineTailedFox}
+var nightCalls = [...]Role{Nightmare, EclipseWolfQueen, Magician, Thief, Cupid, CallLovers, GhostBride, WildChild, MixedBlood, MechanicalWolf, Sister, Brother, Dreamcatcher, Guard, SilenceElder, VoteBanElder, Seer, MirrorSeer, Psychic, PureWhite, Gargoyle, Werewolf, WolfWitch, WolfBeauty, Witch, WitchHunter, Crow, Dancer, Masquerade, Gravekeeper, CallWed, CallSisters, CallBrothers, Piper, CallCharmed, NineTailedFox}
 
 // wolvesFirstCalls is nightCalls under night_order=wolves_first
 // (ROLES-MORE-2.md §5): the checkers (the roles with lateCheck) right after
 // the witch, so that the table hears 守卫 → 狼人 → 女巫 → 预言家. (Written
 // out: the hooks are filled by init functions, after package variables.)
-var wolvesFirstCalls = [len(nightCalls)]Role{Nightmare, EclipseWolfQueen, Magician, Thief, Cupid, CallLovers, WildChild, MixedBlood, MechanicalWolf, Sister, Brother, Dreamcatcher, Guard, SilenceElder, VoteBanElder, Gargoyle, Werewolf, WolfWitch, WolfBeauty, Witch, Seer, MirrorSeer, Psychic, PureWhite, WitchHunter, Crow, Dancer, Masquerade, Gravekeeper, CallSisters, CallBrothers, Piper, CallCharmed, NineTailedFox}
+var wolvesFirstCalls = [len(nightCalls)]Role{Nightmare, EclipseWolfQueen, Magician, Thief, Cupid, CallLovers, GhostBride, WildChild, MixedBlood, MechanicalWolf, Sister, Brother, Dreamcatcher, Guard, SilenceElder, VoteBanElder, Gargoyle, Werewolf, WolfWitch, WolfBeauty, Witch, Seer, MirrorSeer, Psychic, PureWhite, WitchHunter, Crow, Dancer, Masquerade, Gravekeeper, CallWed, CallSisters, CallBrothers, Piper, CallCharmed, NineTailedFox}
 
 // callOrder is the game's wake order: nightCalls, or wolvesFirstCalls.
 func (g *Game) callOrder() *[len(nightCalls)]Role {
@@ -65,7 +65,7 @@ func (g *Game) narrated(r Role, n int, all bool) bool {
 	firstNight := n == 1 && g.opt(OptFirstPhase) != FirstDay
 	if g.opt(OptFirstPhase) == FirstDay && n == 0 {
 		firstNight = true
-		if r != Thief && r != Cupid && r != CallLovers {
+		if r != Thief && r != Cupid && r != CallLovers && r != GhostBride {
 			return false
 		}
 	}
@@ -91,6 +91,11 @@ func (g *Game) narrated(r Role, n int, all bool) bool {
 		return all || g.firstOf(Piper, g.alive) != NoSeat || g.charmed&g.alive != 0
 	case MirrorSeer: // called with the seer's call: his card says seer
 		return false
+	case CallWed: // the bride and groom confer from night 2 (ghost_bride.go)
+		if n <= 1 || !inBoard(GhostBride) {
+			return false
+		}
+		return all || hooksOf(r).awake(g)
 	case CallSisters, CallBrothers: // the siblings' later meetings (sister.go)
 		c := siblingCard(r)
 		if n <= 1 || !inBoard(c) || !g.siblingsNight(c, n) {

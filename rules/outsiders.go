@@ -26,15 +26,16 @@ func (g *Game) setOutsider(s Seat, r Role) {
 }
 
 // pack is the wolves who meet, wake and hold the kill together: the wolf
-// camp outside the lovers' camp, without the lone cards.
-func (g *Game) pack() uint32 { return g.wolves &^ g.loversCamp &^ g.lone }
+// camp outside the lovers' and the newlyweds' camps, without the lone
+// cards.
+func (g *Game) pack() uint32 { return g.wolves &^ g.loversCamp &^ g.newlyweds() &^ g.lone }
 
 // wolfTeam is who is told the pack when the wolves meet (EvWolfTeam's To):
 // the pack, and the lone cards told of it though it is not told of them
 // (the hidden wolf).
 func (g *Game) wolfTeam() uint32 {
 	to := g.pack()
-	for m := g.lone &^ g.loversCamp; m != 0; m &= m - 1 {
+	for m := g.lone &^ g.loversCamp &^ g.newlyweds(); m != 0; m &= m - 1 {
 		s := Seat(bits.TrailingZeros32(m))
 		if hooks[g.role[s]].knowsPack {
 			to |= s.bit()
@@ -45,11 +46,12 @@ func (g *Game) wolfTeam() uint32 {
 
 // ofWolfCamp: seat t is of the wolf camp now, in truth, whatever he reads
 // as: a wolf card (the gargoyle, the hidden wolf and the possessed too) or a
-// wild child who turned, not a wolf who left for the lovers' camp. It is
-// the judgement of every power that asks "is he a wolf" of the truth (the
-// knight's duel, the witch hunter's hunt, the nightmare's fear of his own
-// camp), where a check asks how he reads (readsWolf).
-func (g *Game) ofWolfCamp(t Seat) bool { return g.has(g.wolves&^g.loversCamp, t) }
+// wild child who turned, not a wolf who left for the lovers' or the
+// newlyweds' camp. It is the judgement of every power that asks "is he a
+// wolf" of the truth (the knight's duel, the witch hunter's hunt, the
+// nightmare's fear of his own camp), where a check asks how he reads
+// (readsWolf).
+func (g *Game) ofWolfCamp(t Seat) bool { return g.has(g.wolves&^g.loversCamp&^g.newlyweds(), t) }
 
 // readsWolf: how seat t reads to a camp check (a check, not the card: the
 // hidden wolf and the possessed read as good, a wild child who became a
@@ -65,5 +67,5 @@ func (g *Game) readsWolf(t Seat) bool {
 // a wolf as he reads, a player of another camp (the piper), a black lover.
 func (g *Game) readsNotVillage(t Seat) bool {
 	c := g.role[t].Camp()
-	return g.readsWolf(t) || (c != Village && c != Wolves && c != FoxCamp) || g.has(g.loversCamp, t) // the cursed fox reads good (咒狐)
+	return g.readsWolf(t) || (c != Village && c != Wolves && c != FoxCamp && c != Newlyweds) || g.has(g.loversCamp, t) // the cursed fox and the ghost bride read good (咒狐, 鬼魂新娘)
 }

@@ -19,7 +19,7 @@ func entitled(g *Game, e *Event) uint32 {
 	case EvWolfTeam: // not the gargoyle nor the possessed, who do not know the wolves
 		return wolfTeam&^g.seatsOf(Gargoyle, g.all)&^g.seatsOf(Possessed, g.all)&^g.seatsOf(MechanicalWolf, g.all) | g.ally.bit()
 	case EvAttackPick, EvAttack, EvAttackResult: // the possessed never holds the kill
-		return g.wolves&^g.seatsOf(Possessed, g.all) | g.lovers // the black lovers hold the widow knife
+		return g.wolves&^g.seatsOf(Possessed, g.all) | g.lovers | g.newlyweds() // the black lovers hold the widow knife, the newlyweds theirs
 	case EvModel, EvWildWolf:
 		return g.seatsOf(WildChild, g.all)
 	case EvBlood:
@@ -30,6 +30,12 @@ func entitled(g *Game, e *Event) uint32 {
 		return g.seatsOf(Dancer, g.all)
 	case EvAsk, EvMask:
 		return g.seatsOf(Masquerade, g.all)
+	case EvGroom: // the bride and her groom
+		return g.seatsOf(GhostBride, g.all) | g.groom.bit()
+	case EvWitness: // the bride and the witness, not the groom
+		return g.seatsOf(GhostBride, g.all) | g.witness.bit()
+	case EvWed:
+		return g.couple()
 	case EvCharm:
 		return g.seatsOf(WolfBeauty, g.all)
 	case EvSiblings: // the group's own members (the thief may hold a sister's card)
@@ -66,7 +72,7 @@ func entitled(g *Game, e *Event) uint32 {
 		}
 		return 0
 	case EvNoAttack:
-		return g.wolves | g.lovers
+		return g.wolves | g.lovers | g.newlyweds()
 	case EvReflect:
 		return 0 // the moderator's
 	case EvTails:
@@ -78,7 +84,7 @@ func entitled(g *Game, e *Event) uint32 {
 	case EvLoverRole:
 		return g.lovers
 	case EvKillPower:
-		return g.loversCamp
+		return g.loversCamp | g.newlyweds()
 	case EvBlackLovers, EvCampLost:
 		return e.Mask | g.all // (checked below: the camp's own members)
 	case EvSpy:
@@ -96,7 +102,9 @@ func entitled(g *Game, e *Event) uint32 {
 			if e.Role == Seer { // the mirror seer is woken as the seer
 				m |= g.seatsOf(MirrorSeer, g.all)
 			}
-			return m | g.wolves&^g.seatsOf(Possessed, g.all) | g.lovers
+			return m | g.wolves&^g.seatsOf(Possessed, g.all) | g.lovers | g.newlyweds()
+		case StepBride:
+			return g.seatsOf(GhostBride, g.all)
 		case StepThief:
 			return dealt(g, Thief)
 		case StepCupid:

@@ -19,7 +19,7 @@ func RandomBoard(pick func(name string, lo, hi int) int) Board {
 	for len(cards) < wolves {
 		cards = append(cards, Werewolf)
 	}
-	for _, r := range []Role{Seer, Witch, Hunter, Guard, Idiot, NineTailedFox, Elder, Scapegoat, Cupid, LittleGirl, Piper, Thief, Knight, Gravekeeper, Psychic, Crow, WitchHunter, Dreamcatcher, Magician, WildChild, SilenceElder, VoteBanElder, BearTamer, PureWhite, SequencePrince, Angel, MirrorSeer, MixedBlood, CursedFox, Dancer} {
+	for _, r := range []Role{Seer, Witch, Hunter, Guard, Idiot, NineTailedFox, Elder, Scapegoat, Cupid, LittleGirl, Piper, Thief, Knight, Gravekeeper, Psychic, Crow, WitchHunter, Dreamcatcher, Magician, WildChild, SilenceElder, VoteBanElder, BearTamer, PureWhite, SequencePrince, Angel, MirrorSeer, MixedBlood, CursedFox, Dancer, GhostBride} {
 		if len(cards) < n && pick("with "+r.String(), 0, 1) == 1 {
 			cards = append(cards, r)
 		}

@@ -75,6 +75,7 @@ const (
 	SequencePrince   // 定序王子: once, voids a day's first exile vote and has it taken again
 	Dancer           // 舞者: from night 2 makes three players dance; the odd camp out dies
 	Masquerade       // 假面: a lone wolf who asks about the dance and masks one dancer's camp
+	GhostBride       // 鬼魂新娘: weds a groom and names a witness on night 1: the newlyweds' camp
 	numRoles
 )
 
@@ -91,6 +92,7 @@ const (
 	Draw
 	AngelCamp // the angel alone (ROLES-MORE-2.md 天使)
 	FoxCamp   // the cursed fox alone (ROLES-MORE-2.md 咒狐)
+	Newlyweds // the ghost bride, her groom and her witness (ROLES-MORE-2.md 新人阵营)
 	numCamps
 )
 
@@ -154,6 +156,7 @@ var roleTable = [numRoles]roleInfo{
 	SequencePrince:   {"sequence_prince", "定序王子", Village, true, true},
 	Dancer:           {"dancer", "舞者", Village, true, true},
 	Masquerade:       {"masquerade", "假面", Wolves, false, true},
+	GhostBride:       {"ghost_bride", "鬼魂新娘", Newlyweds, false, true},
 }
 
 func (r Role) String() string {
@@ -212,7 +215,7 @@ func Roles() []Role {
 	return out
 }
 
-var campNames = [...]string{"none", "village", "wolves", "lovers", "piper", "draw", "angel", "fox"}
+var campNames = [...]string{"none", "village", "wolves", "lovers", "piper", "draw", "angel", "fox", "newlyweds"}
 
 func (c Camp) String() string {
 	if int(c) < len(campNames) {

@@ -44,6 +44,7 @@ const (
 	StepEclipse            // each night, after the nightmare: the eclipse wolf queen shelters a player (蚀时狼妃)
 	StepRewind             // after a day's first exile vote: the sequence prince may void it (定序王子; every living player passes or acts)
 	StepMasquerade         // from night 2, after the dancer: the masquerade asks about the dance and gives the mask (假面)
+	StepBride              // night 1: the ghost bride weds a groom, then names a witness (鬼魂新娘)
 	numSteps
 )
 
@@ -51,7 +52,7 @@ var stepNames = [numSteps]string{"none", "elect", "elect_pk", "night", "witch", 
 	"withdraw", "sheriff_vote", "sheriff_pk", "sheriff_pk_vote", "dawn", "order", "speech",
 	"discussion", "vote", "pk", "pk_vote", "skill", "badge", "last_words", "dusk", "over",
 	"thief", "cupid", "voters", "ally", "seq_vote", "mob_vote", "night_shot", "nightmare", "magician", "check",
-	"eclipse", "rewind", "masquerade"}
+	"eclipse", "rewind", "masquerade", "bride"}
 
 func (s Step) String() string {
 	if s < numSteps {

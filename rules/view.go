@@ -51,6 +51,10 @@ type View struct {
 	Dance      uint32             // dancer: tonight's three as he chose them; 0 by day
 	Asked      Seat               // masquerade: whom he asked about tonight (NoSeat: nobody yet)
 	AskDances  bool               // masquerade: the player he asked about dances tonight
+	Bride      Seat               // the newlyweds: the ghost bride, as told (to her, the groom, the witness)
+	Groom      Seat               // the newlyweds: her groom, as told (to her, the groom, the witness)
+	Witness    Seat               // the bride and the witness: the witness, as told
+	Couple     uint32             // the bride and groom: who of them met tonight (their channel); 0 by day
 	Winner     Camp
 	Over       bool
 
@@ -144,16 +148,23 @@ func (g *Game) UpdateView(v *View) {
 			v.Attacked = NoSeat
 			v.Feared, v.NoAttack = false, false
 			v.Silenced, v.VoteBanned, v.Growl = NoSeat, NoSeat, 0
-			v.Met = 0
+			v.Met, v.Couple = 0, 0
 			v.Dance, v.Asked, v.AskDances = 0, NoSeat, false
 		case EvDay:
-			v.Met = 0
+			v.Met, v.Couple = 0, 0
 			v.Dance = 0
 		case EvDance:
 			v.Dance = e.Mask
 			v.Danced |= e.Mask &^ e.Seat.bit()
 		case EvAsk:
 			v.Asked, v.AskDances = e.Target, e.Value == 1
+		case EvGroom:
+			v.Bride, v.Groom = e.Seat, e.Target
+		case EvWitness:
+			v.Bride, v.Witness = e.Seat, e.Target
+			v.Groom = g.lowest(e.Mask &^ e.Seat.bit())
+		case EvWed:
+			v.Couple = e.To
 		case EvSiblings:
 			v.Siblings, v.Met = e.Mask, e.To
 			for m := e.Mask; m != 0; m &= m - 1 {

@@ -39,7 +39,7 @@ func (g *Game) killers() uint32 {
 		return g.lovers & g.loversCamp & g.alive
 	}
 	if g.lost[Wolves] {
-		return 0
+		return g.wedKillers() // the newlyweds' kill (鬼魂新娘); none without them
 	}
 	if k := g.pack() & g.alive; k != 0 {
 		return k
@@ -141,13 +141,13 @@ func (g *Game) resolveAttack() {
 // canExplode: seat s may self-explode now.
 func (g *Game) canExplode(s Seat) bool {
 	return g.has(g.wolves, s) && !hooks[g.role[s]].noExplode && g.opt(OptSelfExplosion) == DefaultOn &&
-		!g.has(g.loversCamp, s) && g.has(g.pubAlive, s) &&
+		!g.has(g.loversCamp|g.newlyweds(), s) && g.has(g.pubAlive, s) &&
 		(g.step.speech() || (g.step == StepWithdraw && g.opt(OptDoubleExplode) == On))
 }
 
 func (g *Game) checkExplode(c Command) refusal {
 	s := c.Seat
-	if !g.has(g.wolves, s) || hooks[g.role[s]].noExplode || g.has(g.loversCamp, s) {
+	if !g.has(g.wolves, s) || hooks[g.role[s]].noExplode || g.has(g.loversCamp|g.newlyweds(), s) {
 		return refuse(CodeRule, "", "only the wolves may self-explode")
 	}
 	if g.opt(OptSelfExplosion) == DefaultOff {

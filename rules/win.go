@@ -13,13 +13,15 @@ func (g *Game) campMembers(c Camp) uint32 {
 	piper := g.seatsOf(Piper, g.all)
 	switch c {
 	case Wolves:
-		return g.wolves &^ g.loversCamp
+		return g.wolves &^ g.loversCamp &^ g.newlyweds()
 	case Lovers:
 		return g.loversCamp
 	case PiperCamp:
 		return piper
+	case Newlyweds:
+		return g.newlyweds() | g.wedBlood
 	case Village:
-		return g.all &^ g.wolves &^ g.loversCamp &^ piper
+		return g.all &^ g.wolves &^ g.loversCamp &^ piper &^ g.newlyweds() &^ g.wedBlood
 	}
 	return 0
 }
@@ -41,7 +43,8 @@ func (g *Game) wolfCondition(wolves, others uint32) bool {
 	// need not kill him (kill_all, kill_side's "everyone").
 	half := popcount(wolves) >= popcount(others)
 	rest := others &^ g.humans
-	plain, gods := g.plain&^g.loversCamp&^ally, g.gods&^g.loversCamp&^ally
+	wed := g.newlyweds() | g.wedBlood // counted over the village's members only (鬼魂新娘)
+	plain, gods := g.plain&^g.loversCamp&^ally&^wed, g.gods&^g.loversCamp&^ally&^wed
 	side := rest == 0 || (plain != 0 && plain&g.alive == 0) || (gods != 0 && gods&g.alive == 0)
 	switch g.opt(OptWolfWin) {
 	case WinKillAll:
@@ -90,6 +93,9 @@ func (g *Game) judgeAll() Camp {
 	if g.lovers != 0 && alive == g.lovers && g.crossLovers() {
 		return Lovers // 000 C: a cross-camp couple, last two alive
 	}
+	if g.newlyweds() != 0 { // the newlyweds are judged camp by camp (鬼魂新娘)
+		return g.judgeCamps()
+	}
 	wolves := alive & g.wolves &^ g.humans // the village need not kill the possessed
 	village := wolves == 0 && piper == 0
 	wolf := g.wolfCondition(wolves, alive&^wolves)
@@ -117,16 +123,19 @@ func (g *Game) simultaneous() Camp {
 func (g *Game) judgeCamps() Camp {
 	alive := g.alive
 	var newly [numCamps]bool
-	for _, c := range [...]Camp{Wolves, Village, Lovers, PiperCamp} {
+	for _, c := range [...]Camp{Wolves, Village, Lovers, PiperCamp, Newlyweds} {
 		m := g.campMembers(c)
 		if m == 0 || g.lost[c] {
 			continue
 		}
 		// The wolf camp is out with its last wolf, the possessed alive or not.
 		out := m&alive&^g.humans == 0
-		if c == Village { // the village's own losing conditions hold after the wolves are out too
+		switch c {
+		case Village: // the village's own losing conditions hold after the wolves are out too
 			w := g.campMembers(Wolves) & alive &^ g.humans
-			out = out || g.wolfCondition(w, alive&^w)
+			out = out || g.wolfCondition(w, alive&^w&^g.campMembers(Newlyweds))
+		case Newlyweds: // out when the three are dead, whoever models on them
+			out = g.newlyweds()&alive == 0
 		}
 		if out {
 			newly[c] = true
@@ -137,8 +146,11 @@ func (g *Game) judgeCamps() Camp {
 		k := g.lovers & g.loversCamp & alive
 		g.emit(Event{Kind: EvKillPower, To: g.loversCamp & alive, Mask: k}) // told to the camp (002: 通知黑情侣阵营)
 	}
+	if newly[Wolves] && !newly[Newlyweds] && !g.lost[Newlyweds] && g.newlyweds()&alive != 0 {
+		g.emit(Event{Kind: EvKillPower, To: g.newlyweds() & alive, Mask: g.wedKillers(), Role: GhostBride}) // the newlyweds hold the kill
+	}
 	n, last := 0, NoCamp
-	for _, c := range [...]Camp{Village, Wolves, Lovers, PiperCamp} {
+	for _, c := range [...]Camp{Village, Wolves, Lovers, PiperCamp, Newlyweds} {
 		if g.campMembers(c) != 0 && !g.lost[c] {
 			n, last = n+1, c
 		}

@@ -48,7 +48,7 @@ type Config struct {
 // Array sizes: the rules package keeps its counts unexported; these bound
 // them and init checks that they do.
 const (
-	maxCamps  = 8  // rules.NoCamp … rules.Draw
+	maxCamps  = 9  // rules.NoCamp … rules.Newlyweds
 	maxRoles  = 64 // rules.NoRole … the last role
 	maxCauses = 32 // rules.CauseNone … the last cause
 	maxDays   = 64 // longer games are counted as maxDays long
@@ -60,7 +60,7 @@ type Levels [maxCamps]bot.Level
 
 // dealtCamps are the camps a card can belong to when dealt, in the order
 // they are named. The lovers' camp is formed in play, never dealt.
-var dealtCamps = []rules.Camp{rules.Village, rules.Wolves, rules.PiperCamp, rules.FoxCamp}
+var dealtCamps = []rules.Camp{rules.Village, rules.Wolves, rules.PiperCamp, rules.FoxCamp, rules.Newlyweds}
 
 // AllAt is the same level for every camp.
 func AllAt(l bot.Level) Levels {
@@ -123,13 +123,13 @@ func parseLevel(s string) (bot.Level, error) {
 func parseCamp(s string) (rules.Camp, error) {
 	switch s {
 	case "lovers":
-		return rules.NoCamp, errors.New("bots: lovers is not a dealt camp: a lover plays at the level of the card he was dealt (camps: village, wolves, piper, fox)")
+		return rules.NoCamp, errors.New("bots: lovers is not a dealt camp: a lover plays at the level of the card he was dealt (camps: village, wolves, piper, fox, newlyweds)")
 	case "wolf", "werewolves":
 		return rules.NoCamp, fmt.Errorf("bots: unknown camp %q (did you mean wolves?)", s)
 	}
 	c, err := rules.ParseCamp(s)
 	if err != nil || !slices.Contains(dealtCamps, c) {
-		return rules.NoCamp, fmt.Errorf("bots: unknown camp %q (camps: village, wolves, piper, fox)", s)
+		return rules.NoCamp, fmt.Errorf("bots: unknown camp %q (camps: village, wolves, piper, fox, newlyweds)", s)
 	}
 	return c, nil
 }
@@ -322,7 +322,7 @@ var specialRules = []rule{
 	{"thief_swap", "the thief took a card", rules.EvSwap, nil},
 	{"lovers", "cupid made lovers", rules.EvLovers, nil},
 	{"black_lovers", "the lovers formed their own camp (黑情侣)", rules.EvBlackLovers, nil},
-	{"kill_power", "the black lovers took the night kill", rules.EvKillPower, nil},
+	{"kill_power", "the black lovers took the night kill", rules.EvKillPower, func(e *rules.Event) bool { return e.Role != rules.GhostBride }},
 	{"elder_life", "the elder survived an attack (lost a life)", rules.EvElderLife, nil},
 	{"powers_lost", "the village killed the elder: powers lost", rules.EvPowersLost, nil},
 	{"scapegoat_voters", "the scapegoat named the voters", rules.EvVoters, nil},
@@ -330,6 +330,7 @@ var specialRules = []rule{
 	{"event_card", "an event card was drawn", rules.EvEventCard, nil},
 	{"ally", "the wolves gained an ally", rules.EvAlly, nil},
 	{"camp_lost", "a camp lost early (优先判负)", rules.EvCampLost, nil},
+	{"wed_kill", "the newlyweds took the night kill (鬼魂新娘)", rules.EvKillPower, func(e *rules.Event) bool { return e.Role == rules.GhostBride }},
 }
 
 // rulesByKind lists, for each event kind, the special rules it may fire.

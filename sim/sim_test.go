@@ -199,10 +199,10 @@ func TestParseLevels(t *testing.T) {
 	good := []struct{ in, want string }{
 		{"smart", "smart"},
 		{"random", "random"},
-		{"village=smart,wolves=random", "village=smart,wolves=random,piper=smart,fox=smart"},
-		{"random, village=smart", "village=smart,wolves=random,piper=random,fox=random"},
-		{"wolves=random", "village=smart,wolves=random,piper=smart,fox=smart"},
-		{"piper=random,village=random,wolves=random,fox=random", "random"},
+		{"village=smart,wolves=random", "village=smart,wolves=random,piper=smart,fox=smart,newlyweds=smart"},
+		{"random, village=smart", "village=smart,wolves=random,piper=random,fox=random,newlyweds=random"},
+		{"wolves=random", "village=smart,wolves=random,piper=smart,fox=smart,newlyweds=smart"},
+		{"piper=random,village=random,wolves=random,fox=random,newlyweds=random", "random"},
 	}
 	for _, c := range good {
 		ls, err := ParseLevels(c.in)

@@ -74,7 +74,7 @@ var optionCards = map[string][][]rules.Role{
 	"guard_repeat":                {{rules.Guard}},
 	"guard_heal_same_target":      {{rules.Guard, rules.Witch}},
 	"hunter_shoots_when_poisoned": {{rules.Hunter, rules.Witch}},
-	"hunter_shoots_on_heartbreak": {{rules.Hunter, rules.Cupid}, {rules.Hunter, rules.WolfBeauty}},
+	"hunter_shoots_on_heartbreak": {{rules.Hunter, rules.Cupid}, {rules.Hunter, rules.WolfBeauty}, {rules.Hunter, rules.GhostBride}},
 	"win_check_before_shot":       {{rules.Hunter}, {rules.WolfKing}},
 	"action_feedback":             {{rules.Witch}, {rules.Hunter}, {rules.WolfKing}},
 	"thief_must_take_wolf":        {{rules.Thief}},

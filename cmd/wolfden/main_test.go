@@ -253,7 +253,7 @@ func TestSimJSONIsTheSameWhateverTheWorkers(t *testing.T) {
 	if err := json.Unmarshal([]byte(one), &res); err != nil {
 		t.Fatal(err)
 	}
-	if res.Seed != 9 || res.Games != 300 || res.Bots["wolves"] != "random" || len(res.Bots) != 4 || len(res.Boards) != 1 || res.Boards[0].Name != "std-12" {
+	if res.Seed != 9 || res.Games != 300 || res.Bots["wolves"] != "random" || len(res.Bots) != 5 || len(res.Boards) != 1 || res.Boards[0].Name != "std-12" {
 		t.Fatalf("result %+v", res)
 	}
 	total := 0

@@ -82,7 +82,7 @@ a range of players takes --players, or NAME:N (classic:12).
 --bots is a level for everyone (random, smart) or camp=level items
 (village=smart,wolves=random), optionally after a level for the camps not
 named (random,village=smart); a seat plays at the level of the camp of the
-card it is dealt (camps: village, wolves, piper, fox).
+card it is dealt (camps: village, wolves, piper, fox, newlyweds).
 
 The output is the same for the same seed whatever --workers is. A progress bar
 is drawn on stderr when it is a terminal; the speed is reported on stderr.

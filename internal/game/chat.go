@@ -21,6 +21,10 @@ const (
 	// ChanSiblings is the sisters' (or the brothers') channel on the nights
 	// they meet (ROLES-MORE-2.md 姐妹, 三兄弟): those woken tonight.
 	ChanSiblings = "siblings"
+	// ChanNewlyweds is the ghost bride and her groom's channel on the
+	// nights they confer, from night 2 (ROLES-MORE-2.md 鬼魂新娘): those
+	// woken tonight. The witness is not in it.
+	ChanNewlyweds = "newlyweds"
 )
 
 // MaxChat is the longest message, in characters.
@@ -74,6 +78,8 @@ func (a *Actor) audience(v *rules.View, ch string) (c chat, ok bool) {
 		return chat{To: v.Lovers & v.Alive}, alive && v.Lovers&me != 0
 	case ChanSiblings:
 		return chat{To: v.Met & v.Alive}, alive && night && v.Met&me != 0
+	case ChanNewlyweds:
+		return chat{To: v.Couple & v.Alive}, alive && night && v.Couple&me != 0
 	case ChanDead:
 		// A dying player joins the dead only once every task of his death
 		// (shot, badge, last words…) is done: until then the dead could
@@ -91,7 +97,7 @@ func (a *Actor) audience(v *rules.View, ch string) (c chat, ok bool) {
 // channels lists the channels the seat of v may write to now.
 func (a *Actor) channels(v *rules.View) []string {
 	var out []string
-	for _, ch := range []string{ChanDay, ChanWolves, ChanLovers, ChanDead, ChanSiblings} {
+	for _, ch := range []string{ChanDay, ChanWolves, ChanLovers, ChanDead, ChanSiblings, ChanNewlyweds} {
 		if _, ok := a.audience(v, ch); ok {
 			out = append(out, ch)
 		}

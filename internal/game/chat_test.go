@@ -327,3 +327,48 @@ func TestSiblingsChannelIsTheSistersAlone(t *testing.T) {
 		}
 	}
 }
+
+// TestNewlywedsChannelIsTheCouplesAlone: from night 2 the ghost bride and
+// her groom (鬼魂新娘) confer: their channel is open to the two of them and
+// read by them alone, not by the witness nor anyone else; on night 1,
+// before they meet, and by day it is closed.
+func TestNewlywedsChannelIsTheCouplesAlone(t *testing.T) {
+	deal := []rules.Role{rules.Seer, rules.Witch, rules.Villager, rules.GhostBride, rules.Villager,
+		rules.Werewolf, rules.Werewolf, rules.Villager, rules.Villager}
+	var o rules.Options
+	o[rules.OptLastWords] = 3 // none
+	g, err := rules.New(rules.Board{Cards: deal, Options: o}, 1, deal)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []rules.Command{{Seat: 4, Kind: rules.CmdGroom, Target: 5}, {Seat: 4, Kind: rules.CmdWitness, Target: 8}} {
+		if err := g.Do(c); err != nil {
+			t.Fatal(err)
+		}
+	}
+	var a Actor
+	open := func(s rules.Seat) (chat, bool) {
+		v := g.View(s)
+		return a.audience(&v, ChanNewlyweds)
+	}
+	for s := rules.Seat(1); s <= 9; s++ {
+		if _, ok := open(s); ok {
+			t.Fatalf("night 1: seat %d may write to the newlyweds' channel", s)
+		}
+	}
+	for g.NightNumber() < 2 {
+		if _, ok := open(4); ok && !g.Night() {
+			t.Fatal("by day the bride may write to the newlyweds' channel")
+		}
+		g.Timeout()
+	}
+	for s := rules.Seat(1); s <= 9; s++ {
+		c, ok := open(s)
+		if ok != (s == 4 || s == 5) {
+			t.Fatalf("night 2: seat %d (%v) may write to the newlyweds' channel: %v", s, deal[s-1], ok)
+		}
+		if ok && c.To != 1<<4|1<<5 {
+			t.Fatalf("night 2: seat %d writes to %b, want the couple", s, c.To)
+		}
+	}
+}

@@ -201,7 +201,7 @@ func (t *Timers) forStep(s rules.Step) time.Duration {
 	case rules.StepElect, rules.StepElectPK, rules.StepSheriffVote, rules.StepSheriffPKVote,
 		rules.StepVote, rules.StepPKVote, rules.StepSeqVote, rules.StepMobVote:
 		return t.Vote
-	case rules.StepThief, rules.StepCupid, rules.StepNightmare, rules.StepMagician, rules.StepEclipse:
+	case rules.StepThief, rules.StepCupid, rules.StepNightmare, rules.StepMagician, rules.StepEclipse, rules.StepBride:
 		return t.Setup
 	case rules.StepNight:
 		return t.Night
@@ -246,6 +246,9 @@ func nightSlots(b *rules.Board, night int, t *Timers) []slot {
 	}
 	if first && slices.Contains(b.Cards, rules.Cupid) {
 		out = append(out, slot{rules.StepCupid, t.Setup.Milliseconds()})
+	}
+	if first && slices.Contains(b.Cards, rules.GhostBride) { // her groom and witness too (鬼魂新娘)
+		out = append(out, slot{rules.StepBride, t.Setup.Milliseconds()})
 	}
 	if night == 0 { // only the setup stages
 		return out
@@ -405,7 +408,7 @@ func (c *clock) opens(e *rules.Event) int {
 	case rules.EvStep:
 		switch st := rules.Step(e.Value); st {
 		case rules.StepThief, rules.StepCupid, rules.StepNight, rules.StepWitch, rules.StepNightShot,
-			rules.StepNightmare, rules.StepMagician, rules.StepCheck, rules.StepEclipse, rules.StepMasquerade:
+			rules.StepNightmare, rules.StepMagician, rules.StepCheck, rules.StepEclipse, rules.StepMasquerade, rules.StepBride:
 			return c.slotFor(st)
 		}
 	case rules.EvDay:

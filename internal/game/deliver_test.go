@@ -145,7 +145,7 @@ func TestSameStateSeesEveryField(t *testing.T) {
 	full := func() wire.StateFrame {
 		return wire.StateFrame{Type: "state", Seat: 2, Role: "seer", Day: 3, Night: true, Step: "seer", Turn: 4,
 			Alive: []rules.Seat{1, 2, 4}, Sheriff: 4, Known: map[int]string{4: "villager"}, Wolves: []rules.Seat{5},
-			Lovers: []rules.Seat{2, 4}, Exposed: []rules.Seat{6}, Pending: true,
+			Lovers: []rules.Seat{2, 4}, Couple: []rules.Seat{3, 5}, Exposed: []rules.Seat{6}, Pending: true,
 			Choices:  []wire.ChoiceJSON{{Cmd: "check", Targets: []rules.Seat{1, 4}, NoTarget: true, Value: 1, Pick: 2, Roles: []string{"seer"}}},
 			Deadline: 10, NightEnd: 20, Paused: true, Over: true, Winner: "village", Channels: []string{"day"}, Bot: true,
 			Calls: []wire.CallJSON{{Key: "role.open", Role: "seer"}}, SeeCard: true}

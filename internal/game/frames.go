@@ -53,6 +53,8 @@ func callJSON(c rules.Call) wire.CallJSON {
 		j.Group = "sisters"
 	case c.Role == rules.CallBrothers:
 		j.Group = "brothers"
+	case c.Role == rules.CallWed:
+		j.Group = "newlyweds"
 	default:
 		j.Role = c.Role.String()
 	}

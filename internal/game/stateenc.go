@@ -55,6 +55,9 @@ func appendState(b []byte, f *wire.StateFrame) []byte {
 	if len(f.Lovers) > 0 {
 		b = appendSeats(append(b, `,"lovers":`...), f.Lovers)
 	}
+	if len(f.Couple) > 0 {
+		b = appendSeats(append(b, `,"couple":`...), f.Couple)
+	}
 	if len(f.Exposed) > 0 {
 		b = appendSeats(append(b, `,"exposed":`...), f.Exposed)
 	}

@@ -293,7 +293,7 @@ func sameState(x, y *wire.StateFrame) bool {
 	return x.Type == y.Type && x.Seat == y.Seat && x.Role == y.Role && x.Day == y.Day && x.Night == y.Night &&
 		x.Step == y.Step && x.Turn == y.Turn && sameSeats(x.Alive, y.Alive) && x.Sheriff == y.Sheriff &&
 		(x.Known == nil) == (y.Known == nil) && maps.Equal(x.Known, y.Known) &&
-		sameSeats(x.Wolves, y.Wolves) && sameSeats(x.Lovers, y.Lovers) && sameSeats(x.Exposed, y.Exposed) &&
+		sameSeats(x.Wolves, y.Wolves) && sameSeats(x.Lovers, y.Lovers) && sameSeats(x.Couple, y.Couple) && sameSeats(x.Exposed, y.Exposed) &&
 		x.Pending == y.Pending && slices.EqualFunc(x.Choices, y.Choices, sameChoice) && (x.Choices == nil) == (y.Choices == nil) &&
 		x.Deadline == y.Deadline && x.NightEnd == y.NightEnd && x.Paused == y.Paused && x.Over == y.Over &&
 		x.Winner == y.Winner && slices.Equal(x.Channels, y.Channels) && (x.Channels == nil) == (y.Channels == nil) &&
@@ -392,6 +392,9 @@ func (a *Actor) state(s rules.Seat) wire.StateFrame {
 		}
 	}
 	f.Wolves, f.Lovers, f.Exposed = rules.Seats(v.Wolves), rules.Seats(v.Lovers), rules.Seats(v.Exposed)
+	if v.Bride != rules.NoSeat && v.Groom != rules.NoSeat {
+		f.Couple = []rules.Seat{min(v.Bride, v.Groom), max(v.Bride, v.Groom)}
+	}
 	if v.Over {
 		f.Winner = v.Winner.String()
 	}

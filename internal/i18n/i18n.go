@@ -301,6 +301,8 @@ func roleKey(r rules.Role) string {
 		return "group.sisters"
 	case rules.CallBrothers:
 		return "group.brothers"
+	case rules.CallWed:
+		return "group.newlyweds"
 	}
 	return "role." + r.String()
 }

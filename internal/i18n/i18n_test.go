@@ -30,7 +30,7 @@ func TestMatchLanguageTags(t *testing.T) {
 
 // TestEveryRoleHasANameInEveryLanguage: no role falls back to its id.
 func TestEveryRoleHasANameInEveryLanguage(t *testing.T) {
-	for _, r := range append(rules.Roles(), rules.CallLovers, rules.CallCharmed, rules.CallSisters, rules.CallBrothers) {
+	for _, r := range append(rules.Roles(), rules.CallLovers, rules.CallCharmed, rules.CallSisters, rules.CallBrothers, rules.CallWed) {
 		for _, l := range Languages {
 			if n := Role(l, r); n == "" || n == r.String() && l != "en" || strings.HasPrefix(n, "role(") {
 				t.Errorf("%s has no %s name (%q)", r, l, n)
@@ -174,7 +174,7 @@ func camps() []string  { return names("camp", rules.Camp.String) }
 
 // requiredKeys are the keys the rules' vocabulary needs.
 func requiredKeys() []string {
-	keys := []string{"group.lovers", "group.charmed", "group.wolves", "group.sisters", "group.brothers", "night.falls", "day.breaks", "role.open", "role.close"}
+	keys := []string{"group.lovers", "group.charmed", "group.wolves", "group.sisters", "group.brothers", "group.newlyweds", "night.falls", "day.breaks", "role.open", "role.close"}
 	for _, r := range rules.Roles() {
 		keys = append(keys, "role."+r.String(), "role."+r.String()+".desc")
 	}

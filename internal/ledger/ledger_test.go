@@ -168,6 +168,27 @@ func TestReadTheLog(t *testing.T) {
 	}
 }
 
+// TestReadTheNewlyweds: the ghost bride's groom and witness (鬼魂新娘) play
+// for the newlyweds' camp, whatever their cards; the bride's card is of it.
+func TestReadTheNewlyweds(t *testing.T) {
+	seats := make([]Seat, 4)
+	ev := []rules.Event{
+		{Kind: rules.EvRole, Seat: 1, Role: rules.GhostBride},
+		{Kind: rules.EvRole, Seat: 2, Role: rules.Werewolf},
+		{Kind: rules.EvRole, Seat: 3, Role: rules.Seer},
+		{Kind: rules.EvRole, Seat: 4, Role: rules.Villager},
+		{Kind: rules.EvGroom, Seat: 1, Target: 2},
+		{Kind: rules.EvWitness, Seat: 1, Target: 3, Mask: 1<<1 | 1<<2},
+		{Kind: rules.EvGameOver, Value: int16(rules.Newlyweds)},
+	}
+	g := Read(ev, seats)
+	for i, want := range []rules.Camp{rules.Newlyweds, rules.Newlyweds, rules.Newlyweds, rules.Village} {
+		if c := g.Seats[i].Camp; c != want {
+			t.Errorf("seat %d plays for %v, want %v", i+1, c, want)
+		}
+	}
+}
+
 // Newcombe (1998), "Two-sided confidence intervals for the single
 // proportion", Statistics in Medicine 17, table II, method 3 (Wilson).
 func TestWilsonIntervalMatchesNewcombe(t *testing.T) {

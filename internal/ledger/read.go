@@ -29,6 +29,10 @@ func Read(events []rules.Event, seats []Seat) Game {
 					seats[i].Camp = rules.Lovers
 				}
 			}
+		case rules.EvGroom, rules.EvWitness: // the ghost bride's groom and witness play for the newlyweds (a black lover stays a lover)
+			if s := at(e.Target); s != nil && s.Camp != rules.Lovers {
+				s.Camp = rules.Newlyweds
+			}
 		case rules.EvAlly: // the wolves' ally wins with them
 			if s := at(e.Target); s != nil {
 				s.Camp = rules.Wolves

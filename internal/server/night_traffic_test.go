@@ -181,7 +181,7 @@ func nightsLookTheSame(t *testing.T, ts *testServer, body map[string]any, seed u
 				if f.Type == "state" && f.Night && talked != night {
 					var st game.StateFrame
 					_ = json.Unmarshal(f.Raw, &st)
-					for _, ch := range []string{game.ChanWolves, game.ChanSiblings} { // the sisters talk too
+					for _, ch := range []string{game.ChanWolves, game.ChanSiblings, game.ChanNewlyweds} { // the sisters and the newlyweds talk too
 						if slices.Contains(st.Channels, ch) {
 							talked = night
 							_ = conn.Send(ctx, map[string]any{"type": "chat", "id": 1 << 40, "channel": ch, "text": "tonight?"})

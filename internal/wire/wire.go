@@ -56,6 +56,7 @@ type StateFrame struct {
 	Known    map[int]string `json:"known,omitempty"` // seat → card, as far as this seat knows
 	Wolves   []rules.Seat   `json:"wolves,omitempty"`
 	Lovers   []rules.Seat   `json:"lovers,omitempty"`
+	Couple   []rules.Seat   `json:"couple,omitempty"`  // the ghost bride and her groom, for them and the witness (鬼魂新娘)
 	Exposed  []rules.Seat   `json:"exposed,omitempty"` // public: the self-exploded, of the wolf camp (自爆)
 	Pending  bool           `json:"pending"`
 	Choices  []ChoiceJSON   `json:"choices,omitempty"`

@@ -70,7 +70,7 @@ describe("the magician's swap", () => {
   test('each new target command gets its labelled group', () => {
     for (const [role, step, cmd, label] of [['knight', 'speech', 'duel', 'Duel'], ['crow', 'night', 'curse', 'Curse'],
       ['dreamcatcher', 'night', 'dream', 'Dream'], ['witch_hunter', 'night', 'hunt', 'Hunt'], ['nightmare', 'nightmare', 'fear', 'Fear'],
-      ['wild_child', 'night', 'model', 'Model']]) {
+      ['wild_child', 'night', 'model', 'Model'], ['ghost_bride', 'bride', 'groom', 'Groom'], ['ghost_bride', 'bride', 'witness', 'Witness']]) {
       const st = { role, day: 1, night: step !== 'speech', step, turn: step === 'speech' ? 4 : 0, alive, pending: true, deadline: 1,
         choices: [{ cmd, targets: [1, 2, 3] }] };
       const g = game(st, [{ kind: 'night', value: 1 }]);
@@ -80,6 +80,19 @@ describe("the magician's swap", () => {
       expect(testids(html), cmd).toContain('confirm-' + cmd);
       expect(html, cmd).toContain('>' + label + '</h3>');
       expect(html, cmd).toMatch(/seat 2/);
+    }
+  });
+
+  test("the ghost bride's step says what she does; she must pick, no pass (鬼魂新娘)", () => {
+    for (const cmd of ['groom', 'witness']) {
+      const st = { role: 'ghost_bride', day: 0, night: true, step: 'bride', turn: 0, alive, pending: true, deadline: 1, choices: [{ cmd, targets: [1, 2, 3] }] };
+      const g = game(st, [{ kind: 'night', value: 1 }]);
+      const actions = actionsOf(g.state.choices);
+      const ring = tableRing(actions, '', true);
+      const html = render(ActionPanel, { props: { g, actions, ring, onact: () => {}, onsay: () => 0, names: {} } }).body;
+      expect(html).toContain('You are the ghost bride: wed a groom, then name a witness.');
+      expect(testids(html)).toContain('target-' + cmd + '-2');
+      expect(testids(html)).not.toContain('act-skip');
     }
   });
 });

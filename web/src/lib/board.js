@@ -84,7 +84,7 @@ export const OPTION_CARDS = {
   guard_repeat: [['guard']],
   guard_heal_same_target: [['guard', 'witch']],
   hunter_shoots_when_poisoned: [['hunter', 'witch']],
-  hunter_shoots_on_heartbreak: [['hunter', 'cupid'], ['hunter', 'wolf_beauty']],
+  hunter_shoots_on_heartbreak: [['hunter', 'cupid'], ['hunter', 'wolf_beauty'], ['hunter', 'ghost_bride']],
   win_check_before_shot: [['hunter'], ['wolf_king']],
   action_feedback: [['witch'], ['hunter'], ['wolf_king']],
   thief_must_take_wolf: [['thief']],

@@ -77,6 +77,7 @@ describe('options by card', () => {
     expect(optionShown('guard_heal_same_target', { ...cards, guard: 1 })).toBe(false);
     expect(optionShown('guard_heal_same_target', { ...cards, guard: 1, witch: 1 })).toBe(true);
     expect(optionShown('hunter_shoots_on_heartbreak', { hunter: 1, wolf_beauty: 1 })).toBe(true);
+    expect(optionShown('hunter_shoots_on_heartbreak', { hunter: 1, ghost_bride: 1 })).toBe(true); // the couple's death is the lovers' (鬼魂新娘)
     expect(optionShown('seer_sees', { ...cards, seer: 0 })).toBe(false);
     expect(optionShown('wolf_win', {})).toBe(true);
     expect(optionShown('sheriff', {})).toBe(true);

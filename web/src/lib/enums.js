@@ -8,10 +8,10 @@ export const ROLES = ['none', 'werewolf', 'white_wolf_king', 'wolf_beauty', 'wol
   'gargoyle', 'spirit_knight', 'nightmare', 'blood_moon', 'hidden_wolf', 'possessed', 'wild_child',
   'silence_elder', 'vote_ban_elder', 'bear_tamer', 'pure_white', 'wolf_witch',
   'mirror_seer', 'sister', 'brother', 'angel', 'mixed_blood', 'cursed_fox',
-  'mechanical_wolf', 'eclipse_wolf_queen', 'sequence_prince', 'dancer', 'masquerade'];
+  'mechanical_wolf', 'eclipse_wolf_queen', 'sequence_prince', 'dancer', 'masquerade', 'ghost_bride'];
 
 // rules/role.go: Camp (game_over and camp_lost carry one as value).
-export const CAMPS = ['none', 'village', 'wolves', 'lovers', 'piper', 'draw', 'angel', 'fox'];
+export const CAMPS = ['none', 'village', 'wolves', 'lovers', 'piper', 'draw', 'angel', 'fox', 'newlyweds'];
 
 // rules/event.go: Cause (a death's value).
 export const CAUSES = ['none', 'attack', 'poison', 'exile', 'shot', 'explode', 'taken', 'charm', 'tails',
@@ -32,7 +32,7 @@ export const STEPS = ['none', 'elect', 'elect_pk', 'night', 'witch', 'signup', '
   'sheriff_vote', 'sheriff_pk', 'sheriff_pk_vote', 'dawn', 'order', 'speech', 'discussion', 'vote', 'pk',
   'pk_vote', 'skill', 'badge', 'last_words', 'dusk', 'over', 'thief', 'cupid', 'voters', 'ally', 'seq_vote',
   'mob_vote', 'night_shot', 'nightmare', 'magician', 'check',
-  'eclipse', 'rewind', 'masquerade'];
+  'eclipse', 'rewind', 'masquerade', 'bride'];
 
 // Steps whose ballots are collected into a vote result.
 export const VOTE_STEPS = new Set(['elect', 'elect_pk', 'sheriff_vote', 'sheriff_pk_vote', 'vote', 'pk_vote',
@@ -51,8 +51,9 @@ export const TURN_STEPS = new Set(['campaign', 'sheriff_pk', 'order', 'speech', 
 // Steps told to the woken seat alone, whose name says what his card is: a
 // hunter's or wolf king's shot inside the night (night_shot=in_night).
 // The nightmare's, the eclipse wolf queen's and the magician's stages are told to their seat alone too,
-// and the checkers' after the witch (night_order=wolves_first).
-export const PRIVATE_STEPS = new Set(['night_shot', 'nightmare', 'magician', 'check', 'eclipse', 'masquerade']);
+// and the checkers' after the witch (night_order=wolves_first), and the ghost
+// bride's on night 1.
+export const PRIVATE_STEPS = new Set(['night_shot', 'nightmare', 'magician', 'check', 'eclipse', 'masquerade', 'bride']);
 
 // Steps in which the seat with the floor speaks.
 export const SPEECH_STEPS = new Set(['campaign', 'sheriff_pk', 'speech', 'pk', 'last_words', 'discussion']);
@@ -83,7 +84,7 @@ export const MAX_PHASE = 72 * 3600;
 export const PACE_DEFAULT = { table: 'quick', online: 'standard' };
 
 // internal/game/chat.go: the chat channels, in the order of their tabs.
-export const CHANNELS = ['day', 'wolves', 'lovers', 'dead', 'siblings'];
+export const CHANNELS = ['day', 'wolves', 'lovers', 'dead', 'siblings', 'newlyweds'];
 
 // The wolves' cards (rules/role.go: camp wolves).
 export const WOLF_ROLES = new Set(['werewolf', 'white_wolf_king', 'wolf_beauty', 'wolf_king', 'gargoyle', 'spirit_knight',
@@ -93,7 +94,7 @@ export const WOLF_ROLES = new Set(['werewolf', 'white_wolf_king', 'wolf_beauty',
 export const COMMANDS = ['none', 'attack', 'heal', 'poison', 'protect', 'check', 'shoot', 'vote', 'abstain', 'run',
   'withdraw', 'badge', 'tear', 'explode', 'charm', 'skip', 'order', 'take', 'link', 'voters', 'ally', 'claim', 'duel',
   'curse', 'dream', 'swap', 'hunt', 'fear', 'model', 'silence', 'ban',
-  'imitate', 'double', 'shelter', 'rewind', 'dance', 'ask', 'mask'];
+  'imitate', 'double', 'shelter', 'rewind', 'dance', 'ask', 'mask', 'groom', 'witness'];
 
 // rules/event.go: EventKind.
 export const EVENTS = ['none', 'game_start', 'role', 'wolf_team', 'night', 'day', 'step', 'protect', 'check',
@@ -104,7 +105,7 @@ export const EVENTS = ['none', 'game_start', 'role', 'wolf_team', 'night', 'day'
   'kill_power', 'claim', 'duel', 'grave', 'curse', 'cursed_vote', 'dream', 'magic', 'hunt', 'fear', 'feared',
   'no_attack', 'reflect', 'model', 'wild_wolf', 'blood_moon', 'silence', 'vote_ban', 'silenced', 'vote_banned',
   'growl', 'siblings', 'angel_wins', 'mirror', 'blood',
-  'imitate', 'double_attack', 'shelter', 'rewind', 'dance', 'ask', 'mask'];
+  'imitate', 'double_attack', 'shelter', 'rewind', 'dance', 'ask', 'mask', 'groom', 'witness', 'wed'];
 
 // Roles a board may hold more than once (docs/rules.md).
 export const REPEATABLE = new Set(['werewolf', 'villager', 'sister', 'brother']);

@@ -247,11 +247,12 @@ const WOLF_CARDS = new Set(['werewolf', 'white_wolf_king', 'wolf_beauty', 'wolf_
 // end (every card is known then): 'gods' (屠神, the wolves killed every
 // god), 'villagers' (屠民), 'all' (屠城), 'wolves_out' (every wolf is out),
 // 'lovers', 'piper', 'angel' (he died as he wished: exiled on day 1 or
-// eaten on night 1), 'fox' (the cursed fox lived when a camp won), or ''
+// eaten on night 1), 'fox' (the cursed fox lived when a camp won),
+// 'newlyweds' (the last camp standing: the pack dead, the village out), or ''
 // (a draw, or nothing to say).
 export function endReason(winner, roles, alive) {
   const living = (alive || []).map((s) => roles[s]).filter(Boolean);
-  if (['lovers', 'piper', 'angel', 'fox'].includes(winner)) return winner;
+  if (['lovers', 'piper', 'angel', 'fox', 'newlyweds'].includes(winner)) return winner;
   if (winner === 'village') return 'wolves_out';
   if (winner !== 'wolves') return '';
   const cards = Object.values(roles || {});

@@ -155,6 +155,7 @@ describe('the reducer', () => {
     expect(endReason('lovers', roles, [1, 2])).toBe('lovers');
     expect(endReason('angel', roles, [2, 3, 4, 6])).toBe('angel'); // ROLES-MORE-2 天使
     expect(endReason('fox', roles, [2, 6])).toBe('fox'); // 咒狐: alive when a camp won
+    expect(endReason('newlyweds', roles, [4, 6])).toBe('newlyweds'); // 鬼魂新娘: the last camp standing
     expect(endReason('draw', roles, [])).toBe('');
   });
 

@@ -22,9 +22,9 @@ export { secs as secsOf } from './turns.js';
 // the charmed, the fox's tails) come in the last stage of the night, and
 // the siblings' later meetings, called near the end (ROLES-MORE-2.md §5). The
 // checkers have a stage of their own under night_order=wolves_first.
-const OWN_SLOT = { thief: 'thief', cupid: 'cupid', nightmare: 'nightmare', eclipse_wolf_queen: 'eclipse', magician: 'magician', witch: 'witch', seer: 'check', psychic: 'check',
+const OWN_SLOT = { thief: 'thief', cupid: 'cupid', ghost_bride: 'bride', nightmare: 'nightmare', eclipse_wolf_queen: 'eclipse', magician: 'magician', witch: 'witch', seer: 'check', psychic: 'check',
   masquerade: 'masquerade' };
-const AT_THE_END = new Set(['gravekeeper', 'sisters', 'brothers', 'charmed', 'nine_tailed_fox']);
+const AT_THE_END = new Set(['gravekeeper', 'sisters', 'brothers', 'newlyweds', 'charmed', 'nine_tailed_fox']);
 
 function slotOfCall(c, slots) {
   const who = c.group || c.role;
@@ -81,7 +81,7 @@ function round(ms) {
 export function callText(line, tr, has) {
   if (line.kind === 'falls') return tr('night.falls');
   if (line.kind === 'day') return tr('day.breaks');
-  const name = ['wolves', 'lovers', 'charmed', 'sisters', 'brothers'].includes(line.who) ? tr('group.' + line.who) : tr('role.' + line.who);
+  const name = ['wolves', 'lovers', 'charmed', 'sisters', 'brothers', 'newlyweds'].includes(line.who) ? tr('group.' + line.who) : tr('role.' + line.who);
   if (line.kind === 'open' && has('ui.table.call.' + line.who)) return tr('ui.table.call.' + line.who);
   return capital(tr(line.kind === 'open' ? 'role.open' : 'role.close', { role: name }));
 }

@@ -46,6 +46,7 @@ export function calledSeats(who, seats) {
     if (who === 'wolves') hit = PACK.has(st.role) || (st.wolves || []).includes(seat);
     else if (who === 'lovers') hit = (st.lovers || []).includes(seat);
     else if (who === 'sisters' || who === 'brothers') hit = st.role === who.slice(0, -1);
+    else if (who === 'newlyweds') hit = (st.couple || []).includes(seat);
     else hit = st.role === who;
     if (hit) out.push(seat);
   }

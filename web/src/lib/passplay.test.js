@@ -18,6 +18,15 @@ describe('calledSeats', () => {
     expect(calledSeats('lovers', seats)).toEqual([5]);
     expect(calledSeats('witch', seats)).toEqual([]);
   });
+  it('wakes the ghost bride and her groom for the newlyweds (鬼魂新娘), not the witness', () => {
+    const wed = [
+      { seat: 1, st: { role: 'ghost_bride', couple: [1, 3] } },
+      { seat: 2, st: { role: 'villager', couple: [1, 3] } }, // the witness: told the couple
+      { seat: 3, st: { role: 'werewolf', couple: [1, 3] } },
+      { seat: 4, st: { role: 'villager' } },
+    ];
+    expect(calledSeats('newlyweds', wed)).toEqual([1, 3]);
+  });
 });
 
 const room = { cards: ['werewolf', 'seer', 'witch', 'villager'], options: {}, timers: { night: '40s', witch: '20s' } };

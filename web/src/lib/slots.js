@@ -38,6 +38,7 @@ export function nightSlots(room, night) {
   if (night > 0 && cards.has('magician')) out.push({ step: 'magician', dur: setup });
   if (first && cards.has('thief')) out.push({ step: 'thief', dur: setup });
   if (first && cards.has('cupid')) out.push({ step: 'cupid', dur: setup });
+  if (first && cards.has('ghost_bride')) out.push({ step: 'bride', dur: setup });
   if (night === 0) return out;
   out.push({ step: 'night', dur: timerMs(room, 'night') });
   if (cards.has('witch')) out.push({ step: 'witch', dur: timerMs(room, 'witch') });

@@ -55,6 +55,12 @@ describe('nightSlots', () => {
     expect(nightSlots(m, 1).map((s) => s.step)).toEqual(['night', 'witch', 'check']);
     expect(nightSlots(m, 2)).toEqual([{ step: 'night', dur: 6000 }, { step: 'witch', dur: 4000 }, { step: 'check', dur: 4000 }, { step: 'masquerade', dur: 4000 }]);
   });
+  it('has the ghost bride after cupid on the first night only (鬼魂新娘: her groom and witness in her slot)', () => {
+    const r = { cards: ['cupid', 'ghost_bride', 'werewolf', 'witch', 'villager'], options: {}, timers: {} };
+    expect(nightSlots(r, 1).map((s) => s.step)).toEqual(['cupid', 'bride', 'night', 'witch']);
+    expect(nightSlots(r, 2).map((s) => s.step)).toEqual(['night', 'witch']);
+    expect(nightSlots({ ...r, options: { first_phase: 'day' } }, 0).map((s) => s.step)).toEqual(['cupid', 'bride']);
+  });
   it('is the same whoever is alive: it reads the board, never the state', () => {
     const r = { cards: ['werewolf', 'seer', 'witch', 'hunter', 'villager'], options: { night_shot: 'in_night' }, timers: {} };
     expect(nightSlots(r, 2).map((s) => s.step)).toEqual(['night', 'witch', 'night_shot']);
@@ -66,7 +72,7 @@ describe('nightSlots', () => {
     const src = clockGo();
     const body = src.slice(src.indexOf('func nightSlots('), src.indexOf('\n}\n', src.indexOf('func nightSlots(')));
     const steps = [...body.matchAll(/slot\{rules\.Step(\w+),/g)].map((m) => m[1].replace(/([a-z])([A-Z])/g, '$1_$2').toLowerCase());
-    expect(steps).toEqual(['nightmare', 'eclipse', 'magician', 'thief', 'cupid', 'night', 'witch', 'check', 'masquerade', 'night_shot']);
+    expect(steps).toEqual(['nightmare', 'eclipse', 'magician', 'thief', 'cupid', 'bride', 'night', 'witch', 'check', 'masquerade', 'night_shot']);
   });
 });
 
