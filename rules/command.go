@@ -41,13 +41,21 @@ const (
 	CmdModel            // wild child: take Target as model (night 1)
 	CmdSilence          // silence elder: Target has no speech tomorrow (禁言长老)
 	CmdVoteBan          // vote-ban elder: Target may not vote at tomorrow's exile vote (禁票长老)
+
+	CmdPair       // warden: the two seats of Mask trade tonight (典狱长)
+	CmdTrade      // a trader: trade (交易)
+	CmdBetray     // a trader: betray (背叛)
+	CmdGiftCheck  // miracle merchant: Target is the lucky one, with a check (奇迹商人)
+	CmdGiftPoison // miracle merchant: Target is the lucky one, with a poison
+	CmdGiftShield // miracle merchant: Target is the lucky one, with a shield
 	numCmds
 )
 
 var cmdNames = [numCmds]string{"none", "attack", "heal", "poison", "protect", "check", "shoot",
 	"vote", "abstain", "run", "withdraw", "badge", "tear", "explode", "charm", "skip", "order",
 	"take", "link", "voters", "ally", "claim", "duel", "curse", "dream", "swap", "hunt", "fear", "model",
-	"silence", "ban"}
+	"silence", "ban",
+	"pair", "trade", "betray", "gift_check", "gift_poison", "gift_shield"}
 
 func (k CmdKind) String() string {
 	if k < numCmds {
@@ -92,7 +100,8 @@ type Command struct {
 
 func (c Command) String() string {
 	switch c.Kind {
-	case CmdAttack, CmdPoison, CmdProtect, CmdCheck, CmdShoot, CmdVote, CmdBadge, CmdCharm, CmdDuel, CmdCurse, CmdDream, CmdHunt, CmdFear, CmdModel, CmdSilence, CmdVoteBan:
+	case CmdAttack, CmdPoison, CmdProtect, CmdCheck, CmdShoot, CmdVote, CmdBadge, CmdCharm, CmdDuel, CmdCurse, CmdDream, CmdHunt, CmdFear, CmdModel, CmdSilence, CmdVoteBan,
+		CmdGiftCheck, CmdGiftPoison, CmdGiftShield:
 		return fmt.Sprintf("%d %s %d", c.Seat, c.Kind, c.Target)
 	case CmdExplode:
 		if c.Target != NoSeat {
@@ -105,7 +114,7 @@ func (c Command) String() string {
 		return fmt.Sprintf("%d order cw", c.Seat)
 	case CmdTake:
 		return fmt.Sprintf("%d take %d", c.Seat, c.Value)
-	case CmdLink, CmdVoters, CmdSwap:
+	case CmdLink, CmdVoters, CmdSwap, CmdPair:
 		return fmt.Sprintf("%d %s %s", c.Seat, c.Kind, plusList(c.Mask))
 	case CmdAlly:
 		return fmt.Sprintf("%d %s %d", c.Seat, c.Kind, c.Target)

@@ -42,6 +42,9 @@ func init() {
 
 func (g *Game) applyCurse(e *Event) {
 	g.cursed, g.cursedDay = e.Target, g.day+1
+	if g.has(g.betrayers, e.Seat) { // the warden's betrayal (not the magician's swap: ROLES-MORE.md leaves the curse out of it)
+		g.cursed = g.aimed(e.Seat, e.Target)
+	}
 	g.pending &^= e.Seat.bit()
 }
 

@@ -42,7 +42,7 @@ func (g *Game) resolveCursedFox(b *batch) {
 		return
 	}
 	for i := len(g.events) - 1; i >= 0 && g.events[i].Kind != EvNight; i-- {
-		if e := &g.events[i]; e.Kind == EvCheck && g.landed(e.Target) == f && g.cursedBy(g.role[e.Seat]) {
+		if e := &g.events[i]; e.Kind == EvCheck && g.aimed(e.Seat, e.Target) == f && g.cursedBy(g.role[e.Seat]) {
 			g.kill(f, CauseChecked, false, false, b)
 			return
 		}

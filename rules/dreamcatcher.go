@@ -53,7 +53,7 @@ func init() {
 }
 
 func (g *Game) applyDream(e *Event) {
-	g.dreamer = g.landed(e.Target)
+	g.dreamer = g.aimed(e.Seat, e.Target)
 	g.pending &^= e.Seat.bit()
 }
 
@@ -61,7 +61,7 @@ func (g *Game) applyDream(e *Event) {
 // dreamer, or his card meets that cause its own way (roleHooks.spared).
 // The dream's immunity comes before the resolution's order (ROLES-MORE.md).
 func (g *Game) nightSafe(t Seat, c Cause) bool {
-	return (t != NoSeat && t == g.dreamer) || g.spared(t, c)
+	return (t != NoSeat && t == g.dreamer) || g.has(g.tradeSafe, t) || g.spared(t, c)
 }
 
 // spared: the card of t survives a night death of cause c (roleHooks.spared).

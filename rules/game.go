@@ -95,6 +95,8 @@ type Game struct {
 	siblingsState
 	angelState
 	mixedBloodState
+	wardenState
+	merchantState
 
 	winner Camp
 	over   bool
@@ -362,6 +364,18 @@ func (g *Game) apply(e *Event) {
 		g.applyMirror(e)
 	case EvBlood:
 		g.applyBlood(e)
+	case EvPair:
+		g.applyPair(e)
+	case EvTradeChoice:
+		g.applyTradeChoice(e)
+	case EvTradeResult:
+		g.applyTradeResult(e)
+	case EvGift:
+		g.applyGift(e)
+	case EvLucky:
+		g.luckyTold = true
+	case EvGiftUse:
+		g.applyGiftUse(e)
 	case EvDream:
 		g.applyDream(e)
 	case EvMagic:

@@ -59,5 +59,5 @@ func (g *Game) applyProtect(e *Event) {
 
 // guarded: the guard's protection covers t tonight.
 func (g *Game) guarded(t Seat) bool {
-	return g.landed(g.guardTarget) == t && !hooks[g.role[t]].unguardable
+	return (g.aimed(g.firstOf(Guard, g.all), g.guardTarget) == t || g.shielded(t)) && !hooks[g.role[t]].unguardable
 }

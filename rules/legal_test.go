@@ -47,7 +47,7 @@ func legalAgreesWithCheck(t *testing.T, p *Preset) {
 					}
 					// Seat lists of one or two seats (Legal lists no larger ones);
 					// Check refuses a list for any other kind before anything else.
-					if k != CmdLink && k != CmdVoters && k != CmdCharm && k != CmdSwap {
+					if k != CmdLink && k != CmdVoters && k != CmdCharm && k != CmdSwap && k != CmdPair {
 						if g.Check(Command{Seat: s, Kind: k, Mask: 6}) == nil {
 							t.Fatalf("%v accepts a list of seats", k)
 						}

@@ -24,6 +24,16 @@ func entitled(g *Game, e *Event) uint32 {
 		return g.seatsOf(WildChild, g.all)
 	case EvBlood:
 		return g.seatsOf(MixedBlood, g.all)
+	case EvPair:
+		return g.seatsOf(Warden, g.all)
+	case EvTraders, EvTradeResult: // the two named, and nobody else
+		return e.Mask | e.Seat.bit() | e.Target.bit()
+	case EvTradeChoice:
+		return e.Seat.bit() & g.traded
+	case EvGift:
+		return g.seatsOf(MiracleMerchant, g.all)
+	case EvLucky, EvGiftUse:
+		return g.lucky.bit() &^ 1
 	case EvCharm:
 		return g.seatsOf(WolfBeauty, g.all)
 	case EvSiblings: // the group's own members (the thief may hold a sister's card)
@@ -31,7 +41,7 @@ func entitled(g *Game, e *Event) uint32 {
 	case EvProtect:
 		return g.seatsOf(Guard, g.all)
 	case EvCheck:
-		return g.seatsOf(Seer, g.all) | g.seatsOf(Psychic, g.all) | g.seatsOf(Gargoyle, g.all) | g.seatsOf(PureWhite, g.all) | g.seatsOf(WolfWitch, g.all) | g.seatsOf(MirrorSeer, g.all)
+		return g.seatsOf(Seer, g.all) | g.seatsOf(Psychic, g.all) | g.seatsOf(Gargoyle, g.all) | g.seatsOf(PureWhite, g.all) | g.seatsOf(WolfWitch, g.all) | g.seatsOf(MirrorSeer, g.all) | g.lucky.bit()&^1
 	case EvGrave:
 		return g.seatsOf(Gravekeeper, g.all)
 	case EvCurse:
@@ -95,6 +105,14 @@ func entitled(g *Game, e *Event) uint32 {
 			return g.seatsOf(Nightmare, g.all)
 		case StepMagician:
 			return g.seatsOf(Magician, g.all)
+		case StepMerchant:
+			return g.seatsOf(MiracleMerchant, g.all)
+		case StepLucky:
+			return g.lucky.bit() &^ 1
+		case StepWarden:
+			return g.seatsOf(Warden, g.all)
+		case StepTrade:
+			return g.traded
 		case StepCheck: // night_order=wolves_first: a checker woken alone
 			return g.seatsOf(Seer, g.all) | g.seatsOf(Psychic, g.all) | g.seatsOf(PureWhite, g.all) | g.seatsOf(MirrorSeer, g.all)
 		case StepNightShot: // a shooter killed tonight, woken alone

@@ -20,5 +20,5 @@ func init() {
 // seat he named, with the card of the seat the check landed on, so that
 // the magician's swap moves it as it moves the seer's.
 func execCardCheck(g *Game, c Command) {
-	g.emit(Event{Kind: EvCheck, To: c.Seat.bit(), Seat: c.Seat, Target: c.Target, Role: g.role[g.landed(c.Target)]})
+	g.emit(Event{Kind: EvCheck, To: c.Seat.bit(), Seat: c.Seat, Target: c.Target, Role: g.role[g.aimed(c.Seat, c.Target)]})
 }

@@ -69,6 +69,9 @@ const (
 	Angel      // 天使: wins alone if exiled on day 1 or killed by the wolves on night 1 (Miller's Hollow)
 	MixedBlood // 混血儿: takes the camp of a model he chooses on night 1, not knowing it
 	CursedFox  // 咒狐: immune to the attack, killed by the seer's check; steals a win alive
+
+	Warden          // 典狱长: a wolf who from night 2 names two players to trade or betray
+	MiracleMerchant // 奇迹商人: once, gives another player a check, a poison or a shield
 	numRoles
 )
 
@@ -142,6 +145,9 @@ var roleTable = [numRoles]roleInfo{
 	Angel:         {"angel", "天使", Village, false, true},
 	MixedBlood:    {"mixed_blood", "混血儿", Village, false, true},
 	CursedFox:     {"cursed_fox", "咒狐", FoxCamp, false, true},
+
+	Warden:          {"warden", "典狱长", Wolves, false, true},
+	MiracleMerchant: {"miracle_merchant", "奇迹商人", Village, true, true},
 }
 
 func (r Role) String() string {

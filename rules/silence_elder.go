@@ -57,7 +57,7 @@ func onNotLast(k CmdKind, last func(*Game) Seat, refused string, twice func(Seat
 
 func (g *Game) applySilence(e *Event) {
 	g.silence = e.Target
-	g.silenced, g.silencedDay = g.landed(e.Target), g.day+1
+	g.silenced, g.silencedDay = g.aimed(e.Seat, e.Target), g.day+1
 	g.pending &^= e.Seat.bit()
 }
 

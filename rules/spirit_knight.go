@@ -52,12 +52,15 @@ func (g *Game) resolveReflection(b *batch) {
 	}
 	for i := start; i < len(g.events) && victim == NoSeat; i++ {
 		e := &g.events[i]
-		if e.Kind == EvCheck && g.role[e.Seat].Camp() == Village && g.landed(e.Target) == k {
+		if e.Kind == EvCheck && g.role[e.Seat].Camp() == Village && g.aimed(e.Seat, e.Target) == k {
 			victim = e.Seat
 		}
 	}
-	if victim == NoSeat && g.poisonT != NoSeat && g.landed(g.poisonT) == k {
+	if victim == NoSeat && g.poisonT != NoSeat && g.aimed(g.firstOf(Witch, g.all), g.poisonT) == k {
 		victim = g.firstOf(Witch, g.all)
+	}
+	if victim == NoSeat && g.luckPoison != NoSeat && g.aimed(g.lucky, g.luckPoison) == k { // the gift poison is a witch's
+		victim = g.lucky
 	}
 	if victim == NoSeat {
 		return

@@ -41,13 +41,18 @@ const (
 	StepNightmare          // each night, first: the nightmare fears one player (噩梦之影)
 	StepMagician           // each night, after the nightmare: the magician may swap two players (魔术师)
 	StepCheck              // night_order=wolves_first: the checkers (seer, psychic) wake after the witch
+	StepMerchant           // each night until he has given, after the magician: the miracle merchant names the lucky one and his gift (奇迹商人)
+	StepLucky              // each night until he has used it, after the merchant: the lucky one may use his gift (幸运儿)
+	StepWarden             // from night 2, before the dreamcatcher: the warden names two players to trade (典狱长)
+	StepTrade              // after the warden: the two named each choose trade or betray
 	numSteps
 )
 
 var stepNames = [numSteps]string{"none", "elect", "elect_pk", "night", "witch", "signup", "campaign",
 	"withdraw", "sheriff_vote", "sheriff_pk", "sheriff_pk_vote", "dawn", "order", "speech",
 	"discussion", "vote", "pk", "pk_vote", "skill", "badge", "last_words", "dusk", "over",
-	"thief", "cupid", "voters", "ally", "seq_vote", "mob_vote", "night_shot", "nightmare", "magician", "check"}
+	"thief", "cupid", "voters", "ally", "seq_vote", "mob_vote", "night_shot", "nightmare", "magician", "check",
+	"merchant", "lucky", "warden", "trade"}
 
 func (s Step) String() string {
 	if s < numSteps {

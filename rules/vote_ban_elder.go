@@ -32,7 +32,7 @@ func init() {
 
 func (g *Game) applyVoteBan(e *Event) {
 	g.ban = e.Target
-	g.banned, g.bannedDay = g.landed(e.Target), g.day+1
+	g.banned, g.bannedDay = g.aimed(e.Seat, e.Target), g.day+1
 	g.pending &^= e.Seat.bit()
 }
 

@@ -99,19 +99,19 @@ func (g *Game) applyHeal(e *Event) {
 
 func (g *Game) applyPoison(e *Event) {
 	g.poisonT, g.poisonUsed = e.Target, true
-	g.poisoned |= g.landed(e.Target).bit() // the magician's swap
+	g.poisoned |= g.aimed(e.Seat, e.Target).bit() // the magician's swap
 	if g.opt(OptWitchBothSameNight) == Off || g.healUsed || g.attack == NoSeat {
 		g.pending &^= e.Seat.bit()
 	}
 }
 
 // healed: the witch healed t tonight.
-func (g *Game) healed(t Seat) bool { return g.landed(g.healTarget) == t }
+func (g *Game) healed(t Seat) bool { return g.aimed(g.firstOf(Witch, g.all), g.healTarget) == t }
 
 // resolvePoison kills the poisoned, after the attack, and gives her the
 // feedback (action_feedback).
 func (g *Game) resolvePoison(b *batch) {
-	p := g.landed(g.poisonT) // the magician's swap
+	p := g.aimed(g.firstOf(Witch, g.all), g.poisonT) // the magician's swap, the warden's betrayal
 	if p == NoSeat {
 		return
 	}

@@ -30,7 +30,7 @@ func init() {
 }
 
 func (g *Game) applyHunt(e *Event) {
-	g.hunt = g.landed(e.Target)
+	g.hunt = g.aimed(e.Seat, e.Target)
 	g.pending &^= e.Seat.bit()
 }
 
