@@ -83,9 +83,11 @@ func (t *tally) add(order []rules.Seat, wolf func(rules.Seat) bool) {
 // std-12-pure-white too (ROLES-MORE-2.md): its checker is the pure white,
 // whose card the wolves fake as they fake the seer's; and std-12-mirror-seer
 // (灯影预言家), where two players claim the seer in good faith: the mirror
-// seer plays the seer he believes he is.
+// seer plays the seer he believes he is. std-12-warden and
+// std-12-miracle-merchant: the trade and the gift kill or save at night
+// without changing who claims what.
 func TestBotsHaveNoTells(t *testing.T) {
-	for _, name := range []string{"std-12", "std-12-pure-white", "std-12-mirror-seer"} {
+	for _, name := range []string{"std-12", "std-12-pure-white", "std-12-mirror-seer", "std-12-warden", "std-12-miracle-merchant"} {
 		t.Run(name, func(t *testing.T) { noTells(t, name) })
 	}
 }

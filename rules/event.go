@@ -93,7 +93,7 @@ const (
 	EvTradeResult            // the traders Seat and Target chose: Value bit 0 Seat betrayed, bit 1 Target betrayed (told to them alone)
 	EvGift                   // the miracle merchant Seat gives Target the gift Value (Gift*; 奇迹商人; told to him alone)
 	EvLucky                  // Seat is told he is the lucky one (幸运儿) holding gift Value (told to him alone)
-	EvGiftUse                // the lucky one Seat uses his gift Value on Target (the shield, the poison; the check is an EvCheck) (told to him alone)
+	EvGiftUse                // the lucky one Seat uses his gift Value on Target (a check's reading is the EvCheck just before) (told to him alone)
 	numEventKinds
 )
 

@@ -115,7 +115,6 @@ func init() {
 					e.Value = ResultWolf
 				}
 				g.emit(e)
-				return
 			}
 			g.emit(Event{Kind: EvGiftUse, To: c.Seat.bit(), Seat: c.Seat, Target: c.Target, Value: g.gift})
 		},
@@ -159,9 +158,10 @@ func (g *Game) applyGift(e *Event) {
 func (g *Game) applyGiftUse(e *Event) {
 	g.giftUsed = true
 	g.pending &^= e.Seat.bit()
-	if e.Value == GiftShield {
+	switch e.Value {
+	case GiftShield:
 		g.shieldT = e.Target
-	} else {
+	case GiftPoison:
 		g.luckPoison = e.Target
 		g.poisoned |= g.aimed(e.Seat, e.Target).bit()
 	}

@@ -29,7 +29,6 @@ func init() {
 // white's, the wolf witch's), where it landed (the magician's swap).
 func (g *Game) applyCardCheck(e *Event) {
 	if g.step == StepLucky { // the lucky one's gift, whatever his card (miracle_merchant.go)
-		g.giftUsed = true
 		return
 	}
 	switch g.role[e.Seat] {

@@ -47,6 +47,8 @@ type View struct {
 	GrowlAlive uint32             // public: the players alive to the table when the bear was heard (the tamer's neighbours are among them)
 	Siblings   uint32             // sisters, brothers: the seats of his group, as told at their first meeting
 	Met        uint32             // sisters, brothers: who of his group met tonight (their channel); 0 by day
+	Traders    uint32             // the two the warden named tonight, for them (典狱长); 0 by day
+	Gift       int8               // the lucky one: his gift (GiftCheck…, 奇迹商人), 0 none or used
 	Winner     Camp
 	Over       bool
 
@@ -140,7 +142,13 @@ func (g *Game) UpdateView(v *View) {
 			v.Silenced, v.VoteBanned, v.Growl = NoSeat, NoSeat, 0
 			v.Met = 0
 		case EvDay:
-			v.Met = 0
+			v.Met, v.Traders = 0, 0
+		case EvTraders:
+			v.Traders = e.Mask
+		case EvLucky:
+			v.Gift = int8(e.Value)
+		case EvGiftUse:
+			v.Gift = 0
 		case EvSiblings:
 			v.Siblings, v.Met = e.Mask, e.To
 			for m := e.Mask; m != 0; m &= m - 1 {
