@@ -53,6 +53,10 @@ func callJSON(c rules.Call) wire.CallJSON {
 		j.Group = "sisters"
 	case c.Role == rules.CallBrothers:
 		j.Group = "brothers"
+	case c.Role == rules.CallLucky:
+		j.Group = "lucky"
+	case c.Role == rules.CallTraders:
+		j.Group = "traders"
 	default:
 		j.Role = c.Role.String()
 	}

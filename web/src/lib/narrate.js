@@ -22,7 +22,8 @@ export { secs as secsOf } from './turns.js';
 // the charmed, the fox's tails) come in the last stage of the night, and
 // the siblings' later meetings, called near the end (ROLES-MORE-2.md §5). The
 // checkers have a stage of their own under night_order=wolves_first.
-const OWN_SLOT = { thief: 'thief', cupid: 'cupid', nightmare: 'nightmare', magician: 'magician', witch: 'witch', seer: 'check', psychic: 'check' };
+const OWN_SLOT = { thief: 'thief', cupid: 'cupid', nightmare: 'nightmare', magician: 'magician', witch: 'witch', seer: 'check', psychic: 'check',
+  miracle_merchant: 'merchant', lucky: 'lucky', warden: 'warden', traders: 'trade' };
 const AT_THE_END = new Set(['gravekeeper', 'sisters', 'brothers', 'charmed', 'nine_tailed_fox']);
 
 function slotOfCall(c, slots) {
