@@ -4,9 +4,8 @@ import "github.com/wolfden/wolfden/rules"
 
 // The warden's trade and the miracle merchant's gift (ROLES-MORE-2.md), a
 // sensible minimum each, read from the bot's View and its model only:
-//   - the warden names two living players outside his pack, believed
-//     checkers first (a village death whenever they disagree, and nothing
-//     of his at stake: he never names himself, whose duel may kill him);
+//   - the warden names a packmate beside the outsider the village trusts
+//     most (actPair), never himself, whose duel may kill him;
 //   - a trader trades with a packmate or a player he trusts, and betrays
 //     one he suspects (a wolf of the pack betrays every outsider): a trust
 //     given to a wolf is a death;
@@ -49,23 +48,29 @@ func (b *smartBot) actTrade(v *rules.View, ch []rules.Choice) rules.Command {
 	return skip
 }
 
-// actPair: the warden's two outsiders, believed checkers first, then the
-// players the table trusts most (the public model: who the village leans on).
+// actPair: a packmate who never traded beside the outsider the village
+// trusts most (a believed checker first): the packmate betrays, and a
+// villager who trusts him trades and dies; one who does not betrays too,
+// and their powers cross (a wolf of the pack has none of his own). With no
+// such packmate, no pair: two outsiders would mostly both trade, and live.
 func (b *smartBot) actPair(v *rules.View, c *rules.Choice) rules.Command {
+	mates := c.Targets & v.Wolves &^ b.me
 	pool := c.Targets &^ v.Wolves &^ b.me
-	var mask uint32
-	for cm := pool & b.seerClaim; cm != 0 && popcount(mask) < 2; {
-		mask |= bit(next(&cm))
+	if mates == 0 || pool == 0 {
+		return skip
 	}
 	m := b.model(v)
-	for popcount(mask) < 2 {
-		s := b.least(&m.p, pool&^mask)
-		if s == rules.NoSeat {
-			return skip
+	t := rules.NoSeat
+	var bq float32 = 0.35
+	for cm := pool & b.seerClaim; cm != 0; {
+		if s := next(&cm); m.q[s] > bq {
+			t, bq = s, m.q[s]
 		}
-		mask |= bit(s)
 	}
-	return rules.Command{Kind: rules.CmdPair, Mask: mask}
+	if t == rules.NoSeat {
+		t = b.least(&b.pubModel(v).p, pool)
+	}
+	return rules.Command{Kind: rules.CmdPair, Mask: bit(lowest(mates)) | bit(t)}
 }
 
 // actGift: the merchant's gift (see actTrade).
