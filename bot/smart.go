@@ -246,6 +246,8 @@ func (b *smartBot) decide(v *rules.View, ch []rules.Choice) rules.Command {
 	switch v.Step {
 	case rules.StepNight, rules.StepNightmare, rules.StepMagician, rules.StepCheck, rules.StepEclipse: // stages of their own before the night step, and the checkers' after the witch (night_order=wolves_first)
 		return b.actNight(v, ch)
+	case rules.StepWarden, rules.StepTrade, rules.StepMerchant, rules.StepLucky: // ROLES-MORE-2.md: the warden's trade, the merchant's gift (smart_trade.go)
+		return b.actTrade(v, ch)
 	case rules.StepWitch:
 		return b.actWitch(v, ch)
 	case rules.StepRewind: // 定序王子 (smart_eternal.go)

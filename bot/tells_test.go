@@ -90,9 +90,11 @@ func (t *tally) add(order []rules.Seat, wolf func(rules.Seat) bool) {
 // (永序之轮), where the queen shelters before the pack wakes and the prince
 // may rewind; std-12-masquerade (假面舞会): the masquerade, a wolf outside
 // the pack, and the dancer's nights; std-12-ghost-bride (鬼魂新娘): a wolf wed
-// or named witness leaves the pack and plays for the newlyweds.
+// or named witness leaves the pack and plays for the newlyweds;
+// std-12-warden and std-12-miracle-merchant: the trade and the gift kill or
+// save at night without changing who claims what.
 func TestBotsHaveNoTells(t *testing.T) {
-	for _, name := range []string{"std-12", "std-12-pure-white", "std-12-mirror-seer", "mh-angel", "std-12-cursed-fox", "std-12-mechanical-wolf", "std-12-eternal", "std-12-masquerade", "std-12-ghost-bride"} {
+	for _, name := range []string{"std-12", "std-12-pure-white", "std-12-mirror-seer", "mh-angel", "std-12-cursed-fox", "std-12-mechanical-wolf", "std-12-eternal", "std-12-masquerade", "std-12-ghost-bride", "std-12-warden", "std-12-miracle-merchant"} {
 		t.Run(name, func(t *testing.T) { noTells(t, name) })
 	}
 }

@@ -410,6 +410,16 @@ func init() {
 		cards:       fixed(repeat(Werewolf, 4), []Role{Seer, Witch, Hunter, Guard, GhostBride}, repeat(Villager, 3)),
 		Options:     with(std001, "guard_heal_same_target", "dies"),
 	}, &Preset{
+		Name: "std-12-warden", Chinese: "孤注一掷", MinPlayers: 12, MaxPlayers: 12,
+		Description: "3 wolves, warden, seer, witch, hunter, dreamcatcher, 4 villagers (ROLES-MORE-2)",
+		cards:       fixed(repeat(Werewolf, 3), []Role{Warden, Seer, Witch, Hunter, Dreamcatcher}, repeat(Villager, 4)),
+		Options:     with(std001),
+	}, &Preset{
+		Name: "std-12-miracle-merchant", Chinese: "奇迹商人", MinPlayers: 12, MaxPlayers: 12,
+		Description: "3 wolves, wolf king, seer, witch, hunter, miracle merchant, 4 villagers (ROLES-MORE-2)",
+		cards:       fixed(repeat(Werewolf, 3), []Role{WolfKing, Seer, Witch, Hunter, MiracleMerchant}, repeat(Villager, 4)),
+		Options:     with(std001),
+	}, &Preset{
 		Name: "std-12-thief-cupid", Chinese: "盗贼丘比特", MinPlayers: 12, MaxPlayers: 12,
 		Description: "3 wolves, seer, witch, hunter, idiot, thief, cupid, 5 villagers: 14 cards, two in the middle for the thief (ROLES-MORE-2)",
 		cards:       fixed(repeat(Werewolf, 3), []Role{Seer, Witch, Hunter, Idiot, Thief, Cupid}, repeat(Villager, 5)),

@@ -111,11 +111,11 @@ func (g *Game) check(c Command) refusal {
 	if c.Value != 0 && !(c.Kind == CmdOrder && c.Value == 1) && !(c.Kind == CmdTake && (c.Value == 1 || c.Value == 2)) {
 		return refuse(CodeTarget, "", "%s takes no such value", c.Kind)
 	}
-	if c.Mask != 0 && c.Kind != CmdLink && c.Kind != CmdVoters && c.Kind != CmdCharm && c.Kind != CmdSwap && c.Kind != CmdDance {
+	if c.Mask != 0 && c.Kind != CmdLink && c.Kind != CmdVoters && c.Kind != CmdCharm && c.Kind != CmdSwap && c.Kind != CmdDance && c.Kind != CmdPair {
 		return refuse(CodeTarget, "", "%s takes no list of seats", c.Kind)
 	}
 	switch c.Kind {
-	case CmdSkip, CmdAbstain, CmdRun, CmdWithdraw, CmdTear, CmdOrder, CmdTake, CmdLink, CmdVoters, CmdSwap, CmdRewind, CmdDance:
+	case CmdSkip, CmdAbstain, CmdRun, CmdWithdraw, CmdTear, CmdOrder, CmdTake, CmdLink, CmdVoters, CmdSwap, CmdRewind, CmdDance, CmdPair, CmdTrade, CmdBetray:
 		if c.Target != NoSeat {
 			return refuse(CodeTarget, "", "%s takes no target", c.Kind)
 		}
@@ -230,8 +230,12 @@ func (g *Game) check(c Command) refusal {
 			}
 			return accept
 		}
-	default: // a step of the role's own (the witch's, the thief's, cupid's, the scapegoat's)
-		if h := &hooks[g.role[s]]; g.stepOf(g.role[s]) == g.step && h.check != nil {
+	default: // a step of the role's own (the witch's, the thief's, cupid's, the scapegoat's), or of a group call's
+		if h := g.callHooks(); h != nil {
+			if r, ok := h.check(g, c); ok {
+				return r
+			}
+		} else if h := &hooks[g.role[s]]; g.stepOf(g.role[s]) == g.step && h.check != nil {
 			if r, ok := h.check(g, c); ok {
 				return r
 			}
@@ -340,6 +344,10 @@ func (g *Game) exec(c Command) {
 	case CmdSkip:
 		g.skip(s)
 	default:
+		if h := g.callHooks(); h != nil {
+			h.exec(g, c)
+			return
+		}
 		hooks[g.role[s]].exec(g, c)
 	}
 }
@@ -349,6 +357,9 @@ func (g *Game) skip(s Seat) {
 	me := s.bit()
 	h := &hooks[g.role[s]]
 	if h.skip != nil && g.stepOf(g.role[s]) == g.step && h.skip(g, s) {
+		return
+	}
+	if c := g.callHooks(); c != nil && c.skip != nil && c.skip(g, s) {
 		return
 	}
 	switch {

@@ -70,7 +70,19 @@ func (g *Game) Choices(s Seat, buf []Choice) []Choice {
 		case StepBadge:
 			buf = addChoice(buf, CmdTear, 0, true)
 			buf = addChoice(buf, CmdBadge, g.pubAlive&^g.noVote&^me, false)
-		default: // a step of the role's own
+		default: // a step of the role's own, or of a group call's
+			if h := g.callHooks(); h != nil {
+				for _, c := range h.choices(g, s) {
+					if c.Kind != CmdNone {
+						buf = append(buf, c)
+					}
+				}
+				break
+			}
+			if r == MiracleMerchant && g.step == StepMerchant { // three gifts: one more than a hook's array holds
+				buf = g.merchantChoices(s, buf)
+				break
+			}
 			buf = g.roleChoices(s, r, g.step, buf)
 		}
 	} else if g.step == StepNight && g.has(g.killers(), s) {

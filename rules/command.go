@@ -51,6 +51,12 @@ const (
 	CmdMask         // masquerade: Target's dance camp is flipped tonight (假面)
 	CmdGroom        // ghost bride: wed Target (night 1, 鬼魂新娘)
 	CmdWitness      // ghost bride: name Target the witness (night 1, after the groom)
+	CmdPair         // warden: the two seats of Mask trade tonight (典狱长)
+	CmdTrade        // a trader: trade (交易)
+	CmdBetray       // a trader: betray (背叛)
+	CmdGiftCheck    // miracle merchant: Target is the lucky one, with a check (奇迹商人)
+	CmdGiftPoison   // miracle merchant: Target is the lucky one, with a poison
+	CmdGiftShield   // miracle merchant: Target is the lucky one, with a shield
 	numCmds
 )
 
@@ -58,7 +64,8 @@ var cmdNames = [numCmds]string{"none", "attack", "heal", "poison", "protect", "c
 	"vote", "abstain", "run", "withdraw", "badge", "tear", "explode", "charm", "skip", "order",
 	"take", "link", "voters", "ally", "claim", "duel", "curse", "dream", "swap", "hunt", "fear", "model",
 	"silence", "ban", "imitate", "double",
-	"shelter", "rewind", "dance", "ask", "mask", "groom", "witness"}
+	"shelter", "rewind", "dance", "ask", "mask", "groom", "witness",
+	"pair", "trade", "betray", "gift_check", "gift_poison", "gift_shield"}
 
 func (k CmdKind) String() string {
 	if k < numCmds {
@@ -103,7 +110,8 @@ type Command struct {
 
 func (c Command) String() string {
 	switch c.Kind {
-	case CmdAttack, CmdPoison, CmdProtect, CmdCheck, CmdShoot, CmdVote, CmdBadge, CmdCharm, CmdDuel, CmdCurse, CmdDream, CmdHunt, CmdFear, CmdModel, CmdSilence, CmdVoteBan, CmdImitate, CmdDoubleAttack, CmdShelter, CmdAsk, CmdMask, CmdGroom, CmdWitness:
+	case CmdAttack, CmdPoison, CmdProtect, CmdCheck, CmdShoot, CmdVote, CmdBadge, CmdCharm, CmdDuel, CmdCurse, CmdDream, CmdHunt, CmdFear, CmdModel, CmdSilence, CmdVoteBan, CmdImitate, CmdDoubleAttack, CmdShelter, CmdAsk, CmdMask, CmdGroom, CmdWitness,
+		CmdGiftCheck, CmdGiftPoison, CmdGiftShield:
 		return fmt.Sprintf("%d %s %d", c.Seat, c.Kind, c.Target)
 	case CmdExplode:
 		if c.Target != NoSeat {
@@ -116,7 +124,7 @@ func (c Command) String() string {
 		return fmt.Sprintf("%d order cw", c.Seat)
 	case CmdTake:
 		return fmt.Sprintf("%d take %d", c.Seat, c.Value)
-	case CmdLink, CmdVoters, CmdSwap, CmdDance:
+	case CmdLink, CmdVoters, CmdSwap, CmdDance, CmdPair:
 		return fmt.Sprintf("%d %s %s", c.Seat, c.Kind, plusList(c.Mask))
 	case CmdAlly:
 		return fmt.Sprintf("%d %s %d", c.Seat, c.Kind, c.Target)

@@ -41,7 +41,9 @@ func init() {
 }
 
 func (g *Game) applyCurse(e *Event) {
-	g.cursed, g.cursedDay = g.rebound(e.Seat, e.Target), g.day+1
+	// The eclipse queen's rebound, then the warden's betrayal (not the
+	// magician's swap: ROLES-MORE.md leaves the curse out of it).
+	g.cursed, g.cursedDay = g.betray(e.Seat, g.rebound(e.Seat, e.Target)), g.day+1
 	g.pending &^= e.Seat.bit()
 }
 

@@ -42,7 +42,15 @@ func (g *Game) resolveCursedFox(b *batch) {
 		return
 	}
 	for i := len(g.events) - 1; i >= 0 && g.events[i].Kind != EvNight; i-- {
-		if e := &g.events[i]; e.Kind == EvCheck && g.lands(e.Seat, e.Target) == f && g.cursedBy(g.role[e.Seat]) {
+		e := &g.events[i]
+		if e.Kind != EvCheck {
+			continue
+		}
+		// The lucky one's gift check (the EvGiftUse after it) is a village
+		// check whatever his card, made before the warden's trade.
+		gift := i+1 < len(g.events) && g.events[i+1].Kind == EvGiftUse && g.events[i+1].Seat == e.Seat
+		if gift && g.landed(e.Target) == f && g.opt(OptCursedFoxKilledBy) == KilledByAnyVillageCheck ||
+			!gift && g.lands(e.Seat, e.Target) == f && g.cursedBy(g.role[e.Seat]) {
 			g.kill(f, CauseChecked, false, false, b)
 			return
 		}

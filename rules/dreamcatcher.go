@@ -61,7 +61,7 @@ func (g *Game) applyDream(e *Event) {
 // dreamer, or his card meets that cause its own way (roleHooks.spared).
 // The dream's immunity comes before the resolution's order (ROLES-MORE.md).
 func (g *Game) nightSafe(t Seat, c Cause) bool {
-	return (t != NoSeat && t == g.dreamer) || g.spared(t, c) || (c == CauseAttack && g.danceShields(t))
+	return (t != NoSeat && t == g.dreamer) || g.has(g.tradeSafe, t) || g.spared(t, c) || (c == CauseAttack && g.danceShields(t))
 }
 
 // spared: the card of t survives a night death of cause c (roleHooks.spared).

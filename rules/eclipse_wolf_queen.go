@@ -76,8 +76,10 @@ func (g *Game) rebound(s, l Seat) Seat {
 }
 
 // lands is where seat s's night power aimed at t lands: the magician's
-// swap, then the eclipse queen's rebound (ROLES-MORE-2.md §5, step 2).
-func (g *Game) lands(s, t Seat) Seat { return g.rebound(s, g.landed(t)) }
+// swap, then the eclipse queen's rebound, then the warden's betrayal
+// (ROLES-MORE-2.md §5, step 2). A power that never rebounds (not a village
+// god's) takes aimed.
+func (g *Game) lands(s, t Seat) Seat { return g.betray(s, g.rebound(s, g.landed(t))) }
 
 // noteRebound marks tonight as a night a power rebounded, from the event
 // of a village god's power (applied while a player is sheltered), so that

@@ -97,6 +97,13 @@ const (
 	EvGroom                  // the ghost bride Seat weds Target (鬼魂新娘, night 1): told to both, each learning the other's seat
 	EvWitness                // the ghost bride Seat names Target the witness of Mask (the bride and groom): told to her and the witness
 	EvWed                    // the bride and groom (Mask) wake together on night Value and confer: told to those woken
+	EvPair                   // the warden Seat names the two seats of Mask to trade tonight (典狱长; told to him alone)
+	EvTraders                // the two seats of Mask are woken to trade: each learns the other's seat (told to them alone)
+	EvTradeChoice            // the trader Seat chooses trade (Value 0) or betray (1) (told to him alone)
+	EvTradeResult            // the traders Seat and Target chose: Value bit 0 Seat betrayed, bit 1 Target betrayed (told to them alone)
+	EvGift                   // the miracle merchant Seat gives Target the gift Value (Gift*; 奇迹商人; told to him alone)
+	EvLucky                  // Seat is told he is the lucky one (幸运儿) holding gift Value (told to him alone)
+	EvGiftUse                // the lucky one Seat uses his gift Value on Target (a check's reading is the EvCheck just before) (told to him alone)
 	numEventKinds
 )
 
@@ -115,6 +122,7 @@ var eventNames = [numEventKinds]string{
 	"siblings", "angel_wins", "mirror", "blood",
 	"imitate", "double_attack",
 	"shelter", "rewind", "dance", "ask", "mask", "groom", "witness", "wed",
+	"pair", "traders", "trade_choice", "trade_result", "gift", "lucky", "gift_use",
 }
 
 func (k EventKind) String() string {
@@ -156,11 +164,14 @@ const (
 	CausePurify          // checked by the pure white (a wolf) or the wolf witch (the pure white), from night 2
 	CauseChecked         // the cursed fox, checked by the seer (咒狐)
 	CauseDance           // the one of the dance whose camp differs from the other two (舞者)
+	CauseTrade           // the warden's trade: traded while the other betrayed, or lost the warden's duel (典狱长)
+	CauseMerchant        // the miracle merchant who gave his gift to the wolf camp (奇迹商人)
 	numCauses
 )
 
 var causeNames = [numCauses]string{"none", "attack", "poison", "exile", "shot", "explode", "taken", "charm", "tails",
-	"love", "scapegoat", "red_card", "elder", "duel", "hunt", "dream", "reflect", "purify", "checked", "dance"}
+	"love", "scapegoat", "red_card", "elder", "duel", "hunt", "dream", "reflect", "purify", "checked", "dance",
+	"trade", "merchant"}
 
 func (c Cause) String() string {
 	if c < numCauses {
@@ -350,6 +361,18 @@ func (e Event) String() string {
 		return fmt.Sprintf("%s %d %d of %s", k, s, t, seatList(e.Mask))
 	case EvWed:
 		return fmt.Sprintf("%s %d %s", k, e.Value, seatList(e.Mask))
+	case EvPair:
+		return fmt.Sprintf("%s %d %s", k, s, seatList(e.Mask))
+	case EvTraders:
+		return fmt.Sprintf("%s %s", k, seatList(e.Mask))
+	case EvTradeChoice:
+		return fmt.Sprintf("%s %d %s", k, s, tradeName(e.Value&1))
+	case EvTradeResult:
+		return fmt.Sprintf("%s %d %s %d %s", k, s, tradeName(e.Value&1), t, tradeName(e.Value>>1&1))
+	case EvGift, EvGiftUse:
+		return fmt.Sprintf("%s %d %d %s", k, s, t, GiftName(e.Value))
+	case EvLucky:
+		return fmt.Sprintf("%s %d %s", k, s, GiftName(e.Value))
 	}
 	return fmt.Sprintf("%s %d %d", k, s, t)
 }
@@ -362,4 +385,24 @@ func resultName(v int16) string {
 		return "not_village"
 	}
 	return "good"
+}
+
+func tradeName(v int16) string {
+	if v == 1 {
+		return "betray"
+	}
+	return "trade"
+}
+
+// GiftName names a miracle merchant's gift (EvGift's Value).
+func GiftName(v int16) string {
+	switch v {
+	case GiftCheck:
+		return "check"
+	case GiftPoison:
+		return "poison"
+	case GiftShield:
+		return "shield"
+	}
+	return "none"
 }

@@ -116,7 +116,10 @@ func (g *Game) complete() {
 		g.closeWithdraw()
 	case StepElect, StepElectPK, StepSheriffVote, StepSheriffPKVote, StepVote, StepPKVote:
 		g.closeVote(s)
-	case StepThief, StepCupid, StepNightmare, StepMagician, StepEclipse, StepBride:
+	case StepThief, StepCupid, StepNightmare, StepMagician, StepEclipse, StepBride, StepMerchant, StepLucky, StepWarden:
+		g.nextNightStage(s)
+	case StepTrade:
+		g.closeTrade()
 		g.nextNightStage(s)
 	case StepSeqVote:
 		g.nextCandidate(g.stepSeat, false)

@@ -100,6 +100,8 @@ type Game struct {
 	princeState
 	danceState
 	brideState
+	wardenState
+	merchantState
 
 	winner Camp
 	over   bool
@@ -390,6 +392,18 @@ func (g *Game) apply(e *Event) {
 		g.applyWitness(e)
 	case EvWed:
 		g.applyWed(e)
+	case EvPair:
+		g.applyPair(e)
+	case EvTradeChoice:
+		g.applyTradeChoice(e)
+	case EvTradeResult:
+		g.applyTradeResult(e)
+	case EvGift:
+		g.applyGift(e)
+	case EvLucky:
+		g.luckyTold = true
+	case EvGiftUse:
+		g.applyGiftUse(e)
 	case EvDream:
 		g.applyDream(e)
 	case EvMagic:

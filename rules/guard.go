@@ -59,5 +59,6 @@ func (g *Game) applyProtect(e *Event) {
 
 // guarded: the guard's protection covers t tonight.
 func (g *Game) guarded(t Seat) bool {
-	return (g.lands(g.firstOf(Guard, g.all), g.guardTarget) == t || g.shielded(t)) && !hooks[g.role[t]].unguardable // the mechanical shield is one more protection
+	// The mechanical shield and the lucky one's shield are one more protection each.
+	return (g.lands(g.firstOf(Guard, g.all), g.guardTarget) == t || g.shielded(t) || g.luckyShielded(t)) && !hooks[g.role[t]].unguardable
 }

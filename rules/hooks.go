@@ -164,8 +164,25 @@ func hooksOf(r Role) *roleHooks {
 		return &siblingCalls[1]
 	case CallWed:
 		return &wedCall
+	case CallTraders:
+		return &tradersCall
+	case CallLucky:
+		return &luckyCall
 	}
 	return &hooks[NoRole]
+}
+
+// callHooks are the hooks of the group call whose stage runs now (the
+// lucky one's, the traders'): its seats act whatever their cards; nil in
+// every other step.
+func (g *Game) callHooks() *roleHooks {
+	switch g.step {
+	case StepLucky:
+		return &luckyCall
+	case StepTrade:
+		return &tradersCall
+	}
+	return nil
 }
 
 // LateCheck says whether the role is a checker who wakes after the witch

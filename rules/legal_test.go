@@ -65,7 +65,7 @@ func legalAgreesWithCheck(t *testing.T, p *Preset) {
 						}
 						continue
 					}
-					if k != CmdLink && k != CmdVoters && k != CmdCharm && k != CmdSwap {
+					if k != CmdLink && k != CmdVoters && k != CmdCharm && k != CmdSwap && k != CmdPair {
 						if g.Check(Command{Seat: s, Kind: k, Mask: 6}) == nil {
 							t.Fatalf("%v accepts a list of seats", k)
 						}

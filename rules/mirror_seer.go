@@ -25,7 +25,7 @@ func init() {
 		check:     check,
 		exec: func(g *Game, c Command) {
 			e := seerCheck(g, c)
-			switch t := g.landed(c.Target); g.opt(OptSeerSees) {
+			switch t := g.aimed(c.Seat, c.Target); g.opt(OptSeerSees) {
 			case SeesRole:
 				e.Role = Werewolf
 				if g.readsWolf(t) {

@@ -14,13 +14,13 @@ type Call struct {
 // night step, the order of a seat's Choices and what is told at the wake
 // all follow it (night.go), so a new role with a night action takes its
 // place here.
-var nightCalls = [...]Role{Nightmare, EclipseWolfQueen, Magician, Thief, Cupid, CallLovers, GhostBride, WildChild, MixedBlood, MechanicalWolf, Sister, Brother, Dreamcatcher, Guard, SilenceElder, VoteBanElder, Seer, MirrorSeer, Psychic, PureWhite, Gargoyle, Werewolf, WolfWitch, WolfBeauty, Witch, WitchHunter, Crow, Dancer, Masquerade, Gravekeeper, CallWed, CallSisters, CallBrothers, Piper, CallCharmed, NineTailedFox}
+var nightCalls = [...]Role{Nightmare, EclipseWolfQueen, Magician, MiracleMerchant, CallLucky, Thief, Cupid, CallLovers, GhostBride, WildChild, MixedBlood, MechanicalWolf, Sister, Brother, Warden, CallTraders, Dreamcatcher, Guard, SilenceElder, VoteBanElder, Seer, MirrorSeer, Psychic, PureWhite, Gargoyle, Werewolf, WolfWitch, WolfBeauty, Witch, WitchHunter, Crow, Dancer, Masquerade, Gravekeeper, CallWed, CallSisters, CallBrothers, Piper, CallCharmed, NineTailedFox}
 
 // wolvesFirstCalls is nightCalls under night_order=wolves_first
 // (ROLES-MORE-2.md §5): the checkers (the roles with lateCheck) right after
 // the witch, so that the table hears 守卫 → 狼人 → 女巫 → 预言家. (Written
 // out: the hooks are filled by init functions, after package variables.)
-var wolvesFirstCalls = [len(nightCalls)]Role{Nightmare, EclipseWolfQueen, Magician, Thief, Cupid, CallLovers, GhostBride, WildChild, MixedBlood, MechanicalWolf, Sister, Brother, Dreamcatcher, Guard, SilenceElder, VoteBanElder, Gargoyle, Werewolf, WolfWitch, WolfBeauty, Witch, Seer, MirrorSeer, Psychic, PureWhite, WitchHunter, Crow, Dancer, Masquerade, Gravekeeper, CallWed, CallSisters, CallBrothers, Piper, CallCharmed, NineTailedFox}
+var wolvesFirstCalls = [len(nightCalls)]Role{Nightmare, EclipseWolfQueen, Magician, MiracleMerchant, CallLucky, Thief, Cupid, CallLovers, GhostBride, WildChild, MixedBlood, MechanicalWolf, Sister, Brother, Warden, CallTraders, Dreamcatcher, Guard, SilenceElder, VoteBanElder, Gargoyle, Werewolf, WolfWitch, WolfBeauty, Witch, Seer, MirrorSeer, Psychic, PureWhite, WitchHunter, Crow, Dancer, Masquerade, Gravekeeper, CallWed, CallSisters, CallBrothers, Piper, CallCharmed, NineTailedFox}
 
 // callOrder is the game's wake order: nightCalls, or wolvesFirstCalls.
 func (g *Game) callOrder() *[len(nightCalls)]Role {
@@ -74,7 +74,7 @@ func (g *Game) narrated(r Role, n int, all bool) bool {
 			return g.cardSet&(1<<Seer|1<<MirrorSeer) != 0
 		}
 		if r == Werewolf { // any wolf card: the wolves are called together
-			return g.cardSet&(1<<Werewolf|1<<WhiteWolfKing|1<<WolfBeauty|1<<WolfKing|1<<BloodMoon|1<<SpiritKnight|1<<Nightmare|1<<WolfWitch|1<<EclipseWolfQueen) != 0
+			return g.cardSet&(1<<Werewolf|1<<WhiteWolfKing|1<<WolfBeauty|1<<WolfKing|1<<BloodMoon|1<<SpiritKnight|1<<Nightmare|1<<WolfWitch|1<<EclipseWolfQueen|1<<Warden) != 0
 		}
 		return g.cardSet&(1<<r) != 0
 	}
@@ -96,6 +96,16 @@ func (g *Game) narrated(r Role, n int, all bool) bool {
 			return false
 		}
 		return all || hooksOf(r).awake(g)
+	case Warden, CallTraders: // from night 2 (warden.go)
+		if n < 2 || !inBoard(Warden) {
+			return false
+		}
+		return all || g.firstOf(Warden, g.alive) != NoSeat
+	case CallLucky: // while a lucky one holds the gift (miracle_merchant.go)
+		if !inBoard(MiracleMerchant) {
+			return false
+		}
+		return all || g.luckyAwake()
 	case CallSisters, CallBrothers: // the siblings' later meetings (sister.go)
 		c := siblingCard(r)
 		if n <= 1 || !inBoard(c) || !g.siblingsNight(c, n) {

@@ -161,12 +161,17 @@ func (g *Game) resolveNight() {
 	if g.cardSet&(1<<MechanicalWolf) != 0 {
 		g.resolveMechPoison(&b)
 	}
+	if g.cardSet&(1<<MiracleMerchant) != 0 {
+		g.resolveGiftPoison(&b) // ROLES-MORE-2.md §5 step 5: the lucky one's poison is a witch's
+	}
 	// ROLES-MORE.md: the hunt after the poison, the dreams, the spirit
 	// knight's reflection last. (Direct calls: the batch handed to a hook
 	// would escape to the heap.)
-	if g.cardSet&(1<<WitchHunter|1<<Dreamcatcher|1<<SpiritKnight|1<<PureWhite|1<<WolfWitch) != 0 {
+	if g.cardSet&(1<<WitchHunter|1<<Dreamcatcher|1<<SpiritKnight|1<<PureWhite|1<<WolfWitch|1<<Warden|1<<MiracleMerchant) != 0 {
 		g.resolveHunt(&b)
 		g.resolvePurify(&b) // ROLES-MORE-2.md §5: the check deaths after the hunt, before the dreams
+		g.resolveMerchant(&b)
+		g.resolveTrade(&b)
 		g.resolveDreams(&b)
 		g.resolveReflection(&b)
 	}

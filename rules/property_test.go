@@ -36,6 +36,16 @@ func entitled(g *Game, e *Event) uint32 {
 		return g.seatsOf(GhostBride, g.all) | g.witness.bit()
 	case EvWed:
 		return g.couple()
+	case EvPair:
+		return g.seatsOf(Warden, g.all)
+	case EvTraders, EvTradeResult: // the two named, and nobody else
+		return e.Mask | e.Seat.bit() | e.Target.bit()
+	case EvTradeChoice:
+		return e.Seat.bit() & g.traded
+	case EvGift:
+		return g.seatsOf(MiracleMerchant, g.all)
+	case EvLucky, EvGiftUse:
+		return g.lucky.bit() &^ 1
 	case EvCharm:
 		return g.seatsOf(WolfBeauty, g.all)
 	case EvSiblings: // the group's own members (the thief may hold a sister's card)
@@ -43,7 +53,7 @@ func entitled(g *Game, e *Event) uint32 {
 	case EvProtect:
 		return g.seatsOf(Guard, g.all) | g.seatsOf(MechanicalWolf, g.all)
 	case EvCheck:
-		return g.seatsOf(Seer, g.all) | g.seatsOf(Psychic, g.all) | g.seatsOf(Gargoyle, g.all) | g.seatsOf(PureWhite, g.all) | g.seatsOf(WolfWitch, g.all) | g.seatsOf(MirrorSeer, g.all) | g.seatsOf(MechanicalWolf, g.all)
+		return g.seatsOf(Seer, g.all) | g.seatsOf(Psychic, g.all) | g.seatsOf(Gargoyle, g.all) | g.seatsOf(PureWhite, g.all) | g.seatsOf(WolfWitch, g.all) | g.seatsOf(MirrorSeer, g.all) | g.seatsOf(MechanicalWolf, g.all) | g.lucky.bit()&^1
 	case EvGrave:
 		return g.seatsOf(Gravekeeper, g.all)
 	case EvCurse:
@@ -117,6 +127,14 @@ func entitled(g *Game, e *Event) uint32 {
 			return g.seatsOf(EclipseWolfQueen, g.all)
 		case StepMasquerade:
 			return g.seatsOf(Masquerade, g.all)
+		case StepMerchant:
+			return g.seatsOf(MiracleMerchant, g.all)
+		case StepLucky:
+			return g.lucky.bit() &^ 1
+		case StepWarden:
+			return g.seatsOf(Warden, g.all)
+		case StepTrade:
+			return g.traded
 		case StepCheck: // night_order=wolves_first: a checker woken alone
 			return g.seatsOf(Seer, g.all) | g.seatsOf(Psychic, g.all) | g.seatsOf(PureWhite, g.all) | g.seatsOf(MirrorSeer, g.all)
 		case StepNightShot: // a shooter killed tonight, woken alone

@@ -28,11 +28,14 @@ func init() {
 // applyCardCheck keeps the check of a card whose check may kill (the pure
 // white's, the wolf witch's), where it landed (the magician's swap).
 func (g *Game) applyCardCheck(e *Event) {
+	if g.step == StepLucky { // the lucky one's gift, whatever his card (miracle_merchant.go)
+		return
+	}
 	switch g.role[e.Seat] {
 	case PureWhite:
 		g.pureCheck = g.lands(e.Seat, e.Target)
 	case WolfWitch:
-		g.wolfCheck = g.landed(e.Target)
+		g.wolfCheck = g.aimed(e.Seat, e.Target)
 	}
 }
 

@@ -11,7 +11,7 @@ func RandomBoard(pick func(name string, lo, hi int) int) Board {
 	n := pick("players", 5, MaxSeats)
 	var cards []Role
 	wolves := pick("wolves", 1, max(1, n/3))
-	for _, r := range []Role{WhiteWolfKing, WolfBeauty, WolfKing, SpiritKnight, Nightmare, Gargoyle, BloodMoon, HiddenWolf, Possessed, WolfWitch, MechanicalWolf, EclipseWolfQueen, Masquerade} {
+	for _, r := range []Role{WhiteWolfKing, WolfBeauty, WolfKing, SpiritKnight, Nightmare, Gargoyle, BloodMoon, HiddenWolf, Possessed, WolfWitch, MechanicalWolf, EclipseWolfQueen, Masquerade, Warden} {
 		if len(cards) < wolves-1 && pick("with "+r.String(), 0, 1) == 1 {
 			cards = append(cards, r)
 		}
@@ -19,7 +19,7 @@ func RandomBoard(pick func(name string, lo, hi int) int) Board {
 	for len(cards) < wolves {
 		cards = append(cards, Werewolf)
 	}
-	for _, r := range []Role{Seer, Witch, Hunter, Guard, Idiot, NineTailedFox, Elder, Scapegoat, Cupid, LittleGirl, Piper, Thief, Knight, Gravekeeper, Psychic, Crow, WitchHunter, Dreamcatcher, Magician, WildChild, SilenceElder, VoteBanElder, BearTamer, PureWhite, SequencePrince, Angel, MirrorSeer, MixedBlood, CursedFox, Dancer, GhostBride} {
+	for _, r := range []Role{Seer, Witch, Hunter, Guard, Idiot, NineTailedFox, Elder, Scapegoat, Cupid, LittleGirl, Piper, Thief, Knight, Gravekeeper, Psychic, Crow, WitchHunter, Dreamcatcher, Magician, WildChild, SilenceElder, VoteBanElder, BearTamer, PureWhite, SequencePrince, MiracleMerchant, Angel, MirrorSeer, MixedBlood, CursedFox, Dancer, GhostBride} {
 		if len(cards) < n && pick("with "+r.String(), 0, 1) == 1 {
 			cards = append(cards, r)
 		}

@@ -76,6 +76,8 @@ const (
 	Dancer           // 舞者: from night 2 makes three players dance; the odd camp out dies
 	Masquerade       // 假面: a lone wolf who asks about the dance and masks one dancer's camp
 	GhostBride       // 鬼魂新娘: weds a groom and names a witness on night 1: the newlyweds' camp
+	Warden           // 典狱长: a wolf who from night 2 names two players to trade or betray
+	MiracleMerchant  // 奇迹商人: once, gives another player a check, a poison or a shield
 	numRoles
 )
 
@@ -157,6 +159,8 @@ var roleTable = [numRoles]roleInfo{
 	Dancer:           {"dancer", "舞者", Village, true, true},
 	Masquerade:       {"masquerade", "假面", Wolves, false, true},
 	GhostBride:       {"ghost_bride", "鬼魂新娘", Newlyweds, false, true},
+	Warden:           {"warden", "典狱长", Wolves, false, true},
+	MiracleMerchant:  {"miracle_merchant", "奇迹商人", Village, true, true},
 }
 
 func (r Role) String() string {

@@ -26,7 +26,7 @@ func execSeer(g *Game, c Command) { g.emit(seerCheck(g, c)) }
 func seerCheck(g *Game, c Command) Event {
 	s, t := c.Seat, c.Target
 	e := Event{Kind: EvCheck, To: s.bit(), Seat: s, Target: t}
-	t = g.lands(s, t) // the magician's swap, the eclipse queen's rebound: the card of the seat the check landed on
+	t = g.lands(s, t) // the magician's swap, the eclipse queen's rebound, the warden's betrayal: the card of the seat the check landed on
 	switch g.opt(OptSeerSees) {
 	case SeesRole:
 		e.Role = g.cardSeen(t)

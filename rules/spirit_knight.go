@@ -59,6 +59,9 @@ func (g *Game) resolveReflection(b *batch) {
 	if victim == NoSeat && g.poisonT != NoSeat && g.poisonLands() == k {
 		victim = g.firstOf(Witch, g.all)
 	}
+	if victim == NoSeat && g.luckPoison != NoSeat && g.aimed(g.lucky, g.luckPoison) == k { // the gift poison is a witch's
+		victim = g.lucky
+	}
 	if victim == NoSeat {
 		return
 	}

@@ -45,6 +45,10 @@ const (
 	StepRewind             // after a day's first exile vote: the sequence prince may void it (定序王子; every living player passes or acts)
 	StepMasquerade         // from night 2, after the dancer: the masquerade asks about the dance and gives the mask (假面)
 	StepBride              // night 1: the ghost bride weds a groom, then names a witness (鬼魂新娘)
+	StepMerchant           // each night until he has given, after the magician: the miracle merchant names the lucky one and his gift (奇迹商人)
+	StepLucky              // each night until he has used it, after the merchant: the lucky one may use his gift (幸运儿)
+	StepWarden             // from night 2, before the dreamcatcher: the warden names two players to trade (典狱长)
+	StepTrade              // after the warden: the two named each choose trade or betray
 	numSteps
 )
 
@@ -52,7 +56,8 @@ var stepNames = [numSteps]string{"none", "elect", "elect_pk", "night", "witch", 
 	"withdraw", "sheriff_vote", "sheriff_pk", "sheriff_pk_vote", "dawn", "order", "speech",
 	"discussion", "vote", "pk", "pk_vote", "skill", "badge", "last_words", "dusk", "over",
 	"thief", "cupid", "voters", "ally", "seq_vote", "mob_vote", "night_shot", "nightmare", "magician", "check",
-	"eclipse", "rewind", "masquerade", "bride"}
+	"eclipse", "rewind", "masquerade", "bride",
+	"merchant", "lucky", "warden", "trade"}
 
 func (s Step) String() string {
 	if s < numSteps {

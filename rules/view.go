@@ -55,6 +55,8 @@ type View struct {
 	Groom      Seat               // the newlyweds: her groom, as told (to her, the groom, the witness)
 	Witness    Seat               // the bride and the witness: the witness, as told
 	Couple     uint32             // the bride and groom: who of them met tonight (their channel); 0 by day
+	Traders    uint32             // the two the warden named tonight, for them (典狱长); 0 by day
+	Gift       int8               // the lucky one: his gift (GiftCheck…, 奇迹商人), 0 none or used
 	Winner     Camp
 	Over       bool
 
@@ -151,7 +153,7 @@ func (g *Game) UpdateView(v *View) {
 			v.Met, v.Couple = 0, 0
 			v.Dance, v.Asked, v.AskDances = 0, NoSeat, false
 		case EvDay:
-			v.Met, v.Couple = 0, 0
+			v.Met, v.Couple, v.Traders = 0, 0, 0
 			v.Dance = 0
 		case EvDance:
 			v.Dance = e.Mask
@@ -165,6 +167,12 @@ func (g *Game) UpdateView(v *View) {
 			v.Groom = g.lowest(e.Mask &^ e.Seat.bit())
 		case EvWed:
 			v.Couple = e.To
+		case EvTraders:
+			v.Traders = e.Mask
+		case EvLucky:
+			v.Gift = int8(e.Value)
+		case EvGiftUse:
+			v.Gift = 0
 		case EvSiblings:
 			v.Siblings, v.Met = e.Mask, e.To
 			for m := e.Mask; m != 0; m &= m - 1 {

@@ -55,6 +55,6 @@ func checkWolfBeauty(g *Game, c Command) (refusal, bool) {
 }
 
 func (g *Game) applyCharm(e *Event) {
-	g.charm = g.landed(e.Target) // the magician's swap
+	g.charm = g.aimed(e.Seat, e.Target) // the magician's swap
 	g.due &^= g.holder[WolfBeauty].bit()
 }

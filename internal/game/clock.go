@@ -201,7 +201,8 @@ func (t *Timers) forStep(s rules.Step) time.Duration {
 	case rules.StepElect, rules.StepElectPK, rules.StepSheriffVote, rules.StepSheriffPKVote,
 		rules.StepVote, rules.StepPKVote, rules.StepSeqVote, rules.StepMobVote:
 		return t.Vote
-	case rules.StepThief, rules.StepCupid, rules.StepNightmare, rules.StepMagician, rules.StepEclipse, rules.StepBride:
+	case rules.StepThief, rules.StepCupid, rules.StepNightmare, rules.StepMagician, rules.StepEclipse, rules.StepBride,
+		rules.StepMerchant, rules.StepLucky, rules.StepWarden, rules.StepTrade:
 		return t.Setup
 	case rules.StepNight:
 		return t.Night
@@ -241,6 +242,12 @@ func nightSlots(b *rules.Board, night int, t *Timers) []slot {
 	if night > 0 && slices.Contains(b.Cards, rules.Magician) {
 		out = append(out, slot{rules.StepMagician, t.Setup.Milliseconds()})
 	}
+	// The miracle merchant and his lucky one (ROLES-MORE-2.md §5 group 4):
+	// both slots every real night of a board with the card, given or not,
+	// used or not: their end would tell the table the gift was given.
+	if night > 0 && slices.Contains(b.Cards, rules.MiracleMerchant) {
+		out = append(out, slot{rules.StepMerchant, t.Setup.Milliseconds()}, slot{rules.StepLucky, t.Setup.Milliseconds()})
+	}
 	if first && slices.Contains(b.Cards, rules.Thief) {
 		out = append(out, slot{rules.StepThief, t.Setup.Milliseconds()})
 	}
@@ -252,6 +259,11 @@ func nightSlots(b *rules.Board, night int, t *Timers) []slot {
 	}
 	if night == 0 { // only the setup stages
 		return out
+	}
+	// The warden, then the two he names (§5 group 6), from night 2, whether
+	// he names anyone or not.
+	if night >= 2 && slices.Contains(b.Cards, rules.Warden) {
+		out = append(out, slot{rules.StepWarden, t.Setup.Milliseconds()}, slot{rules.StepTrade, t.Setup.Milliseconds()})
 	}
 	out = append(out, slot{rules.StepNight, t.Night.Milliseconds()})
 	if slices.Contains(b.Cards, rules.Witch) {
@@ -408,7 +420,8 @@ func (c *clock) opens(e *rules.Event) int {
 	case rules.EvStep:
 		switch st := rules.Step(e.Value); st {
 		case rules.StepThief, rules.StepCupid, rules.StepNight, rules.StepWitch, rules.StepNightShot,
-			rules.StepNightmare, rules.StepMagician, rules.StepCheck, rules.StepEclipse, rules.StepMasquerade, rules.StepBride:
+			rules.StepNightmare, rules.StepMagician, rules.StepCheck, rules.StepEclipse, rules.StepMasquerade, rules.StepBride,
+			rules.StepMerchant, rules.StepLucky, rules.StepWarden, rules.StepTrade:
 			return c.slotFor(st)
 		}
 	case rules.EvDay:

@@ -55,6 +55,10 @@ func callJSON(c rules.Call) wire.CallJSON {
 		j.Group = "brothers"
 	case c.Role == rules.CallWed:
 		j.Group = "newlyweds"
+	case c.Role == rules.CallLucky:
+		j.Group = "lucky"
+	case c.Role == rules.CallTraders:
+		j.Group = "traders"
 	default:
 		j.Role = c.Role.String()
 	}

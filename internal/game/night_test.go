@@ -102,6 +102,7 @@ func TestEveryConnectionGetsTheSameNight(t *testing.T) {
 		"std-12-fox": presetBoard(t, "std-12-fox", 12), "forum": presetBoard(t, "forum", 9), // forum: cupid at night 0
 		"std-12-pure-white": presetBoard(t, "std-12-pure-white", 12), "std-12-bear": presetBoard(t, "std-12-bear", 12),
 		"std-12-eternal": presetBoard(t, "std-12-eternal", 12), // the queen's own stage before the night step
+		"std-12-warden":  presetBoard(t, "std-12-warden", 12), "std-12-miracle-merchant": presetBoard(t, "std-12-miracle-merchant", 12),
 		"elders": {Cards: []rules.Role{rules.SilenceElder, rules.VoteBanElder, rules.Seer, rules.Witch, rules.Werewolf,
 			rules.Werewolf, rules.Villager, rules.Villager, rules.Villager}}} {
 		for seed := uint64(1); seed <= 2; seed++ {

@@ -98,6 +98,11 @@
 //	grave.wolf             Value ResultWolf: yesterday's exiled reads as a wolf (the base key: good)
 //	grave.none             Target NoSeat: nobody was exiled yesterday
 //	ask.no                 Value 0: the masquerade's question: the player does not dance tonight
+//	trade_choice.betray    Value 1: the trader betrays (the base key: trades)
+//	trade_result.seat_betrays, trade_result.target_betrays, trade_result.both_betray
+//	                       Value 1, 2, 3: who betrayed (the base key: both traded)
+//	gift.poison, gift.shield, lucky.poison, lucky.shield, gift_use.poison, gift_use.shield
+//	                       Value GiftPoison, GiftShield (the base keys: the check)
 //
 // An ally event with Value 1 (a wolf was named) reads as the base key: the
 // dead player is told the same either way.
@@ -303,6 +308,10 @@ func roleKey(r rules.Role) string {
 		return "group.brothers"
 	case rules.CallWed:
 		return "group.newlyweds"
+	case rules.CallLucky:
+		return "group.lucky"
+	case rules.CallTraders:
+		return "group.traders"
 	}
 	return "role." + r.String()
 }

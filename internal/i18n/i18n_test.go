@@ -30,7 +30,7 @@ func TestMatchLanguageTags(t *testing.T) {
 
 // TestEveryRoleHasANameInEveryLanguage: no role falls back to its id.
 func TestEveryRoleHasANameInEveryLanguage(t *testing.T) {
-	for _, r := range append(rules.Roles(), rules.CallLovers, rules.CallCharmed, rules.CallSisters, rules.CallBrothers, rules.CallWed) {
+	for _, r := range append(rules.Roles(), rules.CallLovers, rules.CallCharmed, rules.CallSisters, rules.CallBrothers, rules.CallWed, rules.CallLucky, rules.CallTraders) {
 		for _, l := range Languages {
 			if n := Role(l, r); n == "" || n == r.String() && l != "en" || strings.HasPrefix(n, "role(") {
 				t.Errorf("%s has no %s name (%q)", r, l, n)
@@ -151,6 +151,8 @@ var eventVariants = []string{
 	"attack_result.survived", "feedback.missed", "claim.wolf", "claim.good",
 	"duel.wolf", "grave.wolf", "grave.none", "grave.none_yet", "growl.silent",
 	"ask.no",
+	"trade_choice.betray", "trade_result.seat_betrays", "trade_result.target_betrays", "trade_result.both_betray",
+	"gift.poison", "gift.shield", "lucky.poison", "lucky.shield", "gift_use.poison", "gift_use.shield",
 }
 
 // names lists an enumeration's names from 1 up to the first that String
@@ -174,7 +176,7 @@ func camps() []string  { return names("camp", rules.Camp.String) }
 
 // requiredKeys are the keys the rules' vocabulary needs.
 func requiredKeys() []string {
-	keys := []string{"group.lovers", "group.charmed", "group.wolves", "group.sisters", "group.brothers", "group.newlyweds", "night.falls", "day.breaks", "role.open", "role.close"}
+	keys := []string{"group.lovers", "group.charmed", "group.wolves", "group.sisters", "group.brothers", "group.newlyweds", "group.lucky", "group.traders", "night.falls", "day.breaks", "role.open", "role.close"}
 	for _, r := range rules.Roles() {
 		keys = append(keys, "role."+r.String(), "role."+r.String()+".desc")
 	}

@@ -82,7 +82,8 @@ describe('what is said aloud', () => {
   it('never says what only some seats are told', () => {
     for (const kind of ['camp_lost', 'check', 'role', 'wolf_team', 'attack_pick', 'attack', 'witch_told', 'heal',
       'poison', 'protect', 'extra_cards', 'swap', 'lovers', 'lover_role', 'spy', 'charmed', 'enchant', 'elder_life',
-      'attack_result', 'feedback', 'no_shot', 'tails', 'kill_power', 'ally', 'black_lovers', 'task', 'resume']) {
+      'attack_result', 'feedback', 'no_shot', 'tails', 'kill_power', 'ally', 'black_lovers', 'task', 'resume',
+      'pair', 'traders', 'trade_choice', 'trade_result', 'gift', 'lucky', 'gift_use']) {
       expect(voiced({ kind, seat: 1, value: 2 }, { table: true }), kind).toBe('');
       expect(voiced({ kind, seat: 1, value: 2 }, { night: true, table: true }), kind).toBe('');
       expect(SPOKEN.has(kind), kind).toBe(false);

@@ -8,7 +8,7 @@ export const ROLES = ['none', 'werewolf', 'white_wolf_king', 'wolf_beauty', 'wol
   'gargoyle', 'spirit_knight', 'nightmare', 'blood_moon', 'hidden_wolf', 'possessed', 'wild_child',
   'silence_elder', 'vote_ban_elder', 'bear_tamer', 'pure_white', 'wolf_witch',
   'mirror_seer', 'sister', 'brother', 'angel', 'mixed_blood', 'cursed_fox',
-  'mechanical_wolf', 'eclipse_wolf_queen', 'sequence_prince', 'dancer', 'masquerade', 'ghost_bride'];
+  'mechanical_wolf', 'eclipse_wolf_queen', 'sequence_prince', 'dancer', 'masquerade', 'ghost_bride', 'warden', 'miracle_merchant'];
 
 // rules/role.go: Camp (game_over and camp_lost carry one as value).
 export const CAMPS = ['none', 'village', 'wolves', 'lovers', 'piper', 'draw', 'angel', 'fox', 'newlyweds'];
@@ -16,7 +16,7 @@ export const CAMPS = ['none', 'village', 'wolves', 'lovers', 'piper', 'draw', 'a
 // rules/event.go: Cause (a death's value).
 export const CAUSES = ['none', 'attack', 'poison', 'exile', 'shot', 'explode', 'taken', 'charm', 'tails',
   'love', 'scapegoat', 'red_card', 'elder', 'duel', 'hunt', 'dream', 'reflect', 'purify', 'checked',
-  'dance'];
+  'dance', 'trade', 'merchant'];
 
 // rules/event.go: the results of a check under seer_sees = wolf_or_not / village_or_not.
 export const CHECK_RESULTS = ['good', 'wolf', 'not_village'];
@@ -32,7 +32,7 @@ export const STEPS = ['none', 'elect', 'elect_pk', 'night', 'witch', 'signup', '
   'sheriff_vote', 'sheriff_pk', 'sheriff_pk_vote', 'dawn', 'order', 'speech', 'discussion', 'vote', 'pk',
   'pk_vote', 'skill', 'badge', 'last_words', 'dusk', 'over', 'thief', 'cupid', 'voters', 'ally', 'seq_vote',
   'mob_vote', 'night_shot', 'nightmare', 'magician', 'check',
-  'eclipse', 'rewind', 'masquerade', 'bride'];
+  'eclipse', 'rewind', 'masquerade', 'bride', 'merchant', 'lucky', 'warden', 'trade'];
 
 // Steps whose ballots are collected into a vote result.
 export const VOTE_STEPS = new Set(['elect', 'elect_pk', 'sheriff_vote', 'sheriff_pk_vote', 'vote', 'pk_vote',
@@ -51,9 +51,10 @@ export const TURN_STEPS = new Set(['campaign', 'sheriff_pk', 'order', 'speech', 
 // Steps told to the woken seat alone, whose name says what his card is: a
 // hunter's or wolf king's shot inside the night (night_shot=in_night).
 // The nightmare's, the eclipse wolf queen's and the magician's stages are told to their seat alone too,
-// and the checkers' after the witch (night_order=wolves_first), and the ghost
-// bride's on night 1.
-export const PRIVATE_STEPS = new Set(['night_shot', 'nightmare', 'magician', 'check', 'eclipse', 'masquerade', 'bride']);
+// and the checkers' after the witch (night_order=wolves_first), the ghost
+// bride's on night 1, and the merchant's, the lucky one's, the warden's and
+// the traders' (ROLES-MORE-2.md).
+export const PRIVATE_STEPS = new Set(['night_shot', 'nightmare', 'magician', 'check', 'eclipse', 'masquerade', 'bride', 'merchant', 'lucky', 'warden', 'trade']);
 
 // Steps in which the seat with the floor speaks.
 export const SPEECH_STEPS = new Set(['campaign', 'sheriff_pk', 'speech', 'pk', 'last_words', 'discussion']);
@@ -88,13 +89,13 @@ export const CHANNELS = ['day', 'wolves', 'lovers', 'dead', 'siblings', 'newlywe
 
 // The wolves' cards (rules/role.go: camp wolves).
 export const WOLF_ROLES = new Set(['werewolf', 'white_wolf_king', 'wolf_beauty', 'wolf_king', 'gargoyle', 'spirit_knight',
-  'nightmare', 'blood_moon', 'hidden_wolf', 'possessed', 'wolf_witch', 'mechanical_wolf', 'eclipse_wolf_queen', 'masquerade']);
+  'nightmare', 'blood_moon', 'hidden_wolf', 'possessed', 'wolf_witch', 'mechanical_wolf', 'eclipse_wolf_queen', 'masquerade', 'warden']);
 
 // rules/command.go: CmdKind, the commands a state's choices name.
 export const COMMANDS = ['none', 'attack', 'heal', 'poison', 'protect', 'check', 'shoot', 'vote', 'abstain', 'run',
   'withdraw', 'badge', 'tear', 'explode', 'charm', 'skip', 'order', 'take', 'link', 'voters', 'ally', 'claim', 'duel',
   'curse', 'dream', 'swap', 'hunt', 'fear', 'model', 'silence', 'ban',
-  'imitate', 'double', 'shelter', 'rewind', 'dance', 'ask', 'mask', 'groom', 'witness'];
+  'imitate', 'double', 'shelter', 'rewind', 'dance', 'ask', 'mask', 'groom', 'witness', 'pair', 'trade', 'betray', 'gift_check', 'gift_poison', 'gift_shield'];
 
 // rules/event.go: EventKind.
 export const EVENTS = ['none', 'game_start', 'role', 'wolf_team', 'night', 'day', 'step', 'protect', 'check',
@@ -105,7 +106,7 @@ export const EVENTS = ['none', 'game_start', 'role', 'wolf_team', 'night', 'day'
   'kill_power', 'claim', 'duel', 'grave', 'curse', 'cursed_vote', 'dream', 'magic', 'hunt', 'fear', 'feared',
   'no_attack', 'reflect', 'model', 'wild_wolf', 'blood_moon', 'silence', 'vote_ban', 'silenced', 'vote_banned',
   'growl', 'siblings', 'angel_wins', 'mirror', 'blood',
-  'imitate', 'double_attack', 'shelter', 'rewind', 'dance', 'ask', 'mask', 'groom', 'witness', 'wed'];
+  'imitate', 'double_attack', 'shelter', 'rewind', 'dance', 'ask', 'mask', 'groom', 'witness', 'wed', 'pair', 'traders', 'trade_choice', 'trade_result', 'gift', 'lucky', 'gift_use'];
 
 // Roles a board may hold more than once (docs/rules.md).
 export const REPEATABLE = new Set(['werewolf', 'villager', 'sister', 'brother']);

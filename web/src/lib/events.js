@@ -8,6 +8,9 @@ import { CAMPS, CAUSES, CHECK_RESULTS, CLAIMS, EVENT_CARDS, ROLES, STEPS } from 
 // rules/game.go: the moderator's tasks after a death (a task event's value).
 const TASKS = [null, 'skill', 'badge', 'last_words', 'voters', 'ally'];
 
+// rules/warden.go: who betrayed (a trade_result's value, bit 0 the seat, bit 1 the target).
+const TRADES = [null, 'seat_betrays', 'target_betrays', 'both_betray'];
+
 // rules/flow.go: why the badge went nowhere (a sheriff event's value).
 const SHERIFF = [null, 'no_candidate', 'no_voter', 'tie', 'explosion', 'idiot', 'red_card'];
 
@@ -43,6 +46,14 @@ export function variants(e) {
       return e.value === 1 ? [] : ['silent'];
     case 'ask':
       return e.value === 1 ? [] : ['no'];
+    case 'trade_choice':
+      return e.value === 1 ? ['betray'] : [];
+    case 'trade_result':
+      return TRADES[e.value] ? [TRADES[e.value]] : [];
+    case 'gift':
+    case 'lucky':
+    case 'gift_use':
+      return e.value === 2 ? ['poison'] : e.value === 3 ? ['shield'] : []; // rules.GiftPoison, GiftShield; the base key: the check
     case 'grave':
       if (!e.target) return e.value === 1 ? ['none_yet'] : ['none']; // rules.GraveNoDayYet: night 1
       return e.value === 1 ? ['wolf'] : [];

@@ -23,7 +23,7 @@ export { secs as secsOf } from './turns.js';
 // the siblings' later meetings, called near the end (ROLES-MORE-2.md §5). The
 // checkers have a stage of their own under night_order=wolves_first.
 const OWN_SLOT = { thief: 'thief', cupid: 'cupid', ghost_bride: 'bride', nightmare: 'nightmare', eclipse_wolf_queen: 'eclipse', magician: 'magician', witch: 'witch', seer: 'check', psychic: 'check',
-  masquerade: 'masquerade' };
+  masquerade: 'masquerade', miracle_merchant: 'merchant', lucky: 'lucky', warden: 'warden', traders: 'trade' };
 const AT_THE_END = new Set(['gravekeeper', 'sisters', 'brothers', 'newlyweds', 'charmed', 'nine_tailed_fox']);
 
 function slotOfCall(c, slots) {

@@ -31,8 +31,8 @@ const KINDS = goNames(go('event.go'), 'eventNames');
 
 // the commands that name one seat (a target), and those naming several (pick)
 const TARGET_CMDS = ['attack', 'poison', 'protect', 'check', 'shoot', 'vote', 'badge', 'charm', 'ally', 'duel', 'curse',
-  'dream', 'hunt', 'fear', 'model'];
-const MULTI_CMDS = ['link', 'charm', 'voters', 'swap'];
+  'dream', 'hunt', 'fear', 'model', 'gift_check', 'gift_poison', 'gift_shield'];
+const MULTI_CMDS = ['link', 'charm', 'voters', 'swap', 'pair'];
 
 group('the name lists of the Go sources', () => {
   test('commands, steps, events, roles, causes', () => {
@@ -64,7 +64,7 @@ group('labels in every language', () => {
     });
     test(l + ': every step has a name, the new night stages a prompt and a pass', () => {
       const missing = STEP_NAMES.slice(1).filter((s) => !('step.' + s in d)).map((s) => 'step.' + s);
-      for (const s of ['nightmare', 'magician']) for (const k of ['ui.prompt.step.' + s, 'ui.act.skip.' + s]) if (!(k in d)) missing.push(k);
+      for (const s of ['nightmare', 'magician', 'merchant', 'lucky', 'warden', 'trade']) for (const k of ['ui.prompt.step.' + s, 'ui.act.skip.' + s]) if (!(k in d)) missing.push(k);
       expect(missing).toEqual([]);
     });
     test(l + ': every event kind has a line, every variant picked for the new ones too', () => {
@@ -77,6 +77,12 @@ group('labels in every language', () => {
         { kind: 'feared', seat: 2 }, { kind: 'no_attack', to: [4, 5], value: 1 }, { kind: 'reflect', seat: 1, target: 2 },
         { kind: 'model', seat: 1, target: 2 }, { kind: 'wild_wolf', seat: 1, target: 2 }, { kind: 'blood_moon', seat: 1, value: 2 },
         { kind: 'death', seat: 2, value: 13 }, { kind: 'death', seat: 2, value: 16 },
+        { kind: 'pair', seat: 1, mask: [2, 3] }, { kind: 'traders', to: [2, 3], mask: [2, 3] },
+        { kind: 'trade_choice', seat: 2 }, { kind: 'trade_choice', seat: 2, value: 1 },
+        ...[0, 1, 2, 3].map((value) => ({ kind: 'trade_result', seat: 2, target: 3, value })),
+        ...[1, 2, 3].flatMap((value) => [{ kind: 'gift', seat: 1, target: 4, value }, { kind: 'lucky', seat: 4, value },
+          { kind: 'gift_use', seat: 4, target: 5, value }]),
+        { kind: 'death', seat: 2, value: 19 }, { kind: 'death', seat: 2, value: 20 },
       ];
       for (const e of samples) {
         const v = variants(e);
@@ -100,7 +106,7 @@ group('labels in every language', () => {
     expect(describe(d, { kind: 'magic', seat: 1, mask: [2, 7] })).toContain('2, 7');
   });
   test('the replay names the seat told, never "you", for the private powers', () => {
-    for (const kind of ['curse', 'dream', 'magic', 'hunt', 'fear', 'feared', 'model', 'wild_wolf', 'grave']) {
+    for (const kind of ['curse', 'dream', 'magic', 'hunt', 'fear', 'feared', 'model', 'wild_wolf', 'grave', 'pair', 'trade_choice', 'gift', 'lucky', 'gift_use']) {
       const e = { kind, seat: 3, target: 5, mask: [5, 6], to: [3], value: 1 };
       expect(describe(dicts.en, e, { third: true }), kind).not.toMatch(/\byou\b/i);
       for (const l of ['zh-Hans', 'zh-Hant']) expect(describe(dicts[l], e, { third: true }), l + ' ' + kind).not.toMatch(/你/);

@@ -22,7 +22,8 @@ export function timerMs(room, name) {
 }
 
 // nightSlots is tonight's schedule: [{step, dur}] in order, dur in ms: the
-// nightmare, the eclipse wolf queen and the magician each real night, the thief and cupid on the
+// nightmare, the eclipse wolf queen, the magician, the miracle merchant and the
+// lucky one each real night, the warden and the traders from night 2, the thief and cupid on the
 // first night (night 0 with first_phase=day, which holds only those),
 // everyone at once, the witch, the checkers (night_order=wolves_first: the
 // seer, the psychic wake after the witch), the masquerade (from night 2),
@@ -36,10 +37,12 @@ export function nightSlots(room, night) {
   if (night > 0 && cards.has('nightmare')) out.push({ step: 'nightmare', dur: setup });
   if (night > 0 && cards.has('eclipse_wolf_queen')) out.push({ step: 'eclipse', dur: setup });
   if (night > 0 && cards.has('magician')) out.push({ step: 'magician', dur: setup });
+  if (night > 0 && cards.has('miracle_merchant')) out.push({ step: 'merchant', dur: setup }, { step: 'lucky', dur: setup });
   if (first && cards.has('thief')) out.push({ step: 'thief', dur: setup });
   if (first && cards.has('cupid')) out.push({ step: 'cupid', dur: setup });
   if (first && cards.has('ghost_bride')) out.push({ step: 'bride', dur: setup });
   if (night === 0) return out;
+  if (night >= 2 && cards.has('warden')) out.push({ step: 'warden', dur: setup }, { step: 'trade', dur: setup });
   out.push({ step: 'night', dur: timerMs(room, 'night') });
   if (cards.has('witch')) out.push({ step: 'witch', dur: timerMs(room, 'witch') });
   if (opt.night_order === 'wolves_first' && (cards.has('seer') || cards.has('psychic'))) {

@@ -42,6 +42,14 @@ describe('nightSlots', () => {
     expect(nightSlots({ ...b, options: { first_phase: 'day' } }, 0).map((s) => s.step)).toEqual(['thief', 'cupid']);
     expect(nightSlots({ ...b, options: { first_phase: 'day' } }, 1).map((s) => s.step)).toEqual(['nightmare', 'night']);
   });
+  it('has the merchant and the lucky one each night, the warden and the traders from night 2 (ROLES-MORE-2.md)', () => {
+    const m = { cards: ['miracle_merchant', 'werewolf', 'seer', 'villager'], options: {}, timers: {} };
+    expect(nightSlots(m, 1).map((s) => s.step)).toEqual(['merchant', 'lucky', 'night']);
+    expect(nightSlots(m, 4).map((s) => s.step)).toEqual(['merchant', 'lucky', 'night']);
+    const w = { cards: ['warden', 'werewolf', 'seer', 'villager'], options: {}, timers: {} };
+    expect(nightSlots(w, 1).map((s) => s.step)).toEqual(['night']);
+    expect(nightSlots(w, 2).map((s) => s.step)).toEqual(['warden', 'trade', 'night']);
+  });
   it('has the checkers wake after the witch under night_order=wolves_first, as long as the witch unless check is set', () => {
     const wf = { ...room, options: { night_order: 'wolves_first' } };
     expect(nightSlots(wf, 1)).toEqual([{ step: 'night', dur: 6000 }, { step: 'witch', dur: 4000 }, { step: 'check', dur: 4000 }]);
@@ -72,7 +80,7 @@ describe('nightSlots', () => {
     const src = clockGo();
     const body = src.slice(src.indexOf('func nightSlots('), src.indexOf('\n}\n', src.indexOf('func nightSlots(')));
     const steps = [...body.matchAll(/slot\{rules\.Step(\w+),/g)].map((m) => m[1].replace(/([a-z])([A-Z])/g, '$1_$2').toLowerCase());
-    expect(steps).toEqual(['nightmare', 'eclipse', 'magician', 'thief', 'cupid', 'bride', 'night', 'witch', 'check', 'masquerade', 'night_shot']);
+    expect(steps).toEqual(['nightmare', 'eclipse', 'magician', 'merchant', 'lucky', 'thief', 'cupid', 'bride', 'warden', 'trade', 'night', 'witch', 'check', 'masquerade', 'night_shot']);
   });
 });
 
