@@ -269,7 +269,8 @@ func TestTimersResumeWithTheTimeTheyHad(t *testing.T) {
 	defer func() { srv.kill(t) }()
 	api := &client.API{Base: srv.base}
 	// first_phase=day: the game opens with speeches, the first one on a 20 s clock.
-	room, seats := humanTable(t, api, map[string]any{"preset": "forum", "players": 9, "seed": 3, "practice": true,
+	// The standard pace: the forum preset takes the forum pace (hours) unless told.
+	room, seats := humanTable(t, api, map[string]any{"preset": "forum", "pace": "standard", "players": 9, "seed": 3, "practice": true,
 		"timers": map[string]string{"speech": "20s", "vote": "20s", "other": "20s", "bot": "0s"}})
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 	defer cancel()

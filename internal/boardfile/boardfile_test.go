@@ -87,7 +87,7 @@ func TestErrorsNameTheLineAndTheProblem(t *testing.T) {
 		{"extra cards without thief", head + "cards:\n  werewolf: 3\n  villager: 9\n", "x.yaml:3: 12 cards for 10 players"},
 		{"no wolf", "players: 3\ncards: [seer, villager, villager]\n", "x.yaml:2: rules: a board needs at least one wolf"},
 		{"no villager", "players: 3\ncards: {werewolf: 3}\n", "x.yaml:2: rules: a board needs at least one non-wolf"},
-		{"unknown top-level key", "players: 10\nplayer: 10\n", `x.yaml:2: unknown key "player" (did you mean "players"?) (known: name, description, players, cards, options)`},
+		{"unknown top-level key", "players: 10\nplayer: 10\n", `x.yaml:2: unknown key "player" (did you mean "players"?) (known: name, description, players, cards, options, pace, timers, remind)`},
 		{"zero count", head + "cards:\n  werewolf: 0\n  villager: 10\n", "x.yaml:4: the count of werewolf must be a positive integer, not 0"},
 		{"negative count", head + "cards:\n  werewolf: -2\n", "x.yaml:4: the count of werewolf must be a positive integer, not -2"},
 		{"fractional count", head + "cards:\n  werewolf: 2.5\n", "x.yaml:4: the count of werewolf must be a positive integer, not 2.5"},
