@@ -300,11 +300,14 @@ func (r *Room) Join(ctx context.Context, seat rules.Seat) (*Peer, string, error)
 		if err != nil {
 			return fail(err)
 		}
-		sender, err := pc.AddTrack(t)
+		// A transceiver of its own, send only: AddTrack would reuse the
+		// microphone's line for the first track, and a browser that sends
+		// on it would stop hearing that seat.
+		tr, err := pc.AddTransceiverFromTrack(t, webrtc.RTPTransceiverInit{Direction: webrtc.RTPTransceiverDirectionSendonly})
 		if err != nil {
 			return fail(err)
 		}
-		go drain(sender) // its RTCP must be read for the reports to run
+		go drain(tr.Sender()) // its RTCP must be read for the reports to run
 		p.slots, p.out = append(p.slots, s), append(p.out, t)
 	}
 	offer, err := pc.CreateOffer(nil)

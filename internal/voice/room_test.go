@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"fmt"
+	"strings"
 	"testing"
 	"time"
 
@@ -239,5 +240,43 @@ func TestNightPacketsAreTheSameForEverySeat(t *testing.T) {
 		if sh != (shape{FrameSize, 1, 960, false}) {
 			t.Fatalf("a packet of shape %+v", sh)
 		}
+	}
+}
+
+// TestTheMicrophoneHasALineOfItsOwn: a seat's offer receives the
+// microphone on its first line alone and sends each other seat on a line
+// of its own; a browser that sends on the first line (as ours does)
+// hears every seat still. A spectator's offer only sends.
+func TestTheMicrophoneHasALineOfItsOwn(t *testing.T) {
+	st, err := NewStack(Options{Loopback: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer st.Close()
+	r := st.NewRoom(4, false)
+	defer r.Close()
+	for _, c := range []struct {
+		seat rules.Seat
+		want []string
+	}{
+		{1, []string{"recvonly", "sendonly", "sendonly", "sendonly"}},
+		{rules.NoSeat, []string{"sendonly", "sendonly", "sendonly", "sendonly"}},
+	} {
+		p, offer, err := r.Join(context.Background(), c.seat)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var dirs []string
+		for _, m := range strings.Split(offer, "m=audio")[1:] {
+			for _, d := range []string{"recvonly", "sendonly", "sendrecv", "inactive"} {
+				if strings.Contains(m, "a="+d) {
+					dirs = append(dirs, d)
+				}
+			}
+		}
+		if fmt.Sprint(dirs) != fmt.Sprint(c.want) {
+			t.Errorf("seat %d's offer: lines %v, want %v", c.seat, dirs, c.want)
+		}
+		p.Close()
 	}
 }

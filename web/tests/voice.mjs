@@ -181,6 +181,7 @@ async function main() {
         }
       }
     }
+    if (process.env.DEBUG && Math.random() < 0.05) log(JSON.stringify(views.map(({ seat, v }) => [seat, v.night, v.floor, v.heard, v.dead])));
     if (sawDay && views.every(({ v }) => v.night)) done = true; // the second night: day 1 is over
     if (done) break;
     if (problems.length) fail('errors in the pages:\n' + problems.join('\n'));
