@@ -162,7 +162,8 @@ async function main() {
           if (!WOLVES.has(seat) || !WOLVES.has(s)) fail(`night: seat ${seat} hears seat ${s}`);
           wolvesHeard.add(`${seat}>${s}`);
         } else {
-          if (alive && v.dead.includes(s)) fail(`day: the living seat ${seat} hears the dead seat ${s}`);
+          // The dead speak to the living only with the floor: last words (遗言).
+          if (alive && v.dead.includes(s) && s !== v.floor) fail(`day: the living seat ${seat} hears the dead seat ${s}`);
           if (s !== v.floor && alive) fail(`day: seat ${seat} hears seat ${s} while seat ${v.floor} holds the floor`);
           if (s === v.floor) {
             if (!floorsHeard.has(s)) floorsHeard.set(s, new Set());
@@ -176,12 +177,12 @@ async function main() {
         const by = floorsHeard.get(seat) || new Set();
         const others = seats.filter((o) => o.seat !== seat).length;
         if (by.size === others || seat === MUTE) {
-          log(`day: seat ${seat} was heard by the ${others} other pages at ${hz(seat)} Hz; he ends his speech`);
+          log(seat === MUTE ? `day: seat ${seat} (no microphone) ends his speech` : `day: seat ${seat} was heard by the ${others} other pages at ${hz(seat)} Hz; he ends his speech`);
           await page.getByTestId('act-skip').click().catch(() => {});
         }
       }
     }
-    if (process.env.DEBUG && Math.random() < 0.05) log(JSON.stringify(views.map(({ seat, v }) => [seat, v.night, v.floor, v.heard, v.dead])));
+    if (process.env.DEBUG) log(JSON.stringify(views.map(({ seat, v }) => [seat, v.night, v.floor, v.heard, v.dead])));
     if (sawDay && views.every(({ v }) => v.night)) done = true; // the second night: day 1 is over
     if (done) break;
     if (problems.length) fail('errors in the pages:\n' + problems.join('\n'));
