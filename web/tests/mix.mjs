@@ -155,6 +155,7 @@ async function main(base, browser) {
     log(`the phone voted for seat ${EXILE} on the phone`);
     // the vote's result, on the phone: the public event every screen gets
     await phone.locator(`[data-testid="vote-result"] li[data-target="${EXILE}"]`).first().waitFor({ timeout: 120000 });
+    phoneDid.counted = true;
     // the device's claims board (public; shown by day only, so read now,
     // before night 2 can fall): each seat's last entry, once the phone's
     // ballot is on it
@@ -211,6 +212,12 @@ async function main(base, browser) {
       return true;
     },
     async turn(s, priv) {
+      // After the vote, the exiled seat's last words end day 1: the phone
+      // reads the claims board (shown by day only) first, or night 2 may
+      // fall before it does.
+      if (s === EXILE && phoneDid.counted) {
+        while (!phoneDid.result && !phoneDid.error) await new Promise((r) => setTimeout(r, 100));
+      }
       const did = await act(priv, s === EXILE ? [4] : [EXILE]);
       if (did.startsWith('target-vote-')) ballots[s] = Number(did.split('-')[2]);
       if (process.env.DEBUG) log(`day: seat ${s} on the device: ${did}`);
