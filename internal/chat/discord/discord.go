@@ -61,12 +61,10 @@ type Platform struct {
 	minBackoff, maxBackoff time.Duration
 	now                    func() time.Time
 
-	mu       sync.Mutex
-	self     string // the bot's user id, from READY
-	users    map[string]*user
-	short    map[string]string
-	shortIDs []string
-	next     int
+	mu    sync.Mutex
+	self  string // the bot's user id, from READY
+	users map[string]*user
+	short *chat.ShortIDs // long commands under short ids
 }
 
 type user struct {
@@ -100,7 +98,7 @@ func New(o Options) (*Platform, error) {
 	s.StateEnabled = false
 	s.Identify.Intents = discordgo.IntentsGuildMessages | discordgo.IntentsDirectMessages | discordgo.IntentMessageContent
 	p := &Platform{o: o, log: o.Log, in: inbox.New("discord", o.Log), s: s, minBackoff: time.Second, maxBackoff: time.Minute,
-		now: time.Now, users: make(map[string]*user), short: make(map[string]string)}
+		now: time.Now, users: make(map[string]*user), short: chat.NewShortIDs(maxShort)}
 	s.AddHandler(p.ready)
 	s.AddHandler(p.message)
 	s.AddHandler(p.interaction)
@@ -241,9 +239,7 @@ func (p *Platform) interaction(s *discordgo.Session, i *discordgo.InteractionCre
 			in.Text = d.Values[0]
 		}
 		if strings.HasPrefix(in.Text, "~") {
-			p.mu.Lock()
-			in.Text = p.short[in.Text]
-			p.mu.Unlock()
+			in.Text = p.short.Command(in.Text)
 		}
 		resp = &discordgo.InteractionResponse{Type: discordgo.InteractionResponseDeferredMessageUpdate}
 	default:
@@ -470,17 +466,7 @@ func (p *Platform) id(cmd string) string {
 	if len(cmd) <= maxCustomID && !strings.HasPrefix(cmd, "~") && !strings.HasPrefix(cmd, "menu") && cmd != "" {
 		return cmd
 	}
-	p.mu.Lock()
-	defer p.mu.Unlock()
-	id := "~" + strconv.FormatInt(int64(p.next), 36)
-	p.next++
-	p.short[id] = cmd
-	p.shortIDs = append(p.shortIDs, id)
-	if len(p.shortIDs) > maxShort {
-		delete(p.short, p.shortIDs[0])
-		p.shortIDs = p.shortIDs[1:]
-	}
-	return id
+	return p.short.Add(cmd)
 }
 
 // split cuts s into parts of at most n bytes, at a line's end where it can.

@@ -61,9 +61,7 @@ type Platform struct {
 	mu       sync.Mutex
 	username string              // the bot's, from getMe
 	users    map[string]*user    // by user id
-	short    map[string]string   // short callback id → command
-	shortIDs []string            // short ids in the order made, to forget the oldest
-	next     int                 // the next short id
+	short    *chat.ShortIDs      // long commands under short ids
 	waiting  map[string][]queued // user id → private messages not yet delivered
 }
 
@@ -90,7 +88,7 @@ func New(o Options) (*Platform, error) {
 		o.pollTimeout = time.Minute
 	}
 	p := &Platform{o: o, log: o.Log, in: inbox.New("telegram", o.Log), minBackoff: time.Second, maxBackoff: time.Minute,
-		users: make(map[string]*user), short: make(map[string]string), waiting: make(map[string][]queued)}
+		users: make(map[string]*user), short: chat.NewShortIDs(maxShort), waiting: make(map[string][]queued)}
 	opts := []bot.Option{
 		bot.WithSkipGetMe(), // Run asks, and retries while Telegram is unreachable
 		bot.WithDefaultHandler(p.update),
@@ -193,9 +191,7 @@ func (p *Platform) callback(ctx context.Context, q *models.CallbackQuery) {
 	}
 	cmd := q.Data
 	if strings.HasPrefix(cmd, "~") {
-		p.mu.Lock()
-		cmd = p.short[cmd]
-		p.mu.Unlock()
+		cmd = p.short.Command(cmd)
 		if cmd == "" {
 			p.log.Warn("telegram: press of a forgotten button ignored")
 			return
@@ -400,17 +396,7 @@ func (p *Platform) data(cmd string) string {
 	if len(cmd) <= maxData && !strings.HasPrefix(cmd, "~") {
 		return cmd
 	}
-	p.mu.Lock()
-	defer p.mu.Unlock()
-	id := "~" + strconv.FormatInt(int64(p.next), 36)
-	p.next++
-	p.short[id] = cmd
-	p.shortIDs = append(p.shortIDs, id)
-	if len(p.shortIDs) > maxShort { // the oldest buttons stop working
-		delete(p.short, p.shortIDs[0])
-		p.shortIDs = p.shortIDs[1:]
-	}
-	return id
+	return p.short.Add(cmd)
 }
 
 // scrub removes the token from an error's text.
