@@ -155,7 +155,6 @@ async function main(base, browser) {
     log(`the phone voted for seat ${EXILE} on the phone`);
     // the vote's result, on the phone: the public event every screen gets
     await phone.locator(`[data-testid="vote-result"] li[data-target="${EXILE}"]`).first().waitFor({ timeout: 120000 });
-    phoneDid.counted = true;
     // the device's claims board (public; shown by day only, so read now,
     // before night 2 can fall): each seat's last entry, once the phone's
     // ballot is on it
@@ -214,8 +213,11 @@ async function main(base, browser) {
     async turn(s, priv) {
       // After the vote, the exiled seat's last words end day 1: the phone
       // reads the claims board (shown by day only) first, or night 2 may
-      // fall before it does.
-      if (s === EXILE && phoneDid.counted) {
+      // fall before it does. The device knows it is past the vote by its own
+      // ballots cast and no ballot offered; the phone may not have seen the
+      // result yet.
+      const lastWords = s === EXILE && Object.keys(ballots).length > 0 && !(await priv.locator('[data-testid^="target-vote-"]').count());
+      if (lastWords) {
         while (!phoneDid.result && !phoneDid.error) await new Promise((r) => setTimeout(r, 100));
       }
       const did = await act(priv, s === EXILE ? [4] : [EXILE]);
