@@ -18,10 +18,17 @@ package rules
 // himself dies tonight outside it (it was chosen before the resolution);
 // the three's camps are read at the resolution, a dancer already dead of
 // the attack or the poison tonight still counts for the others' dance; the
-// magician's swap moves a dancer as it moves every action (landed).
+// magician's swap moves a dancer as it moves every action, and each choice
+// then lands as a village god's power does (lands): the eclipse queen's
+// sheltered seat rebounds to the dancer, a betraying dancer's three land
+// on the other betrayer. Two choices landing on one player make him dance
+// twice: the dance still has three places and the odd one out dies (the
+// dancer sent back to himself and a wolf: the wolf dies); three on one
+// player are one camp.
 
 type danceState struct {
-	dance      uint32 // tonight's three, where they landed (the magician's swap)
+	dance      uint32  // tonight's dancers, where they landed
+	danced     [3]Seat // tonight's three places, where they landed (a player may hold two)
 	dancedEver uint32 // every player who danced, the dancer aside (dancer_once_per_player)
 	masked     Seat   // tonight's mask, where it landed
 	asked      bool   // the masquerade asked tonight
@@ -93,10 +100,13 @@ func checkDance(g *Game, c Command) (refusal, bool) {
 }
 
 func (g *Game) applyDance(e *Event) {
-	for m := e.Mask; m != 0; {
+	i := 0
+	for m := e.Mask; m != 0 && i < len(g.danced); i++ {
 		s := g.lowest(m)
 		m &^= s.bit()
-		g.dance |= g.landed(s).bit()
+		l := g.lands(e.Seat, s)
+		g.dance |= l.bit()
+		g.danced[i] = l
 	}
 	g.dancedEver |= e.Mask &^ e.Seat.bit()
 	g.pending &^= e.Seat.bit()
@@ -118,25 +128,24 @@ func (g *Game) danceCamp(t Seat) bool { return g.ofWolfCamp(t) != (t == g.masked
 // resolveDance: the one of the three whose dance camp differs from the
 // other two dies (ROLES-MORE-2.md §5 step 8).
 func (g *Game) resolveDance(b *batch) {
-	if popcount(g.dance) != 3 {
+	if g.dance == 0 {
 		return
 	}
-	var wolf, good uint32
-	for m := g.dance; m != 0; {
-		s := g.lowest(m)
-		m &^= s.bit()
+	var wolves, goods int
+	var wolf, good Seat // the last place of each camp
+	for _, s := range g.danced {
 		if g.danceCamp(s) {
-			wolf |= s.bit()
+			wolves, wolf = wolves+1, s
 		} else {
-			good |= s.bit()
+			goods, good = goods+1, s
 		}
 	}
 	odd := NoSeat
 	switch {
-	case popcount(wolf) == 1:
-		odd = g.lowest(wolf)
-	case popcount(good) == 1:
-		odd = g.lowest(good)
+	case wolves == 1:
+		odd = wolf
+	case goods == 1:
+		odd = good
 	}
 	if odd != NoSeat && g.has(g.alive, odd) && !g.nightSafe(odd, CauseDance) {
 		g.kill(odd, CauseDance, false, false, b)

@@ -87,9 +87,18 @@ func (g *Game) lands(s, t Seat) Seat { return g.betray(s, g.rebound(s, g.landed(
 func (g *Game) noteRebound(e *Event) {
 	l := e.Target
 	switch e.Kind {
-	case EvProtect, EvHeal, EvPoison, EvCheck, EvDream, EvHunt, EvSilence, EvVoteBan:
+	case EvProtect, EvHeal, EvPoison, EvCheck, EvDream, EvHunt, EvSilence, EvVoteBan, EvGift:
 		l = g.landed(l)
 	case EvCurse: // the curse is not swapped (crow.go)
+	case EvDance: // each of the three choices
+		for m := e.Mask; m != 0; {
+			s := g.lowest(m)
+			m &^= s.bit()
+			if l := g.landed(s); g.rebound(e.Seat, l) != l {
+				g.rebounded = true
+			}
+		}
+		return
 	default:
 		return
 	}

@@ -145,14 +145,18 @@ func (g *Game) luckyAwake() bool {
 	return g.lucky != NoSeat && !g.giftUsed && g.has(g.alive, g.lucky)
 }
 
+// applyGift: the gift lands as a village god's power does (lands: the
+// magician's swap, the eclipse queen's rebound, which makes the merchant
+// his own lucky one); the merchant's event keeps the seat he named.
 func (g *Game) applyGift(e *Event) {
 	g.gave = true
 	g.pending &^= e.Seat.bit()
-	if g.ofWolfCamp(e.Target) {
+	t := g.lands(e.Seat, e.Target)
+	if g.ofWolfCamp(t) {
 		g.doomed = true
 		return
 	}
-	g.lucky, g.gift = e.Target, e.Value
+	g.lucky, g.gift = t, e.Value
 }
 
 func (g *Game) applyGiftUse(e *Event) {
