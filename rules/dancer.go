@@ -29,9 +29,9 @@ package rules
 type danceState struct {
 	dance      uint32  // tonight's dancers, where they landed
 	danced     [3]Seat // tonight's three places, where they landed (a player may hold two)
-	dancedEver uint32 // every player who danced, the dancer aside (dancer_once_per_player)
-	masked     Seat   // tonight's mask, where it landed
-	asked      bool   // the masquerade asked tonight
+	dancedEver uint32  // every player who danced, the dancer aside (dancer_once_per_player)
+	masked     Seat    // tonight's mask, where it landed
+	asked      bool    // the masquerade asked tonight
 }
 
 func init() {
