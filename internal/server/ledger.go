@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"net/http"
+	"slices"
 	"time"
 
 	"github.com/wolfden/wolfden/internal/game"
@@ -37,6 +38,10 @@ func (c *roomConfig) rated() bool {
 	p, ok := t.Lookup(b)
 	return ledger.Rated(p.Village.Rate, ok)
 }
+
+// maxRatingTries bounds the rereads of a game's ratings that keep being
+// changed by other nodes' games.
+const maxRatingTries = 8
 
 // recordResults stores a finished game's results and updates its
 // accounts' ratings. It runs on every end a server sees, a restored one's
@@ -86,20 +91,27 @@ func (s *Server) recordResults(rm *room) {
 		if len(results) == 0 {
 			return nil
 		}
-		// One game's ratings are read and written at a time: two games
-		// ending together with one account in both would lose an update.
+		// One game's ratings are read and written at a time on a node; a
+		// game of the same account recorded by another node in between
+		// makes the store refuse the write as stale, and the ratings are
+		// read and computed again.
 		s.ledgerMu.Lock()
 		defer s.ledgerMu.Unlock()
 		ids := make([]string, len(results))
 		for i, r := range results {
 			ids[i] = r.AccountID
 		}
-		current, err := lg.Ratings(ctx, season, ids...)
-		if err != nil {
-			return err
+		for try := 1; ; try++ {
+			current, err := lg.Ratings(ctx, season, ids...)
+			if err != nil {
+				return err
+			}
+			rated, ratings := ledger.Update(g, slices.Clone(results), current)
+			err = lg.RecordGame(ctx, rated, ratings)
+			if !errors.Is(err, store.ErrStaleRating) || try == maxRatingTries {
+				return err
+			}
 		}
-		results, ratings := ledger.Update(g, results, current)
-		return lg.RecordGame(ctx, results, ratings)
 	}()
 	switch {
 	case errors.Is(err, store.ErrRecorded):

@@ -3,10 +3,12 @@ package server
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"math/rand/v2"
 	"net/http"
 	"os"
+	"path/filepath"
 	"slices"
 	"strings"
 	"sync"
@@ -17,6 +19,7 @@ import (
 	"github.com/wolfden/wolfden/internal/game"
 	"github.com/wolfden/wolfden/internal/ledger"
 	"github.com/wolfden/wolfden/internal/store"
+	"github.com/wolfden/wolfden/internal/store/sqlite"
 )
 
 func TestRoomSaysWhetherItIsRated(t *testing.T) {
@@ -351,5 +354,90 @@ func BenchmarkRoomRated(b *testing.B) {
 		if !c.rated() {
 			b.Fatal("std-12 is not rated")
 		}
+	}
+}
+
+// racingLedger is a store on which another node records a game of one of
+// the accounts (a rating of one game on each side) just before this node's
+// first RecordGame: this node's ratings, read before it, are stale.
+type racingLedger struct {
+	*sqlite.DB
+	account string
+	raced   bool
+	stale   int // RecordGame calls refused as stale
+}
+
+func (r *racingLedger) RecordGame(ctx context.Context, results []store.Result, ratings []store.Rating) error {
+	if !r.raced && len(ratings) > 0 {
+		r.raced = true
+		other := aWin(r.account, "elsewhere", ratings[0].Season)
+		var theirs []store.Rating
+		for _, side := range []string{ledger.Village, ledger.Wolf} {
+			theirs = append(theirs, store.Rating{AccountID: r.account, Season: ratings[0].Season, Side: side,
+				RatingValue: store.RatingValue{Mu: 30, Sigma: 7}, Games: 1})
+		}
+		if err := r.DB.RecordGame(ctx, []store.Result{other}, theirs); err != nil {
+			return err
+		}
+	}
+	err := r.DB.RecordGame(ctx, results, ratings)
+	if errors.Is(err, store.ErrStaleRating) {
+		r.stale++
+	}
+	return err
+}
+
+// aWin is one rated win of account in room, in season.
+func aWin(account, room, season string) store.Result {
+	return store.Result{AccountID: account, Room: room, Game: 1, Board: "std-9", Family: "std-9", Role: "villager",
+		Camp: "village", Outcome: ledger.Win, Counted: true, Rated: true, Season: season, At: time.Now().UTC(), Side: ledger.Village}
+}
+
+// TestARatingChangedByAnotherNodeIsReadAgain: a game of Ann's recorded by
+// another node between this node's reading of her rating and its write
+// makes the write stale; the server reads her rating again and rates this
+// game over the other's: both games count, her rating counts two.
+func TestARatingChangedByAnotherNodeIsReadAgain(t *testing.T) {
+	db, err := sqlite.Open(filepath.Join(t.TempDir(), "w.db"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	st := &racingLedger{DB: db, account: "ann"}
+	ts := newTestServerOver(t, st, Options{})
+	ts.account(t, "ann", "Ann", true)
+	// A rated room's deal is random; a drawn game rates nobody, and the
+	// next is played instead.
+	var rs []store.Result
+	for range 3 {
+		room, _ := ts.playLinked(t, map[string]any{"preset": "std-9", "timers": quick}, 5, map[int]string{1: "ann"})
+		if rs = ts.waitResults(t, room, 1); rs[0].Reason != ledger.Drawn {
+			break
+		}
+	}
+	if rs[0].Reason == ledger.Drawn {
+		t.Fatal("three drawn games")
+	}
+	if st.stale != 1 {
+		t.Errorf("%d writes refused as stale, want 1", st.stale)
+	}
+	mine, err := db.Results(context.Background(), "ann")
+	rooms := map[string]bool{}
+	for _, r := range mine {
+		rooms[r.Room] = true
+	}
+	if err != nil || !rooms[rs[0].Room] || !rooms["elsewhere"] {
+		t.Fatalf("Ann's results: %+v %v, want this game's and the other node's", mine, err)
+	}
+	rt, err := db.Ratings(context.Background(), rs[0].Season, "ann")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, r := range rt {
+		if r.Side == rs[0].Side && r.Games != 2 {
+			t.Errorf("Ann's %s rating counts %d games, want 2: %+v", r.Side, r.Games, r)
+		}
+	}
+	if rs[0].Before.Mu != 30 {
+		t.Errorf("this game was rated from %+v, want the other node's rating (mu 30)", rs[0].Before)
 	}
 }

@@ -20,6 +20,7 @@ import (
 
 	"github.com/wolfden/wolfden/internal/client"
 	"github.com/wolfden/wolfden/internal/game"
+	"github.com/wolfden/wolfden/internal/store"
 	"github.com/wolfden/wolfden/internal/store/sqlite"
 )
 
@@ -45,6 +46,15 @@ func newTestServerWith(t *testing.T, opts Options) *testServer {
 	if err != nil {
 		t.Fatal(err)
 	}
+	ts := newTestServerOver(t, st, opts)
+	ts.path = path
+	return ts
+}
+
+// newTestServerOver serves st (a wrapper of a store, in a test of what the
+// server does when the store answers so), closed at the test's end.
+func newTestServerOver(t *testing.T, st store.Store, opts Options) *testServer {
+	t.Helper()
 	s := New(st, opts)
 	hs := httptest.NewServer(s)
 	t.Cleanup(func() {
@@ -52,7 +62,7 @@ func newTestServerWith(t *testing.T, opts Options) *testServer {
 		s.Stop()
 		st.Close()
 	})
-	return &testServer{Server: s, api: &client.API{Base: hs.URL}, http: hs, path: path}
+	return &testServer{Server: s, api: &client.API{Base: hs.URL}, http: hs}
 }
 
 // waitOver waits until the room is marked over, which follows the game's

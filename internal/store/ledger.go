@@ -45,12 +45,21 @@ type Rating struct {
 // was written (a restored game's end is seen again after a restart).
 var ErrRecorded = errors.New("store: the game's results are already recorded")
 
+// ErrStaleRating: a rating changed since it was read (another game of the
+// account was recorded in between, on this node or another); nothing was
+// written. The caller reads the ratings again and recomputes.
+var ErrStaleRating = errors.New("store: a rating changed since it was read")
+
 // Ledger keeps the results of finished games and the ratings they changed
 // (internal/ledger; docs/accounts.md).
 type Ledger interface {
 	// RecordGame stores a game's results (all of one room and game) and
 	// the ratings they changed, in one transaction: ErrRecorded if results
-	// of that game are stored already.
+	// of that game are stored already. A rating of n games replaces the
+	// stored rating of n−1 games (none for n = 1), read before the game
+	// was rated; if that is not what is stored, ErrStaleRating and nothing
+	// is written: two games of one account recorded at once, by two nodes,
+	// cannot lose either's update.
 	RecordGame(ctx context.Context, results []Result, ratings []Rating) error
 	// Results are an account's results, newest first.
 	Results(ctx context.Context, accountID string) ([]Result, error)

@@ -27,6 +27,11 @@ func (m *Store) RecordGame(ctx context.Context, results []store.Result, ratings 
 			return fmt.Errorf("memory: room %q game %d: %w", r.Room, r.Game, store.ErrRecorded)
 		}
 	}
+	for _, r := range ratings {
+		if m.ratings[ratingKey{r.AccountID, r.Season, r.Side}].Games != r.Games-1 {
+			return fmt.Errorf("memory: record game: %s's %s rating: %w", r.AccountID, r.Side, store.ErrStaleRating)
+		}
+	}
 	for _, r := range results {
 		r.At = utc(r.At)
 		m.results = append(m.results, r)

@@ -55,12 +55,34 @@ func (d *DB) RecordGame(ctx context.Context, results []store.Result, ratings []s
 			r.AccountID, r.Room, r.Game, r.Board, r.Family, r.Role, r.Camp, r.Outcome, r.Counted, r.Reason, r.Rated,
 			r.Season, r.At, r.Side, r.Before.Mu, r.Before.Sigma, r.After.Mu, r.After.Sigma)
 	}
+	// A rating of n games replaces only the stored one of n−1: the row is
+	// locked by the upsert, so a game of the same account recorded by
+	// another node at once waits, then finds its rating stale.
 	for _, r := range ratings {
 		b.Queue(`INSERT INTO ratings (account_id, season, side, mu, sigma, games) VALUES ($1, $2, $3, $4, $5, $6)
-			ON CONFLICT (account_id, season, side) DO UPDATE SET mu = EXCLUDED.mu, sigma = EXCLUDED.sigma, games = EXCLUDED.games`,
+			ON CONFLICT (account_id, season, side) DO UPDATE SET mu = EXCLUDED.mu, sigma = EXCLUDED.sigma, games = EXCLUDED.games
+			WHERE ratings.games = EXCLUDED.games - 1`,
 			r.AccountID, r.Season, r.Side, r.Mu, r.Sigma, r.Games)
 	}
-	if err := tx.SendBatch(ctx, &b).Close(); err != nil {
+	br := tx.SendBatch(ctx, &b)
+	for range results {
+		if _, err := br.Exec(); err != nil {
+			br.Close()
+			return fail(err)
+		}
+	}
+	for _, r := range ratings {
+		tag, err := br.Exec()
+		if err != nil {
+			br.Close()
+			return fail(err)
+		}
+		if tag.RowsAffected() != 1 {
+			br.Close()
+			return fmt.Errorf("postgres: record game: %s's %s rating: %w", r.AccountID, r.Side, store.ErrStaleRating)
+		}
+	}
+	if err := br.Close(); err != nil {
 		return fail(err)
 	}
 	if err := tx.Commit(ctx); err != nil {

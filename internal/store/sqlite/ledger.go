@@ -49,10 +49,15 @@ func (d *DB) RecordGame(ctx context.Context, results []store.Result, ratings []s
 		}
 	}
 	for _, r := range ratings {
-		if _, err := tx.ExecContext(ctx, `INSERT INTO ratings (account_id, season, side, mu, sigma, games) VALUES (?, ?, ?, ?, ?, ?)
-			ON CONFLICT (account_id, season, side) DO UPDATE SET mu = excluded.mu, sigma = excluded.sigma, games = excluded.games`,
-			r.AccountID, r.Season, r.Side, r.Mu, r.Sigma, r.Games); err != nil {
+		res, err := tx.ExecContext(ctx, `INSERT INTO ratings (account_id, season, side, mu, sigma, games) VALUES (?, ?, ?, ?, ?, ?)
+			ON CONFLICT (account_id, season, side) DO UPDATE SET mu = excluded.mu, sigma = excluded.sigma, games = excluded.games
+			WHERE ratings.games = excluded.games - 1`,
+			r.AccountID, r.Season, r.Side, r.Mu, r.Sigma, r.Games)
+		if err != nil {
 			return fmt.Errorf("sqlite: record game: %w", err)
+		}
+		if n, err := res.RowsAffected(); err != nil || n != 1 {
+			return fmt.Errorf("sqlite: record game: %s's %s rating: %w", r.AccountID, r.Side, store.ErrStaleRating)
 		}
 	}
 	if err := tx.Commit(); err != nil {

@@ -104,6 +104,45 @@ func (s suite) testLedgerRecordsOnce(t *testing.T) {
 	}
 }
 
+// testLedgerStaleRating: a rating computed from one that changed since
+// (another node recorded a game of the same account in between) is
+// refused whole, the game's results with it; computed again, it is taken.
+func (s suite) testLedgerStaleRating(t *testing.T) {
+	l := ledgerOf(t, s.open(t))
+	first := store.Rating{AccountID: "a", Season: "2026-Q4", Side: "village", RatingValue: store.RatingValue{Mu: 26, Sigma: 8}, Games: 1}
+	if err := l.RecordGame(ctx, []store.Result{Result("a", "r1", 1, "win")}, []store.Rating{first}); err != nil {
+		t.Fatal(err)
+	}
+	// r2 was rated from no rating at all, before r1's was stored
+	stale := first
+	stale.Mu = 24
+	b2 := Result("b", "r2", 2, "win")
+	rb := store.Rating{AccountID: "b", Season: "2026-Q4", Side: "village", RatingValue: store.RatingValue{Mu: 27, Sigma: 8}, Games: 1}
+	if err := l.RecordGame(ctx, []store.Result{Result("a", "r2", 2, "loss"), b2}, []store.Rating{rb, stale}); !errors.Is(err, store.ErrStaleRating) {
+		t.Fatalf("a stale rating was taken: %v, want store.ErrStaleRating", err)
+	}
+	got, err := l.RoomResults(ctx, "r2")
+	wantResults(t, got, err)
+	if rs, _ := l.Ratings(ctx, "2026-Q4", "a", "b"); len(rs) != 1 || rs[0] != first {
+		t.Errorf("the refused game changed the ratings: %+v", rs)
+	}
+	// a rating of two games over a stored one of one game
+	again := first
+	again.Mu, again.Games = 24.5, 2
+	if err := l.RecordGame(ctx, []store.Result{Result("a", "r2", 2, "loss"), b2}, []store.Rating{rb, again}); err != nil {
+		t.Fatal(err)
+	}
+	if rs, _ := l.Ratings(ctx, "2026-Q4", "a"); len(rs) != 1 || rs[0] != again {
+		t.Errorf("ratings after the game rated again: %+v, want %+v", rs, again)
+	}
+	// and one that skips a game is stale too
+	skip := again
+	skip.Games = 4
+	if err := l.RecordGame(ctx, []store.Result{Result("a", "r3", 3, "win")}, []store.Rating{skip}); !errors.Is(err, store.ErrStaleRating) {
+		t.Errorf("a rating of 4 games over one of 2 was taken: %v", err)
+	}
+}
+
 func (s suite) testLedgerRefuses(t *testing.T) {
 	l := ledgerOf(t, s.open(t))
 	noAccount := Result("", "r1", 1, "win")
@@ -131,7 +170,7 @@ func (s suite) testLedgerRefuses(t *testing.T) {
 func (s suite) testLeaderboard(t *testing.T) {
 	l := ledgerOf(t, s.open(t))
 	rating := func(id, side string, mu, sigma float64) store.Rating {
-		return store.Rating{AccountID: id, Season: "2026-Q4", Side: side, RatingValue: store.RatingValue{Mu: mu, Sigma: sigma}, Games: 3}
+		return store.Rating{AccountID: id, Season: "2026-Q4", Side: side, RatingValue: store.RatingValue{Mu: mu, Sigma: sigma}, Games: 1}
 	}
 	// The ordinal mu − 3·sigma ranks: a sure 20 (ordinal 17) over an unsure 30 (ordinal 0).
 	rs := []store.Rating{rating("unsure", "village", 30, 10), rating("sure", "village", 20, 1), rating("mid", "village", 25, 4),

@@ -67,6 +67,7 @@ func Run(t *testing.T, a Adapter) {
 		{"CodeClaimsSurviveAReopening", suite.testCodeClaimsReopen, a.Volatile},
 		{"LedgerRoundTrip", suite.testLedgerRoundTrip, false},
 		{"LedgerRecordsAGameOnce", suite.testLedgerRecordsOnce, false},
+		{"LedgerRefusesAStaleRating", suite.testLedgerStaleRating, false},
 		{"LedgerRefusesBadRows", suite.testLedgerRefuses, false},
 		{"LeaderboardIsBestOrdinalFirst", suite.testLeaderboard, false},
 		{"LedgerSurvivesAReopening", suite.testLedgerReopen, a.Volatile},
