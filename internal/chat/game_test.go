@@ -417,12 +417,81 @@ func TestARestartInTheMiddleOfANightResumes(t *testing.T) {
 	r.stop()
 	before := len(r.p.Sent())
 	r.start()
+	// A player's seat page after the restart: the same credential
+	if got := r.linkAgain(user(4)); got != links[user(4)] {
+		t.Errorf("/link after the restart gave %+v, want %+v", got, links[user(4)])
+	}
 	r.wait("the end of the game after the restart", 5*time.Minute, over)
 	cancel()
 	if len(r.p.Sent()) <= before {
 		t.Fatal("nothing was sent after the restart")
 	}
 	checkStreams(t, r, links)
+}
+
+// linkAgain asks for u's seat page (/link) and returns the link he is
+// sent privately.
+func (r *rig) linkAgain(u string) seatLink {
+	r.t.Helper()
+	to := chat.Target{User: u}
+	n := len(r.p.To(to))
+	r.p.Say(group, u, "/link")
+	var got seatLink
+	r.wait("the seat page again for "+u, time.Minute, func(sent []chattest.Sent) bool {
+		var mine []chattest.Sent
+		for _, m := range sent {
+			if m.To == to {
+				mine = append(mine, m)
+			}
+		}
+		for _, m := range mine[n:] {
+			if x := linkRE.FindStringSubmatch(m.Msg.Text); x != nil {
+				var seat int
+				fmt.Sscan(x[2], &seat)
+				got = seatLink{room: x[1], seat: seat, token: x[3]}
+				return true
+			}
+			if strings.Contains(m.Msg.Text, text("chat.bad.not_player")) {
+				return true
+			}
+		}
+		return false
+	})
+	return got
+}
+
+// TestLinkAndLeaveWorkAfterARestart: the seats' credentials are stored
+// with their bindings, so after a restart, before the start, a player is
+// given his seat's page again (/link, the same credential) and gives his
+// seat back (/leave): the room's seat is free again.
+func TestLinkAndLeaveWorkAfterARestart(t *testing.T) {
+	r := newRig(t, 7)
+	links := r.open(3)
+	r.stop()
+	r.start()
+	if got := r.linkAgain(user(2)); got != links[user(2)] {
+		t.Errorf("/link after the restart gave %+v, want %+v", got, links[user(2)])
+	}
+	u3 := links[user(3)]
+	r.p.Say(group, user(3), "/leave")
+	left := i18n.Text(lang, "chat.left", map[string]string{"name": "u" + user(3), "seat": fmt.Sprint(u3.seat)})
+	r.wait("seat 3 given back", time.Minute, func(s []chattest.Sent) bool { return chattest.Has(s, chat.Target{Group: group}, left) })
+	res, err := http.Get(r.hs.URL + "/api/rooms/" + u3.room)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer res.Body.Close()
+	var room struct {
+		Seats []struct {
+			Nick string `json:"nick"`
+		} `json:"seats"`
+	}
+	if err := json.NewDecoder(res.Body).Decode(&room); err != nil {
+		t.Fatal(err)
+	}
+	if len(room.Seats) < u3.seat || room.Seats[u3.seat-1].Nick != "" || room.Seats[links[user(2)].seat-1].Nick == "" {
+		t.Errorf("the room's seats after /leave: %+v", room.Seats)
+	}
 }
 
 // TestBadInputIsAnsweredAndLeavesTheGameAlone: an unknown command, a
@@ -557,7 +626,7 @@ func TestAnAbortedGameFreesTheGroup(t *testing.T) {
 		t.Fatalf("the bindings: %+v, %v", bs, err)
 	}
 	req, _ := http.NewRequest("POST", r.hs.URL+"/api/rooms/"+links[user(1)].room+"/abort", nil)
-	req.Header.Set("Authorization", "Bearer "+bs[0].Host)
+	req.Header.Set("Authorization", "Bearer "+bs[0].Token)
 	res, err := http.DefaultClient.Do(req)
 	if err != nil || res.StatusCode != 200 {
 		t.Fatalf("abort: %v %v", res, err)

@@ -47,7 +47,7 @@ type table struct {
 	byUser  map[string]rules.Seat   // user → seat
 	pending map[rules.Seat]*pending // the seats taken before the start
 	night   nightPace
-	tokens  map[rules.Seat]string // the seats' credentials, while this process has them (for /link)
+	tokens  map[rules.Seat]string // the seats' credentials (for /link), stored with their bindings
 	gen     int                   // bumped at each detach: a reader of an older generation stops
 }
 
@@ -98,7 +98,8 @@ func restoreTable(b *Bridge, bs []store.ChatBinding) *table {
 	for _, x := range bs {
 		if x.Seat == 0 {
 			t = newTable(b, x.Room, x.Group, x.Lang)
-			t.host, t.hostName, t.hostTok, t.preset = x.User, x.Name, x.Host, x.Prompt
+			t.tokens = map[rules.Seat]string{}
+			t.host, t.hostName, t.hostTok, t.preset = x.User, x.Name, x.Token, x.Prompt
 			t.spec = &stream{events: x.Events, chats: x.Chats}
 		}
 	}
@@ -116,6 +117,7 @@ func restoreTable(b *Bridge, bs []store.ChatBinding) *table {
 		t.byUser[x.User] = s
 		t.seats[s] = &stream{seat: s, user: x.User, name: x.Name, events: x.Events, chats: x.Chats,
 			prompt: x.Prompt, away: x.Away, roleTold: x.Events > 0}
+		t.tokens[s] = x.Token
 	}
 	return t
 }
@@ -168,14 +170,15 @@ func (t *table) players() int {
 func (t *table) save(ctx context.Context, seat rules.Seat) error {
 	x := store.ChatBinding{Platform: t.b.p.Name(), Room: t.room, Seat: int(seat), Group: t.group}
 	if seat == 0 {
-		x.User, x.Name, x.Lang, x.Host, x.Prompt = t.host, t.hostName, t.lang, t.hostTok, t.preset
+		x.User, x.Name, x.Lang, x.Token, x.Prompt = t.host, t.hostName, t.lang, t.hostTok, t.preset
 		if t.spec != nil {
 			x.Events, x.Chats = t.spec.events, t.spec.chats
 		}
 	} else if s := t.seats[seat]; s != nil {
 		x.User, x.Name, x.Events, x.Chats, x.Prompt, x.Away = s.user, s.name, s.events, s.chats, s.prompt, s.away
+		x.Token = t.tokens[seat]
 	} else if p := t.pending[seat]; p != nil {
-		x.User, x.Name = p.user, p.name
+		x.User, x.Name, x.Token = p.user, p.name, p.token
 	}
 	err := t.b.st.PutChatBinding(ctx, x)
 	if err != nil {
@@ -191,7 +194,7 @@ func (t *table) resume(ctx context.Context) error {
 	if err != nil {
 		// Not started: the seats taken are the stored ones.
 		for s, x := range t.seats {
-			t.pending[s] = &pending{user: x.user, name: x.name}
+			t.pending[s] = &pending{user: x.user, name: x.name, token: t.tokens[s]}
 		}
 		t.seats = map[rules.Seat]*stream{}
 		return nil

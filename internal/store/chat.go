@@ -28,10 +28,12 @@ type ChatBinding struct {
 	// is not sent again after a restart.
 	Prompt string
 	Away   bool // the host handed the seat to a bot (chat stops reading it)
-	// Host is the room's host credential (seat 0), with which the chat
-	// core makes the 法官's requests; the store holds the games' secrets
-	// already.
-	Host string
+	// Token is the seat's credential: the room's host's for seat 0, with
+	// which the chat core makes the 法官's requests, and a player's for seat
+	// n, with which it gives him back his seat's page (/link) or his seat
+	// (/leave) after a restart. The store holds the games' secrets already
+	// (the column is named host, its first use).
+	Token string
 }
 
 // Chat keeps the chat bindings. The adapters implement it beside Store; a

@@ -20,7 +20,7 @@ func (d *DB) PutChatBinding(ctx context.Context, b store.ChatBinding) error {
 			VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
 			ON CONFLICT (platform, room, seat) DO UPDATE SET grp = excluded.grp, usr = excluded.usr, name = excluded.name,
 			lang = excluded.lang, events = excluded.events, chats = excluded.chats, prompt = excluded.prompt, away = excluded.away, host = excluded.host`,
-			b.Platform, b.Room, b.Seat, b.Group, b.User, b.Name, b.Lang, b.Events, b.Chats, b.Prompt, b.Away, b.Host)
+			b.Platform, b.Room, b.Seat, b.Group, b.User, b.Name, b.Lang, b.Events, b.Chats, b.Prompt, b.Away, b.Token)
 		return nil, err
 	}})
 }
@@ -39,7 +39,7 @@ func (d *DB) ChatBindings(ctx context.Context, platform string) ([]store.ChatBin
 	var out []store.ChatBinding
 	for rows.Next() {
 		var b store.ChatBinding
-		if err := rows.Scan(&b.Platform, &b.Room, &b.Seat, &b.Group, &b.User, &b.Name, &b.Lang, &b.Events, &b.Chats, &b.Prompt, &b.Away, &b.Host); err != nil {
+		if err := rows.Scan(&b.Platform, &b.Room, &b.Seat, &b.Group, &b.User, &b.Name, &b.Lang, &b.Events, &b.Chats, &b.Prompt, &b.Away, &b.Token); err != nil {
 			return nil, fmt.Errorf("sqlite: chat bindings: %w", err)
 		}
 		out = append(out, b)

@@ -16,7 +16,7 @@ func (s suite) testChatBindings(t *testing.T) {
 	if !ok {
 		t.Fatalf("%T does not keep chat bindings (store.Chat)", st)
 	}
-	group := store.ChatBinding{Platform: "onebot", Room: "r2", Group: "g", User: "host", Name: "法官", Lang: "zh-Hant", Host: "tok", Prompt: "std-9"}
+	group := store.ChatBinding{Platform: "onebot", Room: "r2", Group: "g", User: "host", Name: "法官", Lang: "zh-Hant", Token: "tok", Prompt: "std-9"}
 	seat := store.ChatBinding{Platform: "onebot", Room: "r2", Seat: 3, Group: "g", User: "u3", Name: "三", Events: 4, Chats: 1, Prompt: "d"}
 	other := store.ChatBinding{Platform: "onebot", Room: "r1", Seat: 1, User: "u1"}
 	elsewhere := store.ChatBinding{Platform: "telegram", Room: "r1", Seat: 1, User: "t1"}
