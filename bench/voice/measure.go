@@ -41,9 +41,11 @@ func speak(ctx context.Context, wg *sync.WaitGroup, seats []seat) {
 	}
 }
 
-// connected waits until every browser receives on its seats−1 tracks.
+// connected waits until every browser receives on its seats−1 tracks: a
+// minute, and more for many browsers (240 on a loaded machine take more).
 func connected(ctx context.Context, seats []seat, tracks int) error {
-	for deadline := time.Now().Add(time.Minute); ; {
+	wait := time.Minute + time.Duration(len(seats))*250*time.Millisecond
+	for deadline := time.Now().Add(wait); ; {
 		ready := true
 		for _, s := range seats {
 			if len(s.b.Tracks()) < tracks {
@@ -55,7 +57,7 @@ func connected(ctx context.Context, seats []seat, tracks int) error {
 			return nil
 		}
 		if time.Now().After(deadline) {
-			return fmt.Errorf("bench voice: the browsers were not all connected in a minute")
+			return fmt.Errorf("bench voice: the browsers were not all connected in %v", wait)
 		}
 		select {
 		case <-ctx.Done():

@@ -54,25 +54,37 @@ func RunRemote(ctx context.Context, url string, cfg Config) (Split, error) {
 	if err := c.post(ctx, "/reset", nil, nil); err != nil {
 		return Split{}, err
 	}
+	// The rooms' seats join a few at a time: one after another, 240 of
+	// them took minutes.
+	var mu sync.Mutex
+	var firstErr error
+	joining := make(chan struct{}, joiners)
+	var jwg sync.WaitGroup
 	for range cfg.Rooms {
 		var room roomResp
 		if err := c.post(ctx, "/rooms", roomReq{Seats: cfg.Seats}, &room); err != nil {
 			return Split{}, err
 		}
 		for s := rules.Seat(1); int(s) <= cfg.Seats; s++ {
-			var j joinResp
-			if err := c.post(ctx, "/join", joinReq{Room: room.Room, Seat: s}, &j); err != nil {
-				return Split{}, err
-			}
-			b, answer, err := synth.Answer(j.Offer, true, false)
-			if err != nil {
-				return Split{}, err
-			}
-			seats = append(seats, seat{b, s})
-			if err := c.post(ctx, "/answer", answerReq{ID: j.ID, SDP: answer}, nil); err != nil {
-				return Split{}, err
-			}
+			joining <- struct{}{}
+			jwg.Add(1)
+			go func() {
+				defer func() { <-joining; jwg.Done() }()
+				b, err := c.join(ctx, room.Room, s)
+				mu.Lock()
+				defer mu.Unlock()
+				if b != nil {
+					seats = append(seats, seat{b, s})
+				}
+				if err != nil && firstErr == nil {
+					firstErr = err
+				}
+			}()
 		}
+	}
+	jwg.Wait()
+	if firstErr != nil {
+		return Split{}, firstErr
 	}
 	sctx, stop := context.WithCancel(ctx)
 	defer stop()
@@ -106,6 +118,22 @@ func RunRemote(ctx context.Context, url string, cfg Config) (Split, error) {
 	res.Expected = int64(float64(res.Streams) * res.Seconds / voice.Tick.Seconds())
 	res.GapP50, res.GapP99 = pct(gaps, 50), pct(gaps, 99)
 	return res, nil
+}
+
+// joiners is how many seats join at once.
+const joiners = 8
+
+// join connects a browser for seat s of room.
+func (c *client) join(ctx context.Context, room int, s rules.Seat) (*synth.Browser, error) {
+	var j joinResp
+	if err := c.post(ctx, "/join", joinReq{Room: room, Seat: s}, &j); err != nil {
+		return nil, err
+	}
+	b, answer, err := synth.Answer(j.Offer, true, false)
+	if err != nil {
+		return nil, err
+	}
+	return b, c.post(ctx, "/answer", answerReq{ID: j.ID, SDP: answer}, nil)
 }
 
 type client struct {
