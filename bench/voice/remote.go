@@ -46,9 +46,7 @@ func RunRemote(ctx context.Context, url string, cfg Config) (Split, error) {
 	c := &client{url: strings.TrimSuffix(url, "/"), http: &http.Client{Timeout: 2 * time.Minute}}
 	var seats []seat
 	defer func() {
-		for _, s := range seats {
-			s.b.Close()
-		}
+		closeAll(seats)
 		_ = c.post(context.Background(), "/reset", nil, nil)
 	}()
 	if err := c.post(ctx, "/reset", nil, nil); err != nil {

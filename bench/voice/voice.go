@@ -54,9 +54,7 @@ func Run(ctx context.Context, cfg Config) (Result, error) {
 	var rooms []*voice.Room
 	var seats []seat
 	defer func() {
-		for _, s := range seats {
-			s.b.Close()
-		}
+		closeAll(seats)
 		for _, r := range rooms {
 			r.Close()
 		}
