@@ -175,9 +175,13 @@ func (c *client) post(ctx context.Context, path string, in, out any) error {
 // browsers'.
 func PrintSplit(w io.Writer, r Split) {
 	f := r.Server
+	// Per stream from the cost of a packet, 50 of them a second: a
+	// saturated server writes fewer packets than its streams need.
+	us := f.CPU * 1e6 * f.Seconds / float64(max(f.Packets, 1))
+	perSecond := float64(time.Second / voice.Tick)
 	fmt.Fprintf(w, "%d rooms of %d seats: %d streams forwarded\n", r.Rooms, r.Seats, r.Streams)
-	fmt.Fprintf(w, "server (its own process, %.1f s): CPU %.3f cores, %d packets written: %.2f µs of CPU per forwarded packet, %.2f%% of a core per 100 streams\n",
-		f.Seconds, f.CPU, f.Packets, f.CPU*1e6*f.Seconds/float64(max(f.Packets, 1)), f.CPU*100*100/float64(max(r.Streams, 1)))
+	fmt.Fprintf(w, "server (its own process, %.1f s): CPU %.3f cores, %d packets written of %.0f due: %.2f µs of CPU per forwarded packet, %.2f%% of a core per 100 streams, %.2f cores for all %d\n",
+		f.Seconds, f.CPU, f.Packets, float64(r.Streams)*perSecond*f.Seconds, us, us*perSecond*100/1e6*100, us*perSecond*float64(r.Streams)/1e6, r.Streams)
 	fmt.Fprintf(w, "server: a room's tick p50 %.2f ms, p99 %.2f ms; ticks late p99 %.2f ms\n", f.TickP50, f.TickP99, f.LateP99)
 	fmt.Fprintf(w, "browsers (this process, %.1f s): CPU %.3f cores; %d packets received of %d expected (%.1f%%)\n",
 		r.Seconds, r.BrowsersCPU, r.Packets, r.Expected, 100*float64(r.Packets)/float64(max(r.Expected, 1)))

@@ -39,8 +39,9 @@ profile), and
 runs the browsers against it and prints both sides: the server's CPU per
 forwarded packet and per stream, its ticks, the browsers' CPU, the packets
 they received and the arrival gaps (which, once the browsers' process is
-saturated, hold its own lateness in reading too). Pin each to a core:
-taskset -c 0 for the server, nice -n 19 taskset -c 1 for the browsers.
+saturated, hold its own lateness in reading too). Pin each to a core
+(taskset -c 0 for the server, taskset -c 1 for the browsers) so that the
+server has its core whatever the browsers need.
 
 --serve is a bench tool: its signalling has no authentication, and it
 takes only a loopback address unless --any-address is given.`,
