@@ -60,8 +60,9 @@ type ServerFigures struct {
 	// CPU is the server process's CPU (getrusage SELF) per second of the
 	// window, in cores.
 	CPU float64
-	// Packets are the frames the rooms wrote, one per listener's track per
-	// tick.
+	// Packets are the frames the rooms wrote, one per track of every
+	// connection joined per tick (the browsers' side waits until each
+	// receives on every track before it starts the window).
 	Packets int64
 	// TickP50, TickP99: how long a room's tick took (ms), rooms pooled;
 	// LateP99: how late ticks started against their schedule (ms).
@@ -87,22 +88,33 @@ func (s *Server) Close() error {
 	s.reset()
 	s.mu.Lock()
 	s.stopRooms()
-	if s.profile != nil {
-		pprof.StopCPUProfile()
-		s.profile.Close()
-		s.profile = nil
-	}
 	s.mu.Unlock()
 	return s.st.Close()
 }
 
-// reset closes every room; the next run starts afresh.
+// stopProfile ends the window's CPU profile, if one is being written.
+func (s *Server) stopProfile() error {
+	if s.profile == nil {
+		return nil
+	}
+	pprof.StopCPUProfile()
+	err := s.profile.Close()
+	s.profile = nil
+	if err != nil {
+		return fmt.Errorf("bench voice: --cpuprofile: %w", err)
+	}
+	return nil
+}
+
+// reset closes every room and ends a measurement under way; the next
+// run starts afresh.
 func (s *Server) reset() {
 	s.mu.Lock()
 	rooms := s.rooms
 	s.stopRooms()
 	s.ctx, s.stopRooms = context.WithCancel(context.Background())
 	s.rooms, s.peers, s.measuring = nil, map[string]*voice.Peer{}, false
+	_ = s.stopProfile() // an abandoned window's profile is not wanted
 	s.mu.Unlock()
 	for _, r := range rooms {
 		r.r.Close()
@@ -275,13 +287,8 @@ func (s *Server) stop() (ServerFigures, error) {
 		return ServerFigures{}, errors.New("bench voice: no measurement is under way (POST /measure/start)")
 	}
 	s.measuring = false
-	if s.profile != nil {
-		pprof.StopCPUProfile()
-		err := s.profile.Close()
-		s.profile = nil
-		if err != nil {
-			return ServerFigures{}, fmt.Errorf("bench voice: --cpuprofile: %w", err)
-		}
+	if err := s.stopProfile(); err != nil {
+		return ServerFigures{}, err
 	}
 	f := ServerFigures{Seconds: t1.Sub(s.t0).Seconds(), Rooms: len(s.rooms)}
 	f.CPU = (cpu1 - s.cpu0).Seconds() / f.Seconds

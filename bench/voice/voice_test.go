@@ -3,6 +3,8 @@ package voice
 import (
 	"context"
 	"net/http/httptest"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 	"time"
@@ -103,5 +105,32 @@ func TestTheSignallingRefusesBadRequests(t *testing.T) {
 	s.mu.Unlock()
 	if open != 1 {
 		t.Errorf("%d rooms open, want the one made", open)
+	}
+}
+
+// TestAResetEndsTheWindowAndItsProfile: a run abandoned mid-window (POST
+// /reset) leaves the server ready to measure again, its CPU profile too.
+func TestAResetEndsTheWindowAndItsProfile(t *testing.T) {
+	prof := filepath.Join(t.TempDir(), "server.prof")
+	s, err := NewServer(prof)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	hs := httptest.NewServer(s)
+	defer hs.Close()
+	c := &client{url: hs.URL, http: hs.Client()}
+	ctx := context.Background()
+	for _, path := range []string{"/measure/start", "/reset", "/measure/start"} {
+		if err := c.post(ctx, path, nil, nil); err != nil {
+			t.Fatalf("POST %s: %v", path, err)
+		}
+	}
+	var f ServerFigures
+	if err := c.post(ctx, "/measure/stop", nil, &f); err != nil {
+		t.Fatal(err)
+	}
+	if st, err := os.Stat(prof); err != nil || st.Size() == 0 {
+		t.Errorf("the profile: %v, %v", st, err)
 	}
 }
