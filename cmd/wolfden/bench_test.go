@@ -93,6 +93,7 @@ func TestBenchVoiceRefusesBadFlags(t *testing.T) {
 		{[]string{"--serve", "0.0.0.0:0"}, "is not a loopback address"},
 		{[]string{"--serve", "18100"}, `--serve "18100"`},
 		{[]string{"--url", "http://127.0.0.1:1", "--rooms", "0"}, "rooms ≥ 1"},
+		{[]string{"--url", "127.0.0.1:18100"}, "is not the address of a --serve process"},
 	} {
 		out, err := wolfden(t, append([]string{"bench", "voice"}, c.args...)...)
 		if err == nil || !strings.Contains(err.Error(), c.want) {

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"net"
 	"net/http"
+	neturl "net/url"
 	"time"
 
 	"github.com/spf13/cobra"
@@ -58,6 +59,9 @@ takes only a loopback address unless --any-address is given.`,
 				return serveVoiceBench(cmd, serve, anyAddr, cpuProfile)
 			}
 			if url != "" {
+				if u, err := neturl.Parse(url); err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
+					return fmt.Errorf("bench voice: --url %q is not the address of a --serve process (http://HOST:PORT)", url)
+				}
 				res, err := voice.RunRemote(cmd.Context(), url, cfg)
 				if err != nil {
 					return err
