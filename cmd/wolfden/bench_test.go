@@ -82,3 +82,22 @@ func TestBenchLoadRefusesBadFlags(t *testing.T) {
 		t.Errorf("no server: got %v", err)
 	}
 }
+
+func TestBenchVoiceRefusesBadFlags(t *testing.T) {
+	for _, c := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"--serve", "127.0.0.1:0", "--url", "http://127.0.0.1:1"}, "--serve and --url go in two processes"},
+		{[]string{"--cpuprofile", "x.prof"}, "--cpuprofile profiles the server's side: it goes with --serve"},
+		{[]string{"--serve", "0.0.0.0:0"}, "is not a loopback address"},
+		{[]string{"--serve", "18100"}, `--serve "18100"`},
+		{[]string{"--url", "http://127.0.0.1:1", "--rooms", "0"}, "rooms ≥ 1"},
+		{[]string{"--url", "127.0.0.1:18100"}, "is not the address of a --serve process"},
+	} {
+		out, err := wolfden(t, append([]string{"bench", "voice"}, c.args...)...)
+		if err == nil || !strings.Contains(err.Error(), c.want) {
+			t.Errorf("%v: %v\n%s\nwant an error with %q", c.args, err, out, c.want)
+		}
+	}
+}

@@ -129,6 +129,12 @@ type Room struct {
 	seats  map[rules.Seat]*Peer // the connection that speaks for each seat
 	closed bool
 	done   chan struct{}
+
+	// Tick's own, reused from one tick to the next: each seat's frame of
+	// this tick and the listeners it goes to.
+	ticking   sync.Mutex
+	cur       [][]byte
+	listeners []*Peer
 }
 
 // NewRoom makes a game's voice for so many players. Nobody hears anybody
@@ -137,7 +143,7 @@ type Room struct {
 func (s *Stack) NewRoom(players int, tick bool) *Room {
 	r := &Room{st: s, players: players, in: make([][][]byte, players+1),
 		peers: map[*Peer]struct{}{}, byID: map[string]*Peer{}, seats: map[rules.Seat]*Peer{}, done: make(chan struct{}),
-		voices: game.Voices{Hears: make([]uint32, players+1)}}
+		voices: game.Voices{Hears: make([]uint32, players+1)}, cur: make([][]byte, players+1)}
 	if tick {
 		go r.beat()
 	}
@@ -195,15 +201,18 @@ func (r *Room) Close() {
 
 // Tick forwards one frame on every track of every listener.
 func (r *Room) Tick() {
+	r.ticking.Lock() // one tick at a time: it reuses cur and listeners, and the peers' numbering
+	defer r.ticking.Unlock()
 	r.mu.Lock()
-	cur := make([][]byte, r.players+1)
+	cur := r.cur
+	clear(cur)
 	for s := 1; s <= r.players; s++ {
 		if q := r.in[s]; len(q) > 0 {
 			cur[s], r.in[s] = q[0], q[1:]
 		}
 	}
 	voices, muted := r.voices, r.muted
-	peers := make([]*Peer, 0, len(r.peers))
+	peers := r.listeners[:0]
 	for p := range r.peers {
 		peers = append(peers, p)
 	}
@@ -211,6 +220,8 @@ func (r *Room) Tick() {
 	for _, p := range peers {
 		p.send(cur, voices, muted)
 	}
+	clear(peers) // a closed peer is not kept alive until the next tick
+	r.listeners = peers
 }
 
 // push queues a speaker's packet, padded; one that cannot be (another
@@ -374,14 +385,21 @@ func (r *Room) leave(p *Peer) {
 	}
 }
 
-// read takes the browser's microphone track until it ends.
+// read takes the browser's microphone track until it ends. One buffer
+// and one packet serve every read (push copies the payload as it pads
+// it): ReadRTP would allocate both for each of a speaker's 50 packets a
+// second. A packet that does not parse is skipped.
 func (p *Peer) read(t *webrtc.TrackRemote) {
+	buf := make([]byte, 1500)
+	var pkt rtp.Packet
 	for {
-		pkt, _, err := t.ReadRTP()
+		n, _, err := t.Read(buf)
 		if err != nil {
 			return
 		}
-		p.room.push(p, pkt.Payload)
+		if pkt.Unmarshal(buf[:n]) == nil {
+			p.room.push(p, pkt.Payload)
+		}
 	}
 }
 
