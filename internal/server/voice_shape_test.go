@@ -19,8 +19,9 @@ import (
 )
 
 // shapeTimers: a night of a few short slots (the night keeps its fixed
-// schedule whatever the seats do), a setup that waits for every seat to
-// have seen its card, days that wait for the test to end.
+// schedule whatever the seats do), days that wait for the test to end. The
+// room is a table's (card_seen): the night falls when every seat has said
+// it saw its card, which the test says once the voice is warm.
 var shapeTimers = map[string]string{"setup": "60s", "night": "1s", "witch": "1s", "tick": "50ms",
 	"speech": "60s", "vote": "60s", "other": "60s", "bot": "0s"}
 
