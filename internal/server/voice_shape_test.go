@@ -270,6 +270,10 @@ func TestNightsSoundTheSameFromEverySeat(t *testing.T) {
 			if err != nil {
 				t.Errorf("seat %d: %v", i+1, err)
 			}
+			go func() { // the day's frames, until the connection closes
+				for range conn.Frames {
+				}
+			}()
 		}()
 	}
 	night := func() bool { v := rm.voices.Load(); return v != nil && v.Night }
