@@ -364,7 +364,7 @@ func TestNightsSoundTheSameFromEverySeat(t *testing.T) {
 			}
 		}
 	}
-	// The test would pass on silence alone: the pack did hear itself.
+	// Silence everywhere would pass the checks above: the pack did hear itself.
 	for s, w := range wolves {
 		if w && !heardMate[s] {
 			t.Errorf("the wolf of seat %d never heard his mate at night", s)
