@@ -18,11 +18,13 @@ import (
 	"github.com/wolfden/wolfden/internal/voice/synth"
 )
 
-// shapeTimers: a night of a few short slots (the night keeps its fixed
-// schedule whatever the seats do), days that wait for the test to end. The
+// shapeTimers: a night of a few slots of 2 s (the night keeps its fixed
+// schedule whatever the seats do: long enough for some ticks of a test
+// slowed by a loaded machine, short enough for the test to be quick), days
+// that wait for the test to end. The
 // room is a table's (card_seen): the night falls when every seat has said
 // it saw its card, which the test says once the voice is warm.
-var shapeTimers = map[string]string{"setup": "60s", "night": "1s", "witch": "1s", "tick": "50ms",
+var shapeTimers = map[string]string{"setup": "60s", "night": "2s", "witch": "2s", "tick": "50ms",
 	"speech": "60s", "vote": "60s", "other": "60s", "bot": "0s"}
 
 // shapeBoard holds every kind of night listener the issue names: a pack
@@ -294,8 +296,10 @@ func TestNightsSoundTheSameFromEverySeat(t *testing.T) {
 		}
 	}
 	wg.Wait()
-	if len(nightTicks) < 20 {
-		t.Fatalf("only %d ticks at night", len(nightTicks))
+	// How many ticks fit in the night is the machine's speed; the checks
+	// below hold tick by tick, and need a tick to hear the pack in.
+	if len(nightTicks) < 2 {
+		t.Fatalf("only %d ticks at night: too few to hear anybody", len(nightTicks))
 	}
 	first, last := nightTicks[0], nightTicks[len(nightTicks)-1]
 	if last-first+1 != len(nightTicks) || first <= warm {
