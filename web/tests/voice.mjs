@@ -12,6 +12,12 @@
 //     when a person holds it every other page hears him, at his own tone;
 //   - the dead are never heard by the living.
 //
+// And what each page sends through night 1 (its connection's outbound RTP,
+// getStats): a wolf's page, a non-wolf's and the page of seat 4, whose user
+// mutes himself for the night, send the same number of packets (within 5%:
+// the pages are sampled one after another) of the same size; seat 5's page,
+// whose microphone was refused, sends nothing.
+//
 // Samples taken in the 3 s after a page's view changed (night to day, a
 // new floor) are not judged: the sound of the moment before is still in the
 // pipes. Deterministic: a practice room with a fixed deal and seed; the test
@@ -38,6 +44,8 @@ const DEAL = ['werewolf', 'werewolf', 'seer', 'villager', 'villager', 'werewolf'
 const PEOPLE = [1, 2, 3, 4, 5];
 // Seat 5's browser refuses the microphone: it listens, and plays on.
 const MUTE = 5;
+// Seat 4 mutes himself through night 1 (Mute me): his page sends on.
+const HUSHED = 4;
 const WOLVES = new Set([1, 2]);
 // Nights long enough for five browsers to join on a loaded machine; the
 // people's speeches end when the test has heard them.
@@ -76,6 +84,16 @@ async function openSeat(base, id, { seat, token }, freq) {
       return out.stream;
     };
   }, freq);
+  // The page's voice connection, kept where the test can read its stats.
+  await ctx.addInitScript(() => {
+    const PC = window.RTCPeerConnection;
+    window.RTCPeerConnection = function (...a) {
+      const pc = new PC(...a);
+      window.__voicePC = pc;
+      return pc;
+    };
+    window.RTCPeerConnection.prototype = PC.prototype;
+  });
   const page = await ctx.newPage();
   page.on('pageerror', (e) => problems.push(`seat ${seat}: page error: ${e.message}`));
   page.on('console', (m) => {
@@ -104,6 +122,42 @@ function look(page) {
       pending: document.querySelector('[data-testid="action-panel"]')?.dataset.pending === '1',
     };
   });
+}
+
+// sent reads what a page's voice connection has sent so far: its outbound
+// audio RTP (null: no connection; a refused microphone has no stream).
+function sent(page) {
+  return page.evaluate(async () => {
+    const pc = window.__voicePC;
+    if (!pc) return null;
+    const out = { packets: 0, bytes: 0, headers: 0 };
+    (await pc.getStats()).forEach((r) => {
+      if (r.type === 'outbound-rtp' && r.kind === 'audio') {
+        out.packets += r.packetsSent || 0;
+        out.bytes += r.bytesSent || 0;
+        out.headers += r.headerBytesSent || 0;
+      }
+    });
+    return out;
+  });
+}
+
+// checkSent compares what the pages sent between two samples of night 1.
+function checkSent(from, to) {
+  const d = {};
+  for (const s of PEOPLE) {
+    d[s] = { packets: to[s].packets - from[s].packets, bytes: to[s].bytes - from[s].bytes, headers: to[s].headers - from[s].headers };
+  }
+  log('night 1, sent by each page: ' + PEOPLE.map((s) => `${s}: ${d[s].packets} packets, ${d[s].bytes} B (+${d[s].headers} B of headers)`).join('; '));
+  if (to[MUTE].packets !== 0) fail(`seat ${MUTE}'s page, without a microphone, sent ${to[MUTE].packets} packets`);
+  const speakers = PEOPLE.filter((s) => s !== MUTE);
+  const ref = d[speakers[0]];
+  if (ref.packets < 100) fail(`night 1 was sampled over ${ref.packets} packets only`);
+  for (const s of speakers) {
+    if (Math.abs(d[s].packets - ref.packets) > 0.05 * ref.packets) fail(`night 1: seat ${s}'s page sent ${d[s].packets} packets, seat ${speakers[0]}'s ${ref.packets}`);
+    const per = (x) => [x.bytes / x.packets, x.headers / x.packets].map((v) => v.toFixed(2)).join('/');
+    if (per(d[s]) !== per(ref)) fail(`night 1: seat ${s}'s page sent packets of ${per(d[s])} bytes (payload/header), seat ${speakers[0]}'s of ${per(ref)}`);
+  }
 }
 
 async function main() {
@@ -141,8 +195,26 @@ async function main() {
   const wolvesHeard = new Set(); // "1>2": page 1 heard seat 2 at night
   const floorsHeard = new Map(); // floor seat → pages that heard him
   let sawDay = false;
+  // What each page sent, sampled when every page is at night 1 and
+  // sending (then seat 4 mutes himself), and again at its dawn.
+  const hush = () => seats.find((p) => p.seat === HUSHED).page.getByTestId('voice-mute').click();
+  let nightFrom = null;
+  let nightChecked = false;
+  const sample = async () => Object.fromEntries(await Promise.all(seats.map(async (p) => [p.seat, await sent(p.page)])));
   for (;;) {
     const views = await Promise.all(seats.map(async (p) => ({ seat: p.seat, page: p.page, v: await look(p.page) })));
+    if (!nightFrom && !sawDay && views.every(({ v }) => v.night)) {
+      const s = await sample();
+      if (PEOPLE.every((p) => s[p] && (p === MUTE || s[p].packets > 0))) {
+        nightFrom = s;
+        await hush();
+      }
+    }
+    if (nightFrom && !nightChecked && views.some(({ v }) => v.night === false)) {
+      checkSent(nightFrom, await sample());
+      nightChecked = true;
+      await hush(); // he speaks by day
+    }
     const now = Date.now();
     let done = false;
     for (const { seat, page, v } of views) {
@@ -188,6 +260,9 @@ async function main() {
     if (problems.length) fail('errors in the pages:\n' + problems.join('\n'));
     await new Promise((r) => setTimeout(r, 150));
   }
+  if (!nightChecked) fail('night 1: what the pages sent was not sampled at its start and its dawn');
+  const quiet = await sent(seats.find((p) => p.seat === MUTE).page);
+  if (quiet.packets !== 0) fail(`seat ${MUTE}'s page, without a microphone, sent ${quiet.packets} packets by day`);
   if (!wolvesHeard.has('1>2') || !wolvesHeard.has('2>1')) fail('night 1: the wolves did not hear each other: ' + [...wolvesHeard].join());
   const peopleSpoke = [...floorsHeard.keys()].filter((s) => PEOPLE.includes(s));
   if (!peopleSpoke.length) fail('day 1: no person held the floor and was heard');
