@@ -5,7 +5,6 @@ import (
 	"context"
 	"fmt"
 	"math/rand/v2"
-	"reflect"
 	"slices"
 	"sync"
 	"testing"
@@ -65,19 +64,6 @@ func joinVoiceAs(t *testing.T, ts *testServer, vr *voice.Room, room, token strin
 		t.Fatalf("no voice connection %s after its answer", o.ID)
 	}
 	return b, p
-}
-
-// nextStamp is the RTP timestamp the peer's next tick writes on all its
-// tracks. It is read from the forwarding unit's own state (there is no
-// other way to tell which tick a packet received belongs to: packets in
-// flight and tracks not yet bound hide it), between two Ticks the test
-// makes itself, so without a race.
-func nextStamp(t *testing.T, p *voice.Peer) uint32 {
-	f := reflect.ValueOf(p).Elem().FieldByName("ts")
-	if !f.IsValid() || !f.CanUint() {
-		t.Fatal("voice.Peer keeps its RTP clock in a field this test does not know: update nextStamp")
-	}
-	return uint32(f.Uint())
 }
 
 // spoken is the frame seat says at tick k: a 32 kb/s CELT frame (80
@@ -179,7 +165,7 @@ func TestNightsSoundTheSameFromEverySeat(t *testing.T) {
 			}
 		}
 		for _, l := range ls {
-			l.ticks[nextStamp(t, l.peer)] = k
+			l.ticks[l.peer.NextTimestamp()] = k
 		}
 		vr.Tick()
 	}

@@ -270,6 +270,16 @@ const MaxSpectators = 16
 // Seat is the seat a connection speaks for (NoSeat: a spectator).
 func (p *Peer) Seat() rules.Seat { return p.seat }
 
+// NextTimestamp is the RTP timestamp of the packets the next tick writes
+// on every track of this listener: a test tells by it which tick a packet
+// it receives belongs to (in flight or on a track not yet bound, a packet
+// cannot say so itself).
+func (p *Peer) NextTimestamp() uint32 {
+	p.room.ticking.Lock()
+	defer p.room.ticking.Unlock()
+	return p.ts
+}
+
 // Peer is the connection of that id, if it is open.
 func (r *Room) Peer(id string) *Peer {
 	r.mu.Lock()
