@@ -46,22 +46,10 @@ type listener struct {
 // connection.
 func joinVoiceAs(t *testing.T, ts *testServer, vr *voice.Room, room, token string) (*synth.Browser, *voice.Peer) {
 	t.Helper()
-	ctx := context.Background()
-	var o voiceOffer
-	if err := ts.api.Do(ctx, "POST", "/api/rooms/"+room+"/voice", "", map[string]any{"token": token}, &o); err != nil {
-		t.Fatal(err)
-	}
-	b, answer, err := synth.Answer(o.SDP, token != "", true)
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { b.Close() })
-	if err := ts.api.Do(ctx, "POST", "/api/rooms/"+room+"/voice/answer", "", map[string]any{"token": token, "id": o.ID, "sdp": answer}, nil); err != nil {
-		t.Fatal(err)
-	}
-	p := vr.Peer(o.ID)
+	b, id := joinVoiceID(t, ts, room, token)
+	p := vr.Peer(id)
 	if p == nil {
-		t.Fatalf("no voice connection %s after its answer", o.ID)
+		t.Fatalf("no voice connection %s after its answer", id)
 	}
 	return b, p
 }

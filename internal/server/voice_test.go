@@ -32,6 +32,13 @@ type voiceOffer struct {
 // with none), answers it, and returns the browser.
 func joinVoice(t *testing.T, ts *testServer, room, token string) *synth.Browser {
 	t.Helper()
+	b, _ := joinVoiceID(t, ts, room, token)
+	return b
+}
+
+// joinVoiceID is joinVoice that also returns the connection's id.
+func joinVoiceID(t *testing.T, ts *testServer, room, token string) (*synth.Browser, string) {
+	t.Helper()
 	ctx := context.Background()
 	var o voiceOffer
 	if err := ts.api.Do(ctx, "POST", "/api/rooms/"+room+"/voice", "", map[string]any{"token": token}, &o); err != nil {
@@ -45,7 +52,7 @@ func joinVoice(t *testing.T, ts *testServer, room, token string) *synth.Browser 
 	if err := ts.api.Do(ctx, "POST", "/api/rooms/"+room+"/voice/answer", "", map[string]any{"token": token, "id": o.ID, "sdp": answer}, nil); err != nil {
 		t.Fatal(err)
 	}
-	return b
+	return b, o.ID
 }
 
 // TestAtNightOnlyTheWolvesHearAWolf plays a std-9 night of people who do
