@@ -1,7 +1,8 @@
 // Accounts in Chromium against a real server (docs/accounts.md): sign up
 // with a password, sign out and in again, add a passkey and sign in with
 // it through Chromium's virtual authenticator (CDP WebAuthn), claim a game
-// played as a guest, make the profile private, delete the account.
+// played as a guest, make the profile private, delete the account; then
+// sign up with a passkey alone (no password signs that account in).
 //
 // Along the way: the session cookie is HttpOnly (document.cookie never
 // shows it), the lobby says who is signed in, and the deleted account's
@@ -142,6 +143,24 @@ try {
   await page.getByTestId('passkey-sign-in').click();
   await waitStatus(/wrong/);
   check((await me()).status === 204, "a deleted account's passkey signed in");
+
+  log('sign up with a passkey only, sign out, sign in with it');
+  await cdp.send('WebAuthn.removeCredential', { authenticatorId, credentialId: credentials[0].credentialId });
+  await page.fill('#new-name', 'Grace Hopper');
+  await page.getByTestId('passkey-sign-up').click();
+  await page.getByTestId('account-me').waitFor();
+  check((await page.getByTestId('account-me').innerText()).includes('Signed in as Grace Hopper'), 'not signed in after the passkey sign-up');
+  check((await page.getByTestId('account-passkeys').innerText()).includes('1'), 'the passkey of the sign-up is not counted');
+  await page.getByTestId('sign-out').click();
+  await page.getByTestId('sign-in-form').waitFor();
+  // no password was set: none signs her in
+  await page.fill('#acc-name', 'Grace Hopper');
+  await page.fill('#acc-password', 'any password at all');
+  await page.getByTestId('sign-in').click();
+  await waitStatus(/name or the password is wrong/);
+  await page.getByTestId('passkey-sign-in').click();
+  await page.getByTestId('account-me').waitFor();
+  check((await me()).name === 'Grace Hopper', 'the passkey of the sign-up did not sign Grace in');
 
   check(problems.length === 0, 'errors in the page:\n' + problems.join('\n'));
   log('passed', await status());
