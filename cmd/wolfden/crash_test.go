@@ -47,14 +47,31 @@ type child struct {
 	logs *strings.Builder
 }
 
+// handedOut are the addresses freeAddr gave: a port closed again may be
+// the kernel's next pick too, and two nodes of a cluster started together
+// were once given the same (one's --addr, another's --metrics-addr).
+var handedOut = struct {
+	sync.Mutex
+	addrs map[string]bool
+}{addrs: map[string]bool{}}
+
+// freeAddr is a loopback address free now and not given before.
 func freeAddr(t *testing.T) string {
 	t.Helper()
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
+	handedOut.Lock()
+	defer handedOut.Unlock()
+	for {
+		ln, err := net.Listen("tcp", "127.0.0.1:0")
+		if err != nil {
+			t.Fatal(err)
+		}
+		addr := ln.Addr().String()
+		ln.Close()
+		if !handedOut.addrs[addr] {
+			handedOut.addrs[addr] = true
+			return addr
+		}
 	}
-	defer ln.Close()
-	return ln.Addr().String()
 }
 
 // startServer runs `wolfden serve` on addr and db and waits until it serves.

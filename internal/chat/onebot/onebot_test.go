@@ -98,6 +98,19 @@ func start(t *testing.T, p *Platform) (chan chat.Incoming, chan error) {
 		cancel()
 		<-errc
 	})
+	// Run has begun once the platform no longer says it is stopped: until
+	// then the reverse endpoint answers 503, as it does while wolfden stops.
+	for deadline := time.Now().Add(30 * time.Second); ; time.Sleep(time.Millisecond) {
+		p.mu.Lock()
+		running := !p.stopped
+		p.mu.Unlock()
+		if running {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatal("the platform's Run did not begin")
+		}
+	}
 	return in, errc
 }
 
