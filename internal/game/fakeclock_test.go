@@ -123,11 +123,21 @@ func (c *fakeClock) settled(t *testing.T, a *Actor) {
 
 // step moves the clock to the actor's next timer and waits until the
 // actor has done what was due then. It reports false when nothing is
-// armed.
+// armed. The armed timer is read on the actor's own goroutine: after a
+// request is answered the actor goes on to store and re-arm (Stop, then
+// Reset), and read from outside in between, nothing is armed.
 func (c *fakeClock) step(t *testing.T, a *Actor) bool {
 	t.Helper()
 	c.settled(t, a)
-	at, ok := c.next()
+	type armed struct {
+		at time.Time
+		ok bool
+	}
+	n, err := ask(a, func() armed { at, ok := c.next(); return armed{at, ok} })
+	if err != nil && err != ErrStopped {
+		t.Fatal(err)
+	}
+	at, ok := n.at, n.ok
 	if !ok {
 		return false
 	}
