@@ -45,7 +45,8 @@ try {
   const clock = page.getByTestId('banner-clock');
   await clock.waitFor({ timeout: 30000 });
   const said = await clock.textContent();
-  if (!/^Until \d{1,2}:\d\d( [AP]M)? \(\d+ h( \d+ min)? left\)$/.test(said.trim())) fail(`the banner says ${JSON.stringify(said)} of a step of hours`);
+  // a deadline on another day names its date too ("Until 12/6, 12:12 AM")
+  if (!/^Until (\d{1,2}\/\d{1,2}, )?\d{1,2}:\d\d( [AP]M)? \(\d+ h( \d+ min)? left\)$/.test(said.trim())) fail(`the banner says ${JSON.stringify(said)} of a step of hours`);
   const end = Number(await clock.getAttribute('data-end'));
   log(`the banner: ${said.trim()}`);
 
