@@ -21,7 +21,8 @@ import (
 // game of the gateway, the teams that played it are rated as wolfden arena
 // rates programs, an agent's key its team and side, and the standings are
 // kept in the store as one arena run per regulation, named after its
-// preset (aiwolf-5, aiwolf-13), replaced whole after each game.
+// preset (aiwolf-5, aiwolf-13), whose teams' rows are updated after each
+// game they play.
 
 // agentRuns are the standing runs of the agent teams, one per regulation.
 var agentRuns = []string{"aiwolf-5", "aiwolf-13"}
@@ -77,45 +78,53 @@ func (s *Server) rateAgents(ctx context.Context, id string) error {
 	keys, rank, won := arena.Teams(g, teams)
 
 	// Read from the store each time, not cached: what a restart finds is
-	// what the next game updates.
+	// what the next game updates. Only the rows of the game's teams are
+	// read and written, however many teams the standing holds; a game
+	// credited by another node in between makes the store refuse the
+	// write as stale, and the standing is read again.
+	programs := slices.Compact(slices.Sorted(slices.Values(teams)))
 	s.agentRates.Lock()
 	defer s.agentRates.Unlock()
-	rows, err := ar.ArenaRun(ctx, preset)
-	if err != nil {
-		return err
-	}
-	st := standingsOf(rows)
-	arena.Credit(st.ratings, keys, rank)
-	st.games++
-	for t, team := range keys {
-		for _, k := range slices.Compact(slices.SortedFunc(slices.Values(team), compareKeys)) {
-			st.played[k]++
-			if won[t] {
-				st.wins[k]++
+	for try := 1; ; try++ {
+		games, rows, err := ar.ArenaStanding(ctx, preset, programs)
+		if err != nil {
+			return err
+		}
+		st := standingsOf(games, rows)
+		arena.Credit(st.ratings, keys, rank)
+		st.games++
+		for t, team := range keys {
+			for _, k := range slices.Compact(slices.SortedFunc(slices.Values(team), compareKeys)) {
+				st.played[k]++
+				if won[t] {
+					st.wins[k]++
+				}
 			}
 		}
+		err = ar.UpdateArenaStanding(ctx, st.rows(preset, at))
+		if !errors.Is(err, store.ErrStaleRating) || try == maxRatingTries {
+			return err
+		}
 	}
-	return ar.PutArenaRun(ctx, st.rows(preset, at))
 }
 
 func compareKeys(a, b arena.Key) int {
 	return cmp.Or(strings.Compare(a.Side, b.Side), strings.Compare(a.Program, b.Program))
 }
 
-// standingsOf reads a standing run's rows.
-func standingsOf(rows []store.ArenaRating) *agentStandings {
-	st := &agentStandings{ratings: map[arena.Key]rating.Rating{}, played: map[arena.Key]int{}, wins: map[arena.Key]int{}}
+// standingsOf reads a standing run's games and rows.
+func standingsOf(games int, rows []store.ArenaRating) *agentStandings {
+	st := &agentStandings{games: games, ratings: map[arena.Key]rating.Rating{}, played: map[arena.Key]int{}, wins: map[arena.Key]int{}}
 	for _, row := range rows {
 		k := arena.Key{Program: row.Program, Side: row.Side}
-		st.games = row.Games
 		st.ratings[k] = rating.Rating{Mu: row.Mu, Sigma: row.Sigma}
 		st.played[k], st.wins[k] = row.Played, row.Wins
 	}
 	return st
 }
 
-// rows are the standings as the run's rows, the village's first, then
-// the wolves', each side's teams by name.
+// rows are the standings read and credited as the run's rows, the
+// village's first, then the wolves', each side's teams by name.
 func (st *agentStandings) rows(run string, at time.Time) []store.ArenaRating {
 	keys := slices.SortedFunc(maps.Keys(st.ratings), compareKeys)
 	out := make([]store.ArenaRating, 0, len(keys))

@@ -17,6 +17,7 @@ import (
 	"github.com/wolfden/wolfden/internal/arena"
 	"github.com/wolfden/wolfden/internal/rating"
 	"github.com/wolfden/wolfden/internal/store"
+	"github.com/wolfden/wolfden/internal/store/sqlite"
 	"github.com/wolfden/wolfden/rules"
 )
 
@@ -160,6 +161,56 @@ func TestMatchedGamesRateTheAgentTeamsBySide(t *testing.T) {
 		was, _ := standing(run, "beta", side)
 		if a.Games != 3 || b != was {
 			t.Errorf("%s side after alpha's third game: alpha %+v, beta %+v (was %+v)", side, a, b, was)
+		}
+	}
+}
+
+// racingStanding is a store on which another node credits a game of team
+// gamma to the standing between this node's read and its first write.
+type racingStanding struct {
+	*sqlite.DB
+	raced bool
+	stale int // UpdateArenaStanding calls refused as stale
+}
+
+func (r *racingStanding) UpdateArenaStanding(ctx context.Context, rows []store.ArenaRating) error {
+	if !r.raced {
+		r.raced = true
+		theirs := store.ArenaRating{Run: rows[0].Run, At: rows[0].At, Board: rows[0].Board, Games: rows[0].Games,
+			Program: "gamma", Side: "wolf", Mu: 30, Sigma: 7, Played: 1, Wins: 1}
+		if err := r.DB.UpdateArenaStanding(ctx, []store.ArenaRating{theirs}); err != nil {
+			return err
+		}
+	}
+	err := r.DB.UpdateArenaStanding(ctx, rows)
+	if errors.Is(err, store.ErrStaleRating) {
+		r.stale++
+	}
+	return err
+}
+
+// TestAStandingCreditedByAnotherNodeIsReadAgain: a game credited to the
+// agents' standing by another node between this node's read and its write
+// makes the write stale; the standing is read again and this game credited
+// after the other: both count, and neither's teams are lost.
+func TestAStandingCreditedByAnotherNodeIsReadAgain(t *testing.T) {
+	db, err := sqlite.Open(filepath.Join(t.TempDir(), "w.db"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	st := &racingStanding{DB: db}
+	ts := newTestServerOver(t, st, Options{AIWolf: &aiwolf.Options{Players: 5, ActionTimeout: 5 * time.Second, ResponseTimeout: 5 * time.Second}})
+	playTeam(t, ts, "alpha", 1, 7)
+	run := agentRun(t, ts, 2)
+	if st.stale != 1 {
+		t.Errorf("%d writes refused as stale, want 1", st.stale)
+	}
+	if g, ok := standing(run, "gamma", "wolf"); !ok || g.Mu != 30 || g.Games != 1 {
+		t.Errorf("the other node's team: %+v, %v", g, ok)
+	}
+	for _, side := range []string{"village", "wolf"} {
+		if a, ok := standing(run, "alpha", side); !ok || a.Games != 1 || a.Mu == rating.Mu0 {
+			t.Errorf("alpha on the %s side: %+v, %v; want its game credited", side, a, ok)
 		}
 	}
 }

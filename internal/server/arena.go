@@ -9,6 +9,7 @@ import (
 	"slices"
 	"time"
 
+	"github.com/wolfden/wolfden/internal/arena"
 	"github.com/wolfden/wolfden/internal/game"
 	"github.com/wolfden/wolfden/internal/rating"
 	"github.com/wolfden/wolfden/internal/store"
@@ -136,6 +137,11 @@ func (s *Server) arenaTable(w http.ResponseWriter, r *http.Request) {
 			writeErr(w, fail(http.StatusInternalServerError, "store", "the arena's ratings could not be read"))
 			return
 		}
+		// Stored in the order the teams first played; listed the village's
+		// first, then the wolves', each side's teams by name.
+		slices.SortStableFunc(agents, func(a, b store.ArenaRating) int {
+			return compareKeys(arena.Key{Program: a.Program, Side: a.Side}, arena.Key{Program: b.Program, Side: b.Side})
+		})
 		rows = append(rows, agents...)
 	}
 	latest, err := ar.ArenaRatings(r.Context(), arenaRuns+len(agentRuns))

@@ -164,10 +164,18 @@ type Arena interface {
 	// (at least 1), the newest run first, each run's rows in the order
 	// they were added.
 	ArenaRatings(ctx context.Context, limit int) ([]ArenaRating, error)
-	// PutArenaRun stores one run's ratings in place of the run's stored
-	// ones, if any, all or none: a standing run that grows game by game
-	// (the AIWolf agent teams', docs/arena.md).
-	PutArenaRun(ctx context.Context, rows []ArenaRating) error
+	// UpdateArenaStanding updates a standing run, one that grows game by
+	// game (the AIWolf agent teams', docs/arena.md): rows take the place
+	// of the run's rows of the same program and side, the others are
+	// kept, and the run's time and games become rows[0]'s on all of them.
+	// Its cost is that of the rows given, however many the run holds. It
+	// refuses with ErrStaleRating, storing nothing, unless the run had
+	// rows[0].Games − 1 games (none: a run not stored yet), so that two
+	// nodes crediting the same standing cannot lose one's game.
+	UpdateArenaStanding(ctx context.Context, rows []ArenaRating) error
+	// ArenaStanding reads a standing run's games and its rows of the
+	// programs given, on every side, in the order they were added.
+	ArenaStanding(ctx context.Context, run string, programs []string) (games int, rows []ArenaRating, err error)
 	// ArenaRun reads one run's rows in the order they were added (none if
 	// the run is not stored).
 	ArenaRun(ctx context.Context, run string) ([]ArenaRating, error)

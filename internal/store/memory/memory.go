@@ -351,22 +351,64 @@ func (m *Store) AddArenaRun(ctx context.Context, rows []store.ArenaRating) error
 	return nil
 }
 
-// PutArenaRun stores one run's ratings in place of its stored ones
-// (store.Arena).
-func (m *Store) PutArenaRun(ctx context.Context, rows []store.ArenaRating) error {
-	if err := store.CheckArenaRun("memory: put arena run", rows); err != nil {
+// UpdateArenaStanding updates a standing run (store.Arena). Here every
+// row of the run is touched: the store is for tests.
+func (m *Store) UpdateArenaStanding(ctx context.Context, rows []store.ArenaRating) error {
+	if err := store.CheckArenaRun("memory: update arena standing", rows); err != nil {
 		return err
 	}
 	if err := m.write(ctx); err != nil {
 		return err
 	}
 	defer m.mu.Unlock()
-	m.arena = slices.DeleteFunc(m.arena, func(r store.ArenaRating) bool { return r.Run == rows[0].Run })
+	run := rows[0].Run
+	if m.standingGames(run) != rows[0].Games-1 {
+		return fmt.Errorf("memory: update arena standing %q: %w", run, store.ErrStaleRating)
+	}
+	at := utc(rows[0].At)
+	for i := range m.arena {
+		if m.arena[i].Run == run {
+			m.arena[i].At, m.arena[i].Games = at, rows[0].Games
+		}
+	}
 	for _, r := range rows {
-		r.At = utc(r.At)
-		m.arena = append(m.arena, r)
+		r.At = at
+		i := slices.IndexFunc(m.arena, func(o store.ArenaRating) bool {
+			return o.Run == run && o.Program == r.Program && o.Side == r.Side
+		})
+		if i < 0 {
+			m.arena = append(m.arena, r)
+		} else {
+			m.arena[i] = r
+		}
 	}
 	return nil
+}
+
+// standingGames is a run's games: 0 for a run not stored.
+func (m *Store) standingGames(run string) int {
+	for _, r := range m.arena {
+		if r.Run == run {
+			return r.Games
+		}
+	}
+	return 0
+}
+
+// ArenaStanding reads a standing run's games and some of its rows
+// (store.Arena).
+func (m *Store) ArenaStanding(_ context.Context, run string, programs []string) (int, []store.ArenaRating, error) {
+	if err := m.read(); err != nil {
+		return 0, nil, err
+	}
+	defer m.mu.Unlock()
+	out := []store.ArenaRating{}
+	for _, r := range m.arena {
+		if r.Run == run && slices.Contains(programs, r.Program) {
+			out = append(out, r)
+		}
+	}
+	return m.standingGames(run), out, nil
 }
 
 // ArenaRun reads one run's rows (store.Arena).

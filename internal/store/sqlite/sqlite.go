@@ -394,8 +394,8 @@ const (
 	opFree
 	// opFunc runs fn in the transaction (the accounts' writes).
 	opFunc
-	opArena    // store.Arena's AddArenaRun
-	opArenaPut // store.Arena's PutArenaRun
+	opArena         // store.Arena's AddArenaRun
+	opArenaStanding // store.Arena's UpdateArenaStanding
 )
 
 // op is one write waiting for the writer.
@@ -409,7 +409,7 @@ type op struct {
 	to     string                                                     // opGive: the room given the code
 	ttl    time.Duration                                              // opExpire
 	fn     func(ctx context.Context, tx *sql.Tx) (refusal, err error) // opFunc
-	arena  []store.ArenaRating                                        // opArena, opArenaPut
+	arena  []store.ArenaRating                                        // opArena, opArenaStanding
 	// state lets the caller withdraw the op on cancellation only while it
 	// is queued, so that a cancelled write is never committed.
 	state atomic.Int32
@@ -596,11 +596,8 @@ func (t *txn) apply(ctx context.Context, o *op) (refusal, err error) {
 		return o.fn(ctx, t.tx)
 	case opArena:
 		return t.addArena(ctx, o.arena)
-	case opArenaPut:
-		if _, err := t.tx.ExecContext(ctx, `DELETE FROM arena_ratings WHERE run = ?`, o.arena[0].Run); err != nil {
-			return nil, err
-		}
-		return t.addArena(ctx, o.arena)
+	case opArenaStanding:
+		return t.updateStanding(ctx, o.arena)
 	case opReset:
 		if refusal, err := t.updateRoom(ctx, o.room); refusal != nil || err != nil {
 			return refusal, err
@@ -789,18 +786,79 @@ func (t *txn) addArena(ctx context.Context, rows []store.ArenaRating) (refusal, 
 	return nil, nil
 }
 
-// PutArenaRun stores one run's ratings in place of its stored ones
-// (store.Arena).
-func (d *DB) PutArenaRun(ctx context.Context, rows []store.ArenaRating) error {
-	if err := store.CheckArenaRun("sqlite: put arena run", rows); err != nil {
+// UpdateArenaStanding updates a standing run (store.Arena).
+func (d *DB) UpdateArenaStanding(ctx context.Context, rows []store.ArenaRating) error {
+	if err := store.CheckArenaRun("sqlite: update arena standing", rows); err != nil {
 		return err
 	}
-	return d.do(ctx, &op{kind: opArenaPut, arena: rows})
+	return d.do(ctx, &op{kind: opArenaStanding, arena: rows})
+}
+
+// standingGames reads a run's games: its arena_standings row's, or for a
+// run stored before there was one, its rows'.
+const standingGames = `SELECT coalesce((SELECT games FROM arena_standings WHERE run = ?1), (SELECT max(games) FROM arena_ratings WHERE run = ?1), 0)`
+
+func (t *txn) updateStanding(ctx context.Context, rows []store.ArenaRating) (refusal, err error) {
+	run, games := rows[0].Run, rows[0].Games
+	var stored int
+	if err := t.tx.QueryRowContext(ctx, standingGames, run).Scan(&stored); err != nil {
+		return nil, err
+	}
+	if stored != games-1 { // refused before anything is written: the batch's other ops commit
+		return fmt.Errorf("sqlite: update arena standing %q: %w", run, store.ErrStaleRating), nil
+	}
+	if _, err := t.tx.ExecContext(ctx, `INSERT INTO arena_standings (run, at, games) VALUES (?, ?, ?)
+		ON CONFLICT (run) DO UPDATE SET at = excluded.at, games = excluded.games`, run, nanos(rows[0].At), games); err != nil {
+		return nil, err
+	}
+	up, err := t.tx.PrepareContext(ctx, `INSERT INTO arena_ratings (run, at, board, seed, games, program, side, mu, sigma, played, wins, tokens, seconds)
+		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+		ON CONFLICT (run, program, side) DO UPDATE SET at = excluded.at, board = excluded.board, seed = excluded.seed,
+			games = excluded.games, mu = excluded.mu, sigma = excluded.sigma, played = excluded.played, wins = excluded.wins,
+			tokens = excluded.tokens, seconds = excluded.seconds`)
+	if err != nil {
+		return nil, err
+	}
+	defer up.Close()
+	for _, r := range rows {
+		if _, err := up.ExecContext(ctx, r.Run, nanos(r.At), r.Board, int64(r.Seed), r.Games, r.Program, r.Side,
+			r.Mu, r.Sigma, r.Played, r.Wins, r.Tokens, r.Seconds); err != nil {
+			return nil, err
+		}
+	}
+	return nil, nil
+}
+
+// ArenaStanding reads a standing run's games and some of its rows
+// (store.Arena).
+func (d *DB) ArenaStanding(ctx context.Context, run string, programs []string) (int, []store.ArenaRating, error) {
+	if d.isClosed() {
+		return 0, nil, ErrClosed
+	}
+	// The games first: rows read after them are as new or newer, and an
+	// update made from newer rows than games is refused as stale.
+	var games int
+	if err := d.db.QueryRowContext(ctx, standingGames, run).Scan(&games); err != nil {
+		return 0, nil, fmt.Errorf("sqlite: arena standing: %w", err)
+	}
+	out := []store.ArenaRating{}
+	if len(programs) == 0 {
+		return games, out, nil
+	}
+	args := []any{run}
+	for _, p := range programs {
+		args = append(args, p)
+	}
+	rows, err := d.arenaRows(ctx, `WHERE r.run = ? AND r.program IN (?`+strings.Repeat(", ?", len(programs)-1)+`)`, args...)
+	if err != nil {
+		return 0, nil, err
+	}
+	return games, append(out, rows...), nil
 }
 
 // ArenaRun reads one run's rows (store.Arena).
 func (d *DB) ArenaRun(ctx context.Context, run string) ([]store.ArenaRating, error) {
-	out, err := d.arenaRows(ctx, `WHERE run = ?`, run)
+	out, err := d.arenaRows(ctx, `WHERE r.run = ?`, run)
 	if out == nil && err == nil {
 		out = []store.ArenaRating{}
 	}
@@ -809,7 +867,8 @@ func (d *DB) ArenaRun(ctx context.Context, run string) ([]store.ArenaRating, err
 
 // ArenaRatings lists the latest runs' ratings (store.Arena).
 func (d *DB) ArenaRatings(ctx context.Context, limit int) ([]store.ArenaRating, error) {
-	out, err := d.arenaRows(ctx, `WHERE run IN (SELECT run FROM arena_ratings GROUP BY run ORDER BY max(at) DESC, max(seq) DESC LIMIT ?)`, max(limit, 1))
+	out, err := d.arenaRows(ctx, `WHERE r.run IN (SELECT a.run FROM arena_ratings a LEFT JOIN arena_standings t ON t.run = a.run
+		GROUP BY a.run ORDER BY max(coalesce(t.at, a.at)) DESC, max(a.seq) DESC LIMIT ?)`, max(limit, 1))
 	if err != nil {
 		return nil, err
 	}
@@ -817,12 +876,14 @@ func (d *DB) ArenaRatings(ctx context.Context, limit int) ([]store.ArenaRating, 
 }
 
 // arenaRows reads the rows where says, in the order they were added.
-func (d *DB) arenaRows(ctx context.Context, where string, arg any) ([]store.ArenaRating, error) {
+// A standing run's time and games are its arena_standings row's.
+func (d *DB) arenaRows(ctx context.Context, where string, args ...any) ([]store.ArenaRating, error) {
 	if d.isClosed() {
 		return nil, ErrClosed
 	}
-	rows, err := d.db.QueryContext(ctx, `SELECT run, at, board, seed, games, program, side, mu, sigma, played, wins, tokens, seconds
-		FROM arena_ratings `+where+` ORDER BY seq`, arg)
+	rows, err := d.db.QueryContext(ctx, `SELECT r.run, coalesce(s.at, r.at), r.board, r.seed, coalesce(s.games, r.games), r.program, r.side,
+		r.mu, r.sigma, r.played, r.wins, r.tokens, r.seconds
+		FROM arena_ratings r LEFT JOIN arena_standings s ON s.run = r.run `+where+` ORDER BY r.seq`, args...)
 	if err != nil {
 		return nil, fmt.Errorf("sqlite: arena ratings: %w", err)
 	}

@@ -82,7 +82,7 @@ func Run(t *testing.T, a Adapter) {
 		{"AccountsSurviveAReopening", suite.testAccountsReopen, a.Volatile},
 		{"ClosedStoreRefusesAccounts", suite.testClosedStoreRefusesAccounts, false},
 		{"ArenaRunsAreKeptWholeNewestFirst", suite.testArenaRuns, false},
-		{"PutArenaRunReplacesTheRunOnly", suite.testPutArenaRun, false},
+		{"ArenaStandingUpdatesTheRowsGivenAndRefusesAStaleGame", suite.testArenaStanding, false},
 		{"ChatBindingsByPlatformRoomAndSeat", suite.testChatBindings, false},
 	}
 	for _, c := range tests {
@@ -965,39 +965,89 @@ func (s suite) testArenaRuns(t *testing.T) {
 	}
 }
 
-func (s suite) testPutArenaRun(t *testing.T) {
+func (s suite) testArenaStanding(t *testing.T) {
 	st := s.open(t)
 	ar := st.(store.Arena)
-	if got, err := ar.ArenaRun(ctx, "aiwolf-5"); err != nil || len(got) != 0 {
-		t.Fatalf("an empty store's run: %v, %v", got, err)
+	if games, got, err := ar.ArenaStanding(ctx, "aiwolf-5", []string{"kanolab"}); err != nil || games != 0 || len(got) != 0 {
+		t.Fatalf("an empty store's standing: %d games, %v, %v", games, got, err)
 	}
 	other := arenaRun("a", 1, "smart", "random")
 	if err := ar.AddArenaRun(ctx, other); err != nil {
 		t.Fatal(err)
 	}
-	first, second := arenaRun("aiwolf-5", 2, "kanolab"), arenaRun("aiwolf-5", 3, "kanolab", "sample")
-	for _, rows := range [][]store.ArenaRating{first, second} {
-		if err := ar.PutArenaRun(ctx, rows); err != nil {
-			t.Fatal(err)
+	// rows are a standing after games games, at at.
+	rows := func(games, at int, rs ...store.ArenaRating) []store.ArenaRating {
+		for i := range rs {
+			rs[i].Run, rs[i].Board, rs[i].Seed, rs[i].Games, rs[i].At = "aiwolf-5", "aiwolf-5", 0, games, At(at)
+		}
+		return rs
+	}
+	kv, kw := arenaRun("", 0, "kanolab")[0], arenaRun("", 0, "kanolab")[1]
+	sw := arenaRun("", 0, "x", "sample")[3]
+	if err := ar.UpdateArenaStanding(ctx, rows(1, 2, kv, kw)); err != nil {
+		t.Fatal(err)
+	}
+	kv.Mu, kv.Played = 30, 2
+	if err := ar.UpdateArenaStanding(ctx, rows(2, 3, kv, sw)); err != nil {
+		t.Fatal(err)
+	}
+	// The row the second game left alone keeps its figures and takes the
+	// run's games and time; rows stay in the order they were added.
+	want := rows(2, 3, kv, kw, sw)
+	for _, c := range []struct {
+		name  string
+		rows  []store.ArenaRating
+		wants string
+	}{
+		{"the same game again", rows(2, 4, kv), store.ErrStaleRating.Error()},
+		{"a game skipped", rows(4, 4, kv), store.ErrStaleRating.Error()},
+		{"a row given twice", rows(3, 4, kv, kv), "given twice"},
+	} {
+		if err := ar.UpdateArenaStanding(ctx, c.rows); err == nil || !strings.Contains(err.Error(), c.wants) {
+			t.Errorf("%s: error %v, want %q", c.name, err, c.wants)
 		}
 	}
-	if err := ar.PutArenaRun(ctx, append(arenaRun("aiwolf-5", 4, "x"), arenaRun("aiwolf-5", 4, "x")...)); err == nil || !strings.Contains(err.Error(), "given twice") {
-		t.Errorf("a run given twice: error %v", err)
+	if err := ar.UpdateArenaStanding(ctx, rows(2, 4, kv)); !errors.Is(err, store.ErrStaleRating) {
+		t.Errorf("a stale update: %v is not store.ErrStaleRating", err)
 	}
-	got, err := ar.ArenaRun(ctx, "aiwolf-5")
-	if err != nil || !reflect.DeepEqual(got, second) {
-		t.Errorf("the run put twice:\n got %+v, %v\nwant %+v", got, err, second)
+	runs := append(slices.Clone(want), other...) // newest first
+	check := func(when string, ar store.Arena) {
+		t.Helper()
+		if got, err := ar.ArenaRun(ctx, "aiwolf-5"); err != nil || !reflect.DeepEqual(got, want) {
+			t.Errorf("%s: the run:\n got %+v, %v\nwant %+v", when, got, err, want)
+		}
+		if games, got, err := ar.ArenaStanding(ctx, "aiwolf-5", []string{"sample", "nobody"}); err != nil || games != 2 || !reflect.DeepEqual(got, want[2:]) {
+			t.Errorf("%s: the standing of sample: %d games, %+v, %v", when, games, got, err)
+		}
+		if all, err := ar.ArenaRatings(ctx, 10); err != nil || !reflect.DeepEqual(all, runs) {
+			t.Errorf("%s: the runs: %+v, %v", when, all, err)
+		}
 	}
-	if all, err := ar.ArenaRatings(ctx, 10); err != nil || !reflect.DeepEqual(all, append(slices.Clone(second), other...)) {
-		t.Errorf("the runs after the put: %+v, %v", all, err)
+	check("after two games", ar)
+
+	// A run stored whole (as standings were before they were updated in
+	// place) goes on from its rows' games.
+	whole := arenaRun("aiwolf-13", 5, "old")
+	if err := ar.AddArenaRun(ctx, whole); err != nil {
+		t.Fatal(err)
 	}
+	next := whole[1]
+	next.Games, next.At, next.Wins = 2001, At(6), 7
+	if err := ar.UpdateArenaStanding(ctx, []store.ArenaRating{next}); err != nil {
+		t.Fatal(err)
+	}
+	first := whole[0]
+	first.Games, first.At = 2001, At(6)
+	if got, err := ar.ArenaRun(ctx, "aiwolf-13"); err != nil || !reflect.DeepEqual(got, []store.ArenaRating{first, next}) {
+		t.Errorf("a run stored whole, then updated:\n got %+v, %v", got, err)
+	}
+	runs = append([]store.ArenaRating{first, next}, runs...)
+	check("after a run stored whole was updated", ar)
 	if s.Volatile {
 		return
 	}
 	if err := st.Close(); err != nil {
 		t.Fatal(err)
 	}
-	if again, err := s.open(t).(store.Arena).ArenaRun(ctx, "aiwolf-5"); err != nil || !reflect.DeepEqual(again, second) {
-		t.Errorf("after a reopening: %+v, %v", again, err)
-	}
+	check("after a reopening", s.open(t).(store.Arena))
 }
