@@ -96,29 +96,47 @@ func (c *fakeClock) advance(at time.Time) {
 	c.fireLocked()
 }
 
-// settled waits until the actor has taken every fired timer and answered
-// a request behind it: all it had to do at this instant is done.
+// settled waits until the actor has taken every fired timer and done what
+// each asked: all it had to do at this instant is done. An answer alone is
+// no proof: a turn answers before it commits, and the commit tells the
+// seats what is due (a night's tick); and the actor's select may take a
+// request before a timer that fired again as it re-armed. So the actor
+// commits first in the turn that answers (as any turn's end does: what is
+// due is told before the answer), then says whether a timer waits; until
+// none does.
 func (c *fakeClock) settled(t *testing.T, a *Actor) {
 	t.Helper()
 	for {
-		c.mu.Lock()
-		busy := false
-		for _, tm := range c.timers {
-			busy = busy || len(tm.ch) > 0
+		for c.fired() {
+			select {
+			case <-a.Done():
+				return
+			case <-time.After(time.Millisecond): // polling the actor's state
+			}
 		}
-		c.mu.Unlock()
-		if !busy {
-			break
-		}
-		select {
-		case <-a.Done():
+		waits, err := ask(a, func() bool { a.commit(); return c.fired() })
+		if err == ErrStopped {
 			return
-		case <-time.After(time.Millisecond):
+		}
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !waits {
+			return
 		}
 	}
-	if _, err := ask(a, func() bool { return true }); err != nil && err != ErrStopped {
-		t.Fatal(err)
+}
+
+// fired tells whether a timer has fired that the actor has not taken.
+func (c *fakeClock) fired() bool {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	for _, tm := range c.timers {
+		if len(tm.ch) > 0 {
+			return true
+		}
 	}
+	return false
 }
 
 // step moves the clock to the actor's next timer and waits until the

@@ -442,6 +442,12 @@ func TestAnHourLongNightLooksTheSameFromEverySeat(t *testing.T) {
 	}
 	for i := range subs {
 		if fmt.Sprint(beats[i]) != fmt.Sprint(beats[0]) || reminders[i] != reminders[0] {
+			for j := range beats[i] {
+				if j < len(beats[0]) && beats[i][j] != beats[0][j] {
+					t.Logf("seat %d's night message %d: %v; the spectator's: %v", subs[i].Seat, j, beats[i][j], beats[0][j])
+					break
+				}
+			}
 			t.Errorf("seat %d's nights differ from the spectator's (%d and %d messages, %d and %d reminders)",
 				subs[i].Seat, len(beats[i]), len(beats[0]), reminders[i], reminders[0])
 		}
