@@ -17,6 +17,7 @@ import (
 	"log/slog"
 	"net/http"
 	"net/url"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -143,7 +144,9 @@ func (p *Platform) authHeader() http.Header {
 func (p *Platform) stop() {
 	p.mu.Lock()
 	p.stopped = true
-	conns := p.conns
+	// A copy: a connection that ends meanwhile takes itself out of
+	// p.conns in place, under p.mu, as this loop reads.
+	conns := slices.Clone(p.conns)
 	p.mu.Unlock()
 	for _, c := range conns {
 		c.ws.Close(websocket.StatusGoingAway, "wolfden stops")
