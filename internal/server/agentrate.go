@@ -5,7 +5,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"maps"
 	"slices"
 	"strings"
 	"time"
@@ -83,6 +82,7 @@ func (s *Server) rateAgents(ctx context.Context, id string) error {
 	// credited by another node in between makes the store refuse the
 	// write as stale, and the standing is read again.
 	programs := slices.Compact(slices.Sorted(slices.Values(teams)))
+	credited := slices.Compact(slices.SortedFunc(slices.Values(slices.Concat(keys...)), compareKeys))
 	s.agentRates.Lock()
 	defer s.agentRates.Unlock()
 	for try := 1; ; try++ {
@@ -101,7 +101,7 @@ func (s *Server) rateAgents(ctx context.Context, id string) error {
 				}
 			}
 		}
-		err = ar.UpdateArenaStanding(ctx, st.rows(preset, at))
+		err = ar.UpdateArenaStanding(ctx, st.rows(preset, at, credited))
 		if !errors.Is(err, store.ErrStaleRating) || try == maxRatingTries {
 			return err
 		}
@@ -123,10 +123,11 @@ func standingsOf(games int, rows []store.ArenaRating) *agentStandings {
 	return st
 }
 
-// rows are the standings read and credited as the run's rows, the
-// village's first, then the wolves', each side's teams by name.
-func (st *agentStandings) rows(run string, at time.Time) []store.ArenaRating {
-	keys := slices.SortedFunc(maps.Keys(st.ratings), compareKeys)
+// rows are the standings of keys (sorted by compareKeys: the village's
+// first, then the wolves', each side's teams by name) as the run's rows:
+// the game's, whose rows alone it changed (a team's row of the side it did
+// not play is left as stored).
+func (st *agentStandings) rows(run string, at time.Time, keys []arena.Key) []store.ArenaRating {
 	out := make([]store.ArenaRating, 0, len(keys))
 	for _, k := range keys {
 		r := st.ratings[k]
