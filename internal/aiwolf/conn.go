@@ -29,8 +29,9 @@ import (
 // answered (pinger).
 type conn struct {
 	ws     *websocket.Conn
-	name   string // the agent's name, its reply to NAME (kanolab1)
-	team   string // the name without its trailing digits (kanolab)
+	out    *batcher // under ws: holds a notice for the packet after it
+	name   string   // the agent's name, its reply to NAME (kanolab1)
+	team   string   // the name without its trailing digits (kanolab)
 	lines  chan string
 	done   chan struct{} // closed when the connection is gone
 	once   sync.Once
@@ -45,9 +46,9 @@ const (
 	writeWait    = 10 * time.Second // a packet not written by then drops the connection
 )
 
-func newConn(ws *websocket.Conn) *conn {
+func newConn(ws *websocket.Conn, out *batcher) *conn {
 	ws.SetReadLimit(maxReplySize)
-	return &conn{ws: ws, lines: make(chan string, linesQueued), done: make(chan struct{})}
+	return &conn{ws: ws, out: out, lines: make(chan string, linesQueued), done: make(chan struct{})}
 }
 
 // read runs until the connection ends. An agent that sends frames
@@ -126,15 +127,22 @@ var (
 )
 
 // send writes one packet.
-func (c *conn) send(b []byte) error {
+func (c *conn) send(b []byte) error { return c.sendHeld(b, false) }
+
+// sendHeld writes one packet; held, it goes out with the next one written
+// (batcher), which the caller writes at once.
+func (c *conn) sendHeld(b []byte, held bool) error {
 	c.wmu.Lock()
 	defer c.wmu.Unlock()
 	if c.gone() {
 		return errGone
 	}
-	ctx, cancel := context.WithTimeout(context.Background(), writeWait)
-	defer cancel()
-	if err := c.ws.Write(ctx, websocket.MessageText, b); err != nil {
+	c.out.holdNext(held)
+	// The batcher's deadline bounds the write: the library is given a
+	// context that never ends, so it arms nothing per message.
+	err := c.ws.Write(context.Background(), websocket.MessageText, b)
+	c.out.holdNext(false)
+	if err != nil {
 		c.close("write")
 		return errGone
 	}

@@ -267,12 +267,13 @@ func (g *Gateway) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 			return
 		}
 	}
-	ws, err := websocket.Accept(w, r, &websocket.AcceptOptions{InsecureSkipVerify: true,
+	out := &batcher{}
+	ws, err := websocket.Accept(batching{w, out}, r, &websocket.AcceptOptions{InsecureSkipVerify: true,
 		CompressionMode: websocket.CompressionDisabled})
 	if err != nil {
 		return
 	}
-	c := newConn(ws)
+	c := newConn(ws, out)
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
 	go c.read(ctx)

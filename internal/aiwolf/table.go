@@ -798,6 +798,9 @@ func (s *seat) sendQueued() {
 			o := s.queue[0]
 			s.queue = s.queue[1:]
 			c := s.c
+			// A notice with the next packet already queued for the same
+			// connection goes out with it, in one write.
+			held := len(s.queue) > 0 && !s.queue[0].close
 			s.mu.Unlock()
 			if o.close {
 				if c != nil {
@@ -810,7 +813,7 @@ func (s *seat) sendQueued() {
 					s.listen = nil // what it sends after the end answers nothing
 				}
 				if c != nil {
-					_ = c.send(o.body)
+					_ = c.sendHeld(o.body, held)
 					if o.listen {
 						s.listen = &listening{c: c, key: o.key, gen: o.gen}
 					}

@@ -143,9 +143,10 @@ type Actor struct {
 	live     *rules.Game // the truth
 	shown    *rules.Game // what the table has been told: a prefix of live's log
 	clk      clock
-	n        int64 // records stored
-	covered  int   // live events already in a record
-	savedClk clock // the clock as last stored
+	n        int64     // records stored
+	lastAt   time.Time // the time of the last record stored
+	covered  int       // live events already in a record
+	savedClk clock     // the clock as last stored
 
 	subs    map[*Sub]struct{}
 	online  [rules.MaxSeats + 1]int // connections per seat
@@ -311,6 +312,22 @@ func (a *Actor) Stop() {
 	<-a.done
 }
 
+// Ended is the game as its stored records leave it, and the time of the
+// last record, once the actor has stopped with everything stored: what a
+// replay of the store gives, without reading the store back. ok is false
+// while it runs, or if something was left unstored.
+func (a *Actor) Ended() (g *rules.Game, at time.Time, ok bool) {
+	select {
+	case <-a.done:
+	default:
+		return nil, time.Time{}, false
+	}
+	if a.n == 0 || len(a.recs) > 0 || a.covered != len(a.live.Events()) {
+		return nil, time.Time{}, false
+	}
+	return a.live, a.lastAt, true
+}
+
 func (a *Actor) halt() { a.quitOnce.Do(func() { close(a.quit) }) }
 
 // send runs f in the actor's goroutine, or refuses when the inbox is full.
@@ -466,6 +483,7 @@ func (a *Actor) flush(ctx context.Context) error {
 		return err
 	}
 	a.n += int64(len(a.recs))
+	a.lastAt = a.recs[len(a.recs)-1].At
 	a.recs, a.wrote, a.later = a.recs[:0], true, 0
 	a.savedClk = a.clk
 	a.savedClk.Slots = slices.Clone(a.clk.Slots)

@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"reflect"
 	"sync/atomic"
 	"testing"
 	"time"
@@ -157,5 +158,51 @@ func TestSeatLevelsPickEachSeatsBot(t *testing.T) {
 	cfg := Config{Board: std12(t), Seed: 1, Timers: fastTimers(), Bots: 0x1ffe, SeatLevels: []bot.Level{"", "genius"}}
 	if _, err := Start(context.Background(), "r", cfg, memory.New(), Hooks{}, nil); err == nil || err.Error() != `game: seat 2: unknown bot level "genius"` {
 		t.Errorf("error %v", err)
+	}
+}
+
+// TestAStoppedActorsGameIsWhatItsRecordsReplay: Ended hands over the
+// game a stopped actor leaves, in place of reading its records back and
+// replaying them (the agents' standings): it must be that replay, event
+// for event, with the last record's time; while the actor runs, it has
+// none to give.
+func TestAStoppedActorsGameIsWhatItsRecordsReplay(t *testing.T) {
+	st := memory.New()
+	over := make(chan rules.Camp, 1)
+	cfg := Config{Board: std12(t), Seed: 7, Timers: fastTimers(), Bots: 0x1ffe, Unpaced: true}
+	a, err := Start(context.Background(), "r1", cfg, st, Hooks{Over: func(w rules.Camp) { over <- w }}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer a.Stop()
+	if _, _, ok := a.Ended(); ok {
+		t.Fatal("a running actor gave its game as ended")
+	}
+	<-over
+	if err := a.NoteWait("aiwolf", []byte(`"after the end"`)); err != nil { // a record with no event, after the end
+		t.Fatal(err)
+	}
+	a.Stop()
+	g, at, ok := a.Ended()
+	if !ok {
+		t.Fatal("a stopped actor with everything stored gave no game")
+	}
+	recs, err := st.Records(context.Background(), "r1")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var events []rules.Event
+	for _, r := range recs {
+		events = append(events, r.Events...)
+	}
+	replayed, err := rules.Replay(cfg.Board, cfg.Seed, events)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !reflect.DeepEqual(g.Events(), replayed.Events()) {
+		t.Fatalf("the actor's game has %d events, its records' replay %d", len(g.Events()), len(replayed.Events()))
+	}
+	if last := recs[len(recs)-1]; !at.Equal(last.At) || last.Kind != "aiwolf" {
+		t.Fatalf("the game ended at %v; its last record (%s) is of %v", at, last.Kind, last.At)
 	}
 }

@@ -11,6 +11,7 @@ import (
 
 	"github.com/wolfden/wolfden/internal/aiwolf"
 	"github.com/wolfden/wolfden/internal/arena"
+	"github.com/wolfden/wolfden/internal/game"
 	"github.com/wolfden/wolfden/internal/rating"
 	"github.com/wolfden/wolfden/internal/store"
 	"github.com/wolfden/wolfden/rules"
@@ -35,7 +36,8 @@ type agentStandings struct {
 }
 
 // rateAgents rates the teams of a matched game that is over.
-func (s *Server) rateAgents(ctx context.Context, id string) error {
+// ended is its stopped actor, whose game is what its stored records give.
+func (s *Server) rateAgents(ctx context.Context, id string, ended *game.Actor) error {
 	ar, ok := s.st.(store.Arena)
 	if !ok {
 		return nil
@@ -58,22 +60,15 @@ func (s *Server) rateAgents(ctx context.Context, id string) error {
 	if !slices.Contains(agentRuns, preset) {
 		return fmt.Errorf("a matched game on %q, which no regulation has", preset)
 	}
-	recs, err := s.st.Records(ctx, id)
-	if err != nil {
-		return err
-	}
-	var events []rules.Event
-	for _, r := range recs {
-		events = append(events, r.Events...)
-	}
-	g, err := rules.Replay(b, seed, events)
-	if err != nil {
-		return err
+	g, at, ok := ended.Ended()
+	if !ok { // the actor left something unstored: the store is the truth
+		if g, at, err = s.replayed(ctx, id, b, seed); err != nil {
+			return err
+		}
 	}
 	if over, _ := g.Over(); !over {
 		return errors.New("the game is not over")
 	}
-	at := recs[len(recs)-1].At
 	keys, rank, won := arena.Teams(g, teams)
 
 	// Read from the store each time, not cached: what a restart finds is
@@ -106,6 +101,21 @@ func (s *Server) rateAgents(ctx context.Context, id string) error {
 			return err
 		}
 	}
+}
+
+// replayed is a game as its stored records give it, and the time of the
+// last record.
+func (s *Server) replayed(ctx context.Context, id string, b rules.Board, seed uint64) (*rules.Game, time.Time, error) {
+	recs, err := s.st.Records(ctx, id)
+	if err != nil || len(recs) == 0 {
+		return nil, time.Time{}, cmp.Or(err, errors.New("the game has no records"))
+	}
+	var events []rules.Event
+	for _, r := range recs {
+		events = append(events, r.Events...)
+	}
+	g, err := rules.Replay(b, seed, events)
+	return g, recs[len(recs)-1].At, err
 }
 
 func compareKeys(a, b arena.Key) int {

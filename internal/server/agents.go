@@ -78,7 +78,9 @@ func (s *Server) startGame(ctx context.Context, rm *room) (*game.Actor, error) {
 	s.run(rm, a)
 	s.m.rooms.WithLabelValues(store.StatusOpen).Dec()
 	s.m.rooms.WithLabelValues(store.StatusRunning).Inc()
-	s.log.Info("game started", "room", rm.rec.ID, "aiwolf", rm.cfg.AIWolf)
+	if !rm.cfg.AIWolf { // the gateway logs its matches' start, with the agents
+		s.log.Info("game started", "room", rm.rec.ID)
+	}
 	return a, nil
 }
 
@@ -237,7 +239,7 @@ func (h agentHost) Finished(id string) {
 	if matched && a != nil {
 		go func() {
 			a.Stop()
-			if err := h.s.rateAgents(context.Background(), id); err != nil {
+			if err := h.s.rateAgents(context.Background(), id, a); err != nil {
 				h.s.log.Error("aiwolf: the agent teams could not be rated", "room", id, "err", err)
 			}
 			h.s.writeAIWolfFiles(id)

@@ -60,6 +60,9 @@ func (s *Server) recordResults(rm *room) {
 		seats[i] = ledger.Seat{Seat: i + 1, Bot: st.Bot || st.Agent}
 	}
 	rm.mu.Unlock()
+	if !slices.ContainsFunc(seats, func(st ledger.Seat) bool { return !st.Bot }) {
+		return // a game of bots and agents keeps no results: nothing to read
+	}
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 	defer cancel()
 	err := func() error {

@@ -73,7 +73,7 @@ func (d *DB) account(ctx context.Context, op, key, where string) (store.Account,
 	if d.isClosed() {
 		return store.Account{}, ErrClosed
 	}
-	a, err := scanAccount(d.db.QueryRowContext(ctx, `SELECT `+accountColumns+` FROM accounts WHERE `+where+` = ?`, key))
+	a, err := scanAccount(d.queryRow(ctx, `SELECT `+accountColumns+` FROM accounts WHERE `+where+` = ?`, key))
 	if errors.Is(err, sql.ErrNoRows) {
 		return store.Account{}, notFound(op, key)
 	}
@@ -102,7 +102,7 @@ func (d *DB) ListAccounts(ctx context.Context) ([]store.Account, error) {
 	if d.isClosed() {
 		return nil, ErrClosed
 	}
-	rows, err := d.db.QueryContext(ctx, `SELECT `+accountColumns+` FROM accounts ORDER BY name_key`)
+	rows, err := d.query(ctx, `SELECT `+accountColumns+` FROM accounts ORDER BY name_key`)
 	if err != nil {
 		return nil, fmt.Errorf("sqlite: accounts: %w", err)
 	}
@@ -189,7 +189,7 @@ func (d *DB) Passkeys(ctx context.Context, accountID string) ([]store.Passkey, e
 	if d.isClosed() {
 		return nil, ErrClosed
 	}
-	rows, err := d.db.QueryContext(ctx, `SELECT id, account_id, data, created FROM passkeys WHERE account_id = ? ORDER BY created, id`, accountID)
+	rows, err := d.query(ctx, `SELECT id, account_id, data, created FROM passkeys WHERE account_id = ? ORDER BY created, id`, accountID)
 	if err != nil {
 		return nil, fmt.Errorf("sqlite: passkeys of account %q: %w", accountID, err)
 	}
@@ -240,7 +240,7 @@ func (d *DB) Session(ctx context.Context, hash string) (store.Session, error) {
 	s := store.Session{Hash: hash}
 	var created sql.NullInt64
 	var expires int64
-	err := d.db.QueryRowContext(ctx, `SELECT account_id, created, expires FROM sessions WHERE hash = ?`, hash).Scan(&s.AccountID, &created, &expires)
+	err := d.queryRow(ctx, `SELECT account_id, created, expires FROM sessions WHERE hash = ?`, hash).Scan(&s.AccountID, &created, &expires)
 	if errors.Is(err, sql.ErrNoRows) {
 		return store.Session{}, fmt.Errorf("sqlite: session: %w", store.ErrNotFound)
 	}
@@ -295,7 +295,7 @@ func (d *DB) SeatAccounts(ctx context.Context, roomID string) (map[int]string, e
 	if d.isClosed() {
 		return nil, ErrClosed
 	}
-	rows, err := d.db.QueryContext(ctx, `SELECT seat, account_id FROM seat_links WHERE room_id = ?`, roomID)
+	rows, err := d.query(ctx, `SELECT seat, account_id FROM seat_links WHERE room_id = ?`, roomID)
 	if err != nil {
 		return nil, fmt.Errorf("sqlite: seat links of room %q: %w", roomID, err)
 	}
@@ -320,7 +320,7 @@ func (d *DB) AccountSeats(ctx context.Context, accountID string) ([]store.SeatLi
 	if d.isClosed() {
 		return nil, ErrClosed
 	}
-	rows, err := d.db.QueryContext(ctx, `SELECT room_id, seat FROM seat_links WHERE account_id = ? ORDER BY room_id, seat`, accountID)
+	rows, err := d.query(ctx, `SELECT room_id, seat FROM seat_links WHERE account_id = ? ORDER BY room_id, seat`, accountID)
 	if err != nil {
 		return nil, fmt.Errorf("sqlite: seats of account %q: %w", accountID, err)
 	}

@@ -30,7 +30,7 @@ func (d *DB) ChatBindings(ctx context.Context, platform string) ([]store.ChatBin
 	if d.isClosed() {
 		return nil, ErrClosed
 	}
-	rows, err := d.db.QueryContext(ctx, `SELECT platform, room, seat, grp, usr, name, lang, events, chats, prompt, away, host
+	rows, err := d.query(ctx, `SELECT platform, room, seat, grp, usr, name, lang, events, chats, prompt, away, host
 		FROM chat_bindings WHERE platform = ? ORDER BY room, seat`, platform)
 	if err != nil {
 		return nil, fmt.Errorf("sqlite: chat bindings: %w", err)

@@ -83,7 +83,7 @@ func (d *DB) results(ctx context.Context, where string, arg string) ([]store.Res
 	if d.isClosed() {
 		return nil, ErrClosed
 	}
-	rows, err := d.db.QueryContext(ctx, `SELECT `+resultColumns+` FROM results `+where+
+	rows, err := d.query(ctx, `SELECT `+resultColumns+` FROM results `+where+
 		` ORDER BY played_at DESC, room_id DESC, account_id`, arg)
 	if err != nil {
 		return nil, fmt.Errorf("sqlite: results: %w", err)
@@ -134,7 +134,7 @@ func (d *DB) ratings(ctx context.Context, rest string, args ...any) ([]store.Rat
 	if d.isClosed() {
 		return nil, ErrClosed
 	}
-	rows, err := d.db.QueryContext(ctx, `SELECT account_id, season, side, mu, sigma, games FROM ratings `+rest, args...)
+	rows, err := d.query(ctx, `SELECT account_id, season, side, mu, sigma, games FROM ratings `+rest, args...)
 	if err != nil {
 		return nil, fmt.Errorf("sqlite: ratings: %w", err)
 	}
@@ -158,7 +158,7 @@ func (d *DB) Seasons(ctx context.Context) ([]string, error) {
 	if d.isClosed() {
 		return nil, ErrClosed
 	}
-	rows, err := d.db.QueryContext(ctx, `SELECT DISTINCT season FROM results ORDER BY season DESC`)
+	rows, err := d.query(ctx, `SELECT DISTINCT season FROM results ORDER BY season DESC`)
 	if err != nil {
 		return nil, fmt.Errorf("sqlite: seasons: %w", err)
 	}

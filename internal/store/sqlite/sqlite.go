@@ -52,8 +52,9 @@ type DB struct {
 	queue   chan *op
 	stopped chan struct{} // closed once the writer has drained queue
 
-	w    *writer
-	lock *fileLock
+	w     *writer
+	lock  *fileLock
+	reads reads // the readers' statements, prepared once
 }
 
 var _ store.Store = (*DB)(nil)
@@ -254,6 +255,7 @@ func (d *DB) Close() error {
 	close(d.queue)
 	d.mu.Unlock()
 	<-d.stopped
+	d.reads.close()
 	err := d.db.Close()
 	d.lock.release()
 	return err
@@ -272,7 +274,7 @@ func (d *DB) Room(ctx context.Context, id string) (store.Room, error) {
 	if d.isClosed() {
 		return store.Room{}, ErrClosed
 	}
-	r, err := scanRoom(d.db.QueryRowContext(ctx, `SELECT `+roomColumns+` FROM rooms WHERE id = ?`, id))
+	r, err := scanRoom(d.queryRow(ctx, `SELECT `+roomColumns+` FROM rooms WHERE id = ?`, id))
 	if errors.Is(err, sql.ErrNoRows) {
 		return store.Room{}, fmt.Errorf("sqlite: room %q: %w", id, store.ErrNotFound)
 	}
@@ -287,7 +289,7 @@ func (d *DB) Rooms(ctx context.Context, status string) ([]store.Room, error) {
 	if d.isClosed() {
 		return nil, ErrClosed
 	}
-	rows, err := d.db.QueryContext(ctx, `SELECT `+roomColumns+` FROM rooms WHERE status = ? ORDER BY created, id`, status)
+	rows, err := d.query(ctx, `SELECT `+roomColumns+` FROM rooms WHERE status = ? ORDER BY created, id`, status)
 	if err != nil {
 		return nil, fmt.Errorf("sqlite: rooms %q: %w", status, err)
 	}
@@ -329,7 +331,7 @@ func (d *DB) Records(ctx context.Context, roomID string) ([]store.Record, error)
 	if len(recs) == 0 {
 		// Only now, so that reading a game costs one query.
 		var exists bool
-		if err := d.db.QueryRowContext(ctx, `SELECT EXISTS (SELECT 1 FROM rooms WHERE id = ?)`, roomID).Scan(&exists); err != nil {
+		if err := d.queryRow(ctx, `SELECT EXISTS (SELECT 1 FROM rooms WHERE id = ?)`, roomID).Scan(&exists); err != nil {
 			return nil, fmt.Errorf("sqlite: records of room %q: %w", roomID, err)
 		}
 		if !exists {
@@ -340,7 +342,7 @@ func (d *DB) Records(ctx context.Context, roomID string) ([]store.Record, error)
 }
 
 func (d *DB) records(ctx context.Context, roomID string) ([]store.Record, error) {
-	rows, err := d.db.QueryContext(ctx, `SELECT n, at, kind, body, events, clock FROM records WHERE room_id = ? ORDER BY n`, roomID)
+	rows, err := d.query(ctx, `SELECT n, at, kind, body, events, clock FROM records WHERE room_id = ? ORDER BY n`, roomID)
 	if err != nil {
 		return nil, err
 	}
@@ -746,7 +748,7 @@ func (d *DB) CodeRoom(ctx context.Context, code string) (string, error) {
 		return "", ErrClosed
 	}
 	var room string
-	err := d.db.QueryRowContext(ctx, `SELECT room_id FROM codes WHERE code = ? AND (expires IS NULL OR expires > ?)`, code, time.Now().UnixNano()).Scan(&room)
+	err := d.queryRow(ctx, `SELECT room_id FROM codes WHERE code = ? AND (expires IS NULL OR expires > ?)`, code, time.Now().UnixNano()).Scan(&room)
 	if errors.Is(err, sql.ErrNoRows) {
 		return "", fmt.Errorf("sqlite: code %s: %w", code, store.ErrNotFound)
 	}
@@ -838,7 +840,7 @@ func (d *DB) ArenaStanding(ctx context.Context, run string, programs []string) (
 	// The games first: rows read after them are as new or newer, and an
 	// update made from newer rows than games is refused as stale.
 	var games int
-	if err := d.db.QueryRowContext(ctx, standingGames, run).Scan(&games); err != nil {
+	if err := d.queryRow(ctx, standingGames, run).Scan(&games); err != nil {
 		return 0, nil, fmt.Errorf("sqlite: arena standing: %w", err)
 	}
 	out := []store.ArenaRating{}
@@ -881,7 +883,7 @@ func (d *DB) arenaRows(ctx context.Context, where string, args ...any) ([]store.
 	if d.isClosed() {
 		return nil, ErrClosed
 	}
-	rows, err := d.db.QueryContext(ctx, `SELECT r.run, coalesce(s.at, r.at), r.board, r.seed, coalesce(s.games, r.games), r.program, r.side,
+	rows, err := d.query(ctx, `SELECT r.run, coalesce(s.at, r.at), r.board, r.seed, coalesce(s.games, r.games), r.program, r.side,
 		r.mu, r.sigma, r.played, r.wins, r.tokens, r.seconds
 		FROM arena_ratings r LEFT JOIN arena_standings s ON s.run = r.run `+where+` ORDER BY r.seq`, args...)
 	if err != nil {
