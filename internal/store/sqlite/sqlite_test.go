@@ -4,10 +4,12 @@ import (
 	"bufio"
 	"context"
 	"database/sql"
+	"fmt"
 	"io/fs"
 	"os"
 	"os/exec"
 	"path/filepath"
+	"runtime"
 	"strings"
 	"testing"
 	"time"
@@ -286,5 +288,36 @@ func downTo(t *testing.T, db *sql.DB, v int64) {
 	}
 	if _, err := p.DownTo(context.Background(), v); err != nil {
 		t.Fatalf("migrations down to %d: %v", v, err)
+	}
+}
+
+// TestWritesMadeAtOnceShareACommit: on one core, twenty games that write
+// at the same moment are committed in a few transactions, not twenty:
+// the writer lets the others queue their writes before it commits the
+// first (a caller's send wakes it ahead of them).
+func TestWritesMadeAtOnceShareACommit(t *testing.T) {
+	defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(1))
+	db, _ := openTemp(t)
+	const games = 20
+	for i := range games {
+		createRoom(t, db, room(fmt.Sprintf("g%d", i), store.StatusRunning, 1))
+	}
+	before := db.w.commits
+	start := make(chan struct{})
+	errs := make(chan error, games)
+	for i := range games {
+		go func() {
+			<-start
+			errs <- db.Append(context.Background(), fmt.Sprintf("g%d", i), record(1))
+		}()
+	}
+	close(start)
+	for range games {
+		if err := <-errs; err != nil {
+			t.Fatal(err)
+		}
+	}
+	if n := db.w.commits - before; n > 3 {
+		t.Fatalf("%d writes made at once took %d commits", games, n)
 	}
 }
