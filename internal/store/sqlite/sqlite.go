@@ -474,7 +474,9 @@ type writer struct {
 	// when their game is over, which keeps it to the games in play.
 	last                                         map[string]int64
 	insertRecord, lastRecord, insertRoom, update *sql.Stmt
-	commits                                      int // transactions committed (tests)
+	// A matched game's standing (updateStanding), once a game.
+	standingGames, putStanding, putRating *sql.Stmt
+	commits                               int // transactions committed (tests)
 }
 
 func newWriter(ctx context.Context, db *sql.DB) (*writer, error) {
@@ -492,6 +494,14 @@ func newWriter(ctx context.Context, db *sql.DB) (*writer, error) {
 	w.lastRecord = prepare(`SELECT EXISTS (SELECT 1 FROM rooms WHERE id = ?1), (SELECT coalesce(max(n), 0) FROM records WHERE room_id = ?1)`)
 	w.insertRoom = prepare(`INSERT INTO rooms (` + roomColumns + `) VALUES (?, ?, ?, ?, ?, ?, ?) ON CONFLICT (id) DO NOTHING`)
 	w.update = prepare(`UPDATE rooms SET status = ?, config = ?, seats = ?, updated = ?, code = ? WHERE id = ?`)
+	w.standingGames = prepare(standingGames)
+	w.putStanding = prepare(`INSERT INTO arena_standings (run, at, games) VALUES (?, ?, ?)
+		ON CONFLICT (run) DO UPDATE SET at = excluded.at, games = excluded.games`)
+	w.putRating = prepare(`INSERT INTO arena_ratings (run, at, board, seed, games, program, side, mu, sigma, played, wins, tokens, seconds)
+		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+		ON CONFLICT (run, program, side) DO UPDATE SET at = excluded.at, board = excluded.board, seed = excluded.seed,
+			games = excluded.games, mu = excluded.mu, sigma = excluded.sigma, played = excluded.played, wins = excluded.wins,
+			tokens = excluded.tokens, seconds = excluded.seconds`)
 	if err == nil {
 		w.conn, err = db.Conn(ctx)
 	}
@@ -503,7 +513,7 @@ func newWriter(ctx context.Context, db *sql.DB) (*writer, error) {
 }
 
 func (w *writer) close() {
-	for _, s := range []*sql.Stmt{w.insertRecord, w.lastRecord, w.insertRoom, w.update} {
+	for _, s := range []*sql.Stmt{w.insertRecord, w.lastRecord, w.insertRoom, w.update, w.standingGames, w.putStanding, w.putRating} {
 		if s != nil {
 			s.Close()
 		}
@@ -578,6 +588,7 @@ type txn struct {
 	// The writer's statements bound to tx, made when first used: most
 	// transactions use one of them, and each costs the commit a close.
 	insertRecord, lastRecord, insertRoom, update *sql.Stmt
+	standingGames, putStanding, putRating        *sql.Stmt
 	last                                         map[string]int64 // as writer.last
 	over                                         []string         // rooms whose game is over
 }
@@ -813,25 +824,16 @@ const standingGames = `SELECT coalesce((SELECT games FROM arena_standings WHERE 
 func (t *txn) updateStanding(ctx context.Context, rows []store.ArenaRating) (refusal, err error) {
 	run, games := rows[0].Run, rows[0].Games
 	var stored int
-	if err := t.tx.QueryRowContext(ctx, standingGames, run).Scan(&stored); err != nil {
+	if err := t.stmt(ctx, &t.standingGames, t.w.standingGames).QueryRowContext(ctx, run).Scan(&stored); err != nil {
 		return nil, err
 	}
 	if stored != games-1 { // refused before anything is written: the batch's other ops commit
 		return fmt.Errorf("sqlite: update arena standing %q: %w", run, store.ErrStaleRating), nil
 	}
-	if _, err := t.tx.ExecContext(ctx, `INSERT INTO arena_standings (run, at, games) VALUES (?, ?, ?)
-		ON CONFLICT (run) DO UPDATE SET at = excluded.at, games = excluded.games`, run, nanos(rows[0].At), games); err != nil {
+	if _, err := t.stmt(ctx, &t.putStanding, t.w.putStanding).ExecContext(ctx, run, nanos(rows[0].At), games); err != nil {
 		return nil, err
 	}
-	up, err := t.tx.PrepareContext(ctx, `INSERT INTO arena_ratings (run, at, board, seed, games, program, side, mu, sigma, played, wins, tokens, seconds)
-		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
-		ON CONFLICT (run, program, side) DO UPDATE SET at = excluded.at, board = excluded.board, seed = excluded.seed,
-			games = excluded.games, mu = excluded.mu, sigma = excluded.sigma, played = excluded.played, wins = excluded.wins,
-			tokens = excluded.tokens, seconds = excluded.seconds`)
-	if err != nil {
-		return nil, err
-	}
-	defer up.Close()
+	up := t.stmt(ctx, &t.putRating, t.w.putRating)
 	for _, r := range rows {
 		if _, err := up.ExecContext(ctx, r.Run, nanos(r.At), r.Board, int64(r.Seed), r.Games, r.Program, r.Side,
 			r.Mu, r.Sigma, r.Played, r.Wins, r.Tokens, r.Seconds); err != nil {
