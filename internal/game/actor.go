@@ -453,7 +453,11 @@ func (a *Actor) stopping() bool {
 // the last record are stored with it.
 func (a *Actor) record(kind string, body any) {
 	var raw []byte
-	if body != nil {
+	switch b := body.(type) {
+	case nil:
+	case json.RawMessage: // a note's, JSON already (Note): encoding it again would scan and copy a day's request log
+		raw = b
+	default:
 		raw = encode(body)
 	}
 	ev := a.live.Events()

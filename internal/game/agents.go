@@ -46,8 +46,9 @@ type errNoSeat struct{}
 
 func (errNoSeat) Error() string { return "no such seat in this game" }
 
-// Note stores body (JSON) as a record of kind with the game's records, in
-// the game's next write. Replay and restore skip kinds they do not know;
+// Note stores body (JSON, kept as it is: the caller's to make valid and
+// to leave alone) as a record of kind with the game's records, in the
+// game's next write. Replay and restore skip kinds they do not know;
 // the gateway reads its own back (its request log).
 func (a *Actor) Note(kind string, body []byte) error {
 	return a.send(func() { a.record(kind, json.RawMessage(body)) })
