@@ -56,6 +56,9 @@ type DB struct {
 	w     *writer
 	lock  *fileLock
 	reads reads // the readers' statements, prepared once
+	// checkpointed is closed once the checkpointer (checkpoint.go) has
+	// stopped, after the writer.
+	checkpointed chan struct{}
 }
 
 var _ store.Store = (*DB)(nil)
@@ -99,7 +102,14 @@ func Open(path string) (*DB, error) {
 	if err != nil {
 		return fail(err)
 	}
-	d := &DB{db: db, queue: make(chan *op, maxBatch), stopped: make(chan struct{}), w: w, lock: lock}
+	ckpt, err := db.Conn(ctx)
+	if err != nil {
+		w.close()
+		return fail(err)
+	}
+	d := &DB{db: db, queue: make(chan *op, maxBatch), stopped: make(chan struct{}), w: w, lock: lock,
+		checkpointed: make(chan struct{})}
+	go checkpointer(ckpt, w.kick, &w.caughtUp, d.checkpointed)
 	go d.write()
 	return d, nil
 }
@@ -128,12 +138,15 @@ var uriEscaper = strings.NewReplacer("%", "%25", "?", "%3f", "#", "%23")
 // losing power, where the last commits before the crash may be lost;
 // synchronous=FULL would cover that at the price of an fsync per commit.
 // busy_timeout lets a connection wait out another one, or another process
-// (a backup, the sqlite3 shell), holding the lock. _txlock=immediate takes
-// the write lock at BEGIN, so that a transaction that reads before it writes
-// cannot fail to upgrade its lock halfway.
+// (a backup, the sqlite3 shell), holding the lock. wal_autocheckpoint(0):
+// no commit copies the WAL into the database; the checkpointer does
+// (checkpoint.go). _txlock=immediate takes the write lock at BEGIN, so
+// that a transaction that reads before it writes cannot fail to upgrade
+// its lock halfway.
 func dsn(path string) string {
 	return "file:" + uriEscaper.Replace(path) +
 		"?_pragma=journal_mode(WAL)&_pragma=synchronous(NORMAL)&_pragma=busy_timeout(5000)&_pragma=foreign_keys(on)" +
+		"&_pragma=wal_autocheckpoint(0)" +
 		"&_txlock=immediate"
 }
 
@@ -256,6 +269,7 @@ func (d *DB) Close() error {
 	close(d.queue)
 	d.mu.Unlock()
 	<-d.stopped
+	<-d.checkpointed
 	d.reads.close()
 	err := d.db.Close()
 	d.lock.release()
@@ -455,6 +469,7 @@ func (d *DB) write() {
 		}
 		if len(batch) > 0 {
 			d.w.run(batch)
+			d.w.restart() // its callers have their answers
 		}
 	}
 }
@@ -477,10 +492,16 @@ type writer struct {
 	// A matched game's standing (updateStanding), once a game.
 	standingGames, putStanding, putRating *sql.Stmt
 	commits                               int // transactions committed (tests)
+	// sinceKick counts the writes committed since the last kick of the
+	// checkpointer (each changes two pages or more, however many share a
+	// commit); kick is closed as the writer stops.
+	sinceKick int
+	kick      chan struct{}
+	caughtUp  atomic.Bool // set by the checkpointer: restart may start the WAL over
 }
 
 func newWriter(ctx context.Context, db *sql.DB) (*writer, error) {
-	w := &writer{last: make(map[string]int64)}
+	w := &writer{last: make(map[string]int64), kick: make(chan struct{}, 1)}
 	var err error
 	prepare := func(query string) *sql.Stmt {
 		if err != nil {
@@ -513,6 +534,7 @@ func newWriter(ctx context.Context, db *sql.DB) (*writer, error) {
 }
 
 func (w *writer) close() {
+	close(w.kick)
 	for _, s := range []*sql.Stmt{w.insertRecord, w.lastRecord, w.insertRoom, w.update, w.standingGames, w.putStanding, w.putRating} {
 		if s != nil {
 			s.Close()
@@ -576,6 +598,13 @@ func (w *writer) commit(batch []*op) (refusals []error, err error) {
 	maps.Copy(w.last, t.last)
 	for _, id := range t.over {
 		delete(w.last, id)
+	}
+	if w.sinceKick += len(batch); w.sinceKick >= checkpointEvery {
+		w.sinceKick = 0
+		select {
+		case w.kick <- struct{}{}:
+		default: // it is copying: it goes on to what this commit wrote
+		}
 	}
 	return refusals, nil
 }

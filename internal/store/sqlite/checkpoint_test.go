@@ -1,0 +1,63 @@
+package sqlite
+
+import (
+	"context"
+	"database/sql"
+	"os"
+	"path/filepath"
+	"testing"
+	"time"
+
+	"github.com/wolfden/wolfden/internal/store"
+)
+
+// TestTheCheckpointerCopiesTheWALAndCommitsDoNot: no connection copies the
+// WAL into the database as it commits (the writer's commits would wait for
+// it); the checkpointer does, in the background, and the WAL starts over
+// instead of growing with every commit.
+func TestTheCheckpointerCopiesTheWALAndCommitsDoNot(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "w.db")
+	db := open(t, path)
+	defer db.Close()
+	for _, c := range []struct {
+		name string
+		conn interface {
+			QueryRowContext(ctx context.Context, q string, args ...any) *sql.Row
+		}
+	}{{"the writer's connection", db.w.conn}, {"a reading connection", db.db}} {
+		var n int
+		if err := c.conn.QueryRowContext(ctx, `PRAGMA wal_autocheckpoint`).Scan(&n); err != nil || n != 0 {
+			t.Errorf("%s checkpoints once its commit leaves %d pages in the WAL (%v); want never", c.name, n, err)
+		}
+	}
+	size := func(p string) int64 {
+		fi, err := os.Stat(p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return fi.Size()
+	}
+	before := size(path)
+	createRoom(t, db, room("r", store.StatusRunning, 1))
+	// Each commit alone, as one game at a time makes them, writes two
+	// pages or more (the records' table and its index): without the
+	// checkpointer the WAL keeps them all, over 64 MiB; with it, it starts
+	// over after every checkpointEvery commits or so.
+	const commits, page = 8 * checkpointEvery, 4096 + 24
+	for n := range commits {
+		if err := db.Append(ctx, "r", record(int64(n+1))); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if wal := size(path + "-wal"); wal > 3*checkpointEvery*3*page {
+		t.Errorf("after %d commits the WAL is %d MiB", commits, wal>>20)
+	}
+	// The copies land in the database file, which grows from its size at
+	// the start.
+	for deadline := time.Now().Add(30 * time.Second); size(path) == before; {
+		if time.Now().After(deadline) {
+			t.Fatalf("after %d commits the database file is still %d bytes: nothing was copied into it", commits, before)
+		}
+		time.Sleep(10 * time.Millisecond) // polling the file, not waiting for a time
+	}
+}
