@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"io"
+	"maps"
 	"os"
 	"slices"
 	"strconv"
@@ -45,6 +46,19 @@ type RemoteReport struct {
 	TurnP99      time.Duration `json:"turnaround_p99_ns"`
 	TurnMax      time.Duration `json:"turnaround_max_ns"`
 	GamesPerSecs float64       `json:"games_per_s"`
+	// ByRequest splits the turnaround by the packet that ended it (a
+	// game's start shows in INITIALIZE, a day's end in DAILY_FINISH), by
+	// request name.
+	ByRequest []RequestTurns `json:"by_request"`
+}
+
+// RequestTurns is the turnaround that ended with one kind of packet.
+type RequestTurns struct {
+	Request string        `json:"request"`
+	Count   int           `json:"count"`
+	P50     time.Duration `json:"p50_ns"`
+	P99     time.Duration `json:"p99_ns"`
+	Max     time.Duration `json:"max_ns"`
 }
 
 // RunRemote plays cfg.Games 5-player games of cfg.Agents concurrent
@@ -63,13 +77,16 @@ func RunRemote(ctx context.Context, cfg RemoteConfig) (RemoteReport, error) {
 	rep := RemoteReport{Agents: cfg.Agents, Games: cfg.Games}
 	var mu sync.Mutex
 	var turns []time.Duration
+	byReq := map[string][]time.Duration{}
 	start := time.Now()
 	failed, firstErr := playTeams(ctx, cfg.URL, cfg.Team, cfg.Agents, cfg.Games, cfg.Seed, func(o *agent.Options) func() {
 		var mine []time.Duration
+		var reqs []string
 		var last time.Time
-		o.Observe = func(_ string, received, replied time.Time) {
+		o.Observe = func(req string, received, replied time.Time) {
 			if !last.IsZero() {
 				mine = append(mine, received.Sub(last))
+				reqs = append(reqs, req)
 				last = time.Time{}
 			}
 			if !replied.IsZero() {
@@ -79,6 +96,9 @@ func RunRemote(ctx context.Context, cfg RemoteConfig) (RemoteReport, error) {
 		return func() {
 			mu.Lock()
 			turns = append(turns, mine...)
+			for i, r := range reqs {
+				byReq[r] = append(byReq[r], mine[i])
+			}
 			mu.Unlock()
 		}
 	}, nil)
@@ -98,6 +118,11 @@ func RunRemote(ctx context.Context, cfg RemoteConfig) (RemoteReport, error) {
 	if len(turns) > 0 {
 		slices.Sort(turns)
 		rep.TurnP50, rep.TurnP99, rep.TurnMax = pct(turns, 0.50), pct(turns, 0.99), turns[len(turns)-1]
+	}
+	for _, r := range slices.Sorted(maps.Keys(byReq)) {
+		ts := byReq[r]
+		slices.Sort(ts)
+		rep.ByRequest = append(rep.ByRequest, RequestTurns{Request: r, Count: len(ts), P50: pct(ts, 0.50), P99: pct(ts, 0.99), Max: ts[len(ts)-1]})
 	}
 	return rep, ctx.Err()
 }
@@ -121,6 +146,21 @@ func procCPU(pid int) (time.Duration, error) {
 		return 0, fmt.Errorf("bench aiwolf: /proc/%d/stat: utime %q stime %q", pid, f[11], f[12])
 	}
 	return time.Duration(ut+st) * 10 * time.Millisecond, nil
+}
+
+// PrintByRequest writes each report's turnaround by request as a table.
+func PrintByRequest(w io.Writer, reps []RemoteReport) error {
+	_, err := fmt.Fprintf(w, "%6s %-18s %9s %10s %10s %10s\n", "agents", "request", "replies", "turn p50", "turn p99", "turn max")
+	for _, r := range reps {
+		for _, q := range r.ByRequest {
+			if err != nil {
+				return err
+			}
+			_, err = fmt.Fprintf(w, "%6d %-18s %9d %10s %10s %10s\n", r.Agents, q.Request, q.Count,
+				q.P50.Round(time.Microsecond), q.P99.Round(time.Microsecond), q.Max.Round(time.Microsecond))
+		}
+	}
+	return err
 }
 
 // PrintRemote writes remote reports as a table.

@@ -38,6 +38,25 @@ func TestRunRemotePlaysAnotherServerAndReadsItsCPU(t *testing.T) {
 	if err := PrintRemote(&b, []RemoteReport{rep}); err != nil || !strings.Contains(b.String(), "cpu per game") {
 		t.Errorf("PrintRemote: %v\n%s", err, b.String())
 	}
+	// The split by request adds up to the whole, and every game began
+	// with the five agents' INITIALIZE.
+	n, inits := 0, 0
+	for _, q := range rep.ByRequest {
+		n += q.Count
+		if q.Request == "INITIALIZE" {
+			inits = q.Count
+		}
+		if q.P50 <= 0 || q.P99 < q.P50 || q.Max < q.P99 || q.Max > rep.TurnMax {
+			t.Errorf("%s's turnaround: %+v (all: max %v)", q.Request, q, rep.TurnMax)
+		}
+	}
+	if n != rep.Replies || inits != 4*5 {
+		t.Errorf("the split by request counts %d replies (want %d), %d ended by INITIALIZE (want 20): %+v", n, rep.Replies, inits, rep.ByRequest)
+	}
+	b.Reset()
+	if err := PrintByRequest(&b, []RemoteReport{rep}); err != nil || !strings.Contains(b.String(), "INITIALIZE") {
+		t.Errorf("PrintByRequest: %v\n%s", err, b.String())
+	}
 	if _, err := RunRemote(t.Context(), RemoteConfig{URL: url, PID: os.Getpid(), Agents: 7, Games: 1}); err == nil {
 		t.Error("7 agents accepted")
 	}

@@ -160,8 +160,9 @@ func benchAIWolfCmd() *cobra.Command {
 	var cpuProfile string
 	var remoteURL string
 	var serverPID int
+	var byRequest bool
 	cmd := &cobra.Command{
-		Use:   "aiwolf [--agents 5,50,250] [--games N] [--dir DIR] [--seed S] [--linger D] [--cpuprofile FILE] [--json] [--url ws://HOST:PORT/ws --server-pid PID]",
+		Use:   "aiwolf [--agents 5,50,250] [--games N] [--dir DIR] [--seed S] [--linger D] [--cpuprofile FILE] [--json] [--url ws://HOST:PORT/ws --server-pid PID [--by-request]]",
 		Short: "Play 5-player AIWolf games of instant agents against an in-process gateway and report its speed and memory",
 		Long: `Start a server with the AIWolf gateway in this process, on an SQLite file in
 --dir (a temporary directory by default), and play --games 5-player games at
@@ -176,7 +177,8 @@ agents' with --cpuprofile and go tool pprof -tags (docs/aiwolf-agent.md).
 With --url and --server-pid, play against a server already running in
 another process instead (wolfden serve --aiwolf-addr, or the contest's
 reference server) and report that process's CPU time per game and the
-agents' turnaround, from a reply to the next packet (docs/benchmarks.md).`,
+agents' turnaround, from a reply to the next packet (docs/benchmarks.md);
+--by-request splits it by the packet that ended it (the JSON always has it).`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			if len(agents) == 0 {
@@ -184,6 +186,9 @@ agents' turnaround, from a reply to the next packet (docs/benchmarks.md).`,
 			}
 			if (remoteURL == "") != (serverPID == 0) {
 				return errors.New("bench aiwolf: --url and --server-pid go together (the server to play against and its process)")
+			}
+			if byRequest && remoteURL == "" {
+				return errors.New("bench aiwolf: --by-request splits the turnaround of a --url run")
 			}
 			if remoteURL != "" {
 				if err := checkAgentURL(remoteURL); err != nil {
@@ -201,7 +206,10 @@ agents' turnaround, from a reply to the next packet (docs/benchmarks.md).`,
 				if asJSON {
 					return writeJSONLine(cmd.OutOrStdout(), reps)
 				}
-				return benchaiwolf.PrintRemote(cmd.OutOrStdout(), reps)
+				if err := benchaiwolf.PrintRemote(cmd.OutOrStdout(), reps); err != nil || !byRequest {
+					return err
+				}
+				return benchaiwolf.PrintByRequest(cmd.OutOrStdout(), reps)
 			}
 			if cpuProfile != "" {
 				f, err := os.Create(cpuProfile)
@@ -247,6 +255,7 @@ agents' turnaround, from a reply to the next packet (docs/benchmarks.md).`,
 	cmd.Flags().BoolVar(&asJSON, "json", false, "print the reports as JSON")
 	cmd.Flags().StringVar(&remoteURL, "url", "", "play against the server at this WebSocket URL instead of one in this process (with --server-pid)")
 	cmd.Flags().IntVar(&serverPID, "server-pid", 0, "the process id of the --url server, whose CPU time is measured")
+	cmd.Flags().BoolVar(&byRequest, "by-request", false, "with --url: also print the turnaround by the packet that ended it")
 	cmd.Flags().StringVar(&cpuProfile, "cpuprofile", "", "write a CPU profile of the runs to FILE (the agents' samples are tagged side=agent)")
 	return cmd
 }

@@ -101,3 +101,18 @@ func TestBenchVoiceRefusesBadFlags(t *testing.T) {
 		}
 	}
 }
+
+func TestBenchAIWolfRefusesBadFlags(t *testing.T) {
+	for _, c := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"--url", "ws://127.0.0.1:1/ws"}, "--url and --server-pid go together"},
+		{[]string{"--by-request"}, "--by-request splits the turnaround of a --url run"},
+	} {
+		out, err := wolfden(t, append([]string{"bench", "aiwolf"}, c.args...)...)
+		if err == nil || !strings.Contains(err.Error(), c.want) {
+			t.Errorf("%v: %v\n%s\nwant an error with %q", c.args, err, out, c.want)
+		}
+	}
+}
