@@ -1,12 +1,13 @@
 package aiwolf
 
 import (
-	"bufio"
-	"fmt"
+	"io"
 	"net"
 	"net/http"
 	"sync"
 	"time"
+
+	"github.com/wolfden/wolfden/internal/takeover"
 )
 
 // batcher is the socket under an agent's WebSocket. A packet that needs
@@ -59,28 +60,11 @@ func (b *batcher) holdNext(on bool) {
 	b.mu.Unlock()
 }
 
-// batching gives the WebSocket library a batcher under its writer when it
-// takes the connection over.
-type batching struct {
-	http.ResponseWriter
-	b *batcher
-}
-
-func (w batching) Unwrap() http.ResponseWriter { return w.ResponseWriter }
-
-func (w batching) Hijack() (net.Conn, *bufio.ReadWriter, error) {
-	hj, ok := w.ResponseWriter.(http.Hijacker)
-	if !ok {
-		return nil, nil, fmt.Errorf("the HTTP server cannot hand a connection over (%T)", w.ResponseWriter)
-	}
-	conn, brw, err := hj.Hijack()
-	if err != nil {
-		return nil, nil, err
-	}
-	if err := brw.Writer.Flush(); err != nil { // the 101 answer, if still there
-		conn.Close()
-		return nil, nil, err
-	}
-	w.b.conn = conn
-	return conn, bufio.NewReadWriter(brw.Reader, bufio.NewWriterSize(w.b, 4096)), nil
+// batching gives the WebSocket library a writer on b when it takes the
+// connection over.
+func batching(w http.ResponseWriter, b *batcher) takeover.Writer {
+	return takeover.Writer{ResponseWriter: w, Size: 4096, Under: func(c net.Conn) io.Writer {
+		b.conn = c
+		return b
+	}}
 }

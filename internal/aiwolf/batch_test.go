@@ -33,7 +33,7 @@ func TestANoticeGoesOutWithThePacketQueuedBehindIt(t *testing.T) {
 	counts := make(chan *countWrites, 1)
 	hs := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		out := &batcher{}
-		ws, err := websocket.Accept(batching{w, out}, r, nil)
+		ws, err := websocket.Accept(batching(w, out), r, nil)
 		if err != nil {
 			t.Error(err)
 			return

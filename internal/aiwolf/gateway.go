@@ -268,7 +268,7 @@ func (g *Gateway) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		}
 	}
 	out := &batcher{}
-	ws, err := websocket.Accept(batching{w, out}, r, &websocket.AcceptOptions{InsecureSkipVerify: true,
+	ws, err := websocket.Accept(batching(w, out), r, &websocket.AcceptOptions{InsecureSkipVerify: true,
 		CompressionMode: websocket.CompressionDisabled})
 	if err != nil {
 		return

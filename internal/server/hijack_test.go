@@ -25,7 +25,7 @@ func (c *countingConn) Write(p []byte) (int, error) { c.writes++; return c.Conn.
 func TestANightMessageIsOneWrite(t *testing.T) {
 	got := make(chan int, 1)
 	ts := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		conn, brw, err := wsBuffers{w}.Hijack()
+		conn, brw, err := wsBuffers(w).Hijack()
 		if err != nil {
 			t.Error(err)
 			got <- -1

@@ -409,7 +409,7 @@ func (s *Server) relay(w http.ResponseWriter, r *http.Request, id string) bool {
 		return err == nil && !a.Gone
 	}
 	defer ask(envelope{Op: "close"})
-	conn, err := websocket.Accept(wsBuffers{w}, r, &websocket.AcceptOptions{OriginPatterns: s.opts.Origins,
+	conn, err := websocket.Accept(wsBuffers(w), r, &websocket.AcceptOptions{OriginPatterns: s.opts.Origins,
 		CompressionMode: websocket.CompressionDisabled})
 	if err != nil {
 		return true

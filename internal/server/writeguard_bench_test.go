@@ -21,7 +21,7 @@ func BenchmarkWriteAMessage(b *testing.B) {
 		b.Run(mode, func(b *testing.B) {
 			conns := make(chan *websocket.Conn, 1)
 			srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-				c, err := websocket.Accept(wsBuffers{w}, r, &websocket.AcceptOptions{CompressionMode: websocket.CompressionDisabled})
+				c, err := websocket.Accept(wsBuffers(w), r, &websocket.AcceptOptions{CompressionMode: websocket.CompressionDisabled})
 				if err != nil {
 					b.Error(err)
 					return
