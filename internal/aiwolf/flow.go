@@ -42,7 +42,7 @@ func (t *table) flow(s *seat) {
 			s.mu.Unlock()
 			t.over = true
 			s.enqueue(t.packet(s, ReqFinish, false))
-			s.enqueue(&outgoing{close: true})
+			s.closeDue = true // once the request log is stored (letGo)
 		}
 		return
 	}

@@ -5,6 +5,7 @@ import (
 	"math/rand/v2"
 	"slices"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/coder/websocket"
@@ -47,14 +48,15 @@ type frame struct {
 
 // A table's mail: frames of a seat, a sender's report, a connection.
 type mail struct {
-	seat  *seat
-	msg   []byte     // frames (one message of the seat's connection)
-	rep   *report    // a request's outcome
-	conn  *conn      // an agent (re)connected to the seat
-	kick  bool       // the seat's connection to the game was dropped
-	probe *probeNote // a probe ended
-	gone  *conn      // an agent's connection ended
-	grace bool       // the time an absent agent had to come back is over
+	seat   *seat
+	queued *game.Sub  // the game queued messages for the seat on this queue
+	msg    []byte     // frames (one message of the seat's connection)
+	rep    *report    // a request's outcome
+	conn   *conn      // an agent (re)connected to the seat
+	kick   bool       // the seat's connection to the game was dropped
+	probe  *probeNote // a probe ended
+	gone   *conn      // an agent's connection ended
+	grace  bool       // the time an absent agent had to come back is over
 
 	push    *heard // an utterance pushed in a group chat (groupchat.go)
 	timeUp  string // a group chat's duration has passed (its phase's key)
@@ -140,7 +142,10 @@ type seat struct {
 	no   rules.Seat
 	name string // the agent's own name, its reply to NAME
 	sub  *game.Sub
-	fwd  chan struct{} // closed to stop the forwarder
+	out  *game.Outbox // sub's messages, taken as the game tells of them
+	// queuedTold is set when the game has queued a message for sub and
+	// the table has not been sent word of it since: one mail however many.
+	queuedTold *atomic.Bool
 
 	mu    sync.Mutex
 	queue []*outgoing
@@ -160,6 +165,7 @@ type seat struct {
 	finished int       // the last day told with DAILY_FINISH (-1: none)
 	inited   bool
 	done     bool // FINISH sent
+	closeDue bool // FINISH sent, the connection not yet closed (letGo)
 	asked    string
 	talkSeen int
 	whisSeen int
@@ -243,7 +249,7 @@ func newTable(g *Gateway, gm Game, gameID string, agents map[rules.Seat]string) 
 	t.setting, _ = json.Marshal(t.reg.Setting)
 	t.seats = make([]*seat, t.n+1)
 	for s, name := range agents {
-		t.seats[s] = &seat{t: t, no: s, name: name, wake: make(chan struct{}, 1), fwd: make(chan struct{}),
+		t.seats[s] = &seat{t: t, no: s, name: name, wake: make(chan struct{}, 1),
 			dayDue: -1, told: -1, finished: -1}
 	}
 	return t
@@ -286,35 +292,36 @@ func (t *table) join(s *seat) error {
 	// A lazy queue: a channel of 1,024 slots per seat and game was the
 	// largest allocation of a matched game, and a seat has a frame or two
 	// waiting. The bound is the same.
-	sub := game.NewLazySub(s.no, 1024, func() { t.box.put(mail{seat: s, kick: true}) })
+	//
+	// The game tells the table of what it queued (a mail), and the
+	// table takes it between its other work: no goroutine of its own per
+	// seat, whose wake-up and channels cost each frame twice over.
+	told := new(atomic.Bool)
+	var sub *game.Sub
+	sub = game.NewNotifySub(s.no, 1024, func() { t.box.put(mail{seat: s, kick: true}) }, func() {
+		if told.CompareAndSwap(false, true) {
+			t.box.put(mail{seat: s, queued: sub})
+		}
+	})
 	if err := t.a.Join(sub, s.evSeq, s.chatSeq); err != nil {
 		return err
 	}
-	s.sub = sub
-	stop := make(chan struct{})
-	s.fwd = stop
-	out := game.NewOutbox(sub)
-	go func() {
-		for {
-			for m, ok := out.Pop(); ok; m, ok = out.Pop() {
-				select {
-				case <-stop: // a new queue resends what this one held
-					return
-				default:
-				}
-				t.box.put(mail{seat: s, msg: m})
-			}
-			select {
-			case m := <-sub.Out:
-				out.Add(m)
-			case <-stop:
-				return
-			case <-t.a.Done():
-				return
-			}
-		}
-	}()
+	// Word of what Join queued is read by this goroutine, after this.
+	s.sub, s.out, s.queuedTold = sub, game.NewOutbox(sub), told
 	return nil
+}
+
+// take handles what the game has queued for the seat, one message at a
+// time, as it was queued. A queue the seat has left since (a new one
+// resends what it held) is not read.
+func (t *table) take(s *seat, from *game.Sub) {
+	if from != s.sub {
+		return
+	}
+	s.queuedTold.Store(false) // what is queued after this is told again
+	for m, ok := s.out.Pop(); ok && from == s.sub; m, ok = s.out.Pop() {
+		t.handle(&mail{seat: s, msg: m})
+	}
 }
 
 func (t *table) run() {
@@ -332,9 +339,14 @@ func (t *table) run() {
 		}
 		buf = t.box.take(buf)
 		for i := range buf {
-			t.handle(&buf[i])
+			if m := &buf[i]; m.queued != nil {
+				t.take(m.seat, m.queued)
+			} else {
+				t.handle(m)
+			}
 		}
 		t.release(false)
+		t.letGo(false)
 		if t.finished() {
 			t.stop()
 			if t.matched {
@@ -343,6 +355,33 @@ func (t *table) run() {
 			return
 		}
 		t.flushNotes()
+	}
+}
+
+// letGo closes the connections of the agents told FINISH once the
+// request log, FINISH's line with it, is stored: an agent let go may
+// read its game's log at once. It waits for every connected agent to be
+// told, so that the end is one write, unless the table stops (now).
+func (t *table) letGo(now bool) {
+	due := false
+	for _, s := range t.seats {
+		if s == nil {
+			continue
+		}
+		if !now && !s.done && s.currentConn() != nil {
+			return
+		}
+		due = due || s.closeDue
+	}
+	if !due {
+		return
+	}
+	t.flushNotesWait()
+	for _, s := range t.seats {
+		if s != nil && s.closeDue {
+			s.closeDue = false
+			s.enqueue(&outgoing{close: true})
+		}
 	}
 }
 
@@ -361,13 +400,12 @@ func (t *table) finished() bool {
 
 func (t *table) stop() {
 	t.release(true)
+	t.letGo(true)
 	t.flushNotesWait()
 	for _, s := range t.seats {
 		if s == nil {
 			continue
 		}
-		close(s.fwd)
-		s.fwd = make(chan struct{})
 		t.a.Leave(s.sub)
 		if c := s.currentConn(); c != nil && !s.done {
 			// the server stops: the game resumes with it, and the agent
@@ -412,7 +450,6 @@ func (t *table) handle(m *mail) {
 		}
 		t.flow(s)
 	case m.kick:
-		close(s.fwd)
 		if t.join(s) != nil {
 			return
 		}

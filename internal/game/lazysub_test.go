@@ -74,3 +74,48 @@ func TestALazyQueueKeepsOrderAndBound(t *testing.T) {
 		t.Fatalf("took %d messages with nobody reading: its bound is %d", size+1, size)
 	}
 }
+
+// TestANotifyQueueTellsOfWhatItTakes: a notifying queue calls its notify
+// for each message it takes and never for one it refuses (full); a reader
+// woken by it takes everything, in order, through an Outbox, with no
+// goroutine waiting on Out.
+func TestANotifyQueueTellsOfWhatItTakes(t *testing.T) {
+	const size, n = 64, 5000
+	var told int
+	var sub *Sub
+	var got []string
+	out := NewOutbox(nil)
+	sub = NewNotifySub(1, size, nil, func() {
+		told++
+		if told%7 == 0 { // the reader takes what waits now and then, as the conductor does
+			for m, ok := out.Pop(); ok; m, ok = out.Pop() {
+				got = append(got, string(m))
+			}
+		}
+	})
+	out.sub = sub
+	for i := range n {
+		if !sub.offer(fmt.Appendf(nil, "%d", i)) {
+			t.Fatalf("message %d refused with at most 7 waiting", i)
+		}
+	}
+	for m, ok := out.Pop(); ok; m, ok = out.Pop() {
+		got = append(got, string(m))
+	}
+	if told != n || len(got) != n {
+		t.Fatalf("%d messages: told %d times, read %d", n, told, len(got))
+	}
+	for i, m := range got {
+		if m != fmt.Sprint(i) {
+			t.Fatalf("message %d is %s: out of order", i, m)
+		}
+	}
+	full := NewNotifySub(1, size, nil, func() { told++ })
+	told = 0
+	for range size + 3 {
+		full.offer([]byte("x"))
+	}
+	if told != size {
+		t.Fatalf("a full queue told of %d messages; it took %d", told, size)
+	}
+}

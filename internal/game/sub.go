@@ -36,6 +36,9 @@ type Sub struct {
 	size  int
 	mu    sync.Mutex
 	spill [][]byte
+	// notify, if set, is called from the actor after each message queued
+	// (NewNotifySub).
+	notify func()
 }
 
 // NewSub makes a connection's queue of size messages; kick is called once,
@@ -58,6 +61,16 @@ func NewLazySub(seat rules.Seat, size int, kick func()) *Sub {
 	return &Sub{Seat: seat, Out: make(chan []byte, min(size, lazyOut)), kick: kick, size: size}
 }
 
+// NewNotifySub is NewLazySub for a reader that is told of each message
+// queued (notify, called from the actor; it must not wait) instead of
+// waiting on Out: a program's seat read by its conductor between other
+// work (the AIWolf gateway), with no goroutine of its own per seat.
+func NewNotifySub(seat rules.Seat, size int, kick, notify func()) *Sub {
+	s := NewLazySub(seat, size, kick)
+	s.notify = notify
+	return s
+}
+
 // Spilled takes the messages that wait behind Out, in order, once Out is
 // empty (none while it is not: they come after what it holds). The reader
 // calls it when Out is empty, before it waits on Out.
@@ -77,6 +90,16 @@ func (s *Sub) Spilled() [][]byte {
 
 // offer queues a message without waiting; false: the queue is full.
 func (s *Sub) offer(msg []byte) bool {
+	if !s.queue(msg) {
+		return false
+	}
+	if s.notify != nil {
+		s.notify()
+	}
+	return true
+}
+
+func (s *Sub) queue(msg []byte) bool {
 	if s.size == 0 {
 		select {
 		case s.Out <- msg:
