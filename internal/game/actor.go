@@ -261,6 +261,9 @@ func Restore(id string, cfg Config, st store.Store, recs []store.Record, hooks H
 	}
 	a := newActor(id, cfg, st, hooks, log, live, shown)
 	a.n, a.chats = int64(len(recs)), chats
+	if len(recs) > 0 {
+		a.lastAt = recs[len(recs)-1].At
+	}
 	now := a.now()
 	a.clk = sc.load(sc.resumeAt(now, &a.cfg.Timers, shown))
 	if a.clk.Slots != nil && a.clk.Marks == nil && a.clk.Released < len(events) {

@@ -205,4 +205,16 @@ func TestAStoppedActorsGameIsWhatItsRecordsReplay(t *testing.T) {
 	if last := recs[len(recs)-1]; !at.Equal(last.At) || last.Kind != "aiwolf" {
 		t.Fatalf("the game ended at %v; its last record (%s) is of %v", at, last.Kind, last.At)
 	}
+	// The same game restored after a restart, and stopped: its time is
+	// still its last record's.
+	b, err := Restore("r1", cfg, st, recs, Hooks{}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	b.Stop()
+	recs, _ = st.Records(context.Background(), "r1")
+	if g, at, ok := b.Ended(); !ok || len(g.Events()) != len(replayed.Events()) || !at.Equal(recs[len(recs)-1].At) {
+		t.Fatalf("restored and stopped: ok %v, %d events (want %d), ended at %v (its last record: %v)",
+			ok, len(g.Events()), len(replayed.Events()), at, recs[len(recs)-1].At)
+	}
 }
