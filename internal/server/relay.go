@@ -331,7 +331,7 @@ func (rc *relayConn) send(kind byte, p []byte) error {
 type relaySession struct {
 	room  string
 	owner string // the node that opened it: closed as moved when another adopts the room (hung.go)
-	conn  *websocket.Conn
+	conn  *frameConn
 	out   chan relayed
 	gone  chan struct{}
 	once  sync.Once
@@ -409,7 +409,7 @@ func (s *Server) relay(w http.ResponseWriter, r *http.Request, id string) bool {
 		return err == nil && !a.Gone
 	}
 	defer ask(envelope{Op: "close"})
-	conn, err := websocket.Accept(wsBuffers(w), r, &websocket.AcceptOptions{OriginPatterns: s.opts.Origins,
+	conn, err := accept(w, r, &websocket.AcceptOptions{OriginPatterns: s.opts.Origins,
 		CompressionMode: websocket.CompressionDisabled})
 	if err != nil {
 		return true

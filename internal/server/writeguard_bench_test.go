@@ -8,20 +8,31 @@ import (
 	"testing"
 
 	"github.com/coder/websocket"
+
+	"github.com/wolfden/wolfden/internal/game"
+	"github.com/wolfden/wolfden/internal/takeover"
 )
 
 // BenchmarkWriteAMessage: one day message (500 bytes) written to a real
 // WebSocket over loopback, read and dropped by a client, as the writer
-// writes it (the guard: one watchdog, a context that cannot end) and as it
-// wrote it before (the session's context, for which the library arms a
-// context.AfterFunc per write).
+// writes it (the guard: one watchdog, a context that cannot end, the frame
+// made here: frames.go), through the library's own writer with the same
+// guard, and as it wrote it at first (the library, and the session's
+// context, for which the library arms a context.AfterFunc per write).
 func BenchmarkWriteAMessage(b *testing.B) {
 	msg := []byte(`{"type":"event","seq":1,"kind":"x"}` + strings.Repeat(" ", 464))
-	for _, mode := range []string{"guard", "context per write"} {
+	for _, mode := range []string{"guard", "guard, the library's writer", "context per write"} {
 		b.Run(mode, func(b *testing.B) {
-			conns := make(chan *websocket.Conn, 1)
+			conns := make(chan wsConn, 1)
 			srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-				c, err := websocket.Accept(wsBuffers(w), r, &websocket.AcceptOptions{CompressionMode: websocket.CompressionDisabled})
+				opts := &websocket.AcceptOptions{CompressionMode: websocket.CompressionDisabled}
+				var c wsConn
+				var err error
+				if mode == "guard" {
+					c, err = accept(w, r, opts)
+				} else { // the library's writer, with a buffer that holds a night message as before
+					c, err = websocket.Accept(takeover.Writer{ResponseWriter: w, Size: game.NightMessage + 16}, r, opts)
+				}
 				if err != nil {
 					b.Error(err)
 					return
@@ -50,10 +61,10 @@ func BenchmarkWriteAMessage(b *testing.B) {
 			defer g.stop()
 			b.ReportAllocs()
 			for b.Loop() {
-				if mode == "guard" {
-					err = g.write(msg)
-				} else {
+				if mode == "context per write" {
 					err = conn.Write(ctx, websocket.MessageText, msg)
+				} else {
+					err = g.write(msg)
 				}
 				if err != nil {
 					b.Fatal(err)

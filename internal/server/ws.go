@@ -69,7 +69,7 @@ func (s *Server) websocket(w http.ResponseWriter, r *http.Request) {
 	// TestAWebSocketOutlivesTheHTTPTimeouts holds it to that.
 	// No compression: a compressed message's size would tell its contents,
 	// which the night's fixed-size messages hide (docs/server.md).
-	conn, err := websocket.Accept(wsBuffers(w), r, &websocket.AcceptOptions{OriginPatterns: s.opts.Origins,
+	conn, err := accept(w, r, &websocket.AcceptOptions{OriginPatterns: s.opts.Origins,
 		CompressionMode: websocket.CompressionDisabled})
 	if err != nil {
 		return // Accept has answered (a refused origin: 403)
