@@ -102,6 +102,10 @@ func Open(path string) (*DB, error) {
 	if err != nil {
 		return fail(err)
 	}
+	if w.j, err = openJournal(ctx, db, path); err != nil {
+		w.close()
+		return fail(err)
+	}
 	ckpt, err := db.Conn(ctx)
 	if err != nil {
 		w.close()
@@ -109,6 +113,8 @@ func Open(path string) (*DB, error) {
 	}
 	d := &DB{db: db, queue: make(chan *op, maxBatch), stopped: make(chan struct{}), w: w, lock: lock,
 		checkpointed: make(chan struct{})}
+	w.flushTimer = time.AfterFunc(time.Hour, func() { _ = d.do(context.Background(), &op{kind: opMove}) })
+	w.flushTimer.Stop()
 	go checkpointer(ckpt, w.kick, &w.caughtUp, d.checkpointed)
 	go d.write()
 	return d, nil
@@ -339,7 +345,7 @@ func (d *DB) Records(ctx context.Context, roomID string) ([]store.Record, error)
 	if d.isClosed() {
 		return nil, ErrClosed
 	}
-	recs, err := d.records(ctx, roomID)
+	recs, err := d.withJournal(ctx, roomID)
 	if err != nil {
 		return nil, fmt.Errorf("sqlite: records of room %q: %w", roomID, err)
 	}
@@ -411,6 +417,7 @@ const (
 	opFree
 	// opFunc runs fn in the transaction (the accounts' writes).
 	opFunc
+	opMove          // nothing but the journal's move (journal.go)
 	opArena         // store.Arena's AddArenaRun
 	opArenaStanding // store.Arena's UpdateArenaStanding
 )
@@ -472,6 +479,9 @@ func (d *DB) write() {
 			d.w.restart() // its callers have their answers
 		}
 	}
+	if d.w.pend.count > 0 {
+		d.w.run(nil) // the journal's last records, moved as the store closes
+	}
 }
 
 func take(batch []*op, o *op) []*op {
@@ -492,6 +502,12 @@ type writer struct {
 	// A matched game's standing (updateStanding), once a game.
 	standingGames, putStanding, putRating *sql.Stmt
 	commits                               int // transactions committed (tests)
+	// The journal (journal.go), nil for a writer without one; pend is its
+	// records not yet moved into the database, which flushTimer moves.
+	j             *journal
+	pend          *pending
+	flushTimer    *time.Timer
+	journalWrites int // (tests)
 	// sinceKick counts the writes committed since the last kick of the
 	// checkpointer (each changes two pages or more, however many share a
 	// commit); kick is closed as the writer stops.
@@ -501,7 +517,9 @@ type writer struct {
 }
 
 func newWriter(ctx context.Context, db *sql.DB) (*writer, error) {
-	w := &writer{last: make(map[string]int64), kick: make(chan struct{}, 1)}
+	w := &writer{last: make(map[string]int64), kick: make(chan struct{}, 1), pend: &pending{rooms: map[string][]journaled{}},
+		flushTimer: time.NewTimer(time.Hour)}
+	w.flushTimer.Stop()
 	var err error
 	prepare := func(query string) *sql.Stmt {
 		if err != nil {
@@ -534,6 +552,8 @@ func newWriter(ctx context.Context, db *sql.DB) (*writer, error) {
 }
 
 func (w *writer) close() {
+	w.flushTimer.Stop()
+	w.j.close()
 	close(w.kick)
 	for _, s := range []*sql.Stmt{w.insertRecord, w.lastRecord, w.insertRoom, w.update, w.standingGames, w.putStanding, w.putRating} {
 		if s != nil {
@@ -549,6 +569,10 @@ func (w *writer) close() {
 // each op is retried in a transaction of its own, so that only the op at
 // fault fails.
 func (w *writer) run(batch []*op) {
+	if len(batch) > 0 && w.journalable(batch) {
+		w.journal(batch)
+		return
+	}
 	refusals, err := w.commit(batch)
 	switch {
 	case err == nil:
@@ -574,16 +598,22 @@ func (w *writer) commit(batch []*op) (refusals []error, err error) {
 	if t.tx, err = w.conn.BeginTx(ctx, nil); err != nil {
 		return nil, err
 	}
+	// The journal's records first: the batch's writes come after them.
+	err = t.move(ctx)
 	refusals = make([]error, len(batch))
 	for i, o := range batch {
-		if refusals[i], err = t.apply(ctx, o); err != nil {
+		if err != nil {
 			break
 		}
+		refusals[i], err = t.apply(ctx, o)
 	}
 	if err != nil {
 		t.tx.Rollback()
 	} else {
 		err = t.tx.Commit()
+	}
+	if t.moving {
+		w.moved(err == nil)
 	}
 	if err != nil {
 		// The failure may come from a number the writer remembered wrong
@@ -620,6 +650,7 @@ type txn struct {
 	standingGames, putStanding, putRating        *sql.Stmt
 	last                                         map[string]int64 // as writer.last
 	over                                         []string         // rooms whose game is over
+	moving                                       bool             // it moves the journal's records
 }
 
 // stmt is the writer's statement s bound to the transaction (*in, made on
@@ -646,6 +677,8 @@ func (t *txn) apply(ctx context.Context, o *op) (refusal, err error) {
 		return t.claim(ctx, o)
 	case opFunc:
 		return o.fn(ctx, t.tx)
+	case opMove:
+		return nil, nil
 	case opArena:
 		return t.addArena(ctx, o.arena)
 	case opArenaStanding:

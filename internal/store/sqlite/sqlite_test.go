@@ -137,6 +137,15 @@ func TestHelperAppendThenWait(t *testing.T) {
 	if err := db.Append(ctx, "r1", records(1, 2)...); err != nil {
 		t.Fatal(err)
 	}
+	// The room's last record is known now: these go to the journal.
+	for n := int64(3); n <= 4; n++ {
+		if err := db.Append(ctx, "r1", record(n)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if db.w.journalWrites != 2 {
+		t.Fatalf("%d appends were journaled, want 2", db.w.journalWrites)
+	}
 	os.Stdout.WriteString("ok\n")
 	time.Sleep(time.Minute) // to be killed, with the store open
 }
@@ -175,7 +184,7 @@ func TestKilledProcessKeepsAppendedRecord(t *testing.T) {
 
 	db := open(t, path)
 	defer db.Close()
-	wantRecords(t, db, "r1", records(1, 2))
+	wantRecords(t, db, "r1", records(1, 4))
 }
 
 // TestClaimsAreMigratedFromTheRooms: a file from before the claims gets

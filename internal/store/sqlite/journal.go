@@ -1,0 +1,426 @@
+package sqlite
+
+import (
+	"bytes"
+	"context"
+	"database/sql"
+	"encoding/binary"
+	"errors"
+	"fmt"
+	"hash/crc32"
+	"io"
+	"maps"
+	"os"
+	"slices"
+	"sync"
+	"time"
+
+	"github.com/wolfden/wolfden/internal/store"
+)
+
+// The journal takes the appends of games in play. A commit of SQLite costs
+// a transaction's begin, its locks and the WAL's frames, about 100 µs, and
+// a game writes a record at a time: an AIWolf game of five agents made 20
+// commits, a fifth of its server's CPU (docs/benchmarks.md). A batch of
+// appends to rooms whose last record the writer knows is written instead to
+// the journal, a file beside the database, in one write(2), and is as
+// durable when that returns as a commit under synchronous=NORMAL: the
+// system has it, and a killed process loses nothing. The journal's records
+// move into the database, in bulk, with the next transaction the writer
+// commits for any other reason (a room created, started, ended: every few
+// records in an AIWolf game), after flushEvery records, or flushAfter after
+// the first one; Close moves the rest. Until then Records reads them from
+// memory.
+//
+// The file holds a header, journalMagic and the journal's epoch, then the
+// entries, each its payload's length and CRC-32 and the payload. A move
+// stores the epoch it moved in the database, in its transaction, and the
+// file then starts over with the next epoch: at Open, a journal whose epoch
+// the database already holds was moved (the process died before the file
+// started over) and is dropped; one of the next epoch is moved then. An
+// entry cut short by the process's death ends the file: its write had not
+// returned, so its callers had no answer.
+
+const (
+	journalMagic = "wfdnjrn1"
+	headerSize   = len(journalMagic) + 8
+	flushEvery   = 4096
+	flushBytes   = 8 << 20
+	flushAfter   = time.Second
+)
+
+type journal struct {
+	f     *os.File
+	path  string
+	epoch int64
+	size  int64 // the file's length: the header and whole entries
+	buf   []byte
+	// broken is a failed write that could not be taken back (the file may
+	// end in a cut entry); the writer commits everything from then on.
+	broken error
+}
+
+// pending are the journal's records not yet in the database, for the
+// readers. gen is odd while a transaction that moves them is under way.
+type pending struct {
+	mu    sync.Mutex
+	gen   uint64
+	rooms map[string][]journaled
+	count int
+}
+
+type journaled struct {
+	rec    store.Record // its Events unset: events holds them, encoded
+	events []byte
+}
+
+// openJournal opens the journal beside the database at path, moving what a
+// process that died left in it into the database first.
+func openJournal(ctx context.Context, db *sql.DB, path string) (*journal, error) {
+	name := path + ".records"
+	f, err := os.OpenFile(name, os.O_RDWR|os.O_CREATE, 0o644)
+	if err != nil {
+		return nil, fmt.Errorf("the journal %s: %w", name, err)
+	}
+	j := &journal{f: f, path: name}
+	if err := j.recover(ctx, db); err != nil {
+		f.Close()
+		return nil, fmt.Errorf("the journal %s: %w", name, err)
+	}
+	return j, nil
+}
+
+func (j *journal) recover(ctx context.Context, db *sql.DB) error {
+	var moved int64
+	if err := db.QueryRowContext(ctx, `SELECT epoch FROM journal`).Scan(&moved); err != nil {
+		return err
+	}
+	data, err := io.ReadAll(j.f)
+	if err != nil {
+		return err
+	}
+	j.epoch = moved + 1
+	if len(data) < headerSize { // new, or cut short as it started over
+		return j.restart()
+	}
+	if string(data[:len(journalMagic)]) != journalMagic {
+		return errors.New("it is not a wolfden journal (move it away if it is not needed)")
+	}
+	epoch := int64(binary.LittleEndian.Uint64(data[len(journalMagic):headerSize]))
+	switch {
+	case epoch <= moved: // moved already
+		return j.restart()
+	case epoch > moved+1:
+		return fmt.Errorf("its epoch is %d, and the database holds epoch %d: it belongs to another database", epoch, moved)
+	}
+	var recs []journaled
+	var rooms []string
+	for rest := data[headerSize:]; ; {
+		room, r, next, ok := decodeEntry(rest)
+		if !ok {
+			break // the end, or an entry cut short: its write never returned
+		}
+		rooms, recs, rest = append(rooms, room), append(recs, r), next
+	}
+	tx, err := db.BeginTx(ctx, nil)
+	if err != nil {
+		return err
+	}
+	defer tx.Rollback()
+	last := map[string]int64{}
+	for i, r := range recs {
+		l, ok := last[rooms[i]]
+		if !ok {
+			if err := tx.QueryRowContext(ctx, `SELECT coalesce(max(n), 0) FROM records WHERE room_id = ?`, rooms[i]).Scan(&l); err != nil {
+				return err
+			}
+		}
+		if r.rec.N != l+1 {
+			return fmt.Errorf("its record %d of room %q does not follow the stored %d", r.rec.N, rooms[i], l)
+		}
+		if _, err := tx.ExecContext(ctx, `INSERT INTO records (room_id, n, at, kind, body, events, clock) VALUES (?, ?, ?, ?, ?, ?, ?)`,
+			rooms[i], r.rec.N, nanos(r.rec.At), r.rec.Kind, r.rec.Body, r.events, r.rec.Clock); err != nil {
+			return err
+		}
+		last[rooms[i]] = r.rec.N
+	}
+	if _, err := tx.ExecContext(ctx, `UPDATE journal SET epoch = ?`, epoch); err != nil {
+		return err
+	}
+	if err := tx.Commit(); err != nil {
+		return err
+	}
+	j.epoch = epoch + 1
+	return j.restart()
+}
+
+// restart empties the file and writes its header, of epoch j.epoch.
+func (j *journal) restart() error {
+	if err := j.f.Truncate(0); err != nil {
+		return err
+	}
+	h := append([]byte(journalMagic), make([]byte, 8)...)
+	binary.LittleEndian.PutUint64(h[len(journalMagic):], uint64(j.epoch))
+	if _, err := j.f.WriteAt(h, 0); err != nil {
+		return err
+	}
+	j.size = int64(headerSize)
+	return nil
+}
+
+// write appends the entries encoded in j.buf; on failure the file is cut
+// back to its last whole entry.
+func (j *journal) write() error {
+	_, err := j.f.WriteAt(j.buf, j.size)
+	if err == nil {
+		j.size += int64(len(j.buf))
+		return nil
+	}
+	if terr := j.f.Truncate(j.size); terr != nil {
+		j.broken = errors.Join(err, terr)
+	}
+	return err
+}
+
+func (j *journal) close() {
+	if j != nil {
+		j.f.Close()
+	}
+}
+
+// appendEntry encodes one record of room into b.
+func appendEntry(b []byte, room string, r store.Record, events []byte) []byte {
+	start := len(b)
+	b = append(b, make([]byte, 8)...) // the length and CRC, below
+	b = appendBytes(b, []byte(room))
+	b = binary.AppendVarint(b, r.N)
+	at, _ := nanos(r.At).(int64)
+	b = binary.AppendVarint(b, at) // 0: the zero time
+	b = appendBytes(b, []byte(r.Kind))
+	b = appendBytes(b, r.Body)
+	b = appendBytes(b, events)
+	b = appendBytes(b, r.Clock)
+	payload := b[start+8:]
+	binary.LittleEndian.PutUint32(b[start:], uint32(len(payload)))
+	binary.LittleEndian.PutUint32(b[start+4:], crc32.ChecksumIEEE(payload))
+	return b
+}
+
+// appendBytes appends p's length plus one, 0 for nil (stored as NULL), then p.
+func appendBytes(b, p []byte) []byte {
+	if p == nil {
+		return append(b, 0)
+	}
+	return append(binary.AppendUvarint(b, uint64(len(p))+1), p...)
+}
+
+// decodeEntry reads the entry at the start of data; ok is false at the end
+// of the entries or at one cut short or damaged.
+func decodeEntry(data []byte) (room string, r journaled, rest []byte, ok bool) {
+	if len(data) < 8 {
+		return "", r, nil, false
+	}
+	n := int(binary.LittleEndian.Uint32(data))
+	if n > len(data)-8 {
+		return "", r, nil, false
+	}
+	payload := data[8 : 8+n]
+	if crc32.ChecksumIEEE(payload) != binary.LittleEndian.Uint32(data[4:]) {
+		return "", r, nil, false
+	}
+	p := payload
+	field := func() []byte {
+		l, k := binary.Uvarint(p)
+		if k <= 0 || l > uint64(len(p)-k)+1 {
+			ok = false
+			return nil
+		}
+		p = p[k:]
+		if l == 0 {
+			return nil
+		}
+		f := slices.Clone(p[:l-1])
+		p = p[l-1:]
+		return f
+	}
+	varint := func() int64 {
+		v, k := binary.Varint(p)
+		if k <= 0 {
+			ok = false
+			return 0
+		}
+		p = p[k:]
+		return v
+	}
+	ok = true
+	room = string(field())
+	r.rec.N = varint()
+	if at := varint(); at != 0 {
+		r.rec.At = time.Unix(0, at).UTC()
+	}
+	r.rec.Kind = string(field())
+	r.rec.Body = field()
+	r.events = field()
+	r.rec.Clock = field()
+	return room, r, data[8+n:], ok && len(p) == 0
+}
+
+// journalable: every op of the batch is an append to a room whose last
+// record the writer knows, so the journal can take them.
+func (w *writer) journalable(batch []*op) bool {
+	if w.j == nil || w.j.broken != nil {
+		return false
+	}
+	for _, o := range batch {
+		if o.kind != opAppend {
+			return false
+		}
+		if _, ok := w.last[o.roomID]; !ok {
+			return false
+		}
+	}
+	return true
+}
+
+// journal writes batch to the journal in one write and answers its callers.
+func (w *writer) journal(batch []*op) {
+	j := w.j
+	j.buf = j.buf[:0]
+	answers := make([]error, len(batch))
+	last := map[string]int64{}
+	for i, o := range batch {
+		l, ok := last[o.roomID]
+		if !ok {
+			l = w.last[o.roomID]
+		}
+		switch n := o.recs[0].N; {
+		case n <= l:
+			answers[i] = fmt.Errorf("sqlite: append to room %q: record %d is already stored (the last is %d)", o.roomID, n, l)
+			continue
+		case n > l+1:
+			answers[i] = fmt.Errorf("sqlite: append to room %q: record %d leaves a gap after the last stored record, %d", o.roomID, n, l)
+			continue
+		}
+		for k, r := range o.recs {
+			j.buf = appendEntry(j.buf, o.roomID, r, o.events[k])
+		}
+		last[o.roomID] = o.recs[len(o.recs)-1].N
+	}
+	if err := j.write(); err != nil {
+		for _, o := range batch {
+			o.done <- fmt.Errorf("sqlite: append to room %q: the journal %s: %w", o.roomID, j.path, err)
+		}
+		return
+	}
+	w.journalWrites++
+	w.pend.mu.Lock()
+	if w.pend.count == 0 {
+		w.flushTimer.Reset(flushAfter)
+	}
+	for i, o := range batch {
+		if answers[i] != nil {
+			continue
+		}
+		for k, r := range o.recs {
+			// The caller may reuse its buffers once answered.
+			r.Events, r.Body, r.Clock = nil, bytes.Clone(r.Body), bytes.Clone(r.Clock)
+			w.pend.rooms[o.roomID] = append(w.pend.rooms[o.roomID], journaled{rec: r, events: o.events[k]})
+		}
+		w.pend.count += len(o.recs)
+	}
+	full := w.pend.count >= flushEvery
+	w.pend.mu.Unlock()
+	maps.Copy(w.last, last)
+	for i, o := range batch {
+		o.done <- answers[i]
+	}
+	if full || j.size >= flushBytes {
+		w.run(nil) // a transaction of the move alone
+	}
+}
+
+// move inserts the pending records in the transaction and marks the
+// journal's epoch moved; moved then starts the journal over.
+func (t *txn) move(ctx context.Context) error {
+	w := t.w
+	if w.j == nil {
+		return nil
+	}
+	w.pend.mu.Lock()
+	count := w.pend.count
+	if count > 0 {
+		w.pend.gen++ // odd: readers wait for the commit
+	}
+	rooms := w.pend.rooms
+	w.pend.mu.Unlock()
+	if count == 0 {
+		return nil
+	}
+	t.moving = true
+	for room, recs := range rooms {
+		for _, r := range recs {
+			if _, err := t.stmt(ctx, &t.insertRecord, w.insertRecord).ExecContext(ctx, room, r.rec.N, nanos(r.rec.At), r.rec.Kind, r.rec.Body, r.events, r.rec.Clock); err != nil {
+				return fmt.Errorf("the journal's records: %w", err)
+			}
+		}
+	}
+	_, err := t.tx.ExecContext(ctx, `UPDATE journal SET epoch = ?`, w.j.epoch)
+	return err
+}
+
+// moved ends a move: committed (the journal starts over, its records are
+// the database's) or not (they stay pending).
+func (w *writer) moved(committed bool) {
+	w.pend.mu.Lock()
+	defer w.pend.mu.Unlock()
+	if committed {
+		w.flushTimer.Stop()
+		w.sinceKick += w.pend.count
+		w.pend.rooms = map[string][]journaled{}
+		w.pend.count = 0
+		w.j.epoch++
+		if err := w.j.restart(); err != nil {
+			w.j.broken = err
+		}
+	}
+	w.pend.gen++
+}
+
+// withJournal reads a room's records from the database and, after them,
+// those still in the journal. A move committed between the two reads would
+// leave a room just reset with its records from before, so the reads are
+// made again if one ran meanwhile.
+func (d *DB) withJournal(ctx context.Context, roomID string) ([]store.Record, error) {
+	p := d.w.pend
+	for {
+		p.mu.Lock()
+		gen := p.gen
+		extra := slices.Clone(p.rooms[roomID])
+		p.mu.Unlock()
+		if gen%2 == 1 { // a move is being committed
+			time.Sleep(100 * time.Microsecond)
+			continue
+		}
+		recs, err := d.records(ctx, roomID)
+		if err != nil {
+			return nil, err
+		}
+		p.mu.Lock()
+		same := p.gen == gen
+		p.mu.Unlock()
+		if !same {
+			continue
+		}
+		for _, r := range extra {
+			if len(recs) > 0 && r.rec.N <= recs[len(recs)-1].N {
+				continue
+			}
+			rec := r.rec
+			if rec.Events, err = store.DecodeEvents(r.events); err != nil {
+				return nil, fmt.Errorf("record %d: %w", rec.N, err)
+			}
+			recs = append(recs, rec)
+		}
+		return recs, nil
+	}
+}

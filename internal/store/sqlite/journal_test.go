@@ -1,0 +1,170 @@
+package sqlite
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/wolfden/wolfden/internal/store"
+)
+
+// storedRecords counts a room's records in the database itself, not the
+// journal.
+func storedRecords(t *testing.T, db *DB, room string) int {
+	t.Helper()
+	var n int
+	if err := db.db.QueryRowContext(ctx, `SELECT count(*) FROM records WHERE room_id = ?`, room).Scan(&n); err != nil {
+		t.Fatal(err)
+	}
+	return n
+}
+
+// TestAGamesAppendsAreJournaledAndMovedWithTheNextCommit: once the writer
+// knows a room's last record, its appends take no commit; they are read
+// back at once, and the next transaction (here a room's update) moves them
+// into the database.
+func TestAGamesAppendsAreJournaledAndMovedWithTheNextCommit(t *testing.T) {
+	db, _ := openTemp(t)
+	createRoom(t, db, room("r", store.StatusRunning, 1))
+	if err := db.Append(ctx, "r", record(1)); err != nil {
+		t.Fatal(err)
+	}
+	commits := db.w.commits
+	for n := int64(2); n <= 11; n++ {
+		if err := db.Append(ctx, "r", record(n)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if c := db.w.commits - commits; c != 0 {
+		t.Errorf("ten appends took %d commits", c)
+	}
+	if db.w.journalWrites != 10 {
+		t.Errorf("%d appends were journaled, want 10", db.w.journalWrites)
+	}
+	wantRecords(t, db, "r", records(1, 11))
+	if n := storedRecords(t, db, "r"); n != 1 {
+		t.Errorf("%d records in the database before the move, want 1", n)
+	}
+	// The journal checks what the database would: a duplicate, a gap.
+	for _, n := range []int64{11, 13} {
+		if err := db.Append(ctx, "r", record(n)); err == nil || !strings.Contains(err.Error(), `room "r"`) {
+			t.Errorf("record %d after 11: got %v, want a refusal naming the room", n, err)
+		}
+	}
+	if err := db.UpdateRoom(ctx, room("r", store.StatusRunning, 2)); err != nil {
+		t.Fatal(err)
+	}
+	if n := storedRecords(t, db, "r"); n != 11 {
+		t.Errorf("%d records in the database after the update, want 11", n)
+	}
+	wantRecords(t, db, "r", records(1, 11))
+}
+
+// TestAResetRoomDropsItsJournaledRecords: a reset moves the journal's
+// records and drops them with the others.
+func TestAResetRoomDropsItsJournaledRecords(t *testing.T) {
+	db, _ := openTemp(t)
+	createRoom(t, db, room("r", store.StatusRunning, 1))
+	for n := int64(1); n <= 3; n++ {
+		if err := db.Append(ctx, "r", record(n)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := db.ResetRoom(ctx, room("r", store.StatusOpen, 2)); err != nil {
+		t.Fatal(err)
+	}
+	wantRecords(t, db, "r", nil)
+	if err := db.Append(ctx, "r", record(1)); err != nil {
+		t.Fatal(err)
+	}
+	wantRecords(t, db, "r", records(1, 1))
+}
+
+// TestAJournalLeftAtACrashIsMovedOnce: a journal left by a process that
+// died is moved at the next Open, whole entries only (the last one cut
+// short never had an answer); one whose move was committed before the
+// death (the file had not started over) is not moved twice; a journal of
+// another database is refused at Open, naming the file.
+func TestAJournalLeftAtACrashIsMovedOnce(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "w.db")
+	db := open(t, path)
+	createRoom(t, db, room("r", store.StatusRunning, 1))
+	for n := int64(1); n <= 4; n++ {
+		if err := db.Append(ctx, "r", record(n)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	left, err := os.ReadFile(path + ".records") // records 2 to 4, as a death would leave them
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := db.Close(); err != nil { // moves them: the file starts over
+		t.Fatal(err)
+	}
+	leave := func(b []byte) {
+		t.Helper()
+		if err := os.WriteFile(path+".records", b, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+
+	// Moved already (its epoch is the database's): dropped.
+	leave(left)
+	db = open(t, path)
+	wantRecords(t, db, "r", records(1, 4))
+	for n := int64(5); n <= 7; n++ {
+		if err := db.Append(ctx, "r", record(n)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	left, err = os.ReadFile(path + ".records")
+	if err != nil {
+		t.Fatal(err)
+	}
+	db.w.flushTimer.Stop() // as a death: nothing moved, the store left open
+	db.w.j.f.Close()
+	db.lock.release()
+
+	// Not moved yet, its last entry cut short: records 5 and 6 are moved.
+	leave(left[:len(left)-3])
+	db = open(t, path)
+	wantRecords(t, db, "r", records(1, 6))
+	if n := storedRecords(t, db, "r"); n != 6 {
+		t.Errorf("%d records in the database after the Open, want 6", n)
+	}
+	if err := db.Close(); err != nil {
+		t.Fatal(err)
+	}
+
+	// Of an epoch this database never had.
+	other := append([]byte(journalMagic), 99, 0, 0, 0, 0, 0, 0, 0)
+	leave(other)
+	if _, err := Open(path); err == nil || !strings.Contains(err.Error(), path+".records") {
+		t.Errorf("a journal of another database: got %v, want an error naming it", err)
+	}
+}
+
+// TestAnEntryReadsBackAsWritten: every field of a record, an empty body
+// and a nil one told apart, as the database tells them apart.
+func TestAnEntryReadsBackAsWritten(t *testing.T) {
+	r := record(7)
+	for _, c := range []struct {
+		name        string
+		body, clock []byte
+	}{{"nil", nil, nil}, {"empty", []byte{}, []byte{}}, {"full", []byte(`{"a":1}`), []byte{1, 2}}} {
+		r.Body, r.Clock = c.body, c.clock
+		b := appendEntry(nil, "room", r, []byte("ev"))
+		room, got, rest, ok := decodeEntry(b)
+		if !ok || len(rest) != 0 || room != "room" || got.rec.N != 7 || !got.rec.At.Equal(r.At) || got.rec.Kind != r.Kind ||
+			string(got.events) != "ev" || (got.rec.Body == nil) != (c.body == nil) || string(got.rec.Body) != string(c.body) ||
+			(got.rec.Clock == nil) != (c.clock == nil) || string(got.rec.Clock) != string(c.clock) {
+			t.Errorf("%s: read back %q %+v (ok %v)", c.name, room, got, ok)
+		}
+		for cut := range len(b) {
+			if _, _, _, ok := decodeEntry(b[:cut]); ok {
+				t.Errorf("%s: an entry cut to %d of its %d bytes was read", c.name, cut, len(b))
+			}
+		}
+	}
+}
