@@ -293,12 +293,7 @@ func (w *writer) journal(batch []*op) {
 		if !ok {
 			l = w.last[o.roomID]
 		}
-		switch n := o.recs[0].N; {
-		case n <= l:
-			answers[i] = fmt.Errorf("sqlite: append to room %q: record %d is already stored (the last is %d)", o.roomID, n, l)
-			continue
-		case n > l+1:
-			answers[i] = fmt.Errorf("sqlite: append to room %q: record %d leaves a gap after the last stored record, %d", o.roomID, n, l)
+		if answers[i] = follows(o.roomID, o.recs[0].N, l); answers[i] != nil {
 			continue
 		}
 		for k, r := range o.recs {
@@ -306,9 +301,18 @@ func (w *writer) journal(batch []*op) {
 		}
 		last[o.roomID] = o.recs[len(o.recs)-1].N
 	}
+	if len(j.buf) == 0 { // every one refused
+		for i, o := range batch {
+			o.done <- answers[i]
+		}
+		return
+	}
 	if err := j.write(); err != nil {
-		for _, o := range batch {
-			o.done <- fmt.Errorf("sqlite: append to room %q: the journal %s: %w", o.roomID, j.path, err)
+		for i, o := range batch {
+			if answers[i] == nil {
+				answers[i] = fmt.Errorf("sqlite: append to room %q: the journal %s: %w", o.roomID, j.path, err)
+			}
+			o.done <- answers[i]
 		}
 		return
 	}

@@ -709,11 +709,8 @@ func (t *txn) apply(ctx context.Context, o *op) (refusal, err error) {
 		}
 		t.last[o.roomID] = last
 	}
-	switch n := o.recs[0].N; {
-	case n <= last:
-		return fmt.Errorf("sqlite: append to room %q: record %d is already stored (the last is %d)", o.roomID, n, last), nil
-	case n > last+1:
-		return fmt.Errorf("sqlite: append to room %q: record %d leaves a gap after the last stored record, %d", o.roomID, n, last), nil
+	if refusal := follows(o.roomID, o.recs[0].N, last); refusal != nil {
+		return refusal, nil
 	}
 	if o.kind == opStart {
 		if refusal, err := t.updateRoom(ctx, o.room); refusal != nil || err != nil {
@@ -730,6 +727,18 @@ func (t *txn) apply(ctx context.Context, o *op) (refusal, err error) {
 	}
 	t.last[o.roomID] = o.recs[len(o.recs)-1].N
 	return nil, nil
+}
+
+// follows refuses a room's record n unless it follows last, the room's
+// last stored record.
+func follows(room string, n, last int64) error {
+	switch {
+	case n <= last:
+		return fmt.Errorf("sqlite: append to room %q: record %d is already stored (the last is %d)", room, n, last)
+	case n > last+1:
+		return fmt.Errorf("sqlite: append to room %q: record %d leaves a gap after the last stored record, %d", room, n, last)
+	}
+	return nil
 }
 
 func (t *txn) updateRoom(ctx context.Context, r store.Room) (refusal, err error) {
