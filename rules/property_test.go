@@ -278,7 +278,10 @@ func noLeaks(rt *rapid.T, g *Game) {
 			// the mirror seer believes he is the seer, and his checks lie.
 			mirror := g.role[s] == MirrorSeer && (x == s && k == Seer || x != s)
 			imitated := g.role[x] == MechanicalWolf && k == g.mechCard // a card check reads the card he imitated
-			if k != g.role[x] && !(mate && k == Werewolf) && !g.has(g.swappedEver, x) && !mirror && !imitated {
+			// The eclipse queen's shelter rebounds a check onto the checker,
+			// who is told his own card as the aimed seat's.
+			rebound := checked && g.cardSet&(1<<EclipseWolfQueen) != 0 && k == g.role[s]
+			if k != g.role[x] && !(mate && k == Werewolf) && !g.has(g.swappedEver, x) && !mirror && !imitated && !rebound {
 				rt.Fatalf("seat %d believes seat %d is %s; it is %s", s, x, k, g.role[x])
 			}
 		}
