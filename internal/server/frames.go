@@ -18,7 +18,7 @@ import (
 // one call each, past the WebSocket library. The library's write path
 // around that call (its channel lock, its message writer's reset, the
 // frame header written byte by byte into its buffer, a timeout context
-// swapped in and out) was a sixth of the writers' time at 10,000 players
+// swapped in and out) was a fifth of the writers' time at 10,000 players
 // (docs/benchmarks.md); the frame on the wire is the same. The library
 // still reads, answers pings, and writes the close handshake: its frames
 // pass through sock, whose lock keeps them and ours whole.
@@ -53,7 +53,7 @@ const (
 )
 
 // wsControlBuffer is the library's write buffer: its own frames are
-// control frames, at most 125 bytes of payload and a 4-byte header.
+// control frames, at most 125 bytes of payload and a 2-byte header.
 const wsControlBuffer = 256
 
 // frames are the buffers messages are framed in, held only during a write:
