@@ -138,7 +138,7 @@ func (j *journal) recover(ctx context.Context, db *sql.DB) error {
 		if r.rec.N != l+1 {
 			return fmt.Errorf("its record %d of room %q does not follow the stored %d", r.rec.N, rooms[i], l)
 		}
-		if _, err := tx.ExecContext(ctx, `INSERT INTO records (room_id, n, at, kind, body, events, clock) VALUES (?, ?, ?, ?, ?, ?, ?)`,
+		if _, err := tx.ExecContext(ctx, insertRecord,
 			rooms[i], r.rec.N, nanos(r.rec.At), r.rec.Kind, r.rec.Body, r.events, r.rec.Clock); err != nil {
 			return err
 		}

@@ -290,6 +290,10 @@ func (d *DB) isClosed() bool {
 
 const roomColumns = `id, created, updated, status, config, seats, code`
 
+// insertRecord stores one record: the writer's statement, and the
+// journal's recovery at Open.
+const insertRecord = `INSERT INTO records (room_id, n, at, kind, body, events, clock) VALUES (?, ?, ?, ?, ?, ?, ?)`
+
 // Room reads one room.
 func (d *DB) Room(ctx context.Context, id string) (store.Room, error) {
 	if d.isClosed() {
@@ -529,7 +533,7 @@ func newWriter(ctx context.Context, db *sql.DB) (*writer, error) {
 		s, err = db.PrepareContext(ctx, query)
 		return s
 	}
-	w.insertRecord = prepare(`INSERT INTO records (room_id, n, at, kind, body, events, clock) VALUES (?, ?, ?, ?, ?, ?, ?)`)
+	w.insertRecord = prepare(insertRecord)
 	w.lastRecord = prepare(`SELECT EXISTS (SELECT 1 FROM rooms WHERE id = ?1), (SELECT coalesce(max(n), 0) FROM records WHERE room_id = ?1)`)
 	w.insertRoom = prepare(`INSERT INTO rooms (` + roomColumns + `) VALUES (?, ?, ?, ?, ?, ?, ?) ON CONFLICT (id) DO NOTHING`)
 	w.update = prepare(`UPDATE rooms SET status = ?, config = ?, seats = ?, updated = ?, code = ? WHERE id = ?`)
