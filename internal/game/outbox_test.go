@@ -64,3 +64,67 @@ func sameBytes(msg []byte, queued [][]byte) bool {
 	}
 	return false
 }
+
+// TestADirectWriteNeverOvertakesWhatTheWriterHolds: the actor writes a
+// message itself only while the writer has nothing taken or waiting, so
+// the connection gets every message in the order queued, whichever wrote
+// it; a message not written, or a frame's rest handed over, keeps the
+// writer busy until it is idle again, and Hold ends the direct writes.
+func TestADirectWriteNeverOvertakesWhatTheWriterHolds(t *testing.T) {
+	sub := NewLazySub(1, 16, nil)
+	var wire []string // what reached the connection, in order
+	mode := Wrote
+	sub.WriteDirect(func(m []byte) Direct {
+		if mode != NotWritten {
+			wire = append(wire, string(m))
+		}
+		return mode
+	})
+	out := NewOutbox(sub)
+	writerTakes := func() {
+		for b, ok := out.Pop(); ok; b, ok = out.Pop() {
+			wire = append(wire, string(b))
+		}
+	}
+	offer := func(m string) {
+		if !sub.offer([]byte(m)) {
+			t.Fatalf("%s refused", m)
+		}
+	}
+	offer("m1") // before the writer's first Idle: queued
+	if sub.Idle() {
+		t.Fatal("idle with m1 waiting")
+	}
+	writerTakes()
+	if !sub.Idle() {
+		t.Fatal("not idle with nothing waiting")
+	}
+	offer("m2") // direct
+	mode = NotWritten
+	offer("m3") // the socket was full: queued, the writer busy
+	mode = Wrote
+	offer("m4") // behind m3, so queued too
+	if len(wire) != 2 || sub.Idle() {
+		t.Fatalf("m4 went past m3: %v", wire)
+	}
+	writerTakes()
+	if !sub.Idle() {
+		t.Fatal("not idle after m3 and m4")
+	}
+	mode = Handed
+	offer("m5") // a part out, the rest handed over
+	mode = Wrote
+	offer("m6") // behind m5's rest: queued
+	writerTakes()
+	if !sub.Idle() {
+		t.Fatal("not idle after m6")
+	}
+	sub.Hold()
+	offer("m7") // the writer has stopped: queued, never written directly
+	if got, want := strings.Join(wire, " "), "m1 m2 m3 m4 m5 m6"; got != want {
+		t.Fatalf("the connection got %q, want %q", got, want)
+	}
+	if len(sub.Out) != 1 {
+		t.Fatalf("m7 not queued after Hold: %d in Out", len(sub.Out))
+	}
+}

@@ -39,6 +39,55 @@ type Sub struct {
 	// notify, if set, is called from the actor after each message queued
 	// (NewNotifySub).
 	notify func()
+	// direct, if set (WriteDirect), writes a message from the actor while
+	// the connection's writer is idle (busy false); busy is under mu.
+	direct func([]byte) Direct
+	busy   bool
+}
+
+// Direct is what a direct write did with a message.
+type Direct int
+
+const (
+	// Wrote: the message is out (or dropped with its connection).
+	Wrote Direct = iota
+	// NotWritten: nothing was written; the message is queued for the writer.
+	NotWritten
+	// Handed: part of it is out, and the writer must write the rest before
+	// anything else; the writer is busy from then on.
+	Handed
+)
+
+// WriteDirect lets the actor write a lazy sub's messages itself, with f,
+// while its writer has nothing to write: a message then costs no wake-up
+// of the writer. f must not wait; it is called with mu held. The writer is
+// busy until it first calls Idle.
+func (s *Sub) WriteDirect(f func([]byte) Direct) {
+	s.mu.Lock()
+	s.direct = f
+	s.busy = true
+	s.mu.Unlock()
+}
+
+// Hold ends the direct writes, as the writer stops: once it returns, none
+// is under way and none will start.
+func (s *Sub) Hold() {
+	s.mu.Lock()
+	s.busy = true
+	s.mu.Unlock()
+}
+
+// Idle is called by the writer when it has written everything it took:
+// true when nothing waits either, and the actor may write directly until
+// it queues a message again.
+func (s *Sub) Idle() bool {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if len(s.Out) > 0 || len(s.spill) > 0 {
+		return false
+	}
+	s.busy = false
+	return true
 }
 
 // NewSub makes a connection's queue of size messages; kick is called once,
@@ -110,6 +159,17 @@ func (s *Sub) queue(msg []byte) bool {
 	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
+	if s.direct != nil && !s.busy {
+		// Under mu, so that Hold waits for a direct write under way.
+		switch s.direct(msg) {
+		case Wrote:
+			return true
+		case Handed:
+			s.busy = true
+			return true
+		}
+	}
+	s.busy = true
 	if len(s.spill) == 0 {
 		select {
 		case s.Out <- msg:

@@ -7,6 +7,7 @@ import (
 	"net"
 	"net/http"
 	"sync"
+	"syscall"
 
 	"github.com/coder/websocket"
 
@@ -26,10 +27,16 @@ import (
 // sock is the connection under one WebSocket.
 type sock struct {
 	conn net.Conn
+	raw  syscall.RawConn // conn's descriptor, for writes that must not wait; nil if it has none
 	mu   sync.Mutex
 	// closing: a close frame has gone out, and no message may follow it
 	// (RFC 6455, 5.5.1).
 	closing bool
+	// rest is a frame's end that a write that must not wait left: mu stays
+	// locked until the writer has written it (restReady).
+	rest      []byte
+	restBuf   *[]byte
+	restReady chan struct{}
 }
 
 // Write takes the library's frames. Its buffer (wsControlBuffer) holds a
@@ -90,6 +97,63 @@ func (s *sock) text(p []byte) error {
 	return err
 }
 
+// tryText writes p as one text frame if the socket takes it, whole or in
+// part, without waiting. The rest of a part is handed to the writer
+// (game.Handed) with mu held, so that no other frame comes between; it
+// must call finishRest once restReady says so.
+func (s *sock) tryText(p []byte) game.Direct {
+	if s.raw == nil || len(p) > game.NightMessage { // a catch-up's long history: the writer's
+		return game.NotWritten
+	}
+	buf := frames.Get().(*[]byte)
+	b := appendHeader((*buf)[:0], opText, len(p))
+	b = append(b, p...)
+	s.mu.Lock()
+	if s.closing {
+		s.mu.Unlock()
+		frames.Put(buf)
+		return game.Wrote
+	}
+	n, werr := 0, error(nil)
+	if err := s.raw.Write(func(fd uintptr) bool {
+		n, werr = syscall.Write(int(fd), b)
+		return true // never wait: what is left goes to the writer
+	}); err != nil {
+		werr = err
+	}
+	switch {
+	case werr == nil && n == len(b):
+		s.mu.Unlock()
+		*buf = b[:0]
+		frames.Put(buf)
+		return game.Wrote
+	case werr == nil && n > 0: // a part: the writer writes the rest, mu still held
+		s.rest, s.restBuf = b[n:], buf
+		s.restReady <- struct{}{}
+		return game.Handed
+	default: // nothing: a full socket, or an error the writer will meet
+		s.mu.Unlock()
+		*buf = b[:0]
+		frames.Put(buf)
+		return game.NotWritten
+	}
+}
+
+// finishRest writes what tryText left (unless write is false: the
+// connection is closing), then lets other frames go out.
+func (s *sock) finishRest(write bool) error {
+	var err error
+	if write {
+		_, err = s.conn.Write(s.rest)
+	}
+	s.rest = nil
+	*s.restBuf = (*s.restBuf)[:0]
+	frames.Put(s.restBuf)
+	s.restBuf = nil
+	s.mu.Unlock()
+	return err
+}
+
 // appendHeader appends an unmasked final frame's header (RFC 6455, 5.2).
 func appendHeader(b []byte, op byte, n int) []byte {
 	switch {
@@ -113,6 +177,10 @@ func accept(w http.ResponseWriter, r *http.Request, opts *websocket.AcceptOption
 	s := new(sock)
 	tw := takeover.Writer{ResponseWriter: w, Size: wsControlBuffer, Under: func(c net.Conn) io.Writer {
 		s.conn = c
+		if sc, ok := c.(syscall.Conn); ok {
+			s.raw, _ = sc.SyscallConn()
+			s.restReady = make(chan struct{}, 1)
+		}
 		return s
 	}}
 	conn, err := websocket.Accept(tw, r, opts)

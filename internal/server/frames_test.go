@@ -191,3 +191,77 @@ func TestAWriteEndsWithItsContext(t *testing.T) {
 		t.Error("the socket was written to")
 	}
 }
+
+// TestAFrameCutByAFullSocketGoesOutWholeAndFirst: the actor's write that
+// must not wait (tryText) writes what the socket takes; the rest of a
+// frame cut short goes out before any other frame, the library's too,
+// which waits for it, so the client reads every message whole and in
+// order.
+func TestAFrameCutByAFullSocketGoesOutWholeAndFirst(t *testing.T) {
+	c, _, cl := framePair(t)
+	if c.sock.raw == nil {
+		t.Fatal("a TCP connection with no descriptor")
+	}
+	msg := func(i int) []byte { // a night message's size, numbered
+		b := bytes.Repeat([]byte{' '}, game.NightMessage)
+		copy(b, fmt.Sprintf(`{"n":%d}`, i))
+		return b
+	}
+	// The client reads nothing yet: the socket fills up.
+	sent, handed := 0, false
+	for !handed {
+		switch c.sock.tryText(msg(sent)) {
+		case game.Wrote:
+			sent++
+		case game.Handed:
+			sent++
+			handed = true
+		case game.NotWritten: // Linux writes what fits when anything does
+			t.Fatalf("the socket took %d whole frames, then none of the next", sent)
+		}
+	}
+	// The library's frame (a pong) waits for the rest.
+	pong := make(chan error, 1)
+	go func() {
+		_, err := c.sock.Write([]byte{0x80 | 0xA, 0})
+		pong <- err
+	}()
+	time.Sleep(20 * time.Millisecond) // a chance for it to cut in, were it let
+	select {
+	case <-pong:
+		t.Fatal("a frame went out inside the cut one")
+	default:
+	}
+	read := make(chan error, 1)
+	go func() {
+		for i := 0; i < sent; i++ {
+			_, b, err := cl.Read(context.Background())
+			if err != nil {
+				read <- fmt.Errorf("message %d: %w", i, err)
+				return
+			}
+			if want := msg(i); !bytes.Equal(b, want) {
+				read <- fmt.Errorf("message %d: %.20q…, want %.20q…", i, b, want)
+				return
+			}
+		}
+		read <- nil
+	}()
+	<-c.sock.restReady
+	if err := c.sock.finishRest(true); err != nil {
+		t.Fatal(err)
+	}
+	if err := <-read; err != nil {
+		t.Fatal(err)
+	}
+	if err := <-pong; err != nil {
+		t.Fatal(err)
+	}
+	// After the rest, the actor writes directly again.
+	if d := c.sock.tryText([]byte(`{"after":1}`)); d != game.Wrote {
+		t.Fatalf("after the rest: %v", d)
+	}
+	if _, b, err := cl.Read(context.Background()); err != nil || string(b) != `{"after":1}` {
+		t.Fatalf("after the rest: %q, %v", b, err)
+	}
+}
