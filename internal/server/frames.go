@@ -105,15 +105,18 @@ func (s *sock) tryText(p []byte) game.Direct {
 	if s.raw == nil || len(p) > game.NightMessage { // a catch-up's long history: the writer's
 		return game.NotWritten
 	}
+	// Another frame under way (the library's pong or close, which may wait
+	// on a full socket): the writer's, rather than the game's actor waiting.
+	if !s.mu.TryLock() {
+		return game.NotWritten
+	}
+	if s.closing {
+		s.mu.Unlock()
+		return game.Wrote
+	}
 	buf := frames.Get().(*[]byte)
 	b := appendHeader((*buf)[:0], opText, len(p))
 	b = append(b, p...)
-	s.mu.Lock()
-	if s.closing {
-		s.mu.Unlock()
-		frames.Put(buf)
-		return game.Wrote
-	}
 	n, werr := 0, error(nil)
 	if err := s.raw.Write(func(fd uintptr) bool {
 		n, werr = syscall.Write(int(fd), b)

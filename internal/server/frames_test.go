@@ -265,3 +265,28 @@ func TestAFrameCutByAFullSocketGoesOutWholeAndFirst(t *testing.T) {
 		t.Fatalf("after the rest: %q, %v", b, err)
 	}
 }
+
+// TestTheActorNeverWaitsForTheSocket: while another frame holds the socket
+// (the library's pong or close, which may wait on a full socket), the
+// actor's write leaves the message to the connection's writer at once.
+func TestTheActorNeverWaitsForTheSocket(t *testing.T) {
+	c, _, cl := framePair(t)
+	c.sock.mu.Lock() // a frame under way
+	got := make(chan game.Direct, 1)
+	go func() { got <- c.sock.tryText([]byte(`{"a":1}`)) }()
+	select {
+	case d := <-got:
+		if d != game.NotWritten {
+			t.Fatalf("with the socket taken: %v, want NotWritten", d)
+		}
+	case <-time.After(10 * time.Second):
+		t.Fatal("the actor waited for the socket")
+	}
+	c.sock.mu.Unlock()
+	if d := c.sock.tryText([]byte(`{"b":2}`)); d != game.Wrote {
+		t.Fatalf("with the socket free: %v", d)
+	}
+	if _, b, err := cl.Read(context.Background()); err != nil || string(b) != `{"b":2}` {
+		t.Fatalf("read %q, %v", b, err)
+	}
+}
