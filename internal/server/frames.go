@@ -70,18 +70,29 @@ var frames = sync.Pool{New: func() any { b := make([]byte, 0, game.NightMessage+
 // errClosing: the close frame has gone out; the library ends the connection.
 var errClosing = fmt.Errorf("websocket: the connection is closing: %w", net.ErrClosed)
 
-// text writes p as one text frame.
-func (s *sock) text(p []byte) error {
-	var buf *[]byte
-	var b []byte
+// frame makes p's text frame, in a pooled buffer (buf, for putFrame)
+// unless p is longer than a night message.
+func frame(p []byte) (buf *[]byte, b []byte) {
 	if len(p) <= game.NightMessage {
 		buf = frames.Get().(*[]byte)
 		b = (*buf)[:0]
 	} else {
 		b = make([]byte, 0, len(p)+maxHeader)
 	}
-	b = appendHeader(b, opText, len(p))
-	b = append(b, p...)
+	return buf, append(appendHeader(b, opText, len(p)), p...)
+}
+
+// putFrame hands a frame's buffer back, once written.
+func putFrame(buf *[]byte) {
+	if buf != nil {
+		*buf = (*buf)[:0]
+		frames.Put(buf)
+	}
+}
+
+// text writes p as one text frame.
+func (s *sock) text(p []byte) error {
+	buf, b := frame(p)
 	s.mu.Lock()
 	var err error
 	if s.closing {
@@ -90,10 +101,7 @@ func (s *sock) text(p []byte) error {
 		_, err = s.conn.Write(b)
 	}
 	s.mu.Unlock()
-	if buf != nil {
-		*buf = b[:0]
-		frames.Put(buf)
-	}
+	putFrame(buf)
 	return err
 }
 
@@ -114,9 +122,7 @@ func (s *sock) tryText(p []byte) game.Direct {
 		s.mu.Unlock()
 		return game.Wrote
 	}
-	buf := frames.Get().(*[]byte)
-	b := appendHeader((*buf)[:0], opText, len(p))
-	b = append(b, p...)
+	buf, b := frame(p)
 	n, werr := 0, error(nil)
 	if err := s.raw.Write(func(fd uintptr) bool {
 		n, werr = syscall.Write(int(fd), b)
@@ -124,22 +130,17 @@ func (s *sock) tryText(p []byte) game.Direct {
 	}); err != nil {
 		werr = err
 	}
-	switch {
-	case werr == nil && n == len(b):
-		s.mu.Unlock()
-		*buf = b[:0]
-		frames.Put(buf)
-		return game.Wrote
-	case werr == nil && n > 0: // a part: the writer writes the rest, mu still held
+	if werr == nil && n > 0 && n < len(b) { // a part: the writer writes the rest, mu still held
 		s.rest, s.restBuf = b[n:], buf
 		s.restReady <- struct{}{}
 		return game.Handed
-	default: // nothing: a full socket, or an error the writer will meet
-		s.mu.Unlock()
-		*buf = b[:0]
-		frames.Put(buf)
-		return game.NotWritten
 	}
+	s.mu.Unlock()
+	putFrame(buf)
+	if werr == nil && n == len(b) {
+		return game.Wrote
+	}
+	return game.NotWritten // nothing: a full socket, or an error the writer will meet
 }
 
 // finishRest writes what tryText left (unless write is false: the
@@ -149,10 +150,8 @@ func (s *sock) finishRest(write bool) error {
 	if write {
 		_, err = s.conn.Write(s.rest)
 	}
-	s.rest = nil
-	*s.restBuf = (*s.restBuf)[:0]
-	frames.Put(s.restBuf)
-	s.restBuf = nil
+	putFrame(s.restBuf)
+	s.rest, s.restBuf = nil, nil
 	s.mu.Unlock()
 	return err
 }

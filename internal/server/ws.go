@@ -410,9 +410,6 @@ func (s *Server) writer(ctx context.Context, cancel context.CancelFunc, conn wsC
 	}
 	// stopDirect ends the actor's writes before the connection closes.
 	stopDirect := func(write bool) bool {
-		if rest == nil {
-			return true
-		}
 		sub.Hold()
 		return pending(write)
 	}
