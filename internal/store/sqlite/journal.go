@@ -44,7 +44,7 @@ import (
 const (
 	journalMagic = "wfdnjrn1"
 	headerSize   = len(journalMagic) + 8
-	flushEvery   = 4096
+	flushEvery   = 1024 // a move holds up the appends: 1,024 records take ~7 ms at 10,000 players
 	flushBytes   = 8 << 20
 	flushAfter   = time.Second
 )
@@ -282,8 +282,9 @@ func (w *writer) journalable(batch []*op) bool {
 	return true
 }
 
-// journal writes batch to the journal in one write and answers its callers.
-func (w *writer) journal(batch []*op) {
+// journal writes batch to the journal in one write and answers its callers;
+// due: the journal's records should move into the database now.
+func (w *writer) journal(batch []*op) (due bool) {
 	j := w.j
 	j.buf = j.buf[:0]
 	answers := make([]error, len(batch))
@@ -305,7 +306,7 @@ func (w *writer) journal(batch []*op) {
 		for i, o := range batch {
 			o.done <- answers[i]
 		}
-		return
+		return false
 	}
 	if err := j.write(); err != nil {
 		for i, o := range batch {
@@ -314,7 +315,7 @@ func (w *writer) journal(batch []*op) {
 			}
 			o.done <- answers[i]
 		}
-		return
+		return false
 	}
 	w.journalWrites++
 	w.pend.mu.Lock()
@@ -338,9 +339,7 @@ func (w *writer) journal(batch []*op) {
 	for i, o := range batch {
 		o.done <- answers[i]
 	}
-	if full || j.size >= flushBytes {
-		w.run(nil) // a transaction of the move alone
-	}
+	return full || j.size >= flushBytes
 }
 
 // move inserts the pending records in the transaction and marks the
@@ -377,6 +376,7 @@ func (t *txn) move(ctx context.Context) error {
 func (w *writer) moved(committed bool) {
 	w.pend.mu.Lock()
 	defer w.pend.mu.Unlock()
+	w.moveAsked = false
 	if committed {
 		w.flushTimer.Stop()
 		w.sinceKick += w.pend.count

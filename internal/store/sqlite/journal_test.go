@@ -5,6 +5,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/wolfden/wolfden/internal/store"
 )
@@ -59,6 +60,39 @@ func TestAGamesAppendsAreJournaledAndMovedWithTheNextCommit(t *testing.T) {
 		t.Errorf("%d records in the database after the update, want 11", n)
 	}
 	wantRecords(t, db, "r", records(1, 11))
+}
+
+// TestAnAppendIsWrittenByItsCallerWhileTheWriterIsIdle: a game's appends
+// to the journal go out on its own goroutine, not through the writer's
+// queue (whose answers wake each caller behind everything runnable); and
+// the move that comes due after flushEvery of them is asked of the writer
+// at once, and made.
+func TestAnAppendIsWrittenByItsCallerWhileTheWriterIsIdle(t *testing.T) {
+	db, _ := openTemp(t)
+	createRoom(t, db, room("r", store.StatusRunning, 1))
+	if err := db.Append(ctx, "r", record(1)); err != nil { // the first: the writer learns the room's last record
+		t.Fatal(err)
+	}
+	for n := int64(2); n <= flushEvery+1; n++ {
+		if err := db.Append(ctx, "r", record(n)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	db.w.mu.Lock()
+	direct, asked, pending := db.w.directWrites, db.w.moveAsked, db.w.pend.count
+	db.w.mu.Unlock()
+	if direct != flushEvery {
+		t.Errorf("%d of %d appends were written by their callers", direct, flushEvery)
+	}
+	if !asked && pending != 0 {
+		t.Errorf("%d records pending and no move asked", pending)
+	}
+	for deadline := time.Now().Add(10 * time.Second); storedRecords(t, db, "r") != flushEvery+1; time.Sleep(time.Millisecond) {
+		if time.Now().After(deadline) {
+			t.Fatalf("%d records in the database, want %d", storedRecords(t, db, "r"), flushEvery+1)
+		}
+	}
+	wantRecords(t, db, "r", records(1, flushEvery+1))
 }
 
 // TestAResetRoomDropsItsJournaledRecords: a reset moves the journal's

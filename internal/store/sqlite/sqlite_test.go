@@ -300,10 +300,11 @@ func downTo(t *testing.T, db *sql.DB, v int64) {
 	}
 }
 
-// TestWritesMadeAtOnceShareACommit: on one core, twenty games that write
-// at the same moment are committed in a few transactions, not twenty:
-// the writer lets the others queue their writes before it commits the
-// first (a caller's send wakes it ahead of them).
+// TestWritesMadeAtOnceShareACommit: on one core, twenty games whose rooms
+// change at the same moment are committed in a few transactions, not
+// twenty: the writer lets the others queue their writes before it commits
+// the first (a caller's send wakes it ahead of them). (Appends go to the
+// journal and commit nothing: TestAGamesAppendsAreJournaledAndMovedWithTheNextCommit.)
 func TestWritesMadeAtOnceShareACommit(t *testing.T) {
 	defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(1))
 	db, _ := openTemp(t)
@@ -317,7 +318,7 @@ func TestWritesMadeAtOnceShareACommit(t *testing.T) {
 	for i := range games {
 		go func() {
 			<-start
-			errs <- db.Append(context.Background(), fmt.Sprintf("g%d", i), record(1))
+			errs <- db.UpdateRoom(context.Background(), room(fmt.Sprintf("g%d", i), store.StatusOver, 2))
 		}()
 	}
 	close(start)
