@@ -47,6 +47,7 @@ const (
 	flushEvery   = 1024 // a move holds up the appends: 1,024 records take ~7 ms at 10,000 players
 	flushBytes   = 8 << 20
 	flushAfter   = time.Second
+	moveRows     = 32
 )
 
 type journal struct {
@@ -360,11 +361,24 @@ func (t *txn) move(ctx context.Context) error {
 		return nil
 	}
 	t.moving = true
+	// moveRows records an INSERT: a statement's execution costs about as
+	// much as the row it inserts, and a move holds the appends up.
+	args := make([]any, 0, moveRows*7)
 	for room, recs := range rooms {
 		for _, r := range recs {
-			if _, err := t.stmt(ctx, &t.insertRecord, w.insertRecord).ExecContext(ctx, room, r.rec.N, nanos(r.rec.At), r.rec.Kind, r.rec.Body, r.events, r.rec.Clock); err != nil {
+			args = append(args, room, r.rec.N, nanos(r.rec.At), r.rec.Kind, r.rec.Body, r.events, r.rec.Clock)
+			if len(args) < cap(args) {
+				continue
+			}
+			if _, err := t.stmt(ctx, &t.insertRecords, w.insertRecords).ExecContext(ctx, args...); err != nil {
 				return fmt.Errorf("the journal's records: %w", err)
 			}
+			args = args[:0]
+		}
+	}
+	for row := range slices.Chunk(args, 7) { // the last few, one at a time
+		if _, err := t.stmt(ctx, &t.insertRecord, w.insertRecord).ExecContext(ctx, row...); err != nil {
+			return fmt.Errorf("the journal's records: %w", err)
 		}
 	}
 	_, err := t.tx.ExecContext(ctx, `UPDATE journal SET epoch = ?`, w.j.epoch)

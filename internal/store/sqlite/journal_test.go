@@ -1,6 +1,7 @@
 package sqlite
 
 import (
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -199,6 +200,32 @@ func TestAnEntryReadsBackAsWritten(t *testing.T) {
 			if _, _, _, ok := decodeEntry(b[:cut]); ok {
 				t.Errorf("%s: an entry cut to %d of its %d bytes was read", c.name, cut, len(b))
 			}
+		}
+	}
+}
+
+// BenchmarkMove: a move of flushEvery journaled records of 64 games into
+// the database, which holds up the appends made meanwhile.
+func BenchmarkMove(b *testing.B) {
+	db, _ := openTemp(b)
+	const games = 64
+	next := make([]int64, games)
+	for g := range games {
+		createRoom(b, db, room(fmt.Sprintf("g%d", g), store.StatusRunning, 1))
+	}
+	b.ResetTimer()
+	for range b.N {
+		b.StopTimer()
+		for i := range flushEvery - 1 {
+			g := i % games
+			next[g]++
+			if err := db.Append(ctx, fmt.Sprintf("g%d", g), record(next[g])); err != nil {
+				b.Fatal(err)
+			}
+		}
+		b.StartTimer()
+		if err := db.UpdateRoom(ctx, room("g0", store.StatusRunning, 2)); err != nil {
+			b.Fatal(err)
 		}
 	}
 }

@@ -564,6 +564,7 @@ type writer struct {
 	// when their game is over, which keeps it to the games in play.
 	last                                         map[string]int64
 	insertRecord, lastRecord, insertRoom, update *sql.Stmt
+	insertRecords                                *sql.Stmt // moveRows records at once (the journal's move)
 	// A matched game's standing (updateStanding), once a game.
 	standingGames, putStanding, putRating *sql.Stmt
 	commits                               int // transactions committed (tests)
@@ -597,6 +598,7 @@ func newWriter(ctx context.Context, db *sql.DB) (*writer, error) {
 		return s
 	}
 	w.insertRecord = prepare(insertRecord)
+	w.insertRecords = prepare(insertRecord + strings.Repeat(", (?, ?, ?, ?, ?, ?, ?)", moveRows-1))
 	w.lastRecord = prepare(`SELECT EXISTS (SELECT 1 FROM rooms WHERE id = ?1), (SELECT coalesce(max(n), 0) FROM records WHERE room_id = ?1)`)
 	w.insertRoom = prepare(`INSERT INTO rooms (` + roomColumns + `) VALUES (?, ?, ?, ?, ?, ?, ?) ON CONFLICT (id) DO NOTHING`)
 	w.update = prepare(`UPDATE rooms SET status = ?, config = ?, seats = ?, updated = ?, code = ? WHERE id = ?`)
@@ -622,7 +624,7 @@ func (w *writer) close() {
 	w.flushTimer.Stop()
 	w.j.close()
 	close(w.kick)
-	for _, s := range []*sql.Stmt{w.insertRecord, w.lastRecord, w.insertRoom, w.update, w.standingGames, w.putStanding, w.putRating} {
+	for _, s := range []*sql.Stmt{w.insertRecord, w.insertRecords, w.lastRecord, w.insertRoom, w.update, w.standingGames, w.putStanding, w.putRating} {
 		if s != nil {
 			s.Close()
 		}
@@ -717,6 +719,7 @@ type txn struct {
 	// transactions use one of them, and each costs the commit a close.
 	insertRecord, lastRecord, insertRoom, update *sql.Stmt
 	standingGames, putStanding, putRating        *sql.Stmt
+	insertRecords                                *sql.Stmt        // moveRows records (the journal's move)
 	last                                         map[string]int64 // as writer.last
 	over                                         []string         // rooms whose game is over
 	moving                                       bool             // it moves the journal's records
