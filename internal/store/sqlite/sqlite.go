@@ -184,13 +184,14 @@ func (d *DB) UpdateRoom(ctx context.Context, r store.Room) error {
 	return d.do(ctx, &op{kind: opUpdate, roomID: r.ID, room: r})
 }
 
-// Append writes recs to the room in one transaction, shared with other
-// callers' writes, and returns once it is committed. A refusal (a gap, a
-// duplicate, a missing room) or a cancellation means that none of recs was
-// written, so that the caller's view of the log stays the stored one: ctx
-// releases the caller only while its records are still waiting in the
-// queue; once the writer has taken them, Append waits for the outcome,
-// which takes one transaction.
+// Append writes recs to the room, all or none, and returns once they are
+// stored: in the journal (journal.go; by the caller itself while the
+// writer is idle, appendNow) or in a transaction shared with other
+// callers' writes. A refusal (a gap, a duplicate, a missing room) or a
+// cancellation means that none of recs was written, so that the caller's
+// view of the log stays the stored one: ctx releases the caller only
+// while its records are still waiting in the queue; once they are taken,
+// Append waits for the outcome, which takes one write.
 func (d *DB) Append(ctx context.Context, roomID string, recs ...store.Record) error {
 	if len(recs) == 0 {
 		return nil
