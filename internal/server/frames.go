@@ -8,6 +8,7 @@ import (
 	"net/http"
 	"sync"
 	"syscall"
+	"unsafe"
 
 	"github.com/coder/websocket"
 
@@ -125,7 +126,7 @@ func (s *sock) tryText(p []byte) game.Direct {
 	buf, b := frame(p)
 	n, werr := 0, error(nil)
 	if err := s.raw.Write(func(fd uintptr) bool {
-		n, werr = syscall.Write(int(fd), b)
+		n, werr = rawWrite(fd, b)
 		return true // never wait: what is left goes to the writer
 	}); err != nil {
 		werr = err
@@ -141,6 +142,19 @@ func (s *sock) tryText(p []byte) game.Direct {
 		return game.Wrote
 	}
 	return game.NotWritten // nothing: a full socket, or an error the writer will meet
+}
+
+// rawWrite writes b to the socket fd, which never blocks (the runtime
+// made it non-blocking), without the runtime's system-call bookkeeping.
+// With it, a write that took over 20 µs handed the goroutine's P to
+// another thread, and the actor came back from the call to wait at the
+// back of the global run queue, behind the whole backlog of a busy core.
+func rawWrite(fd uintptr, b []byte) (int, error) {
+	n, _, e := syscall.RawSyscall(syscall.SYS_WRITE, fd, uintptr(unsafe.Pointer(unsafe.SliceData(b))), uintptr(len(b)))
+	if e != 0 {
+		return 0, e
+	}
+	return int(n), nil
 }
 
 // finishRest writes what tryText left (unless write is false: the
