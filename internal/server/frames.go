@@ -145,10 +145,11 @@ func (s *sock) tryText(p []byte) game.Direct {
 }
 
 // rawWrite writes b to the socket fd, which never blocks (the runtime
-// made it non-blocking), without the runtime's system-call bookkeeping.
-// With it, a write that took over 20 µs handed the goroutine's P to
-// another thread, and the actor came back from the call to wait at the
-// back of the global run queue, behind the whole backlog of a busy core.
+// made it non-blocking), without the runtime's system-call bookkeeping:
+// under that bookkeeping a write that took over 20 µs could hand the
+// goroutine's P to another thread, and the actor came back from the call
+// to wait at the back of the global run queue, behind the whole backlog
+// of a busy core.
 func rawWrite(fd uintptr, b []byte) (int, error) {
 	n, _, e := syscall.RawSyscall(syscall.SYS_WRITE, fd, uintptr(unsafe.Pointer(unsafe.SliceData(b))), uintptr(len(b)))
 	if e != 0 {

@@ -363,7 +363,7 @@ func (t *txn) move(ctx context.Context) error {
 	t.moving = true
 	// moveRows records an INSERT: a statement's execution costs about as
 	// much as the row it inserts, and a move holds the appends up.
-	args := make([]any, 0, moveRows*7)
+	args := make([]any, 0, moveRows*recordColumns)
 	for room, recs := range rooms {
 		for _, r := range recs {
 			args = append(args, room, r.rec.N, nanos(r.rec.At), r.rec.Kind, r.rec.Body, r.events, r.rec.Clock)
@@ -376,7 +376,7 @@ func (t *txn) move(ctx context.Context) error {
 			args = args[:0]
 		}
 	}
-	for row := range slices.Chunk(args, 7) { // the last few, one at a time
+	for row := range slices.Chunk(args, recordColumns) { // the last few, one at a time
 		if _, err := t.stmt(ctx, &t.insertRecord, w.insertRecord).ExecContext(ctx, row...); err != nil {
 			return fmt.Errorf("the journal's records: %w", err)
 		}

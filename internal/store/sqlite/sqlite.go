@@ -299,8 +299,12 @@ func (d *DB) isClosed() bool {
 const roomColumns = `id, created, updated, status, config, seats, code`
 
 // insertRecord stores one record: the writer's statement, and the
-// journal's recovery at Open.
-const insertRecord = `INSERT INTO records (room_id, n, at, kind, body, events, clock) VALUES (?, ?, ?, ?, ?, ?, ?)`
+// journal's recovery at Open. A record is recordColumns values.
+const (
+	insertRecord  = `INSERT INTO records (room_id, n, at, kind, body, events, clock) VALUES ` + recordRow
+	recordRow     = `(?, ?, ?, ?, ?, ?, ?)`
+	recordColumns = 7
+)
 
 // Room reads one room.
 func (d *DB) Room(ctx context.Context, id string) (store.Room, error) {
@@ -517,12 +521,13 @@ func (d *DB) appendNow(o *op) (done bool, err error) {
 	d.mu.RLock()
 	closed := d.closed
 	d.mu.RUnlock()
-	if closed || !w.journalable([]*op{o}) {
+	batch := []*op{o}
+	if closed || !w.journalable(batch) {
 		return false, nil // the writer answers ErrClosed, or commits it
 	}
 	o.done = make(chan error, 1)
 	w.directWrites++
-	if w.journal([]*op{o}) && !w.moveAsked {
+	if w.journal(batch) && !w.moveAsked {
 		w.moveAsked = true
 		w.flushTimer.Reset(0)
 	}
@@ -599,7 +604,7 @@ func newWriter(ctx context.Context, db *sql.DB) (*writer, error) {
 		return s
 	}
 	w.insertRecord = prepare(insertRecord)
-	w.insertRecords = prepare(insertRecord + strings.Repeat(", (?, ?, ?, ?, ?, ?, ?)", moveRows-1))
+	w.insertRecords = prepare(insertRecord + strings.Repeat(", "+recordRow, moveRows-1))
 	w.lastRecord = prepare(`SELECT EXISTS (SELECT 1 FROM rooms WHERE id = ?1), (SELECT coalesce(max(n), 0) FROM records WHERE room_id = ?1)`)
 	w.insertRoom = prepare(`INSERT INTO rooms (` + roomColumns + `) VALUES (?, ?, ?, ?, ?, ?, ?) ON CONFLICT (id) DO NOTHING`)
 	w.update = prepare(`UPDATE rooms SET status = ?, config = ?, seats = ?, updated = ?, code = ? WHERE id = ?`)
