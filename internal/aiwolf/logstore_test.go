@@ -1,6 +1,7 @@
 package aiwolf_test
 
 import (
+	"context"
 	"encoding/json"
 	"os"
 	"path/filepath"
@@ -8,6 +9,7 @@ import (
 	"time"
 
 	"github.com/wolfden/wolfden/internal/aiwolf"
+	"github.com/wolfden/wolfden/internal/store"
 )
 
 // A matched game's request log goes to the store in a few large writes,
@@ -53,6 +55,42 @@ func TestAMatchedGamesRequestLogIsStoredADayAtATime(t *testing.T) {
 		want := len(a.got()) - 1 // every packet but NAME, which comes before the game
 		if told[a.name] != want {
 			t.Errorf("%s was sent %d packets, the log has %d", a.name, want, told[a.name])
+		}
+	}
+}
+
+// slowDisk is a store whose appends take a while.
+type slowDisk struct{ store.Store }
+
+func (s slowDisk) Append(ctx context.Context, room string, recs ...store.Record) error {
+	time.Sleep(5 * time.Millisecond)
+	return s.Store.Append(ctx, room, recs...)
+}
+
+// An agent let go may read its game's log at once: the gateway closes the
+// connections once the log's last lines are stored, not only handed to
+// the game, however slow the disk.
+func TestALetGoAgentReadsItsGamesWholeLog(t *testing.T) {
+	g := newGatewayOn(t, "", aiwolf.Options{Players: 5}, func(st store.Store) store.Store { return slowDisk{st} })
+	agents := playMatch(t, g, "slow", 5)
+	var log struct {
+		Entries []struct {
+			Name        string `json:"name"`
+			RequestType string `json:"request_type"`
+		} `json:"entries"`
+	}
+	if err := json.Unmarshal([]byte(download(t, g, g.logs.list()[0], "aiwolf-json")), &log); err != nil {
+		t.Fatal(err)
+	}
+	told := map[string]int{}
+	for _, e := range log.Entries {
+		if e.RequestType != "refused" {
+			told[e.Name]++
+		}
+	}
+	for _, a := range agents {
+		if want := len(a.got()) - 1; told[a.name] != want { // NAME comes before the game
+			t.Errorf("%s was sent %d packets; the log read as it was let go has %d", a.name, want, told[a.name])
 		}
 	}
 }

@@ -65,11 +65,40 @@ func (a *Actor) NoteLater(kind string, body []byte) error {
 	})
 }
 
-// NoteWait is Note, returning once the record is taken: it is stored
-// even if the game stops right after (the gateway's last lines).
+// NoteWait is Note, returning once the record is stored (the gateway's
+// last lines: it lets its agents go then, and an agent let go may read
+// the game's log at once). A store that refuses the write leaves the
+// record waiting, as any, and NoteWait returns ErrStalled (ErrMoved for a
+// game another server took). Unlike do it has no deadline: a caller that
+// gave up and sent the note again would store it twice. ErrBusy: the
+// note was not taken.
 func (a *Actor) NoteWait(kind string, body []byte) error {
-	return a.do(func() error {
+	stored := make(chan error, 1)
+	err := a.send(func() {
 		a.record(kind, json.RawMessage(body))
-		return nil
+		// Committed now, not at the end of the turn: the answer would
+		// otherwise reach the caller before the write.
+		switch {
+		case a.commit():
+			stored <- nil
+		case a.gone:
+			stored <- ErrMoved
+		default:
+			stored <- ErrStalled
+		}
 	})
+	if err != nil {
+		return err
+	}
+	select {
+	case err := <-stored:
+		return err
+	case <-a.done:
+		select {
+		case err := <-stored:
+			return err
+		default:
+			return ErrStopped
+		}
+	}
 }

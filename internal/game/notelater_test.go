@@ -2,8 +2,11 @@ package game
 
 import (
 	"context"
+	"fmt"
 	"testing"
+	"time"
 
+	"github.com/wolfden/wolfden/internal/store"
 	"github.com/wolfden/wolfden/internal/store/memory"
 )
 
@@ -56,5 +59,34 @@ func TestANoteThatMayWaitGoesWithTheNextWriteOrTheStop(t *testing.T) {
 	a.Stop()
 	if got := kinds(); len(got) != 3 || got[2] != "z" {
 		t.Errorf("after the stop the notes stored are %v; want [x y z]", got)
+	}
+}
+
+// slowStore is a store whose appends take a while, as a busy disk's do.
+type slowStore struct{ store.Store }
+
+func (s slowStore) Append(ctx context.Context, room string, recs ...store.Record) error {
+	time.Sleep(20 * time.Millisecond)
+	return s.Store.Append(ctx, room, recs...)
+}
+
+// A note the caller waits for (NoteWait, the gateway's last lines before
+// it lets its agents go) is stored when NoteWait returns, not only taken:
+// an agent let go reads the game's log at once.
+func TestANoteWaitedForIsStoredWhenTheWaitEnds(t *testing.T) {
+	st := memory.New()
+	a := startWaiting(t, slowStore{st})
+	for i := range 3 {
+		body := fmt.Appendf(nil, `{"n":%d}`, i)
+		if err := a.NoteWait("w", body); err != nil {
+			t.Fatal(err)
+		}
+		recs, err := st.Records(context.Background(), "r")
+		if err != nil {
+			t.Fatal(err)
+		}
+		if last := recs[len(recs)-1]; last.Kind != "w" || string(last.Body) != string(body) {
+			t.Fatalf("NoteWait returned before its note %s was stored (the last record is a %q)", body, last.Kind)
+		}
 	}
 }
