@@ -2,6 +2,7 @@ package sqlite
 
 import (
 	"bytes"
+	"cmp"
 	"context"
 	"database/sql"
 	"encoding/binary"
@@ -32,14 +33,18 @@ import (
 // the first one; Close moves the rest. Until then Records reads them from
 // memory.
 //
-// The file holds a header, journalMagic and the journal's epoch, then the
-// entries, each its payload's length and CRC-32 and the payload. A move
-// stores the epoch it moved in the database, in its transaction, and the
-// file then starts over with the next epoch: at Open, a journal whose epoch
-// the database already holds was moved (the process died before the file
-// started over) and is dropped; one of the next epoch is moved then. An
-// entry cut short by the process's death ends the file: its write had not
-// returned, so its callers had no answer.
+// The journal is two files, so that the appends go on while a move
+// commits: one takes the appends; at a move the other, empty, takes them
+// over, and the first starts over once its records are committed (it is
+// then the spare). Each file holds a header, journalMagic and the file's
+// epoch, then the entries, each its payload's length and CRC-32 and the
+// payload. A move stores the epoch it moved in the database, in its
+// transaction: at Open, a file whose epoch the database already holds was
+// moved (the process died before the file started over) and is dropped;
+// those of the next two epochs are moved, in epoch order. An entry cut
+// short by the process's death ends its file: its write had not returned,
+// so its callers had no answer. A move that fails leaves both files
+// holding records: the next moves both, and the appends wait for it.
 
 const (
 	journalMagic = "wfdnjrn1"
@@ -51,14 +56,23 @@ const (
 )
 
 type journal struct {
-	f     *os.File
-	path  string
-	epoch int64
-	size  int64 // the file's length: the header and whole entries
-	buf   []byte
+	files  [2]*journalFile
+	active int  // the file taking the appends
+	spare  bool // the other is empty, of the next epoch, ready to take them over at a move
+	// hold: a move of both files is under way (one failed before it), so
+	// the appends go to the writer, which makes them after it.
+	hold bool
+	buf  []byte
 	// broken is a failed write that could not be taken back (the file may
 	// end in a cut entry); the writer commits everything from then on.
 	broken error
+}
+
+type journalFile struct {
+	f     *os.File
+	name  string
+	epoch int64
+	size  int64 // the file's length: the header and whole entries
 }
 
 // pending are the journal's records not yet in the database, for the
@@ -78,17 +92,28 @@ type journaled struct {
 // openJournal opens the journal beside the database at path, moving what a
 // process that died left in it into the database first.
 func openJournal(ctx context.Context, db *sql.DB, path string) (*journal, error) {
-	name := path + ".records"
-	f, err := os.OpenFile(name, os.O_RDWR|os.O_CREATE, 0o644)
-	if err != nil {
-		return nil, fmt.Errorf("the journal %s: %w", name, err)
+	j := &journal{}
+	for i, name := range []string{path + ".records", path + ".records2"} {
+		f, err := os.OpenFile(name, os.O_RDWR|os.O_CREATE, 0o644)
+		if err != nil {
+			j.close()
+			return nil, fmt.Errorf("the journal %s: %w", name, err)
+		}
+		j.files[i] = &journalFile{f: f, name: name}
 	}
-	j := &journal{f: f, path: name}
 	if err := j.recover(ctx, db); err != nil {
-		f.Close()
-		return nil, fmt.Errorf("the journal %s: %w", name, err)
+		j.close()
+		return nil, err
 	}
 	return j, nil
+}
+
+// left is a journal file's entries not yet in the database.
+type left struct {
+	file  *journalFile
+	epoch int64
+	rooms []string
+	recs  []journaled
 }
 
 func (j *journal) recover(ctx context.Context, db *sql.DB) error {
@@ -96,96 +121,149 @@ func (j *journal) recover(ctx context.Context, db *sql.DB) error {
 	if err := db.QueryRowContext(ctx, `SELECT epoch FROM journal`).Scan(&moved); err != nil {
 		return err
 	}
-	data, err := io.ReadAll(j.f)
-	if err != nil {
-		return err
+	var lefts []left
+	for _, jf := range j.files {
+		l, err := jf.read(moved)
+		if err != nil {
+			return fmt.Errorf("the journal %s: %w", jf.name, err)
+		}
+		if l.file != nil {
+			lefts = append(lefts, l)
+		}
 	}
-	j.epoch = moved + 1
-	if len(data) < headerSize { // new, or cut short as it started over
-		return j.restart()
+	slices.SortFunc(lefts, func(a, b left) int { return cmp.Compare(a.epoch, b.epoch) })
+	if len(lefts) == 2 && lefts[0].epoch == lefts[1].epoch {
+		return fmt.Errorf("the journals %s and %s have the same epoch, %d: one belongs to another database", lefts[0].file.name, lefts[1].file.name, lefts[0].epoch)
+	}
+	if len(lefts) > 0 {
+		if err := moveLeft(ctx, db, lefts); err != nil {
+			return fmt.Errorf("the journal %s: %w", lefts[0].file.name, err)
+		}
+		moved = lefts[len(lefts)-1].epoch
+	}
+	j.active, j.spare = 0, true
+	for i, jf := range j.files {
+		if err := jf.restart(moved + 1 + int64(i)); err != nil {
+			return fmt.Errorf("the journal %s: %w", jf.name, err)
+		}
+	}
+	return nil
+}
+
+// read reads the file's entries, if its epoch is one of the two after
+// moved (none: l.file is nil).
+func (jf *journalFile) read(moved int64) (l left, err error) {
+	data, err := io.ReadAll(jf.f)
+	if err != nil || len(data) < headerSize { // new, or cut short as it started over
+		return l, err
 	}
 	if string(data[:len(journalMagic)]) != journalMagic {
-		return errors.New("it is not a wolfden journal (move it away if it is not needed)")
+		return l, errors.New("it is not a wolfden journal (move it away if it is not needed)")
 	}
 	epoch := int64(binary.LittleEndian.Uint64(data[len(journalMagic):headerSize]))
 	switch {
 	case epoch <= moved: // moved already
-		return j.restart()
-	case epoch > moved+1:
-		return fmt.Errorf("its epoch is %d, and the database holds epoch %d: it belongs to another database", epoch, moved)
+		return l, nil
+	case epoch > moved+2:
+		return l, fmt.Errorf("its epoch is %d, and the database holds epoch %d: it belongs to another database", epoch, moved)
 	}
-	var recs []journaled
-	var rooms []string
+	l.file, l.epoch = jf, epoch
 	for rest := data[headerSize:]; ; {
 		room, r, next, ok := decodeEntry(rest)
 		if !ok {
 			break // the end, or an entry cut short: its write never returned
 		}
-		rooms, recs, rest = append(rooms, room), append(recs, r), next
+		l.rooms, l.recs, rest = append(l.rooms, room), append(l.recs, r), next
 	}
+	return l, nil
+}
+
+// moveLeft moves what the files left, in epoch order, into the database,
+// with the last one's epoch.
+func moveLeft(ctx context.Context, db *sql.DB, lefts []left) error {
 	tx, err := db.BeginTx(ctx, nil)
 	if err != nil {
 		return err
 	}
 	defer tx.Rollback()
 	last := map[string]int64{}
-	for i, r := range recs {
-		l, ok := last[rooms[i]]
-		if !ok {
-			if err := tx.QueryRowContext(ctx, `SELECT coalesce(max(n), 0) FROM records WHERE room_id = ?`, rooms[i]).Scan(&l); err != nil {
+	for _, l := range lefts {
+		for i, r := range l.recs {
+			room := l.rooms[i]
+			n, ok := last[room]
+			if !ok {
+				if err := tx.QueryRowContext(ctx, `SELECT coalesce(max(n), 0) FROM records WHERE room_id = ?`, room).Scan(&n); err != nil {
+					return err
+				}
+			}
+			if r.rec.N != n+1 {
+				return fmt.Errorf("its record %d of room %q does not follow the stored %d", r.rec.N, room, n)
+			}
+			if _, err := tx.ExecContext(ctx, insertRecord,
+				room, r.rec.N, nanos(r.rec.At), r.rec.Kind, r.rec.Body, r.events, r.rec.Clock); err != nil {
 				return err
 			}
+			last[room] = r.rec.N
 		}
-		if r.rec.N != l+1 {
-			return fmt.Errorf("its record %d of room %q does not follow the stored %d", r.rec.N, rooms[i], l)
-		}
-		if _, err := tx.ExecContext(ctx, insertRecord,
-			rooms[i], r.rec.N, nanos(r.rec.At), r.rec.Kind, r.rec.Body, r.events, r.rec.Clock); err != nil {
-			return err
-		}
-		last[rooms[i]] = r.rec.N
 	}
-	if _, err := tx.ExecContext(ctx, `UPDATE journal SET epoch = ?`, epoch); err != nil {
+	if _, err := tx.ExecContext(ctx, `UPDATE journal SET epoch = ?`, lefts[len(lefts)-1].epoch); err != nil {
 		return err
 	}
-	if err := tx.Commit(); err != nil {
-		return err
-	}
-	j.epoch = epoch + 1
-	return j.restart()
+	return tx.Commit()
 }
 
-// restart empties the file and writes its header, of epoch j.epoch.
-func (j *journal) restart() error {
-	if err := j.f.Truncate(0); err != nil {
+// restart empties the file and writes its header, of epoch.
+func (jf *journalFile) restart(epoch int64) error {
+	if err := jf.f.Truncate(0); err != nil {
 		return err
 	}
 	h := append([]byte(journalMagic), make([]byte, 8)...)
-	binary.LittleEndian.PutUint64(h[len(journalMagic):], uint64(j.epoch))
-	if _, err := j.f.WriteAt(h, 0); err != nil {
+	binary.LittleEndian.PutUint64(h[len(journalMagic):], uint64(epoch))
+	if _, err := jf.f.WriteAt(h, 0); err != nil {
 		return err
 	}
-	j.size = int64(headerSize)
+	jf.epoch, jf.size = epoch, int64(headerSize)
 	return nil
 }
 
-// write appends the entries encoded in j.buf; on failure the file is cut
-// back to its last whole entry.
+// write appends the entries encoded in j.buf to the active file; on
+// failure the file is cut back to its last whole entry.
 func (j *journal) write() error {
-	_, err := j.f.WriteAt(j.buf, j.size)
+	jf := j.files[j.active]
+	_, err := jf.f.WriteAt(j.buf, jf.size)
 	if err == nil {
-		j.size += int64(len(j.buf))
+		jf.size += int64(len(j.buf))
 		return nil
 	}
-	if terr := j.f.Truncate(j.size); terr != nil {
+	if terr := jf.f.Truncate(jf.size); terr != nil {
 		j.broken = errors.Join(err, terr)
 	}
 	return err
 }
 
+// swap hands the appends to the spare file for a move of the active one's
+// records, and returns the files the move takes and the epoch it commits.
+// Without a spare (a move failed, both files hold records) it takes both,
+// and the appends wait for it (hold).
+func (j *journal) swap() (files []int, epoch int64) {
+	cur := j.active
+	epoch = j.files[cur].epoch
+	if j.spare {
+		j.active, j.spare = 1-cur, false
+		return []int{cur}, epoch
+	}
+	j.hold = true
+	return []int{0, 1}, epoch
+}
+
 func (j *journal) close() {
-	if j != nil {
-		j.f.Close()
+	if j == nil {
+		return
+	}
+	for _, jf := range j.files {
+		if jf != nil {
+			jf.f.Close()
+		}
 	}
 }
 
@@ -267,9 +345,9 @@ func decodeEntry(data []byte) (room string, r journaled, rest []byte, ok bool) {
 }
 
 // journalable: every op of the batch is an append to a room whose last
-// record the writer knows, so the journal can take them.
+// record the writer knows, so the journal can take them (under w.mu).
 func (w *writer) journalable(batch []*op) bool {
-	if w.j == nil || w.j.broken != nil {
+	if w.j == nil || w.j.broken != nil || w.j.hold {
 		return false
 	}
 	for _, o := range batch {
@@ -283,8 +361,9 @@ func (w *writer) journalable(batch []*op) bool {
 	return true
 }
 
-// journal writes batch to the journal in one write and answers its callers;
-// due: the journal's records should move into the database now.
+// journal writes batch to the journal in one write and answers its callers
+// (under w.mu); due: the journal's records should move into the database
+// now.
 func (w *writer) journal(batch []*op) (due bool) {
 	j := w.j
 	j.buf = j.buf[:0]
@@ -312,7 +391,7 @@ func (w *writer) journal(batch []*op) (due bool) {
 	if err := j.write(); err != nil {
 		for i, o := range batch {
 			if answers[i] == nil {
-				answers[i] = fmt.Errorf("sqlite: append to room %q: the journal %s: %w", o.roomID, j.path, err)
+				answers[i] = fmt.Errorf("sqlite: append to room %q: the journal %s: %w", o.roomID, j.files[j.active].name, err)
 			}
 			o.done <- answers[i]
 		}
@@ -340,29 +419,35 @@ func (w *writer) journal(batch []*op) (due bool) {
 	for i, o := range batch {
 		o.done <- answers[i]
 	}
-	return full || j.size >= flushBytes
+	return full || j.files[j.active].size >= flushBytes
 }
 
-// move inserts the pending records in the transaction and marks the
-// journal's epoch moved; moved then starts the journal over.
+// move inserts the pending records in the transaction and marks their
+// journal file's epoch moved; moved then starts the file over. The
+// appends made meanwhile go to the other file (swap).
 func (t *txn) move(ctx context.Context) error {
 	w := t.w
 	if w.j == nil {
 		return nil
 	}
+	w.mu.Lock()
 	w.pend.mu.Lock()
-	count := w.pend.count
+	count, rooms := w.pend.count, w.pend.rooms
 	if count > 0 {
 		w.pend.gen++ // odd: readers wait for the commit
+		w.pend.rooms, w.pend.count = map[string][]journaled{}, 0
 	}
-	rooms := w.pend.rooms
 	w.pend.mu.Unlock()
+	if count > 0 {
+		t.files, t.epoch = w.j.swap()
+	}
+	w.mu.Unlock()
 	if count == 0 {
 		return nil
 	}
-	t.moving = true
+	t.moving, t.moved = rooms, count
 	// moveRows records an INSERT: a statement's execution costs about as
-	// much as the row it inserts, and a move holds the appends up.
+	// much as the row it inserts.
 	args := make([]any, 0, moveRows*recordColumns)
 	for room, recs := range rooms {
 		for _, r := range recs {
@@ -381,25 +466,42 @@ func (t *txn) move(ctx context.Context) error {
 			return fmt.Errorf("the journal's records: %w", err)
 		}
 	}
-	_, err := t.tx.ExecContext(ctx, `UPDATE journal SET epoch = ?`, w.j.epoch)
+	_, err := t.tx.ExecContext(ctx, `UPDATE journal SET epoch = ?`, t.epoch)
 	return err
 }
 
-// moved ends a move: committed (the journal starts over, its records are
-// the database's) or not (they stay pending).
-func (w *writer) moved(committed bool) {
+// moved ends t's move: committed (its files start over, the active one
+// of the next epoch if it was moved too, the other of the one after:
+// the spare), or not (its records are pending again, before those
+// appended since, and stay in their file: the next move takes both).
+func (w *writer) moved(t *txn, committed bool) {
+	w.mu.Lock()
+	defer w.mu.Unlock()
 	w.pend.mu.Lock()
 	defer w.pend.mu.Unlock()
-	w.moveAsked = false
+	j := w.j
+	w.moveAsked, j.hold = false, false
 	if committed {
-		w.flushTimer.Stop()
-		w.sinceKick += w.pend.count
-		w.pend.rooms = map[string][]journaled{}
-		w.pend.count = 0
-		w.j.epoch++
-		if err := w.j.restart(); err != nil {
-			w.j.broken = err
+		if w.pend.count == 0 {
+			w.flushTimer.Stop()
 		}
+		w.sinceKick += t.moved
+		for _, i := range t.files {
+			epoch := t.epoch + 2
+			if i == j.active {
+				epoch = t.epoch + 1
+			}
+			if err := j.files[i].restart(epoch); err != nil {
+				j.broken = err
+			}
+		}
+		j.spare = j.broken == nil
+	} else {
+		for room, recs := range t.moving {
+			w.pend.rooms[room] = append(recs, w.pend.rooms[room]...)
+		}
+		w.pend.count += t.moved
+		w.flushTimer.Reset(flushAfter)
 	}
 	w.pend.gen++
 }

@@ -1,6 +1,9 @@
 package sqlite
 
 import (
+	"context"
+	"database/sql"
+	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -63,22 +66,19 @@ func TestAGamesAppendsAreJournaledAndMovedWithTheNextCommit(t *testing.T) {
 	wantRecords(t, db, "r", records(1, 11))
 }
 
-// TestAnAppendIsWrittenByItsCallerWhileTheWriterIsIdle: a game's appends
-// to the journal go out on its own goroutine, not through the writer's
-// queue (whose answers wake each caller behind everything runnable); and
-// the move that comes due after flushEvery of them is asked of the writer
-// at once, and made.
-func TestAnAppendIsWrittenByItsCallerWhileTheWriterIsIdle(t *testing.T) {
+// TestAnAppendIsWrittenByItsCaller: a game's appends to the journal go
+// out on its own goroutine, not through the writer's queue (whose answers
+// wake each caller behind everything runnable); and the move that comes
+// due after flushEvery of them is asked of the writer at once, and made.
+func TestAnAppendIsWrittenByItsCaller(t *testing.T) {
 	db, _ := openTemp(t)
 	createRoom(t, db, room("r", store.StatusRunning, 1))
 	if err := db.Append(ctx, "r", record(1)); err != nil { // the first: the writer learns the room's last record
 		t.Fatal(err)
 	}
 	for n := int64(2); n <= flushEvery+1; n++ {
-		// The writer idle: what it answered under its lock has let go of
-		// it, and the second's timer (flushAfter) moves nothing meanwhile.
 		db.w.mu.Lock()
-		db.w.flushTimer.Stop()
+		db.w.flushTimer.Stop() // the second's timer (flushAfter) moves nothing meanwhile
 		db.w.mu.Unlock()
 		if err := db.Append(ctx, "r", record(n)); err != nil {
 			t.Fatal(err)
@@ -99,6 +99,128 @@ func TestAnAppendIsWrittenByItsCallerWhileTheWriterIsIdle(t *testing.T) {
 		}
 	}
 	wantRecords(t, db, "r", records(1, flushEvery+1))
+}
+
+// duringACommit runs during while the writer is inside a transaction
+// that moves the journal's records, and makes the transaction fail if
+// fail is set.
+func duringACommit(t *testing.T, db *DB, fail bool, during func()) error {
+	t.Helper()
+	in, out := make(chan struct{}), make(chan struct{})
+	done := make(chan error, 1)
+	go func() {
+		done <- db.do(ctx, &op{kind: opFunc, fn: func(context.Context, *sql.Tx) (error, error) {
+			close(in)
+			<-out
+			if fail {
+				return nil, errors.New("the disk is gone")
+			}
+			return nil, nil
+		}})
+	}()
+	<-in
+	func() {
+		defer close(out) // even if during fails the test
+		during()
+	}()
+	return <-done
+}
+
+// appendBounded appends, failing the test if the append waits for the
+// writer's transaction (its context ends first).
+func appendBounded(t *testing.T, db *DB, room string, n int64) {
+	t.Helper()
+	bounded, cancel := context.WithTimeout(ctx, 10*time.Second)
+	defer cancel()
+	if err := db.Append(bounded, room, record(n)); err != nil {
+		t.Fatalf("an append while the writer commits: %v", err)
+	}
+}
+
+// TestAppendsGoOnWhileAMoveCommits: while a transaction moves the
+// journal's records, the games' appends go to the journal's other file,
+// and are read back at once; they move with the next transaction.
+func TestAppendsGoOnWhileAMoveCommits(t *testing.T) {
+	db, _ := openTemp(t)
+	createRoom(t, db, room("r", store.StatusRunning, 1))
+	for n := int64(1); n <= 4; n++ {
+		if err := db.Append(ctx, "r", record(n)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	err := duringACommit(t, db, false, func() {
+		for n := int64(5); n <= 7; n++ {
+			appendBounded(t, db, "r", n)
+		}
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if n := storedRecords(t, db, "r"); n != 4 {
+		t.Errorf("%d records in the database after the move, want 4 (5 to 7 came during it)", n)
+	}
+	wantRecords(t, db, "r", records(1, 7))
+	if err := db.UpdateRoom(ctx, room("r", store.StatusRunning, 2)); err != nil {
+		t.Fatal(err)
+	}
+	if n := storedRecords(t, db, "r"); n != 7 {
+		t.Errorf("%d records in the database after the next move, want 7", n)
+	}
+	appendBounded(t, db, "r", 8) // the moved file is the spare again
+	wantRecords(t, db, "r", records(1, 8))
+}
+
+// TestAFailedMoveLeavesBothFilesToTheNext: a move that fails leaves its
+// records pending and in their file, and the appends made during it in
+// the other; the next move takes both. A process that dies in between
+// leaves both files, and the next Open moves them in order.
+func TestAFailedMoveLeavesBothFilesToTheNext(t *testing.T) {
+	for _, death := range []bool{false, true} {
+		t.Run(fmt.Sprintf("death=%v", death), func(t *testing.T) {
+			path := filepath.Join(t.TempDir(), "w.db")
+			db := open(t, path)
+			createRoom(t, db, room("r", store.StatusRunning, 1))
+			for n := int64(1); n <= 4; n++ {
+				if err := db.Append(ctx, "r", record(n)); err != nil {
+					t.Fatal(err)
+				}
+			}
+			err := duringACommit(t, db, true, func() {
+				for n := int64(5); n <= 6; n++ {
+					appendBounded(t, db, "r", n)
+				}
+			})
+			if err == nil {
+				t.Fatal("the failed transaction's caller had no error")
+			}
+			appendBounded(t, db, "r", 7)
+			wantRecords(t, db, "r", records(1, 7))
+			if n := storedRecords(t, db, "r"); n != 1 {
+				t.Errorf("%d records in the database after the failed move, want 1", n)
+			}
+			if death {
+				db.w.flushTimer.Stop() // as a death: nothing moved, the store left open
+				db.w.j.close()
+				db.lock.release()
+				db = open(t, path)
+			} else if err := db.UpdateRoom(ctx, room("r", store.StatusRunning, 2)); err != nil {
+				t.Fatal(err)
+			}
+			defer db.Close()
+			if n := storedRecords(t, db, "r"); n != 7 {
+				t.Errorf("%d records in the database after the next move, want 7", n)
+			}
+			if err := db.Append(ctx, "r", record(8)); err != nil { // after an Open, the writer learns the last record
+				t.Fatal(err)
+			}
+			for n := int64(9); n <= 10; n++ { // a file to take the appends during a move again
+				if err := duringACommit(t, db, false, func() { appendBounded(t, db, "r", n) }); err != nil {
+					t.Fatal(err)
+				}
+			}
+			wantRecords(t, db, "r", records(1, 10))
+		})
+	}
 }
 
 // TestAResetRoomDropsItsJournaledRecords: a reset moves the journal's
@@ -163,7 +285,7 @@ func TestAJournalLeftAtACrashIsMovedOnce(t *testing.T) {
 		t.Fatal(err)
 	}
 	db.w.flushTimer.Stop() // as a death: nothing moved, the store left open
-	db.w.j.f.Close()
+	db.w.j.close()
 	db.lock.release()
 
 	// Not moved yet, its last entry cut short: records 5 and 6 are moved.

@@ -468,9 +468,11 @@ const (
 func (d *DB) write() {
 	defer close(d.stopped)
 	defer func() {
+		// No append starts now (d.closed); one under way has mu.
 		d.w.mu.Lock()
-		defer d.w.mu.Unlock()
-		if d.w.pend.count > 0 {
+		left := d.w.pend.count
+		d.w.mu.Unlock()
+		if left > 0 {
 			d.w.run(nil) // the journal's last records, moved as the store closes
 		}
 		d.w.close()
@@ -494,29 +496,24 @@ func (d *DB) write() {
 			batch = d.more(batch)
 		}
 		if len(batch) > 0 {
-			d.w.mu.Lock()
 			d.w.run(batch)
-			d.w.mu.Unlock()
 			d.w.restart() // its callers have their answers
 		}
 	}
 }
 
-// appendNow writes o to the journal on the caller's goroutine while the
-// writer is idle, and reports whether it did (with the outcome). A game's
-// append then costs its write(2) alone, not two goroutine switches and a
-// wait for the writer's turn on a busy core; and an answer from the
-// writer wakes every caller of its batch at once, all but one of them
-// behind whatever else is runnable. While the writer commits or moves
-// the journal, o goes to it as before (never waiting for mu: a caller
-// handed a lock it has not yet run to take would hold up all the others).
-// A move that comes due is the writer's (the flush timer's), never made
-// here: it takes milliseconds.
+// appendNow writes o to the journal on the caller's goroutine, and
+// reports whether it did (with the outcome). A game's append then costs
+// its write(2) alone, not two goroutine switches and a wait for the
+// writer's turn on a busy core; and an answer from the writer wakes every
+// caller of its batch at once, all but one of them behind whatever else
+// is runnable. It goes on while the writer commits, even a move of the
+// journal's records (swap): mu is held for a write(2) or a swap of maps,
+// never for a transaction. A move that comes due is the writer's (the
+// flush timer's), never made here: it takes milliseconds.
 func (d *DB) appendNow(o *op) (done bool, err error) {
 	w := d.w
-	if !w.mu.TryLock() {
-		return false, nil
-	}
+	w.mu.Lock()
 	defer w.mu.Unlock()
 	d.mu.RLock()
 	closed := d.closed
@@ -559,9 +556,10 @@ func take(batch []*op, o *op) []*op {
 	return batch
 }
 
-// writer is the state of the writer goroutine, which uses it under mu; a
-// caller appending to the journal while the writer is idle takes mu too
-// (appendNow).
+// writer is the state of the writer goroutine. mu guards the journal's
+// state (j, pend's changes, last, moveAsked and the counts), which the
+// games' appends share with it (appendNow); the rest is the writer's
+// alone.
 type writer struct {
 	mu   sync.Mutex
 	conn *sql.Conn // every write transaction runs on it, with its statements prepared once
@@ -644,11 +642,17 @@ func (w *writer) close() {
 // each op is retried in a transaction of its own, so that only the op at
 // fault fails.
 func (w *writer) run(batch []*op) {
-	if len(batch) > 0 && w.journalable(batch) {
-		if w.journal(batch) {
-			w.run(nil) // a transaction of the move alone
+	if len(batch) > 0 {
+		w.mu.Lock()
+		if w.journalable(batch) {
+			due := w.journal(batch)
+			w.mu.Unlock()
+			if due {
+				w.run(nil) // a transaction of the move alone
+			}
+			return
 		}
-		return
+		w.mu.Unlock()
 	}
 	refusals, err := w.commit(batch)
 	switch {
@@ -689,9 +693,11 @@ func (w *writer) commit(batch []*op) (refusals []error, err error) {
 	} else {
 		err = t.tx.Commit()
 	}
-	if t.moving {
-		w.moved(err == nil)
+	if t.moving != nil {
+		w.moved(&t, err == nil)
 	}
+	w.mu.Lock()
+	defer w.mu.Unlock()
 	if err != nil {
 		// The failure may come from a number the writer remembered wrong
 		// (another writer of the file), and what a failed commit left is
@@ -728,7 +734,12 @@ type txn struct {
 	insertRecords                                *sql.Stmt        // moveRows records (the journal's move)
 	last                                         map[string]int64 // as writer.last
 	over                                         []string         // rooms whose game is over
-	moving                                       bool             // it moves the journal's records
+	// The journal's records it moves (journal.go): moved of them, from
+	// files, whose epoch it commits.
+	moving map[string][]journaled
+	moved  int
+	files  []int
+	epoch  int64
 }
 
 // stmt is the writer's statement s bound to the transaction (*in, made on
@@ -775,7 +786,9 @@ func (t *txn) apply(ctx context.Context, o *op) (refusal, err error) {
 	// refused start writes nothing.
 	last, ok := t.last[o.roomID]
 	if !ok {
+		t.w.mu.Lock()
 		last, ok = t.w.last[o.roomID]
+		t.w.mu.Unlock()
 	}
 	if !ok {
 		var exists bool
