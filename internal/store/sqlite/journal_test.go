@@ -126,6 +126,16 @@ func duringACommit(t *testing.T, db *DB, fail bool, during func()) error {
 	return <-done
 }
 
+// appendRange appends records from to to, one at a time.
+func appendRange(t *testing.T, db *DB, room string, from, to int64) {
+	t.Helper()
+	for n := from; n <= to; n++ {
+		if err := db.Append(ctx, room, record(n)); err != nil {
+			t.Fatal(err)
+		}
+	}
+}
+
 // appendBounded appends, failing the test if the append waits for the
 // writer's transaction (its context ends first).
 func appendBounded(t *testing.T, db *DB, room string, n int64) {
@@ -143,11 +153,7 @@ func appendBounded(t *testing.T, db *DB, room string, n int64) {
 func TestAppendsGoOnWhileAMoveCommits(t *testing.T) {
 	db, _ := openTemp(t)
 	createRoom(t, db, room("r", store.StatusRunning, 1))
-	for n := int64(1); n <= 4; n++ {
-		if err := db.Append(ctx, "r", record(n)); err != nil {
-			t.Fatal(err)
-		}
-	}
+	appendRange(t, db, "r", 1, 4)
 	err := duringACommit(t, db, false, func() {
 		for n := int64(5); n <= 7; n++ {
 			appendBounded(t, db, "r", n)
@@ -180,11 +186,7 @@ func TestAFailedMoveLeavesBothFilesToTheNext(t *testing.T) {
 			path := filepath.Join(t.TempDir(), "w.db")
 			db := open(t, path)
 			createRoom(t, db, room("r", store.StatusRunning, 1))
-			for n := int64(1); n <= 4; n++ {
-				if err := db.Append(ctx, "r", record(n)); err != nil {
-					t.Fatal(err)
-				}
-			}
+			appendRange(t, db, "r", 1, 4)
 			err := duringACommit(t, db, true, func() {
 				for n := int64(5); n <= 6; n++ {
 					appendBounded(t, db, "r", n)
