@@ -242,18 +242,17 @@ func (j *journal) write() error {
 }
 
 // swap hands the appends to the spare file for a move of the active one's
-// records, and returns the files the move takes and the epoch it commits.
-// Without a spare (a move failed, both files hold records) it takes both,
-// and the appends wait for it (hold).
-func (j *journal) swap() (files []int, epoch int64) {
-	cur := j.active
-	epoch = j.files[cur].epoch
+// records, and returns the epoch the move commits. Without a spare (a
+// move failed, both files hold records) the move takes both, and the
+// appends wait for it (hold).
+func (j *journal) swap() (epoch int64) {
+	epoch = j.files[j.active].epoch
 	if j.spare {
-		j.active, j.spare = 1-cur, false
-		return []int{cur}, epoch
+		j.active, j.spare = 1-j.active, false
+	} else {
+		j.hold = true
 	}
-	j.hold = true
-	return []int{0, 1}, epoch
+	return epoch
 }
 
 func (j *journal) close() {
@@ -439,7 +438,7 @@ func (t *txn) move(ctx context.Context) error {
 	}
 	w.pend.mu.Unlock()
 	if count > 0 {
-		t.files, t.epoch = w.j.swap()
+		t.epoch = w.j.swap()
 	}
 	w.mu.Unlock()
 	if count == 0 {
@@ -470,31 +469,33 @@ func (t *txn) move(ctx context.Context) error {
 	return err
 }
 
-// moved ends t's move: committed (its files start over, the active one
-// of the next epoch if it was moved too, the other of the one after:
-// the spare), or not (its records are pending again, before those
-// appended since, and stay in their file: the next move takes both).
+// moved ends t's move: committed (the file not taking appends starts
+// over as the spare, of the epoch after next, and the active one too, of
+// the next, if the move took both: hold), or not (its records are
+// pending again, before those appended since, and stay in their file:
+// the next move takes both).
 func (w *writer) moved(t *txn, committed bool) {
 	w.mu.Lock()
 	defer w.mu.Unlock()
 	w.pend.mu.Lock()
 	defer w.pend.mu.Unlock()
 	j := w.j
+	both := j.hold
 	w.moveAsked, j.hold = false, false
 	if committed {
 		if w.pend.count == 0 {
 			w.flushTimer.Stop()
 		}
 		w.sinceKick += t.moved
-		for _, i := range t.files {
-			epoch := t.epoch + 2
-			if i == j.active {
-				epoch = t.epoch + 1
-			}
-			if err := j.files[i].restart(epoch); err != nil {
+		restart := func(jf *journalFile, epoch int64) {
+			if err := jf.restart(epoch); err != nil {
 				j.broken = err
 			}
 		}
+		if both {
+			restart(j.files[j.active], t.epoch+1)
+		}
+		restart(j.files[1-j.active], t.epoch+2)
 		j.spare = j.broken == nil
 	} else {
 		for room, recs := range t.moving {

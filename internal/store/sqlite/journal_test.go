@@ -126,6 +126,14 @@ func duringACommit(t *testing.T, db *DB, fail bool, during func()) error {
 	return <-done
 }
 
+// abandon leaves db as a process's death would: nothing moved, the
+// files as they are, the lock let go so that the next Open may take it.
+func abandon(db *DB) {
+	db.w.flushTimer.Stop()
+	db.w.j.close()
+	db.lock.release()
+}
+
 // appendRange appends records from to to, one at a time.
 func appendRange(t *testing.T, db *DB, room string, from, to int64) {
 	t.Helper()
@@ -201,9 +209,7 @@ func TestAFailedMoveLeavesBothFilesToTheNext(t *testing.T) {
 				t.Errorf("%d records in the database after the failed move, want 1", n)
 			}
 			if death {
-				db.w.flushTimer.Stop() // as a death: nothing moved, the store left open
-				db.w.j.close()
-				db.lock.release()
+				abandon(db)
 				db = open(t, path)
 			} else if err := db.UpdateRoom(ctx, room("r", store.StatusRunning, 2)); err != nil {
 				t.Fatal(err)
@@ -286,9 +292,7 @@ func TestAJournalLeftAtACrashIsMovedOnce(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	db.w.flushTimer.Stop() // as a death: nothing moved, the store left open
-	db.w.j.close()
-	db.lock.release()
+	abandon(db)
 
 	// Not moved yet, its last entry cut short: records 5 and 6 are moved.
 	leave(left[:len(left)-3])

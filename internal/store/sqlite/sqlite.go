@@ -185,9 +185,8 @@ func (d *DB) UpdateRoom(ctx context.Context, r store.Room) error {
 }
 
 // Append writes recs to the room, all or none, and returns once they are
-// stored: in the journal (journal.go; by the caller itself while the
-// writer is idle, appendNow) or in a transaction shared with other
-// callers' writes. A refusal (a gap, a duplicate, a missing room) or a
+// stored: in the journal (journal.go; by the caller itself, appendNow)
+// or in a transaction shared with other callers' writes. A refusal (a gap, a duplicate, a missing room) or a
 // cancellation means that none of recs was written, so that the caller's
 // view of the log stays the stored one: ctx releases the caller only
 // while its records are still waiting in the queue; once they are taken,
@@ -735,10 +734,9 @@ type txn struct {
 	last                                         map[string]int64 // as writer.last
 	over                                         []string         // rooms whose game is over
 	// The journal's records it moves (journal.go): moved of them, from
-	// files, whose epoch it commits.
+	// the file of epoch (both files, up to epoch, after a failed move).
 	moving map[string][]journaled
 	moved  int
-	files  []int
 	epoch  int64
 }
 
