@@ -2,6 +2,7 @@ package rules
 
 import (
 	"fmt"
+	"math/bits"
 	"strconv"
 	"strings"
 )
@@ -204,7 +205,12 @@ func (e *Event) Visible(seat Seat) bool {
 
 // Seats lists the seats of a mask in order.
 func Seats(mask uint32) []Seat {
-	var out []Seat
+	n := bits.OnesCount32(mask & (1<<(MaxSeats+1) - 2)) // the bits of seats 1 to MaxSeats
+	if n == 0 {
+		return nil
+	}
+	// Sized once: a state frame lists its seats so for every connection.
+	out := make([]Seat, 0, n)
 	for s := Seat(1); s <= MaxSeats; s++ {
 		if mask&s.bit() != 0 {
 			out = append(out, s)

@@ -183,8 +183,10 @@ type Actor struct {
 	// What deliveries share among connections (sub.go).
 	gen       int // deliveries made
 	stCache   [rules.MaxSeats + 1]seatState
-	evTails   [][]byte    // shown's events' frames after their seq
-	chatTails [][2][]byte // the messages' frames after their seq: as written, anonymous
+	aliveMask uint32       // alive's last mask
+	aliveList []rules.Seat // and its list, shared by the states that list it
+	evTails   [][]byte     // shown's events' frames after their seq
+	chatTails [][2][]byte  // the messages' frames after their seq: as written, anonymous
 
 	team wolfTeam // tonight's wolf team of people and bots (wolfteam.go)
 

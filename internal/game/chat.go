@@ -96,14 +96,31 @@ func (a *Actor) audience(v *rules.View, ch string) (c chat, ok bool) {
 
 // channels lists the channels the seat of v may write to now.
 func (a *Actor) channels(v *rules.View) []string {
-	var out []string
-	for _, ch := range []string{ChanDay, ChanWolves, ChanLovers, ChanDead, ChanSiblings, ChanNewlyweds} {
+	set := 0
+	for i, ch := range allChannels {
 		if _, ok := a.audience(v, ch); ok {
-			out = append(out, ch)
+			set |= 1 << i
 		}
 	}
-	return out
+	return channelSets[set]
 }
+
+// allChannels in the order a state frame lists them.
+var allChannels = [...]string{ChanDay, ChanWolves, ChanLovers, ChanDead, ChanSiblings, ChanNewlyweds}
+
+// channelSets are the lists of every subset of allChannels (nil for none),
+// made once and shared by the frames that list them, which never change
+// them: a list made for every seat's state was two allocations of it.
+var channelSets = func() (sets [1 << len(allChannels)][]string) {
+	for set := range sets {
+		for i, ch := range allChannels {
+			if set&(1<<i) != 0 {
+				sets[set] = append(sets[set], ch)
+			}
+		}
+	}
+	return sets
+}()
 
 // ErrChannel is the answer to a message for a channel the seat may not
 // write to now. It is the same whatever the reason, and names only what

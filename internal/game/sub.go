@@ -458,7 +458,7 @@ func (a *Actor) state(s rules.Seat) wire.StateFrame {
 	// timeout is told at a fixed time) may no longer act.
 	v.Pending = v.Pending && a.caughtUp()
 	f := wire.StateFrame{Type: "state", Seat: s, Day: v.Day, Night: v.Night, Turn: v.Turn,
-		Alive: rules.Seats(v.Alive), Sheriff: v.Sheriff, Pending: v.Pending && !a.clk.Paused,
+		Alive: a.alive(v.Alive), Sheriff: v.Sheriff, Pending: v.Pending && !a.clk.Paused,
 		Paused: a.clk.Paused, Over: v.Over, Bot: a.clk.Away&(1<<uint(s)) != 0, SeeCard: a.mustSee(s)}
 	if v.Step != rules.StepNone {
 		f.Step = v.Step.String()
@@ -483,8 +483,11 @@ func (a *Actor) state(s rules.Seat) wire.StateFrame {
 	}
 	repick := s > 0 && a.mayRepick(s) // a person of a mixed wolf team (wolfteam.go)
 	if s > 0 && !v.Over && !a.clk.Paused && (v.Pending || a.clk.Slots == nil || repick) {
-		for _, c := range a.shown.Choices(s, nil) {
-			f.Choices = append(f.Choices, choiceJSON(c))
+		if cs := a.shown.Choices(s, nil); len(cs) > 0 {
+			f.Choices = make([]wire.ChoiceJSON, len(cs))
+			for i, c := range cs {
+				f.Choices[i] = choiceJSON(c)
+			}
 		}
 	}
 	if a.clk.Slots != nil && !v.Over && !a.clk.Paused {
@@ -512,6 +515,16 @@ func (a *Actor) state(s rules.Seat) wire.StateFrame {
 		f.Calls = a.nightCalls()
 	}
 	return f
+}
+
+// alive lists the seats of mask, the list of the last mask asked for
+// kept: every seat's state lists the living, which seldom change, and
+// the frames that share the list never change it.
+func (a *Actor) alive(mask uint32) []rules.Seat {
+	if a.aliveList == nil || mask != a.aliveMask {
+		a.aliveMask, a.aliveList = mask, rules.Seats(mask)
+	}
+	return a.aliveList
 }
 
 // nightCalls are the moderator's calls of tonight. Which roles are called
