@@ -64,3 +64,19 @@ func TestTheCheckpointerCopiesTheWALAndCommitsDoNot(t *testing.T) {
 		time.Sleep(10 * time.Millisecond) // polling the file, not waiting for a time
 	}
 }
+
+// TestAStatementJournalStaysInMemory: every connection keeps its
+// temporary data, among it the statement journal of a move's inserts, in
+// memory; in a file it took two writes a page.
+func TestAStatementJournalStaysInMemory(t *testing.T) {
+	db := open(t, filepath.Join(t.TempDir(), "t.db"))
+	defer db.Close()
+	for name, c := range map[string]interface {
+		QueryRowContext(ctx context.Context, q string, args ...any) *sql.Row
+	}{"the writer's connection": db.w.conn, "a reading connection": db.db} {
+		var mode int
+		if err := c.QueryRowContext(ctx, `PRAGMA temp_store`).Scan(&mode); err != nil || mode != 2 {
+			t.Errorf("%s keeps temporary data in mode %d (%v); want 2, memory", name, mode, err)
+		}
+	}
+}

@@ -27,11 +27,11 @@ import (
 // the journal, a file beside the database, in one write(2), and is as
 // durable when that returns as a commit under synchronous=NORMAL: the
 // system has it, and a killed process loses nothing. The journal's records
-// move into the database, in bulk, with the next transaction the writer
-// commits for any other reason (a room created, started, ended: every few
-// records in an AIWolf game), after flushEvery records, or flushAfter after
-// the first one; Close moves the rest. Until then Records reads them from
-// memory.
+// move into the database, in bulk, after flushEvery records or flushAfter
+// after the first one, and with the next transaction the writer commits for
+// a write that needs them there (moveFirst: a game's end, an append that
+// has to go through the writer); Close moves the rest. Until then Records
+// reads them from memory.
 //
 // The journal is two files, so that the appends go on while a move
 // commits: one takes the appends; at a move the other, empty, takes them
@@ -419,6 +419,31 @@ func (w *writer) journal(batch []*op) (due bool) {
 		o.done <- answers[i]
 	}
 	return full || j.files[j.active].size >= flushBytes
+}
+
+// moveFirst reports whether a transaction of batch moves the journal's
+// records before its writes: when the move is asked for (opMove, or an
+// empty batch), for the accounts' writes (opFunc, which may read any
+// table), and for a write to a room with records in the journal, which
+// must be in the database first (an append is checked against the room's
+// last record there, a reset deletes them, a game's end takes the room out
+// of last). Other writes (a room created or started, a standing, a code)
+// leave the records to their move: moved with every commit, at 10,000
+// players, they went in a few at a time, and each move wrote again the
+// pages of every game it held, a WAL frame a game.
+func (w *writer) moveFirst(batch []*op) bool {
+	if len(batch) == 0 {
+		return true
+	}
+	w.pend.mu.Lock()
+	defer w.pend.mu.Unlock()
+	if w.pend.count == 0 {
+		return false
+	}
+	return slices.ContainsFunc(batch, func(o *op) bool {
+		_, waiting := w.pend.rooms[o.roomID]
+		return waiting || o.kind == opMove || o.kind == opFunc
+	})
 }
 
 // move inserts the pending records in the transaction and marks their

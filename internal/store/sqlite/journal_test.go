@@ -66,6 +66,33 @@ func TestAGamesAppendsAreJournaledAndMovedWithTheNextCommit(t *testing.T) {
 	wantRecords(t, db, "r", records(1, 11))
 }
 
+// TestAWriteMovesOnlyTheRecordsItNeeds: a room created or another room's
+// update leaves a game's journaled records in the journal (moved with every
+// commit, they went in a few at a time at 10,000 players, rewriting each
+// game's pages at every move); a write to the room itself, its game's end,
+// moves them first.
+func TestAWriteMovesOnlyTheRecordsItNeeds(t *testing.T) {
+	db, _ := openTemp(t)
+	createRoom(t, db, room("a", store.StatusRunning, 1))
+	createRoom(t, db, room("b", store.StatusRunning, 1))
+	appendRange(t, db, "a", 1, 11) // the first through the writer, the rest journaled
+	createRoom(t, db, room("c", store.StatusOpen, 1))
+	if err := db.UpdateRoom(ctx, room("b", store.StatusOver, 2)); err != nil {
+		t.Fatal(err)
+	}
+	if n := storedRecords(t, db, "a"); n != 1 {
+		t.Errorf("after writes to other rooms, %d of room a's records are in the database, want 1 (the rest journaled)", n)
+	}
+	wantRecords(t, db, "a", records(1, 11))
+	if err := db.UpdateRoom(ctx, room("a", store.StatusOver, 2)); err != nil {
+		t.Fatal(err)
+	}
+	if n := storedRecords(t, db, "a"); n != 11 {
+		t.Errorf("after its game's end, %d of room a's records are in the database, want 11", n)
+	}
+	wantRecords(t, db, "a", records(1, 11))
+}
+
 // TestAnAppendIsWrittenByItsCaller: a game's appends to the journal go
 // out on its own goroutine, not through the writer's queue (whose answers
 // wake each caller behind everything runnable); and the move that comes
