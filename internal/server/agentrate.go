@@ -5,6 +5,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"maps"
 	"slices"
 	"strings"
 	"time"
@@ -71,21 +72,21 @@ func (s *Server) rateAgents(ctx context.Context, id string, ended *game.Actor) e
 	}
 	keys, rank, won := arena.Teams(g, teams)
 
-	// Read from the store each time, not cached: what a restart finds is
-	// what the next game updates. Only the rows of the game's teams are
-	// read and written, however many teams the standing holds; a game
-	// credited by another node in between makes the store refuse the
-	// write as stale, and the standing is read again.
+	// Only the rows of the game's teams are read and written, however
+	// many teams the standing holds. The store's rows are what the next
+	// game updates; the node keeps them as it last wrote them (known), so
+	// that a game of teams it has read costs no read. A game credited by
+	// another node in between makes the store refuse the write as stale,
+	// and the standing is read again.
 	programs := slices.Compact(slices.Sorted(slices.Values(teams)))
 	credited := slices.Compact(slices.SortedFunc(slices.Values(slices.Concat(keys...)), compareKeys))
 	s.agentRates.Lock()
 	defer s.agentRates.Unlock()
 	for try := 1; ; try++ {
-		games, rows, err := ar.ArenaStanding(ctx, preset, programs)
+		st, err := s.agentStanding(ctx, ar, preset, programs)
 		if err != nil {
 			return err
 		}
-		st := standingsOf(games, rows)
 		arena.Credit(st.ratings, keys, rank)
 		st.games++
 		for t, team := range keys {
@@ -97,10 +98,51 @@ func (s *Server) rateAgents(ctx context.Context, id string, ended *game.Actor) e
 			}
 		}
 		err = ar.UpdateArenaStanding(ctx, st.rows(preset, at, credited))
+		if err != nil { // stale, or not known to be written: what the store holds is read again
+			delete(s.agentKnown, preset)
+		}
 		if !errors.Is(err, store.ErrStaleRating) || try == maxRatingTries {
 			return err
 		}
 	}
+}
+
+// knownStanding is a regulation's standing as this node last read or
+// wrote it: its games and the rows of the teams it has read.
+type knownStanding struct {
+	st   *agentStandings
+	read map[string]bool
+}
+
+// agentStanding is preset's standing with the rows of programs, the
+// node's own (known) when it has read them all, else read from the store;
+// the caller holds agentRates and credits the game to it in place: a
+// write that fails forgets it.
+func (s *Server) agentStanding(ctx context.Context, ar store.Arena, preset string, programs []string) (*agentStandings, error) {
+	k := s.agentKnown[preset]
+	if k != nil && !slices.ContainsFunc(programs, func(p string) bool { return !k.read[p] }) {
+		return k.st, nil
+	}
+	games, rows, err := ar.ArenaStanding(ctx, preset, programs)
+	if err != nil {
+		return nil, err
+	}
+	read := standingsOf(games, rows)
+	if k == nil || k.st.games != games { // another node credited games meanwhile: start over
+		k = &knownStanding{st: read, read: map[string]bool{}}
+	} else {
+		maps.Copy(k.st.ratings, read.ratings)
+		maps.Copy(k.st.played, read.played)
+		maps.Copy(k.st.wins, read.wins)
+	}
+	for _, p := range programs {
+		k.read[p] = true
+	}
+	if s.agentKnown == nil {
+		s.agentKnown = map[string]*knownStanding{}
+	}
+	s.agentKnown[preset] = k
+	return k.st, nil
 }
 
 // replayed is a game as its stored records give it, and the time of the

@@ -214,3 +214,40 @@ func TestAStandingCreditedByAnotherNodeIsReadAgain(t *testing.T) {
 		}
 	}
 }
+
+// countingStanding counts the reads of the agents' standing.
+type countingStanding struct {
+	*sqlite.DB
+	reads int
+}
+
+func (c *countingStanding) ArenaStanding(ctx context.Context, run string, programs []string) (int, []store.ArenaRating, error) {
+	c.reads++
+	return c.DB.ArenaStanding(ctx, run, programs)
+}
+
+// TestANodeReadsTheStandingOfTeamsItHasNotRead: the node that wrote a
+// standing credits the next game of the same teams without reading it
+// again (a read a matched game was a tenth of the store's work with 50
+// agents); a team it has not read yet is read.
+func TestANodeReadsTheStandingOfTeamsItHasNotRead(t *testing.T) {
+	db, err := sqlite.Open(filepath.Join(t.TempDir(), "w.db"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	st := &countingStanding{DB: db}
+	ts := newTestServerOver(t, st, Options{AIWolf: &aiwolf.Options{Players: 5, ActionTimeout: 5 * time.Second, ResponseTimeout: 5 * time.Second}})
+	for i, c := range []struct {
+		team  string
+		reads int
+	}{{"alpha", 1}, {"alpha", 1}, {"beta", 2}, {"alpha", 2}, {"beta", 2}} {
+		playTeam(t, ts, c.team, 1, uint64(10*i+3))
+		agentRun(t, ts, i+1)
+		ts.agentRates.Lock()
+		reads := st.reads
+		ts.agentRates.Unlock()
+		if reads != c.reads {
+			t.Errorf("after game %d (%s): %d reads of the standing, want %d", i+1, c.team, reads, c.reads)
+		}
+	}
+}

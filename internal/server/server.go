@@ -145,13 +145,14 @@ type Server struct {
 	authLim      *hostLimits  // sign-ins and sign-ups an address may try a minute
 	pruned       atomic.Int64 // when expired sessions were last dropped (unix ns)
 	xorigin      *http.CrossOriginProtection
-	agents       *aiwolf.Gateway // nil without Options.AIWolf
-	agentRates   sync.Mutex      // one matched game rated at a time, in the order they end (agentrate.go)
-	cl           *node           // nil without Options.Cluster
-	ledgerMu     sync.Mutex      // one game's ratings updated at a time (ledger.go)
-	games        sync.WaitGroup  // live games
-	sessions     sync.WaitGroup  // open WebSocket connections
-	chat         *chatRunner     // the chat platforms' bridges, once started (chat.go)
+	agents       *aiwolf.Gateway           // nil without Options.AIWolf
+	agentRates   sync.Mutex                // one matched game rated at a time, in the order they end (agentrate.go)
+	agentKnown   map[string]*knownStanding // under agentRates: each regulation's standing as this node last wrote it
+	cl           *node                     // nil without Options.Cluster
+	ledgerMu     sync.Mutex                // one game's ratings updated at a time (ledger.go)
+	games        sync.WaitGroup            // live games
+	sessions     sync.WaitGroup            // open WebSocket connections
+	chat         *chatRunner               // the chat platforms' bridges, once started (chat.go)
 }
 
 // New makes a server on a store. Call Restore before serving to resume
