@@ -152,8 +152,8 @@ var uriEscaper = strings.NewReplacer("%", "%25", "?", "%3f", "#", "%23")
 // its lock halfway. temp_store(MEMORY): a statement that may fail halfway
 // keeps the pages it changes in a statement journal, and a move's
 // inserts of many records (journal.go) overflowed its 64 KiB in memory
-// into a temporary file, two pwrite(2) a page: a sixth of the store's
-// writes at 10,000 players. A statement journal holds the pages of one
+// into a temporary file, two pwrite(2) a page: 30% of the store's writes
+// at 10,000 players. A statement journal holds the pages of one
 // statement.
 func dsn(path string) string {
 	return "file:" + uriEscaper.Replace(path) +
