@@ -518,10 +518,11 @@ func (a *Actor) state(s rules.Seat) wire.StateFrame {
 }
 
 // alive lists the seats of mask, the list of the last mask asked for
-// kept: every seat's state lists the living, which seldom change, and
-// the frames that share the list never change it.
+// kept (the zero actor's is right: no seat, nil): every seat's state lists
+// the living, which seldom change, and the frames that share the list
+// never change it.
 func (a *Actor) alive(mask uint32) []rules.Seat {
-	if a.aliveList == nil || mask != a.aliveMask {
+	if mask != a.aliveMask {
 		a.aliveMask, a.aliveList = mask, rules.Seats(mask)
 	}
 	return a.aliveList

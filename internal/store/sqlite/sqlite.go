@@ -191,11 +191,12 @@ func (d *DB) UpdateRoom(ctx context.Context, r store.Room) error {
 
 // Append writes recs to the room, all or none, and returns once they are
 // stored: in the journal (journal.go; by the caller itself, appendNow)
-// or in a transaction shared with other callers' writes. A refusal (a gap, a duplicate, a missing room) or a
-// cancellation means that none of recs was written, so that the caller's
-// view of the log stays the stored one: ctx releases the caller only
-// while its records are still waiting in the queue; once they are taken,
-// Append waits for the outcome, which takes one write.
+// or in a transaction shared with other callers' writes. A refusal (a
+// gap, a duplicate, a missing room) or a cancellation means that none of
+// recs was written, so that the caller's view of the log stays the
+// stored one: ctx releases the caller only while its records are still
+// waiting in the queue; once they are taken, Append waits for the
+// outcome, which takes one write.
 func (d *DB) Append(ctx context.Context, roomID string, recs ...store.Record) error {
 	if len(recs) == 0 {
 		return nil
