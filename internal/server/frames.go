@@ -71,6 +71,12 @@ const (
 // control frames, at most 125 bytes of payload and a 2-byte header.
 const wsControlBuffer = 256
 
+// wsReadBuffer is the library's read buffer. A client's frames are a few
+// hundred bytes (at most MaxFrame, which it reads past the buffer), one
+// at a time: the HTTP server's 4 KiB buffer was an eighth of a
+// connection's memory at 10,000 players.
+const wsReadBuffer = 1024
+
 // frames are the buffers messages are framed in, held only during a write:
 // a connection waiting for its next message holds none.
 var frames = sync.Pool{New: func() any { b := make([]byte, 0, game.NightMessage+maxHeader); return &b }}
@@ -205,7 +211,7 @@ type frameConn struct {
 // accept takes the request's connection over as a frameConn.
 func accept(w http.ResponseWriter, r *http.Request, opts *websocket.AcceptOptions) (*frameConn, error) {
 	s := new(sock)
-	tw := takeover.Writer{ResponseWriter: w, Size: wsControlBuffer, Under: func(c net.Conn) io.Writer {
+	tw := takeover.Writer{ResponseWriter: w, Size: wsControlBuffer, ReadSize: wsReadBuffer, Under: func(c net.Conn) io.Writer {
 		s.conn = c
 		if sc, ok := c.(syscall.Conn); ok {
 			s.raw, _ = sc.SyscallConn()

@@ -77,13 +77,21 @@ func (s *Server) websocket(w http.ResponseWriter, r *http.Request) {
 	// The library's own limit closes without a word; frames over MaxFrame
 	// up to this one are read, answered with a clear error, then closed.
 	conn.SetReadLimit(hardFrame)
+	// The session goes on without the HTTP handler, which returns: the
+	// server then lets go of what it kept for the request (its 4 KiB
+	// writer, the request and its headers), a fifth of a connection's
+	// memory at 10,000 players. The request's context ends with the
+	// handler; the session's does not.
 	s.sessions.Add(1)
-	defer s.sessions.Done()
 	s.m.connections.Inc()
-	defer s.m.connections.Dec()
-	ctx, cancel := context.WithCancel(r.Context())
-	defer cancel()
-	s.session(ctx, cancel, conn, rm, s.clientAddr(r))
+	ctx, cancel := context.WithCancel(context.WithoutCancel(r.Context()))
+	addr := s.clientAddr(r)
+	go func() {
+		defer s.sessions.Done()
+		defer s.m.connections.Dec()
+		defer cancel()
+		s.session(ctx, cancel, conn, rm, addr)
+	}()
 }
 
 // reply writes a frame directly; the session's own answers (bad frames,

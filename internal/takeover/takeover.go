@@ -13,11 +13,14 @@ import (
 
 // Writer is a ResponseWriter whose Hijack hands over a writer of Size
 // bytes, on Under's writer to the connection (the connection itself when
-// Under is nil).
+// Under is nil), and, when ReadSize is set, a reader of ReadSize bytes
+// instead of the HTTP server's 4 KiB one (unless that one holds bytes
+// already read, which stay with it).
 type Writer struct {
 	http.ResponseWriter
-	Size  int
-	Under func(net.Conn) io.Writer
+	Size     int
+	ReadSize int
+	Under    func(net.Conn) io.Writer
 }
 
 func (w Writer) Unwrap() http.ResponseWriter { return w.ResponseWriter }
@@ -39,5 +42,9 @@ func (w Writer) Hijack() (net.Conn, *bufio.ReadWriter, error) {
 	if w.Under != nil {
 		to = w.Under(conn)
 	}
-	return conn, bufio.NewReadWriter(brw.Reader, bufio.NewWriterSize(to, w.Size)), nil
+	r := brw.Reader
+	if w.ReadSize > 0 && r.Buffered() == 0 {
+		r = bufio.NewReaderSize(conn, w.ReadSize)
+	}
+	return conn, bufio.NewReadWriter(r, bufio.NewWriterSize(to, w.Size)), nil
 }
