@@ -183,6 +183,7 @@ type Actor struct {
 	// What deliveries share among connections (sub.go).
 	gen       int // deliveries made
 	stCache   [rules.MaxSeats + 1]seatState
+	stBuf     []byte       // a state's encoding, before it is copied to its size
 	aliveMask uint32       // alive's last mask
 	aliveList []rules.Seat // and its list, shared by the states that list it
 	evTails   [][]byte     // shown's events' frames after their seq

@@ -1,6 +1,7 @@
 package game
 
 import (
+	"bytes"
 	"strings"
 	"testing"
 )
@@ -74,7 +75,8 @@ func TestADirectWriteNeverOvertakesWhatTheWriterHolds(t *testing.T) {
 	sub := NewLazySub(1, 16, nil)
 	var wire []string // what reached the connection, in order
 	mode := Wrote
-	sub.WriteDirect(func(m []byte) Direct {
+	sub.WriteDirect(func(parts [][]byte) Direct {
+		m := bytes.Join(parts, []byte("\n"))
 		if mode != NotWritten {
 			wire = append(wire, string(m))
 		}

@@ -84,16 +84,24 @@ var frames = sync.Pool{New: func() any { b := make([]byte, 0, game.NightMessage+
 // errClosing: the close frame has gone out; the library ends the connection.
 var errClosing = fmt.Errorf("websocket: the connection is closing: %w", net.ErrClosed)
 
-// frame makes p's text frame, in a pooled buffer (buf, for putFrame)
-// unless p is longer than a night message.
-func frame(p []byte) (buf *[]byte, b []byte) {
-	if len(p) <= game.NightMessage {
+// frame makes the text frame of parts joined by newlines, n bytes in all,
+// in a pooled buffer (buf, for putFrame) unless it is longer than a night
+// message.
+func frame(n int, parts ...[]byte) (buf *[]byte, b []byte) {
+	if n <= game.NightMessage {
 		buf = frames.Get().(*[]byte)
 		b = (*buf)[:0]
 	} else {
-		b = make([]byte, 0, len(p)+maxHeader)
+		b = make([]byte, 0, n+maxHeader)
 	}
-	return buf, append(appendHeader(b, opText, len(p)), p...)
+	b = appendHeader(b, opText, n)
+	for i, p := range parts {
+		if i > 0 {
+			b = append(b, '\n')
+		}
+		b = append(b, p...)
+	}
+	return buf, b
 }
 
 // putFrame hands a frame's buffer back, once written.
@@ -106,7 +114,7 @@ func putFrame(buf *[]byte) {
 
 // text writes p as one text frame.
 func (s *sock) text(p []byte) error {
-	buf, b := frame(p)
+	buf, b := frame(len(p), p)
 	s.mu.Lock()
 	var err error
 	if s.closing {
@@ -119,12 +127,16 @@ func (s *sock) text(p []byte) error {
 	return err
 }
 
-// tryText writes p as one text frame if the socket takes it, whole or in
-// part, without waiting. The rest of a part is handed to the writer
-// (game.Handed) with mu held, so that no other frame comes between; it
-// must call finishRest once restReady says so.
-func (s *sock) tryText(p []byte) game.Direct {
-	if s.raw == nil || len(p) > game.NightMessage { // a catch-up's long history: the writer's
+// tryText writes parts joined by newlines as one text frame if the socket
+// takes it, whole or in part, without waiting. The rest of a part is
+// handed to the writer (game.Handed) with mu held, so that no other frame
+// comes between; it must call finishRest once restReady says so.
+func (s *sock) tryText(parts ...[]byte) game.Direct {
+	n := len(parts) - 1
+	for _, p := range parts {
+		n += len(p)
+	}
+	if s.raw == nil || n > game.NightMessage { // a catch-up's long history: the writer's
 		return game.NotWritten
 	}
 	// Another frame under way (the library's pong or close, which may wait
@@ -136,7 +148,7 @@ func (s *sock) tryText(p []byte) game.Direct {
 		s.mu.Unlock()
 		return game.Wrote
 	}
-	buf, b := frame(p)
+	buf, b := frame(n, parts...)
 	s.tb, s.tn, s.terr = b, 0, nil
 	if err := s.raw.Write(s.try); err != nil {
 		s.terr = err

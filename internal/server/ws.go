@@ -385,13 +385,13 @@ func (s *Server) writer(ctx context.Context, cancel context.CancelFunc, conn wsC
 	var rest chan struct{}
 	if fc, ok := conn.(*frameConn); ok && fc.sock.raw != nil {
 		sk, rest = fc.sock, fc.sock.restReady
-		sub.WriteDirect(func(msg []byte) game.Direct {
+		sub.WriteDirect(func(parts [][]byte) game.Direct {
 			if rm.lapsed() { // the writer closes the connection
 				return game.NotWritten
 			}
-			d := sk.tryText(msg)
-			if d != game.NotWritten && game.Sealed(msg) {
-				game.Recycle(msg)
+			d := sk.tryText(parts...)
+			if d != game.NotWritten && len(parts) == 1 && game.Sealed(parts[0]) {
+				game.Recycle(parts[0])
 			}
 			return d
 		})
