@@ -492,7 +492,7 @@ func (a *Actor) drop(sub *Sub) {
 // known is the cards seat s knows of others' (nil: none). A seat's
 // knowledge seldom changes: the map of its last state is shared while it
 // holds (no state's map is changed once made), rather than one made for
-// each state, which was a twentieth of what the server allocated at
+// each state, which was a fifteenth of what the server allocated at
 // 10,000 players.
 func (a *Actor) known(s rules.Seat, v *rules.View) map[int]string {
 	last := a.stCache[s].f.Known
