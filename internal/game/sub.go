@@ -158,16 +158,24 @@ func (s *Sub) offerParts(parts [][]byte, msg []byte, n int) bool {
 	return true
 }
 
-// join makes the message of parts, n bytes long.
-func join(parts [][]byte, n int) []byte {
-	msg := make([]byte, 0, n)
+// AppendJoined appends parts to b, one per line: a message of frames.
+func AppendJoined(b []byte, parts [][]byte) []byte {
 	for i, f := range parts {
 		if i > 0 {
-			msg = append(msg, '\n')
+			b = append(b, '\n')
 		}
-		msg = append(msg, f...)
+		b = append(b, f...)
 	}
-	return msg
+	return b
+}
+
+// join makes the message of parts, n bytes long; a lone part is the
+// message as it is (no frame is changed once queued).
+func join(parts [][]byte, n int) []byte {
+	if len(parts) == 1 {
+		return parts[0]
+	}
+	return AppendJoined(make([]byte, 0, n), parts)
 }
 
 // queue is offerParts but for the notice.
@@ -453,15 +461,11 @@ func (a *Actor) sendAll() {
 			for ; n < len(sub.frames) && size+1+len(sub.frames[n]) <= PageSize; n++ {
 				size += 1 + len(sub.frames[n])
 			}
-			// A lone frame goes as it is: no frame is changed once queued.
-			// Several are joined into one message only to wait for the
+			// The frames are joined into one message only to wait for the
 			// writer: a direct write takes them as they are.
-			parts, msg := sub.frames[:n], []byte(nil)
-			if n == 1 {
-				parts, msg = nil, sub.frames[0]
-			}
+			parts := sub.frames[:n]
 			sub.frames = sub.frames[n:]
-			if !sub.offerParts(parts, msg, size) {
+			if !sub.offerParts(parts, nil, size) {
 				a.drop(sub)
 			}
 		}

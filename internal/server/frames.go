@@ -94,14 +94,7 @@ func frame(n int, parts ...[]byte) (buf *[]byte, b []byte) {
 	} else {
 		b = make([]byte, 0, n+maxHeader)
 	}
-	b = appendHeader(b, opText, n)
-	for i, p := range parts {
-		if i > 0 {
-			b = append(b, '\n')
-		}
-		b = append(b, p...)
-	}
-	return buf, b
+	return buf, game.AppendJoined(appendHeader(b, opText, n), parts)
 }
 
 // putFrame hands a frame's buffer back, once written.
