@@ -138,7 +138,9 @@ func (b *smartBot) observe(e *rules.Event) {
 		}
 		return
 	case rules.EvRun:
-		if b.day <= 1 {
+		// The hands as the table sees them, shown together when the signup
+		// closes; a seat's own hand, told him before, is not the team's.
+		if b.day <= 1 && e.Public {
 			b.ranDay1 |= bit(s)
 		}
 	case rules.EvAttack:

@@ -213,6 +213,13 @@ func (b *smartBot) decideFake(v *rules.View) rules.Role {
 		b.fakeDecided = true
 		k := popcount(v.Wolves)
 		chosen := rules.Seat(nthBit(v.Wolves, int(b.teamHash(v, 1)%uint64(k))))
+		if b.firstAttack == rules.NoSeat && b.ranDay1 == 0 && k > 1 {
+			// Nothing the team shares varies yet (a board that starts by
+			// day, before the sheriff's hands are shown): each wolf draws
+			// alone, as wolves who have not met would, at the risk of two
+			// fakes.
+			chosen = rules.Seat(nthBit(v.Wolves, b.r.IntN(k)))
+		}
 		if chosen == b.seat && b.day <= 1 && b.roleClaimed&v.Wolves == 0 && b.chance(fakeRate) {
 			b.fakeRole = rules.Seer
 			if x := b.r.Float64(); x >= fakeSeerShare {

@@ -328,7 +328,9 @@ func (g *Game) exec(c Command) {
 	case CmdAlly:
 		g.nameAlly(s, t)
 	case CmdRun:
-		g.emit(Event{Kind: EvRun, Public: true, Seat: s})
+		// Hands go up at once (上警): each is the seat's own until the
+		// signup closes, so no one chooses knowing who stood before him.
+		g.emit(Event{Kind: EvRun, To: me, Seat: s})
 	case CmdWithdraw:
 		g.emit(Event{Kind: EvWithdraw, Public: true, Seat: s})
 	case CmdBadge:
@@ -381,7 +383,7 @@ func (g *Game) skip(s Seat) {
 		if g.has(g.due, s) {
 			g.emit(Event{Kind: EvSkip, To: me, Seat: s})
 		}
-	case g.step.turn() || g.isNight || g.step == StepRewind: // the prince's window: who passed is nobody's business
+	case g.step.turn() || g.isNight || g.step == StepRewind || g.step == StepSignup: // the prince's window: who passed is nobody's business; a hand kept down is published with the others at the signup's close
 		// By night every skip is the skipper's alone: a public one would name
 		// who holds the card woken (the thief's, cupid's, a night shooter's).
 		g.emit(Event{Kind: EvSkip, To: me, Seat: s})

@@ -14,7 +14,7 @@ import (
 func entitled(g *Game, e *Event) uint32 {
 	wolfTeam := g.wolves &^ g.loversCamp
 	switch e.Kind {
-	case EvRole, EvBallot, EvSkip, EvNoShot, EvFeedback, EvSwap, EvShoot:
+	case EvRole, EvBallot, EvSkip, EvRun, EvNoShot, EvFeedback, EvSwap, EvShoot:
 		return e.Seat.bit()
 	case EvWolfTeam: // not the gargoyle nor the possessed, who do not know the wolves
 		return wolfTeam&^g.seatsOf(Gargoyle, g.all)&^g.seatsOf(Possessed, g.all)&^g.seatsOf(MechanicalWolf, g.all) | g.ally.bit()

@@ -34,8 +34,14 @@ func (g *Game) stillRunning() uint32 {
 	return g.cands
 }
 
-// closeSignup ends 上警: no candidate or no voter loses the badge.
+// closeSignup ends 上警: the hands are shown together, and no candidate
+// or no voter loses the badge.
 func (g *Game) closeSignup() {
+	for s := Seat(1); s <= g.n; s++ {
+		if g.has(g.cands, s) {
+			g.emit(Event{Kind: EvRun, Public: true, Seat: s, Value: 1})
+		}
+	}
 	switch {
 	case g.cands == 0:
 		g.emit(Event{Kind: EvSheriff, Public: true, Value: lostNoCandidate})

@@ -81,6 +81,9 @@ func (g *Game) UpdateView(v *View) {
 	v.Players, v.Day, v.Night, v.Alive = int(g.n), int(g.day), g.isNight, g.pubAlive
 	v.Options = g.board.Options
 	v.Sheriff, v.Winner, v.Over, v.Candidates = g.sheriff, g.winner, g.over, g.cands
+	if g.step == StepSignup {
+		v.Candidates &= s.bit() // the others' hands are shown when the signup closes
+	}
 	pend := g.Pending()&s.bit() != 0
 	// What step is running is public by day; at night a seat only knows
 	// whether it is woken.
