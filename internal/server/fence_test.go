@@ -309,8 +309,16 @@ func TestClusterSetsAsideADamagedGameItAdopts(t *testing.T) {
 	if b.cl.owns(id) {
 		t.Error("node b owns the lost game")
 	}
-	var holder string
-	if err := db.QueryRow(ctx, `SELECT node FROM leases WHERE room_id = $1`, id).Scan(&holder); err != nil || holder != "" {
-		t.Errorf("the lost game's lease is held by %q (%v); want it released", holder, err)
+	// The lease is let go after the status is stored: wait for it.
+	for {
+		var holder string
+		err := db.QueryRow(ctx, `SELECT node FROM leases WHERE room_id = $1`, id).Scan(&holder)
+		if err == nil && holder == "" {
+			break
+		}
+		if ctx.Err() != nil {
+			t.Fatalf("the lost game's lease is held by %q (%v); want it released", holder, err)
+		}
+		time.Sleep(20 * time.Millisecond)
 	}
 }
