@@ -383,9 +383,11 @@ func (g *Game) skip(s Seat) {
 		if g.has(g.due, s) {
 			g.emit(Event{Kind: EvSkip, To: me, Seat: s})
 		}
-	case g.step.turn() || g.isNight || g.step == StepRewind || g.step == StepSignup: // the prince's window: who passed is nobody's business; a hand kept down is published with the others at the signup's close
+	case g.step.turn() || g.isNight || g.step == StepRewind || g.step == StepSignup:
 		// By night every skip is the skipper's alone: a public one would name
 		// who holds the card woken (the thief's, cupid's, a night shooter's).
+		// In the prince's window who passed is nobody's business; a hand
+		// kept down at the signup is told with the others when it closes.
 		g.emit(Event{Kind: EvSkip, To: me, Seat: s})
 	default:
 		g.emit(Event{Kind: EvSkip, Public: true, Seat: s})
