@@ -137,8 +137,8 @@ func entitled(g *Game, e *Event) uint32 {
 			return g.traded
 		case StepCheck: // night_order=wolves_first: a checker woken alone
 			return g.seatsOf(Seer, g.all) | g.seatsOf(Psychic, g.all) | g.seatsOf(PureWhite, g.all) | g.seatsOf(MirrorSeer, g.all)
-		case StepNightShot: // a shooter killed tonight, woken alone
-			return (g.seatsOf(Hunter, g.all) | g.seatsOf(WolfKing, g.all)) &^ g.alive
+		case StepNightShot: // a shooter killed tonight, woken alone (the mechanical wolf who imitated the hunter shoots as he)
+			return (g.seatsOf(Hunter, g.all) | g.seatsOf(WolfKing, g.all) | g.seatsOf(MechanicalWolf, g.all)) &^ g.alive
 		}
 		return g.seatsOf(Witch, g.all)
 	}
