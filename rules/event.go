@@ -31,7 +31,7 @@ const (
 	EvDeath                  // Seat dies, cause Value (public when the death is seen at once)
 	EvDawn                   // Mask: the night's dead, announced (天亮了)
 	EvTails                  // the fox Seat has Value tails (told at her wake, before the night's deaths; a loss is the moderator's until then)
-	EvRun                    // Seat stands for sheriff (上警): told him alone, then to all when the signup closes
+	EvRun                    // Seat stands for sheriff (上警): told him alone, then to all when the signup closes (Value 1: that copy, as a secret vote's ballots)
 	EvWithdraw               // Seat withdraws (退水)
 	EvBallot                 // Seat votes for Target (NoSeat: abstains); private until the vote closes
 	EvVoteResult             // Value: Step of the vote; Mask: the top seats; Target: the one chosen (NoSeat: none); Draws=1 if drawn

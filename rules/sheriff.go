@@ -39,7 +39,7 @@ func (g *Game) stillRunning() uint32 {
 func (g *Game) closeSignup() {
 	for s := Seat(1); s <= g.n; s++ {
 		if g.has(g.cands, s) {
-			g.emit(Event{Kind: EvRun, Public: true, Seat: s})
+			g.emit(Event{Kind: EvRun, Public: true, Seat: s, Value: 1})
 		}
 	}
 	switch {

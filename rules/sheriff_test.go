@@ -66,6 +66,13 @@ func TestHandsForTheSheriffGoUpTogether(t *testing.T) {
 			t.Fatalf("seat %d sees candidates %v after the close, want [3 7]", s, Seats(c))
 		}
 	}
+	// The client tells a seat's own hand from its publication by Value, as
+	// it does a secret ballot's.
+	for _, e := range g.Stream(7, 0, nil) {
+		if e.Kind == EvRun && e.Public != (e.Value == 1) {
+			t.Fatalf("%v: public %v with value %d; want value 1 on the published copies only", e.String(), e.Public, e.Value)
+		}
+	}
 	r, err := Replay(g.Board(), g.Seed(), g.Events())
 	if err != nil {
 		t.Fatal(err)

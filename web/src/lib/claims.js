@@ -7,8 +7,8 @@
 
 import { CAUSES, CLAIMS, SPEECH_STEPS } from './enums.js';
 
-// The kinds every seat is told alike (rules: Public events). A ballot is
-// public only once open (game.js marks it).
+// The kinds every seat is told alike (rules: Public events). A ballot or a
+// sheriff's hand is public only once open (game.js marks it).
 const PUBLIC = new Set(['claim', 'ballot', 'exile', 'death', 'dawn', 'sheriff', 'run', 'withdraw', 'reveal', 'shoot',
   'explode', 'badge', 'red_card', 'duel', 'day', 'night', 'step']);
 
@@ -68,6 +68,7 @@ export function claimsBoard(events) {
         add(e.seat, e.target ? { kind: 'vote', day, target: e.target, sheriff: step.startsWith('sheriff') || step.startsWith('elect') } : { kind: 'abstain', day });
         break;
       case 'run':
+        if (e.open === false) break; // the seat's own hand: the board lists it when the signup closes
         add(e.seat, { kind: 'run', day });
         break;
       case 'withdraw':

@@ -123,9 +123,10 @@ function stamp(g, e) {
   }
 }
 
-// A ballot everyone sees: the spectator sees only public ones; a seat's own
-// ballot is private (value 0) until the vote closes, unless the vote is open.
-function publicBallot(g, e) {
+// A ballot or a sheriff's hand everyone sees: the spectator sees only public
+// ones; a seat's own is private (value 0) until its vote or the signup
+// closes and publishes it (value 1), unless the vote is open.
+function published(g, e) {
   return g.seat === 0 || e.value === 1 || e.seat !== g.seat || OPEN_VOTES.has(g.step);
 }
 
@@ -170,8 +171,11 @@ function note(g, e) {
       g.exiled = { day: g.day, seat: e.seat || 0 };
       break;
     case 'ballot':
-      e.open = publicBallot(g, e);
+      e.open = published(g, e);
       if (e.open) g.ballots.push({ seat: e.seat || 0, target: e.target || 0 });
+      break;
+    case 'run': // a hand for sheriff (上警): the seat's own until the signup closes, then published (value 1) as a ballot is
+      e.open = published(g, e);
       break;
     case 'cursed_vote':
       g.curse = e.target || 0;

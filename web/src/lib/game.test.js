@@ -1,5 +1,6 @@
 import { describe, expect, test } from 'vitest';
 import { applyFrame, chatTabs, endReason, newGame, seatView, tally } from './game.js';
+import { claimsBoard } from './claims.js';
 
 const ev = (seq, kind, rest = {}) => ({ type: 'event', seq, kind, ...rest });
 
@@ -80,6 +81,20 @@ describe('the reducer', () => {
     ]);
     expect(g.ballots).toEqual([]);
     expect(g.deaths[3].cause).toBe('exile');
+  });
+
+  test("a sheriff's hand: the seat's own until the signup closes, then on the claims board once", () => {
+    const g = newGame();
+    play(g, [
+      { type: 'welcome', room: 'r', seat: 2, players: 4 },
+      ev(1, 'step', { step: 'signup', value: 5, mask: [1, 2, 3, 4] }),
+      ev(2, 'run', { seat: 2 }), // my own hand, told me alone
+      ev(3, 'run', { seat: 1, value: 1 }), // the signup closes: every hand, published
+      ev(4, 'run', { seat: 2, value: 1 }),
+      ev(5, 'step', { step: 'campaign', value: 6, seat: 1, mask: [1, 2] }),
+    ]);
+    expect(g.events.filter((e) => e.kind === 'run').map((e) => e.open)).toEqual([false, true, true]);
+    expect(claimsBoard(g.events).seats).toEqual({ 1: [{ kind: 'run', day: 0 }], 2: [{ kind: 'run', day: 0 }] });
   });
 
   test('a PK vote starts a new tally; open votes are public as cast', () => {
