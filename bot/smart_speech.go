@@ -212,13 +212,15 @@ func (b *smartBot) decideFake(v *rules.View) rules.Role {
 	if !b.fakeDecided && v.Wolves&b.me != 0 && !v.Ally {
 		b.fakeDecided = true
 		k := popcount(v.Wolves)
-		chosen := rules.Seat(nthBit(v.Wolves, int(b.teamHash(v, 1)%uint64(k))))
+		var chosen rules.Seat
 		if b.firstAttack == rules.NoSeat && b.ranDay1 == 0 && k > 1 {
 			// Nothing the team shares varies yet (a board that starts by
 			// day, before the sheriff's hands are shown): each wolf draws
 			// alone, as wolves who have not met would, at the risk of two
-			// fakes.
+			// fakes. (A lone wolf has nobody to agree with, nor a draw.)
 			chosen = rules.Seat(nthBit(v.Wolves, b.r.IntN(k)))
+		} else {
+			chosen = rules.Seat(nthBit(v.Wolves, int(b.teamHash(v, 1)%uint64(k))))
 		}
 		if chosen == b.seat && b.day <= 1 && b.roleClaimed&v.Wolves == 0 && b.chance(fakeRate) {
 			b.fakeRole = rules.Seer
