@@ -3,7 +3,7 @@
 // test takes it as WOLFDEN_BIN, where each alone builds both again. Stops
 // at the first failure (its exit code), and says how long each took.
 //
-//   node tests/suite.mjs             builds, then e2e, phones, phonegame, catalogue, bride, table, mix, passsecrets, wake, device, accounts, ratings, arena, forum, dancer, voice
+//   node tests/suite.mjs             builds, then e2e, phones, phonegame, catalogue, bride, table, mix, passsecrets, wake, device, accounts, ratings, arena, forum, dancer, voice, signup
 //   WOLFDEN_BIN=/path/wolfden ...    no build: that binary (its embedded client)
 //   SUITE=phones,table ...           some of them, in this order
 import { spawnSync } from 'node:child_process';
@@ -13,7 +13,7 @@ import path from 'node:path';
 import { build, web } from './server.mjs';
 
 const ALL = ['e2e', 'phones', 'phonegame', 'catalogue', 'bride', 'table', 'mix', 'passsecrets', 'wake', 'device', 'accounts', 'ratings', 'arena', 'forum',
-  'dancer', 'voice'];
+  'dancer', 'voice', 'signup'];
 const names = process.env.SUITE ? process.env.SUITE.split(',').map((s) => s.trim()).filter(Boolean) : ALL;
 for (const n of names) {
   if (!ALL.includes(n)) {
