@@ -43,7 +43,7 @@ func TestANoticeGoesOutWithThePacketQueuedBehindIt(t *testing.T) {
 		c := newConn(ws, out)
 		counts <- cw
 		conns <- c
-		c.read(r.Context())
+		c.read()
 	}))
 	defer hs.Close()
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)

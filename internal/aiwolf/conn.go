@@ -1,6 +1,7 @@
 package aiwolf
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"strings"
@@ -52,16 +53,25 @@ func newConn(ws *websocket.Conn, out *batcher) *conn {
 }
 
 // read runs until the connection ends. An agent that sends frames
-// faster than it is asked, by more than linesQueued, is closed.
-func (c *conn) read(ctx context.Context) {
+// faster than it is asked, by more than linesQueued, is closed. Its reads
+// are given a context that never ends: the library arms a callback for
+// every read given one that can, and close ends a read under way. A frame
+// is read into one buffer that every read reuses, and copied once, into
+// its line.
+func (c *conn) read() {
 	defer c.close("read")
+	var buf bytes.Buffer
 	for {
-		_, data, err := c.ws.Read(ctx)
+		_, r, err := c.ws.Reader(context.Background())
 		if err != nil {
 			return
 		}
+		buf.Reset()
+		if _, err := buf.ReadFrom(r); err != nil {
+			return
+		}
 		select {
-		case c.lines <- strings.ReplaceAll(string(data), "\n", ""):
+		case c.lines <- strings.ReplaceAll(string(buf.Bytes()), "\n", ""):
 		default:
 			_ = c.ws.Close(websocket.StatusPolicyViolation, "too many frames that answer no request")
 			return

@@ -14,7 +14,11 @@ import (
 // Setting already encoded (it never changes in a game), or nil to encode
 // p.Setting here.
 func encodePacket(p *Packet, setting []byte) []byte {
-	b := make([]byte, 0, 512)
+	n := 512
+	if p.Setting != nil {
+		n += len(setting) // room for it: it is most of the packet
+	}
+	b := make([]byte, 0, n)
 	b = append(b, `{"request":`...)
 	b = wire.AppendString(b, p.Request)
 	if p.Info != nil {
@@ -84,9 +88,31 @@ func appendInfo(b []byte, in *Info) []byte {
 		}
 	}
 	b = append(b, `,"status_map":`...)
-	b = appendMap(b, in.StatusMap)
+	if in.statusList != nil {
+		b = appendPairs(b, in.statusList)
+	} else {
+		b = appendMap(b, in.StatusMap)
+	}
 	b = append(b, `,"role_map":`...)
-	b = appendMap(b, in.RoleMap)
+	if in.roleList != nil {
+		b = appendPairs(b, in.roleList)
+	} else {
+		b = appendMap(b, in.RoleMap)
+	}
+	return append(b, '}')
+}
+
+// appendPairs writes a map's entries, given in its keys' order.
+func appendPairs(b []byte, ps []pair) []byte {
+	b = append(b, '{')
+	for i, p := range ps {
+		if i > 0 {
+			b = append(b, ',')
+		}
+		b = wire.AppendString(b, p.k)
+		b = append(b, ':')
+		b = wire.AppendString(b, p.v)
+	}
 	return append(b, '}')
 }
 

@@ -3,6 +3,7 @@ package aiwolf
 import (
 	"bytes"
 	"encoding/json"
+	"maps"
 	"testing"
 
 	"github.com/wolfden/wolfden/rules"
@@ -64,4 +65,38 @@ func FuzzPacketWritesAsJSONMarshalDoes(f *testing.F) {
 			t.Fatalf("got  %s\nwant %s", got, want)
 		}
 	})
+}
+
+// A packet's status_map and role_map list their agents as json.Marshal
+// lists a map's keys (sorted), whatever order the seats' names come in,
+// and a wolf's role_map names the wolves, a villager's only himself.
+func TestPacketMapsAreInTheirNamesOrder(t *testing.T) {
+	tb := &table{n: 5, gameID: "g", names: nameList{"", "ミナト", "タクミ", "ケンジ", "Zed", "Abe"}}
+	for _, c := range []struct {
+		seat  rules.Seat
+		role  string
+		roles map[string]string
+	}{
+		{2, "werewolf", map[string]string{"タクミ": "WEREWOLF", "Abe": "WEREWOLF"}},
+		{3, "villager", map[string]string{"ケンジ": "VILLAGER"}},
+	} {
+		s := &seat{t: tb, no: c.seat, st: frame{Day: 1, Role: c.role, Alive: []rules.Seat{1, 2, 3, 5},
+			Known: map[int]string{int(c.seat): c.role}}}
+		if c.role == "werewolf" {
+			s.st.Wolves = []rules.Seat{2, 5}
+			s.st.Known[5] = "werewolf"
+		}
+		body := tb.packet(s, ReqVote, false).body
+		var p Packet
+		if err := json.Unmarshal(body, &p); err != nil {
+			t.Fatal(err)
+		}
+		if want, _ := json.Marshal(&p); !bytes.Equal(body, want) {
+			t.Errorf("seat %d:\ngot  %s\nwant %s", c.seat, body, want)
+		}
+		status := map[string]string{"ミナト": "ALIVE", "タクミ": "ALIVE", "ケンジ": "ALIVE", "Zed": "DEAD", "Abe": "ALIVE"}
+		if !maps.Equal(p.Info.StatusMap, status) || !maps.Equal(p.Info.RoleMap, c.roles) {
+			t.Errorf("seat %d: status_map %v, role_map %v; want %v, %v", c.seat, p.Info.StatusMap, p.Info.RoleMap, status, c.roles)
+		}
+	}
 }

@@ -441,20 +441,31 @@ func (t *table) packet(s *seat, req string, setting bool) *outgoing {
 		// dawn; either way the reference's FINISH is the next day's.
 		day = max(st.Day, s.told+1)
 	}
-	in := &Info{GameID: t.gameID, Day: day, Agent: t.name(s.no),
-		StatusMap: map[string]string{}, RoleMap: map[string]string{}}
-	for x := rules.Seat(1); int(x) <= t.n; x++ {
-		in.StatusMap[t.name(x)] = map[bool]string{true: "ALIVE", false: "DEAD"}[has(st.Alive, x)]
+	in := &Info{GameID: t.gameID, Day: day, Agent: t.name(s.no)}
+	// Both maps in their keys' order, in the table's scratch list: the
+	// packet is written before this returns.
+	order := t.byNames()
+	ps := t.pairs[:0]
+	for _, x := range order {
+		status := "DEAD"
+		if has(st.Alive, x) {
+			status = "ALIVE"
+		}
+		ps = append(ps, pair{t.name(x), status})
 	}
 	me := roleByString[st.Role]
-	in.RoleMap[t.name(s.no)] = roleName(me)
-	for x, r := range st.Known {
-		role := roleByString[r]
+	for _, x := range order {
 		// Wolves see wolves; at the end everyone is shown.
-		if st.Over || (s.wolf() && has(st.Wolves, rules.Seat(x))) {
-			in.RoleMap[t.name(rules.Seat(x))] = roleName(role)
+		r, known := st.Known[int(x)]
+		switch {
+		case known && (st.Over || s.wolf() && has(st.Wolves, x)):
+			ps = append(ps, pair{t.name(x), roleName(roleByString[r])})
+		case x == s.no:
+			ps = append(ps, pair{t.name(x), roleName(me)})
 		}
 	}
+	in.statusList, in.roleList = ps[:len(order):len(order)], ps[len(order):]
+	t.pairs = ps
 	if req == ReqInitialize && t.profiles != nil {
 		in.Profile = t.profiles[s.no]
 	}

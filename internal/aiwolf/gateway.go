@@ -276,7 +276,7 @@ func (g *Gateway) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	c := newConn(ws, out)
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
-	go c.read(ctx)
+	go c.read()
 	go c.pinger(ctx, g.opts.PingEvery, g.opts.PingWait)
 	name, err := c.ask(namePacket, g.opts.NameTimeout)
 	name = strings.TrimSpace(name)

@@ -3,6 +3,7 @@ package aiwolf
 import (
 	"fmt"
 	"math/rand/v2"
+	"slices"
 	"strings"
 	"unicode"
 
@@ -96,6 +97,7 @@ func gameNames(recs []store.Record) (nameList, []string) {
 // Agent[01]… and no profile. A web room's agent seats keep Agent[NN]:
 // the people at the table know them by seat.
 func (t *table) nameSeats(recs []store.Record) {
+	t.byName = nil
 	if names, profiles := gameNames(recs); len(names) == t.n+1 {
 		t.names, t.profiles = names, profiles
 		return
@@ -121,3 +123,19 @@ func (t *table) nameSeats(recs []store.Record) {
 
 // name is seat x's in-game name.
 func (t *table) name(x rules.Seat) string { return t.names.of(x) }
+
+// byNames is the seats in the order of their names, as a packet's
+// status_map and role_map list them (the reference's encoder sorts a map's
+// keys). Names are distinct (checkProfiles).
+func (t *table) byNames() []rules.Seat {
+	if t.byName != nil {
+		return t.byName
+	}
+	seats := make([]rules.Seat, 0, t.n)
+	for x := rules.Seat(1); int(x) <= t.n; x++ {
+		seats = append(seats, x)
+	}
+	slices.SortFunc(seats, func(a, b rules.Seat) int { return strings.Compare(t.name(a), t.name(b)) })
+	t.byName = seats
+	return seats
+}

@@ -68,7 +68,14 @@ type Info struct {
 	RemainSkip     *int              `json:"remain_skip,omitempty"`
 	StatusMap      map[string]string `json:"status_map"`
 	RoleMap        map[string]string `json:"role_map"`
+
+	// The table builds the two maps as lists in their keys' order, which
+	// encodePacket writes instead when set: a packet then costs no map.
+	statusList, roleList []pair
 }
+
+// pair is an entry of a packet's map.
+type pair struct{ k, v string }
 
 // Judge is a divination's or a medium's result.
 type Judge struct {

@@ -104,9 +104,11 @@ type table struct {
 	reg      Regulation
 	setting  []byte // reg.Setting encoded: the same in every packet that carries it
 	seed     uint64
-	names    nameList // in-game names by seat; nil: Agent[01]… (names.go)
-	profiles []string // profile texts by seat, told with INITIALIZE; nil: none
-	seats    []*seat  // by seat number; nil: not an agent's seat
+	names    nameList     // in-game names by seat; nil: Agent[01]… (names.go)
+	profiles []string     // profile texts by seat, told with INITIALIZE; nil: none
+	byName   []rules.Seat // the seats in their names' order, as a packet's maps list them (byNames)
+	pairs    []pair       // a packet's status_map and role_map while it is built (packet)
+	seats    []*seat      // by seat number; nil: not an agent's seat
 	box      mailbox
 	quit     chan struct{}
 	ended    chan struct{}

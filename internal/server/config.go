@@ -4,7 +4,9 @@ import (
 	"crypto/rand"
 	"encoding/binary"
 	"fmt"
+	"maps"
 	"net/http"
+	"slices"
 	"sort"
 	"strings"
 	"unicode/utf8"
@@ -14,8 +16,33 @@ import (
 	"github.com/wolfden/wolfden/internal/game"
 	"github.com/wolfden/wolfden/internal/llm"
 	"github.com/wolfden/wolfden/internal/usertext"
+	"github.com/wolfden/wolfden/internal/wire"
 	"github.com/wolfden/wolfden/rules"
 )
+
+// textMap is a room's options or timers. It is encoded as json.Marshal
+// encodes a map[string]string (its keys sorted), without reflection: a
+// room's record is encoded at its creation, its start and its end, and
+// the reflective encoding of its two maps made a twentieth of the objects
+// an AIWolf game allocated.
+type textMap map[string]string
+
+func (m textMap) MarshalJSON() ([]byte, error) {
+	if m == nil {
+		return []byte("null"), nil
+	}
+	b := make([]byte, 0, 32*len(m)+2)
+	b = append(b, '{')
+	for i, k := range slices.Sorted(maps.Keys(m)) {
+		if i > 0 {
+			b = append(b, ',')
+		}
+		b = wire.AppendString(b, k)
+		b = append(b, ':')
+		b = wire.AppendString(b, m[k])
+	}
+	return append(b, '}'), nil
+}
 
 // createRequest is the body of POST /api/rooms.
 type createRequest struct {
@@ -50,14 +77,14 @@ type createRequest struct {
 // roomConfig is a room's settings as stored: the board resolved, so that a
 // stored game does not change when a preset does.
 type roomConfig struct {
-	Name    string            `json:"name"`
-	Preset  string            `json:"preset,omitempty"`
-	Cards   []string          `json:"cards"`
-	Options map[string]string `json:"options"`
-	Timers  map[string]string `json:"timers"`
-	Pace    string            `json:"pace,omitempty"`   // the pace the timers started from
-	Remind  string            `json:"remind,omitempty"` // game.ParseRemind's text; "": the default
-	Bots    string            `json:"bots"`
+	Name    string   `json:"name"`
+	Preset  string   `json:"preset,omitempty"`
+	Cards   []string `json:"cards"`
+	Options textMap  `json:"options"`
+	Timers  textMap  `json:"timers"`
+	Pace    string   `json:"pace,omitempty"`   // the pace the timers started from
+	Remind  string   `json:"remind,omitempty"` // game.ParseRemind's text; "": the default
+	Bots    string   `json:"bots"`
 	// Seed deals the game and drives its bots. A practice room's is given
 	// or random from its creation; any other room's is drawn when its game
 	// is dealt (Server.dealSeed) and stored then, so a restart resumes it.
