@@ -1,7 +1,9 @@
 package aiwolf
 
 import (
+	"bytes"
 	"encoding/json"
+	"iter"
 	"math/rand/v2"
 	"slices"
 	"sync"
@@ -432,7 +434,7 @@ func (t *table) handle(m *mail) {
 	case m.push != nil:
 		t.pushed(s, m.push)
 	case m.msg != nil:
-		for _, line := range splitLines(m.msg) {
+		for line := range lines(m.msg) {
 			if decodeFrame(line, &t.scratch) != nil {
 				continue
 			}
@@ -486,20 +488,22 @@ func (t *table) resume(s *seat) {
 	t.advance(p)
 }
 
-func splitLines(b []byte) [][]byte {
-	var out [][]byte
-	for len(b) > 0 {
-		i := 0
-		for i < len(b) && b[i] != '\n' {
-			i++
+// lines yields b's lines, split at "\n" (none after a last "\n"),
+// without a slice of them to allocate.
+func lines(b []byte) iter.Seq[[]byte] {
+	return func(yield func([]byte) bool) {
+		for len(b) > 0 {
+			i := bytes.IndexByte(b, '\n')
+			if i < 0 {
+				yield(b)
+				return
+			}
+			if !yield(b[:i]) {
+				return
+			}
+			b = b[i+1:]
 		}
-		out = append(out, b[:i])
-		if i == len(b) {
-			break
-		}
-		b = b[i+1:]
 	}
-	return out
 }
 
 // frame reads one frame of seat s's stream.

@@ -1,7 +1,6 @@
 package sqlite
 
 import (
-	"bytes"
 	"cmp"
 	"context"
 	"database/sql"
@@ -407,7 +406,8 @@ func (w *writer) journal(batch []*op) (due bool) {
 		}
 		for k, r := range o.recs {
 			// The caller may reuse its buffers once answered.
-			r.Events, r.Body, r.Clock = nil, bytes.Clone(r.Body), bytes.Clone(r.Clock)
+			r.Events = nil
+			r.Body, r.Clock = cloneBoth(r.Body, r.Clock)
 			w.pend.rooms[o.roomID] = append(w.pend.rooms[o.roomID], journaled{rec: r, events: o.events[k]})
 		}
 		w.pend.count += len(o.recs)
@@ -569,4 +569,20 @@ func (d *DB) withJournal(ctx context.Context, roomID string) ([]store.Record, er
 		}
 		return recs, nil
 	}
+}
+
+// cloneBoth copies a and b into one allocation; a nil stays nil (a NULL
+// in the database).
+func cloneBoth(a, b []byte) ([]byte, []byte) {
+	buf := make([]byte, len(a)+len(b))
+	ca, cb := buf[:len(a):len(a)], buf[len(a):]
+	copy(ca, a)
+	copy(cb, b)
+	if a == nil {
+		ca = nil
+	}
+	if b == nil {
+		cb = nil
+	}
+	return ca, cb
 }

@@ -389,3 +389,21 @@ func BenchmarkMove(b *testing.B) {
 		}
 	}
 }
+
+// A journaled record's body and clock are copied (the caller reuses its
+// buffers), and a nil one stays nil: it is stored as NULL.
+func TestJournalCopiesKeepNil(t *testing.T) {
+	body, clock := []byte("body"), []byte{}
+	for _, c := range []struct{ a, b []byte }{{body, clock}, {nil, body}, {body, nil}, {nil, nil}} {
+		a, b := cloneBoth(c.a, c.b)
+		if (a == nil) != (c.a == nil) || (b == nil) != (c.b == nil) || string(a) != string(c.a) || string(b) != string(c.b) {
+			t.Errorf("cloneBoth(%q, %q) = %q, %q", c.a, c.b, a, b)
+		}
+		if len(a) > 0 && &a[0] == &c.a[0] || len(b) > 0 && &b[0] == &c.b[0] {
+			t.Errorf("cloneBoth(%q, %q) shares the caller's buffer", c.a, c.b)
+		}
+		if cap(a) != len(a) {
+			t.Errorf("the body's copy has room to grow into the clock's (cap %d)", cap(a))
+		}
+	}
+}
