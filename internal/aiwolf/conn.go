@@ -14,7 +14,8 @@ import (
 
 // conn is one agent's WebSocket. A reader goroutine takes its text frames
 // (every "\n" deleted, as the reference does); ask sends a request and
-// waits for its reply. A reply that comes after its request timed out is
+// waits for its reply, and a seat's request has its reply handed to the
+// table by the reader itself (seat.await). A reply that comes after its request timed out is
 // never taken for another: the request that timed out is followed by a
 // NAME probe, and every frame before the name comes back is thrown away
 // (probe).
@@ -37,7 +38,11 @@ type conn struct {
 	done   chan struct{} // closed when the connection is gone
 	once   sync.Once
 	wmu    sync.Mutex   // one write at a time
-	asking atomic.Int32 // requests whose reply is awaited (ask, probe)
+	asking atomic.Int32 // requests whose reply is awaited (ask, probe, seat.await)
+	// expect takes the next frame instead of lines, once, while a seat's
+	// request awaits its reply (seat.await); false: the request was
+	// answered already (its timeout), and the frame goes to lines.
+	expect atomic.Pointer[func(string) bool]
 }
 
 // Limits of an agent's connection.
@@ -70,8 +75,12 @@ func (c *conn) read() {
 		if _, err := buf.ReadFrom(r); err != nil {
 			return
 		}
+		line := strings.ReplaceAll(string(buf.Bytes()), "\n", "")
+		if take := c.expect.Swap(nil); take != nil && (*take)(line) {
+			continue
+		}
 		select {
-		case c.lines <- strings.ReplaceAll(string(buf.Bytes()), "\n", ""):
+		case c.lines <- line:
 		default:
 			_ = c.ws.Close(websocket.StatusPolicyViolation, "too many frames that answer no request")
 			return

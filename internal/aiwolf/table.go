@@ -151,10 +151,13 @@ type seat struct {
 	// the table has not been sent word of it since: one mail however many.
 	queuedTold *atomic.Bool
 
-	mu    sync.Mutex
-	queue []*outgoing
-	c     *conn
-	wake  chan struct{}
+	mu       sync.Mutex
+	queue    []*outgoing
+	c        *conn
+	wake     chan struct{}
+	awaiting *awaited // the request whose reply is awaited (await); nil once answered
+
+	cur *awaited // the sender's: the request it sent last, until it sees it answered
 
 	// what the seat knows, from its frames
 	st       frame
@@ -807,74 +810,165 @@ func (s *seat) poke() {
 }
 
 // send is the seat's sender: it sends the packets in order, one request
-// at a time, and reports each request's outcome to the table. A request
-// that times out is followed by the NAME probe; until the probe ends
-// the requests queued behind it are not sent (they fail at once, and the
-// bot plays them).
+// at a time, and the request's outcome is reported to the table. A
+// request that times out is followed by the NAME probe; until the probe
+// ends the requests queued behind it are not sent (they fail at once,
+// and the bot plays them).
+//
+// The sender does not wait for a reply: the connection's reader hands it
+// to the table itself (await), and the sender goes on when the table
+// next queues a packet. So a request costs the sender one wait, not two,
+// and the reply reaches the table with one goroutine's switch, not two.
 func (s *seat) send() {
-	t := s.t
+	end := s.t.ended
 	for {
+		var timeout <-chan time.Time
+		var gone <-chan struct{}
+		if s.pending() {
+			timeout, gone = s.cur.tm.C, s.cur.c.done
+		}
 		select {
 		case <-s.wake:
 		case l := <-s.hearing():
 			s.heard(l)
 			continue
-		case <-t.ended:
-			// What was queued before the end still goes out (FINISH).
-			s.sendQueued()
-			return
+		case <-timeout:
+			s.timedOut()
+		case <-gone:
+			s.answer(s.cur, "", errGone) // unless the reader gave the reply before it ended
+		case <-end:
+			end = nil // what was queued before the end still goes out (FINISH)
 		}
 		s.sendQueued()
+		if end == nil && !s.pending() {
+			return
+		}
 	}
 }
 
-// sendQueued sends what is queued.
+// awaited is a request sent and not yet answered.
+type awaited struct {
+	rep *report
+	c   *conn
+	tm  *time.Timer // its time to answer
+}
+
+// pending reports whether the request the sender sent last still awaits
+// its reply.
+func (s *seat) pending() bool {
+	if s.cur == nil {
+		return false
+	}
+	s.mu.Lock()
+	p := s.awaiting == s.cur
+	s.mu.Unlock()
+	if !p {
+		s.cur = nil
+	}
+	return p
+}
+
+// await sends a request on c; its reply, its timeout or the connection's
+// end is reported once (answer). It reports whether the request was sent.
+func (s *seat) await(c *conn, rep *report) bool {
+	a := &awaited{rep: rep, c: c, tm: time.NewTimer(s.t.g.opts.ActionTimeout + s.t.g.opts.Acceptable)}
+	c.asking.Add(1)
+	c.drain()
+	s.mu.Lock()
+	s.awaiting = a
+	s.mu.Unlock()
+	s.cur = a
+	take := func(line string) bool { return s.answer(a, line, nil) }
+	c.expect.Store(&take)
+	if c.send(rep.out.body) != nil {
+		c.expect.CompareAndSwap(&take, nil)
+		s.answer(a, "", errGone)
+		return false
+	}
+	return true
+}
+
+// answer reports a's outcome to the table, unless it was reported: the
+// reader's reply, the sender's timeout and the connection's end race, and
+// the first wins. It reports whether this call did.
+func (s *seat) answer(a *awaited, reply string, err error) bool {
+	s.mu.Lock()
+	if s.awaiting != a {
+		s.mu.Unlock()
+		return false
+	}
+	s.awaiting = nil
+	more := len(s.queue) > 0
+	s.mu.Unlock()
+	a.tm.Stop()
+	a.c.asking.Add(-1)
+	a.rep.reply, a.rep.err, a.rep.latency = reply, err, time.Since(a.rep.sent)
+	s.t.box.put(mail{seat: s, rep: a.rep})
+	if more {
+		s.poke() // the sender sends what waited for the reply
+	}
+	return true
+}
+
+// timedOut ends the request awaited when its time runs out: the frames
+// the agent sends from then on go to the NAME probe, which throws away
+// whatever comes before the name.
+func (s *seat) timedOut() {
+	a := s.cur
+	if !s.answer(a, "", errTimeout) {
+		return
+	}
+	a.c.expect.Store(nil)
+	ok := a.c.probe(s.t.g.opts.ResponseTimeout)
+	s.t.box.put(mail{seat: s, probe: &probeNote{c: a.c, ok: ok}})
+}
+
+// sendQueued sends what is queued, up to the first request: what comes
+// after it waits for its reply.
 func (s *seat) sendQueued() {
 	t := s.t
-	{
-		for {
-			s.mu.Lock()
-			if len(s.queue) == 0 {
-				s.mu.Unlock()
-				break
-			}
-			o := s.queue[0]
-			s.queue = s.queue[1:]
-			c := s.c
-			// A notice with the next packet already queued for the same
-			// connection goes out with it, in one write.
-			held := len(s.queue) > 0 && !s.queue[0].close
+	if s.pending() {
+		return
+	}
+	for {
+		s.mu.Lock()
+		if len(s.queue) == 0 {
 			s.mu.Unlock()
-			if o.close {
-				if c != nil {
-					c.closeWith(websocket.StatusNormalClosure, "the game is over")
-				}
-				continue
+			return
+		}
+		o := s.queue[0]
+		s.queue = s.queue[1:]
+		c := s.c
+		// A notice with the next packet already queued for the same
+		// connection goes out with it, in one write.
+		held := len(s.queue) > 0 && !s.queue[0].close
+		s.mu.Unlock()
+		if o.close {
+			if c != nil {
+				c.closeWith(websocket.StatusNormalClosure, "the game is over")
 			}
-			if !needsReply(o.req) {
-				if o.shut {
-					s.listen = nil // what it sends after the end answers nothing
-				}
-				if c != nil {
-					_ = c.sendHeld(o.body, held)
-					if o.listen {
-						s.listen = &listening{c: c, key: o.key, gen: o.gen}
-					}
-				}
-				continue
+			continue
+		}
+		if !needsReply(o.req) {
+			if o.shut {
+				s.listen = nil // what it sends after the end answers nothing
 			}
-			rep := &report{out: o, sent: time.Now()}
-			if c == nil {
-				rep.err = errGone
-			} else {
-				rep.reply, rep.err = c.ask(o.body, t.g.opts.ActionTimeout+t.g.opts.Acceptable)
-				rep.latency = time.Since(rep.sent)
+			if c != nil {
+				_ = c.sendHeld(o.body, held)
+				if o.listen {
+					s.listen = &listening{c: c, key: o.key, gen: o.gen}
+				}
 			}
+			continue
+		}
+		rep := &report{out: o, sent: time.Now()}
+		if c == nil {
+			rep.err = errGone
 			t.box.put(mail{seat: s, rep: rep})
-			if rep.err == errTimeout {
-				ok := c.probe(t.g.opts.ResponseTimeout)
-				t.box.put(mail{seat: s, probe: &probeNote{c: c, ok: ok}})
-			}
+			continue
+		}
+		if s.await(c, rep) {
+			return
 		}
 	}
 }
