@@ -43,6 +43,11 @@ type conn struct {
 	// request awaits its reply (seat.await); false: the request was
 	// answered already (its timeout), and the frame goes to lines.
 	expect atomic.Pointer[func(string) bool]
+
+	ended  context.Context // done when the connection is gone (afterGone)
+	end    context.CancelFunc
+	pingMu sync.Mutex
+	pingT  *time.Timer // the next ping (pinger)
 }
 
 // Limits of an agent's connection.
@@ -54,8 +59,15 @@ const (
 
 func newConn(ws *websocket.Conn, out *batcher) *conn {
 	ws.SetReadLimit(maxReplySize)
-	return &conn{ws: ws, out: out, lines: make(chan string, linesQueued), done: make(chan struct{})}
+	c := &conn{ws: ws, out: out, lines: make(chan string, linesQueued), done: make(chan struct{})}
+	c.ended, c.end = context.WithCancel(context.Background())
+	return c
 }
+
+// afterGone runs f on a goroutine of its own once the connection is gone:
+// a watcher costs nothing while the connection lives (an AIWolf game's
+// five connections had three goroutines each waiting for their end).
+func (c *conn) afterGone(f func()) { context.AfterFunc(c.ended, f) }
 
 // read runs until the connection ends. An agent that sends frames
 // faster than it is asked, by more than linesQueued, is closed. Its reads
@@ -91,34 +103,45 @@ func (c *conn) read() {
 // pinger pings the agent every so often while it owes no reply, and
 // closes the connection when a ping is not answered within wait (the
 // action timeout unless set: an agent may think that long over whatever
-// it read before the ping).
-func (c *conn) pinger(ctx context.Context, every, wait time.Duration) {
-	t := time.NewTicker(every)
-	defer t.Stop()
-	for {
-		select {
-		case <-c.done:
+// it read before the ping). It is a timer, not a goroutine: most
+// connections (an AIWolf game's lasts a few seconds) end before their
+// first ping.
+func (c *conn) pinger(every, wait time.Duration) {
+	c.pingMu.Lock()
+	defer c.pingMu.Unlock()
+	c.pingT = time.AfterFunc(every, func() {
+		if c.gone() {
 			return
-		case <-ctx.Done():
-			return
-		case <-t.C:
-			if c.asking.Load() > 0 {
-				continue // the request's own timeout watches the agent
-			}
-			pctx, cancel := context.WithTimeout(ctx, wait)
-			err := c.ws.Ping(pctx)
+		}
+		if c.asking.Load() == 0 { // else the request's own timeout watches the agent
+			ctx, cancel := context.WithTimeout(c.ended, wait)
+			err := c.ws.Ping(ctx)
 			cancel()
 			if err != nil {
 				c.close("ping")
 				return
 			}
 		}
+		c.pingMu.Lock()
+		c.pingT.Reset(every)
+		c.pingMu.Unlock()
+	})
+}
+
+// ending stops what waits for the connection; the caller closes it.
+func (c *conn) ending() {
+	close(c.done)
+	c.end()
+	c.pingMu.Lock()
+	if c.pingT != nil {
+		c.pingT.Stop()
 	}
+	c.pingMu.Unlock()
 }
 
 func (c *conn) close(why string) {
 	c.once.Do(func() {
-		close(c.done)
+		c.ending()
 		_ = c.ws.CloseNow()
 	})
 }
@@ -126,7 +149,7 @@ func (c *conn) close(why string) {
 // closeWith ends the connection with a reason the agent can read.
 func (c *conn) closeWith(code websocket.StatusCode, why string) {
 	c.once.Do(func() {
-		close(c.done)
+		c.ending()
 		_ = c.ws.Close(code, why)
 	})
 }

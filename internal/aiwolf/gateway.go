@@ -274,10 +274,8 @@ func (g *Gateway) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	c := newConn(ws, out)
-	ctx, cancel := context.WithCancel(context.Background())
-	defer cancel()
 	go c.read()
-	go c.pinger(ctx, g.opts.PingEvery, g.opts.PingWait)
+	c.pinger(g.opts.PingEvery, g.opts.PingWait)
 	name, err := c.ask(namePacket, g.opts.NameTimeout)
 	name = strings.TrimSpace(name)
 	if err == nil {
@@ -425,8 +423,7 @@ func (g *Gateway) wait(c *conn) {
 	g.waiting = append(g.waiting, c)
 	group := g.match()
 	g.mu.Unlock()
-	go func() { // a connection that dies while it waits leaves the room
-		<-c.done
+	c.afterGone(func() { // a connection that dies while it waits leaves the room
 		g.mu.Lock()
 		for i, w := range g.waiting {
 			if w == c {
@@ -435,7 +432,7 @@ func (g *Gateway) wait(c *conn) {
 			}
 		}
 		g.mu.Unlock()
-	}()
+	})
 	if group != nil {
 		g.wg.Add(1)
 		go func() {

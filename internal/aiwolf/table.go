@@ -781,13 +781,11 @@ func (t *table) unwait(s *seat) {
 // watch tells the table when the connection ends (a close, a ping not
 // answered): the bot takes the seat at once.
 func (t *table) watch(s *seat, c *conn) {
-	go func() {
-		select {
-		case <-c.done:
+	c.afterGone(func() {
+		if !t.stopped() {
 			t.box.put(mail{seat: s, gone: c})
-		case <-t.ended:
 		}
-	}()
+	})
 }
 
 // enqueue hands a packet to the seat's sender.
