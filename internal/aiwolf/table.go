@@ -902,8 +902,8 @@ func (s *seat) answer(a *awaited, reply string, err error) bool {
 	a.c.asking.Add(-1)
 	a.rep.reply, a.rep.err, a.rep.latency = reply, err, time.Since(a.rep.sent)
 	s.t.box.put(mail{seat: s, rep: a.rep})
-	if more {
-		s.poke() // the sender sends what waited for the reply
+	if more || s.t.stopped() {
+		s.poke() // the sender sends what waited for the reply, or ends with its table
 	}
 	return true
 }

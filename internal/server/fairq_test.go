@@ -14,11 +14,14 @@ type queueResult struct {
 	err  error
 }
 
-// waitState waits until cond holds: the queue's state, not the clock.
+// waitState waits until cond holds: the queue's state, not the clock. It
+// gives up after a minute's polls at least: the requests' goroutines run
+// late on a machine loaded by other tests (five seconds were once too few,
+// under three packages' race-detector runs on two cores).
 func waitState(t *testing.T, what string, cond func() bool) {
 	t.Helper()
 	for i := 0; !cond(); i++ {
-		if i == 5000 {
+		if i == 60000 {
 			t.Fatalf("never reached: %s", what)
 		}
 		time.Sleep(time.Millisecond)
