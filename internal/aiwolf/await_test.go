@@ -1,10 +1,6 @@
 package aiwolf
 
 import (
-	"context"
-	"net/http"
-	"net/http/httptest"
-	"strings"
 	"testing"
 	"time"
 
@@ -15,28 +11,7 @@ import (
 // and a sender whose table ended while a request awaited its reply ends
 // when the reply comes, having sent what was queued behind it.
 func TestASendersRequestIsAnsweredByTheReader(t *testing.T) {
-	conns := make(chan *conn, 1)
-	hs := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		out := &batcher{}
-		ws, err := websocket.Accept(batching(w, out), r, nil)
-		if err != nil {
-			t.Error(err)
-			return
-		}
-		c := newConn(ws, out)
-		conns <- c
-		c.read()
-	}))
-	defer hs.Close()
-	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
-	defer cancel()
-	agent, _, err := websocket.Dial(ctx, "ws"+strings.TrimPrefix(hs.URL, "http"), nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer agent.CloseNow()
-	c := <-conns
-	defer c.close("test")
+	ctx, agent, c := connected(t, nil)
 
 	g := &Gateway{opts: Options{ActionTimeout: time.Minute, Acceptable: time.Second}}
 	tb := &table{g: g, ended: make(chan struct{}), box: mailbox{ready: make(chan struct{}, 1)}}

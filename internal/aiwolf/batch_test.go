@@ -29,32 +29,11 @@ func (c *countWrites) Write(p []byte) (int, error) {
 // next one; the agent reads both, in order, each a frame of its own. A
 // packet not held is written at once, alone.
 func TestANoticeGoesOutWithThePacketQueuedBehindIt(t *testing.T) {
-	conns := make(chan *conn, 1)
-	counts := make(chan *countWrites, 1)
-	hs := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		out := &batcher{}
-		ws, err := websocket.Accept(batching(w, out), r, nil)
-		if err != nil {
-			t.Error(err)
-			return
-		}
-		cw := &countWrites{Conn: out.conn}
+	var cw *countWrites
+	ctx, agent, c := connected(t, func(out *batcher) {
+		cw = &countWrites{Conn: out.conn}
 		out.conn = cw
-		c := newConn(ws, out)
-		counts <- cw
-		conns <- c
-		c.read()
-	}))
-	defer hs.Close()
-	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
-	defer cancel()
-	agent, _, err := websocket.Dial(ctx, "ws"+strings.TrimPrefix(hs.URL, "http"), nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer agent.CloseNow()
-	c, cw := <-conns, <-counts
-	defer c.close("test")
+	})
 
 	notice, request := `{"request":"DAILY_FINISH"}`, `{"request":"VOTE"}`
 	if err := c.sendHeld([]byte(notice), true); err != nil {
@@ -84,4 +63,37 @@ func TestANoticeGoesOutWithThePacketQueuedBehindIt(t *testing.T) {
 			t.Fatalf("frame %d is %s, want %s", i+1, got, want)
 		}
 	}
+}
+
+// connected is a gateway's connection and the agent's end of it, both
+// closed when the test ends; under, if set, sees the socket's writer
+// before the connection is made. ctx bounds the test's reads.
+func connected(t *testing.T, under func(*batcher)) (context.Context, *websocket.Conn, *conn) {
+	t.Helper()
+	conns := make(chan *conn, 1)
+	hs := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		out := &batcher{}
+		ws, err := websocket.Accept(batching(w, out), r, nil)
+		if err != nil {
+			t.Error(err)
+			return
+		}
+		if under != nil {
+			under(out)
+		}
+		c := newConn(ws, out)
+		conns <- c
+		c.read()
+	}))
+	t.Cleanup(hs.Close)
+	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+	t.Cleanup(cancel)
+	agent, _, err := websocket.Dial(ctx, "ws"+strings.TrimPrefix(hs.URL, "http"), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { agent.CloseNow() })
+	c := <-conns
+	t.Cleanup(func() { c.close("test") })
+	return ctx, agent, c
 }
