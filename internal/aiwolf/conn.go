@@ -15,10 +15,10 @@ import (
 // conn is one agent's WebSocket. A reader goroutine takes its text frames
 // (every "\n" deleted, as the reference does); ask sends a request and
 // waits for its reply, and a seat's request has its reply handed to the
-// table by the reader itself (seat.await). A reply that comes after its request timed out is
-// never taken for another: the request that timed out is followed by a
-// NAME probe, and every frame before the name comes back is thrown away
-// (probe).
+// table by the reader itself (seat.await). A reply that comes after its
+// request timed out is never taken for another: the request that timed
+// out is followed by a NAME probe, and every frame before the name comes
+// back is thrown away (probe).
 //
 // A dead agent is noticed without punishing a thinking one. A closed
 // connection ends the reader at once. An agent that stops reading is
