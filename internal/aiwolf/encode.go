@@ -2,7 +2,6 @@ package aiwolf
 
 import (
 	"encoding/json"
-	"slices"
 	"strconv"
 
 	"github.com/wolfden/wolfden/internal/wire"
@@ -91,13 +90,13 @@ func appendInfo(b []byte, in *Info) []byte {
 	if in.statusList != nil {
 		b = appendPairs(b, in.statusList)
 	} else {
-		b = appendMap(b, in.StatusMap)
+		b = wire.AppendStringMap(b, in.StatusMap)
 	}
 	b = append(b, `,"role_map":`...)
 	if in.roleList != nil {
 		b = appendPairs(b, in.roleList)
 	} else {
-		b = appendMap(b, in.RoleMap)
+		b = wire.AppendStringMap(b, in.RoleMap)
 	}
 	return append(b, '}')
 }
@@ -174,28 +173,4 @@ func appendTalks(b []byte, ts []Talk) []byte {
 		b = append(b, '}')
 	}
 	return append(b, ']')
-}
-
-// appendMap writes a map with its keys in order, as json.Marshal does;
-// nil is null.
-func appendMap(b []byte, m map[string]string) []byte {
-	if m == nil {
-		return append(b, "null"...)
-	}
-	var buf [16]string
-	keys := buf[:0]
-	for k := range m {
-		keys = append(keys, k)
-	}
-	slices.Sort(keys)
-	b = append(b, '{')
-	for i, k := range keys {
-		if i > 0 {
-			b = append(b, ',')
-		}
-		b = wire.AppendString(b, k)
-		b = append(b, ':')
-		b = wire.AppendString(b, m[k])
-	}
-	return append(b, '}')
 }

@@ -4,9 +4,7 @@ import (
 	"crypto/rand"
 	"encoding/binary"
 	"fmt"
-	"maps"
 	"net/http"
-	"slices"
 	"sort"
 	"strings"
 	"unicode/utf8"
@@ -28,20 +26,7 @@ import (
 type textMap map[string]string
 
 func (m textMap) MarshalJSON() ([]byte, error) {
-	if m == nil {
-		return []byte("null"), nil
-	}
-	b := make([]byte, 0, 32*len(m)+2)
-	b = append(b, '{')
-	for i, k := range slices.Sorted(maps.Keys(m)) {
-		if i > 0 {
-			b = append(b, ',')
-		}
-		b = wire.AppendString(b, k)
-		b = append(b, ':')
-		b = wire.AppendString(b, m[k])
-	}
-	return append(b, '}'), nil
+	return wire.AppendStringMap(make([]byte, 0, 32*len(m)+2), m), nil
 }
 
 // createRequest is the body of POST /api/rooms.

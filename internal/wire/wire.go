@@ -6,6 +6,7 @@ package wire
 
 import (
 	"encoding/json"
+	"slices"
 
 	"github.com/wolfden/wolfden/rules"
 )
@@ -189,4 +190,28 @@ func AppendString(b []byte, s string) []byte {
 	b = append(b, '"')
 	b = append(b, s...)
 	return append(b, '"')
+}
+
+// AppendStringMap writes m as json.Marshal writes a map[string]string:
+// its keys in order, nil as null.
+func AppendStringMap(b []byte, m map[string]string) []byte {
+	if m == nil {
+		return append(b, "null"...)
+	}
+	var buf [16]string
+	keys := buf[:0]
+	for k := range m {
+		keys = append(keys, k)
+	}
+	slices.Sort(keys)
+	b = append(b, '{')
+	for i, k := range keys {
+		if i > 0 {
+			b = append(b, ',')
+		}
+		b = AppendString(b, k)
+		b = append(b, ':')
+		b = AppendString(b, m[k])
+	}
+	return append(b, '}')
 }
