@@ -35,7 +35,7 @@ type conn struct {
 	name   string   // the agent's name, its reply to NAME (kanolab1)
 	team   string   // the name without its trailing digits (kanolab)
 	lines  chan string
-	done   chan struct{} // closed when the connection is gone
+	done   <-chan struct{} // closed when the connection is gone: ended's
 	once   sync.Once
 	wmu    sync.Mutex   // one write at a time
 	asking atomic.Int32 // requests whose reply is awaited (ask, probe, seat.await)
@@ -44,7 +44,7 @@ type conn struct {
 	// answered already (its timeout), and the frame goes to lines.
 	expect atomic.Pointer[func(string) bool]
 
-	ended  context.Context // done when the connection is gone (afterGone)
+	ended  context.Context // done when the connection is gone (afterGone, the pings)
 	end    context.CancelFunc
 	pingMu sync.Mutex
 	pingT  *time.Timer // the next ping (pinger)
@@ -59,8 +59,9 @@ const (
 
 func newConn(ws *websocket.Conn, out *batcher) *conn {
 	ws.SetReadLimit(maxReplySize)
-	c := &conn{ws: ws, out: out, lines: make(chan string, linesQueued), done: make(chan struct{})}
+	c := &conn{ws: ws, out: out, lines: make(chan string, linesQueued)}
 	c.ended, c.end = context.WithCancel(context.Background())
+	c.done = c.ended.Done()
 	return c
 }
 
@@ -130,7 +131,6 @@ func (c *conn) pinger(every, wait time.Duration) {
 
 // ending stops what waits for the connection; the caller closes it.
 func (c *conn) ending() {
-	close(c.done)
 	c.end()
 	c.pingMu.Lock()
 	if c.pingT != nil {
