@@ -26,17 +26,25 @@ func TestASendersRequestIsAnsweredByTheReader(t *testing.T) {
 			t.Fatalf("the agent read %q (%v), want %q", got, err, want)
 		}
 	}
-	reportOf := func() *report {
+	// reply sends the agent's frame; the table is told want as the reply
+	// to req.
+	reply := func(frame, want, req string) {
 		t.Helper()
+		if err := agent.Write(ctx, websocket.MessageText, []byte(frame)); err != nil {
+			t.Fatal(err)
+		}
 		for {
 			select {
 			case <-tb.box.ready:
 			case <-ctx.Done():
-				t.Fatal("no report came")
+				t.Fatalf("no report of the reply %q", want)
 			}
 			for _, m := range tb.box.take(nil) {
-				if m.rep != nil {
-					return m.rep
+				if r := m.rep; r != nil {
+					if r.err != nil || r.reply != want || r.out.req != req {
+						t.Fatalf("the report is %+v, want the reply %q to %s", r, want, req)
+					}
+					return
 				}
 			}
 		}
@@ -45,12 +53,7 @@ func TestASendersRequestIsAnsweredByTheReader(t *testing.T) {
 	vote := `{"request":"VOTE"}`
 	s.enqueue(&outgoing{req: ReqVote, body: []byte(vote)})
 	read(vote)
-	if err := agent.Write(ctx, websocket.MessageText, []byte("Agent[03]\n")); err != nil {
-		t.Fatal(err)
-	}
-	if r := reportOf(); r.err != nil || r.reply != "Agent[03]" || r.out.req != ReqVote {
-		t.Fatalf("the report is %+v, want the reply Agent[03] to VOTE", r)
-	}
+	reply("Agent[03]\n", "Agent[03]", ReqVote) // its "\n" deleted
 
 	// A second request waits behind the first, and goes out after its
 	// reply.
@@ -58,23 +61,13 @@ func TestASendersRequestIsAnsweredByTheReader(t *testing.T) {
 	s.enqueue(&outgoing{req: ReqTalk, body: []byte(talk)})
 	s.enqueue(&outgoing{req: ReqWhisper, body: []byte(whisper)})
 	read(talk)
-	if err := agent.Write(ctx, websocket.MessageText, []byte("Over")); err != nil {
-		t.Fatal(err)
-	}
-	if r := reportOf(); r.err != nil || r.reply != "Over" || r.out.req != ReqTalk {
-		t.Fatalf("the report is %+v, want the reply Over to TALK", r)
-	}
+	reply("Over", "Over", ReqTalk)
 	read(whisper)
 
 	// The table ends while the request awaits its reply, with nothing
 	// queued behind it: the sender ends once the reply comes.
 	close(tb.ended)
-	if err := agent.Write(ctx, websocket.MessageText, []byte("Skip")); err != nil {
-		t.Fatal(err)
-	}
-	if r := reportOf(); r.err != nil || r.reply != "Skip" || r.out.req != ReqWhisper {
-		t.Fatalf("the report is %+v, want the reply Skip to WHISPER", r)
-	}
+	reply("Skip", "Skip", ReqWhisper)
 	select {
 	case <-done:
 	case <-ctx.Done():
