@@ -58,6 +58,18 @@ func (b *switchBus) Ready() error {
 
 // gatedLeases records the rooms whose lease the node takes, in order, and
 // passes each Acquire through hold first.
+// holdSweeps keeps the node's own sweeps, which look for orphans every
+// second whatever the ttl, from running beside the test's (a loaded
+// machine saw one take the same rooms' leases again): it holds their flag,
+// once a sweep under way has ended, until the test ends.
+func holdSweeps(t *testing.T, n *node) {
+	t.Helper()
+	for !n.sweeping.CompareAndSwap(false, true) {
+		time.Sleep(time.Millisecond)
+	}
+	t.Cleanup(func() { n.sweeping.Store(false) })
+}
+
 type gatedLeases struct {
 	Leases
 	hold func(room string)
@@ -337,7 +349,7 @@ func TestClusterRidesOutANATSRestart(t *testing.T) {
 // until the bus is back; then the rest are adopted.
 func TestClusterNodeOffTheBusBeginsNoAdoption(t *testing.T) {
 	c := newTestCluster(t)
-	c.ttl = time.Hour // no sweep but the test's
+	c.ttl = time.Hour // no lease runs out but those the test expires
 	a := c.node(t, "a")
 	sw := &switchBus{}
 	entered, release := make(chan struct{}, 64), make(chan struct{})
@@ -352,6 +364,7 @@ func TestClusterNodeOffTheBusBeginsNoAdoption(t *testing.T) {
 		rooms = append(rooms, id)
 	}
 	a.kill()
+	holdSweeps(t, b.cl)
 	c.expireLeases(t, rooms)
 
 	swept := make(chan struct{})
@@ -379,7 +392,7 @@ func TestClusterNodeOffTheBusBeginsNoAdoption(t *testing.T) {
 // holds up none of the others.
 func TestClusterSweepTakesRunningGamesFirst(t *testing.T) {
 	c := newTestCluster(t)
-	c.ttl = time.Hour // no sweep but the test's
+	c.ttl = time.Hour // no lease runs out but those the test expires
 	a := c.node(t, "a")
 	var running, open, over []string
 	var stuck atomic.Value // the room whose adoption hangs: the first running game taken
@@ -430,6 +443,7 @@ func TestClusterSweepTakesRunningGamesFirst(t *testing.T) {
 		})
 	}
 	a.kill()
+	holdSweeps(t, b.cl)
 	all := slices.Concat(running, open, over)
 	c.expireLeases(t, all)
 
