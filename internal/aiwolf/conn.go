@@ -43,6 +43,9 @@ type conn struct {
 	// request awaits its reply (seat.await); false: the request was
 	// answered already (its timeout), and the frame goes to lines.
 	expect atomic.Pointer[func(string) bool]
+	// hear takes the frames that expect does not while a group-chat
+	// phase is open for the agent (seat.listen).
+	hear atomic.Pointer[func(string)]
 
 	ended  context.Context // done when the connection is gone (afterGone, the pings)
 	end    context.CancelFunc
@@ -90,6 +93,10 @@ func (c *conn) read() {
 		}
 		line := strings.ReplaceAll(string(buf.Bytes()), "\n", "")
 		if take := c.expect.Swap(nil); take != nil && (*take)(line) {
+			continue
+		}
+		if hear := c.hear.Load(); hear != nil {
+			(*hear)(line)
 			continue
 		}
 		select {

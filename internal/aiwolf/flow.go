@@ -417,7 +417,6 @@ func truncate(s string, n int) string {
 // purge fails the requests still queued for a seat whose agent failed
 // one: the bot plays them.
 func (t *table) purge(s *seat) {
-	s.mu.Lock()
 	kept := s.queue[:0]
 	for _, o := range s.queue {
 		if o.close || !needsReply(o.req) {
@@ -427,7 +426,6 @@ func (t *table) purge(s *seat) {
 		}
 	}
 	s.queue = kept
-	s.mu.Unlock()
 }
 
 // packet builds a packet for seat s from what it knows. As the

@@ -55,14 +55,6 @@ type heard struct {
 	at   time.Time
 }
 
-// listening is the sender's: the group-chat phase whose frames it reads
-// as utterances.
-type listening struct {
-	c   *conn
-	key string
-	gen int
-}
-
 // groupChat sets a matched game's talk and whisper durations.
 func (t *table) groupChat(o *Options) {
 	if o.TalkDuration > 0 {
@@ -304,17 +296,22 @@ func withNew(body []byte, req string, tk *Talk) []byte {
 	return append(b, '}')
 }
 
-// hearing is the channel of the frames the sender reads as utterances,
-// nil when no group-chat phase is open for the seat.
-func (s *seat) hearing() <-chan string {
-	if s.listen == nil {
-		return nil
+// listen makes the frames the agent sends on c from now on utterances
+// of the group-chat phase that o starts, until its end (sendQueued): the
+// connection's reader hands each to the table. Frames already read, and
+// not taken by a request, are utterances too.
+func (s *seat) listen(c *conn, o *outgoing) {
+	key, gen := o.key, o.gen
+	hear := func(text string) {
+		s.t.box.put(mail{seat: s, push: &heard{key: key, gen: gen, text: text, at: time.Now()}})
 	}
-	return s.listen.c.lines
-}
-
-// heard hands an utterance to the table.
-func (s *seat) heard(text string) {
-	l := s.listen
-	s.t.box.put(mail{seat: s, push: &heard{key: l.key, gen: l.gen, text: text, at: time.Now()}})
+	c.hear.Store(&hear)
+	for {
+		select {
+		case l := <-c.lines:
+			hear(l)
+		default:
+			return
+		}
+	}
 }

@@ -48,7 +48,7 @@ type frame struct {
 	Channels []string          `json:"channels"`
 }
 
-// A table's mail: frames of a seat, a sender's report, a connection.
+// A table's mail: frames of a seat, a request's report, a connection.
 type mail struct {
 	seat   *seat
 	queued *game.Sub  // the game queued messages for the seat on this queue
@@ -141,6 +141,8 @@ type table struct {
 }
 
 // seat is one agent's seat. The table goroutine owns everything but mu's.
+// The table writes the seat's packets itself (sendQueued): a seat has no
+// goroutine.
 type seat struct {
 	t    *table
 	no   rules.Seat
@@ -152,12 +154,12 @@ type seat struct {
 	queuedTold *atomic.Bool
 
 	mu       sync.Mutex
-	queue    []*outgoing
 	c        *conn
-	wake     chan struct{}
 	awaiting *awaited // the request whose reply is awaited (await); nil once answered
+	probeOn  *conn    // a request on it timed out: the NAME probe runs (timedOut)
 
-	cur *awaited // the sender's: the request it sent last, until it sees it answered
+	queue []*outgoing // packets not yet sent (sendQueued)
+	cur   *awaited    // the request sent last, until it is seen answered
 
 	// what the seat knows, from its frames
 	st       frame
@@ -184,8 +186,6 @@ type seat struct {
 	probing   bool // a request timed out: the NAME probe runs
 	acting    bool // an action request (VOTE, DIVINE, GUARD, ATTACK) awaits its reply
 	defaulted bool // a reply was refused: the bot plays this step
-
-	listen *listening // the sender's: a group chat it reads utterances of
 }
 
 // results are what an AIWolf day and its night told the seat (the
@@ -233,7 +233,8 @@ type outgoing struct {
 	listen, shut bool // a group chat's start (then its utterances are read), its end
 }
 
-// report is a request's outcome, from the seat's sender.
+// report is a request's outcome: its reply, its timeout, or its
+// connection's end (seat.answer).
 type report struct {
 	out     *outgoing
 	reply   string
@@ -256,8 +257,7 @@ func newTable(g *Gateway, gm Game, gameID string, agents map[rules.Seat]string) 
 	t.setting, _ = json.Marshal(t.reg.Setting)
 	t.seats = make([]*seat, t.n+1)
 	for s, name := range agents {
-		t.seats[s] = &seat{t: t, no: s, name: name, wake: make(chan struct{}, 1),
-			dayDue: -1, told: -1, finished: -1}
+		t.seats[s] = &seat{t: t, no: s, name: name, dayDue: -1, told: -1, finished: -1}
 	}
 	return t
 }
@@ -288,7 +288,6 @@ func (t *table) start(conns map[rules.Seat]*conn) error {
 		} else {
 			t.watch(s, s.c)
 		}
-		go s.send()
 	}
 	go t.run()
 	return nil
@@ -354,6 +353,7 @@ func (t *table) run() {
 		}
 		t.release(false)
 		t.letGo(false)
+		t.flushSeats()
 		if t.finished() {
 			t.stop()
 			if t.matched {
@@ -392,13 +392,14 @@ func (t *table) letGo(now bool) {
 	}
 }
 
-// finished: every agent was told the end.
+// finished: every agent was told the end, and what was queued for it
+// went out (FINISH may wait behind a request's reply, or its probe).
 func (t *table) finished() bool {
 	if !t.over {
 		return false
 	}
 	for _, s := range t.seats {
-		if s != nil && !s.done {
+		if s != nil && (!s.done || len(s.queue) > 0) {
 			return false
 		}
 	}
@@ -408,6 +409,7 @@ func (t *table) finished() bool {
 func (t *table) stop() {
 	t.release(true)
 	t.letGo(true)
+	t.flushSeats()
 	t.flushNotesWait()
 	for _, s := range t.seats {
 		if s == nil {
@@ -449,6 +451,7 @@ func (t *table) handle(m *mail) {
 	case m.conn != nil:
 		t.attach(s, m.conn)
 	case m.probe != nil:
+		s.probed()
 		if m.probe.c == s.currentConn() {
 			s.probing = false
 			if !m.probe.ok {
@@ -461,6 +464,9 @@ func (t *table) handle(m *mail) {
 			return
 		}
 	case m.gone != nil:
+		if a := s.cur; a != nil && a.c == m.gone {
+			s.answer(a, "", errGone) // unless the reader gave the reply before it ended
+		}
 		if m.gone == s.currentConn() && !s.done {
 			t.g.log.Info("aiwolf: an agent's connection ended; the bot plays its seat until it reconnects", "room", t.room, "agent", t.name(s.no), "name", s.name)
 			s.dropConn(m.gone)
@@ -745,8 +751,8 @@ func (t *table) attach(s *seat, c *conn) {
 	// what the old one answers, or fails, no longer counts (gen): a talk
 	// round that waited for this agent asks it again, and so do its
 	// actions (asked, below).
-	s.queue = s.queue[:0]
 	s.mu.Unlock()
+	s.queue = s.queue[:0]
 	s.gen++
 	s.acting = false
 	t.unhold(s) // asked again on the new connection (below)
@@ -760,7 +766,6 @@ func (t *table) attach(s *seat, c *conn) {
 	if s.st.Role != "" && !s.st.Night {
 		s.dayDue = s.st.Day
 	}
-	s.poke()
 	t.flow(s)
 }
 
@@ -788,58 +793,22 @@ func (t *table) watch(s *seat, c *conn) {
 	})
 }
 
-// enqueue hands a packet to the seat's sender.
+// enqueue queues a packet for the seat: the table sends it once it has
+// handled the mail at hand (flushSeats), so that a notice and the packet
+// queued behind it go out in one write.
 func (s *seat) enqueue(o *outgoing) {
 	o.gen = s.gen
 	if o.req != "" && !needsReply(o.req) { // the request log has every packet
 		s.t.note(&logNote{Seat: s.no, Agent: s.t.name(s.no), Name: s.name, Request: o.req, Day: o.day, Sent: time.Now().UnixMilli()})
 	}
-	s.mu.Lock()
 	s.queue = append(s.queue, o)
-	s.mu.Unlock()
-	s.poke()
 }
 
-func (s *seat) poke() {
-	select {
-	case s.wake <- struct{}{}:
-	default:
-	}
-}
-
-// send is the seat's sender: it sends the packets in order, one request
-// at a time, and the request's outcome is reported to the table. A
-// request that times out is followed by the NAME probe; until the probe
-// ends the requests queued behind it are not sent (they fail at once,
-// and the bot plays them).
-//
-// The sender does not wait for a reply: the connection's reader hands it
-// to the table itself (await), and the sender goes on when the table
-// next queues a packet. So a request costs the sender one wait, not two,
-// and the reply reaches the table with one goroutine's switch, not two.
-func (s *seat) send() {
-	end := s.t.ended
-	for {
-		var timeout <-chan time.Time
-		var gone <-chan struct{}
-		if s.pending() {
-			timeout, gone = s.cur.tm.C, s.cur.c.done
-		}
-		select {
-		case <-s.wake:
-		case l := <-s.hearing():
-			s.heard(l)
-			continue
-		case <-timeout:
-			s.timedOut()
-		case <-gone:
-			s.answer(s.cur, "", errGone) // unless the reader gave the reply before it ended
-		case <-end:
-			end = nil // what was queued before the end still goes out (FINISH)
-		}
-		s.sendQueued()
-		if end == nil && !s.pending() {
-			return
+// flushSeats sends what is queued for the seats.
+func (t *table) flushSeats() {
+	for _, s := range t.seats {
+		if s != nil && len(s.queue) > 0 {
+			s.sendQueued()
 		}
 	}
 }
@@ -848,28 +817,35 @@ func (s *seat) send() {
 type awaited struct {
 	rep *report
 	c   *conn
-	tm  *time.Timer // its time to answer
+	tm  *time.Timer // its time to answer (timedOut)
 }
 
-// pending reports whether the request the sender sent last still awaits
-// its reply.
+// pending reports whether the seat's last request still awaits its
+// reply, or the probe after its timeout runs: what is queued behind it
+// waits.
 func (s *seat) pending() bool {
-	if s.cur == nil {
-		return false
-	}
 	s.mu.Lock()
-	p := s.awaiting == s.cur
-	s.mu.Unlock()
-	if !p {
+	defer s.mu.Unlock()
+	if s.probeOn != nil {
+		return true
+	}
+	if s.cur != nil && s.awaiting != s.cur {
 		s.cur = nil
 	}
-	return p
+	return s.cur != nil
 }
 
-// await sends a request on c; its reply, its timeout or the connection's
-// end is reported once (answer). It reports whether the request was sent.
+// await sends a request on c. Its reply (which the connection's reader
+// hands to the table itself), its timeout or the connection's end is
+// reported once (answer). It reports whether the request was sent.
+//
+// The table sends and the reader answers: a request costs no goroutine's
+// wait besides theirs (a sender goroutine per seat made a request two
+// more switches, and each waited its turn behind every other goroutine
+// that was ready to run).
 func (s *seat) await(c *conn, rep *report) bool {
-	a := &awaited{rep: rep, c: c, tm: time.NewTimer(s.t.g.opts.ActionTimeout + s.t.g.opts.Acceptable)}
+	a := &awaited{rep: rep, c: c}
+	a.tm = time.AfterFunc(s.t.g.opts.ActionTimeout+s.t.g.opts.Acceptable, func() { s.timedOut(a) })
 	c.asking.Add(1)
 	c.drain()
 	s.mu.Lock()
@@ -887,8 +863,8 @@ func (s *seat) await(c *conn, rep *report) bool {
 }
 
 // answer reports a's outcome to the table, unless it was reported: the
-// reader's reply, the sender's timeout and the connection's end race, and
-// the first wins. It reports whether this call did.
+// reader's reply, the timeout and the connection's end race, and the
+// first wins. It reports whether this call did.
 func (s *seat) answer(a *awaited, reply string, err error) bool {
 	s.mu.Lock()
 	if s.awaiting != a {
@@ -896,67 +872,67 @@ func (s *seat) answer(a *awaited, reply string, err error) bool {
 		return false
 	}
 	s.awaiting = nil
-	more := len(s.queue) > 0
+	if err == errTimeout {
+		s.probeOn = a.c
+	}
 	s.mu.Unlock()
 	a.tm.Stop()
 	a.c.asking.Add(-1)
 	a.rep.reply, a.rep.err, a.rep.latency = reply, err, time.Since(a.rep.sent)
 	s.t.box.put(mail{seat: s, rep: a.rep})
-	if more || s.t.stopped() {
-		s.poke() // the sender sends what waited for the reply, or ends with its table
-	}
 	return true
 }
 
-// timedOut ends the request awaited when its time runs out: the frames
-// the agent sends from then on go to the NAME probe, which throws away
-// whatever comes before the name.
-func (s *seat) timedOut() {
-	a := s.cur
+// timedOut ends request a when its time runs out: the frames the agent
+// sends from then on go to the NAME probe, which throws away whatever
+// comes before the name. Nothing more is sent to the seat until the
+// probe ends (pending). It runs on the timer's goroutine.
+func (s *seat) timedOut(a *awaited) {
 	if !s.answer(a, "", errTimeout) {
 		return
 	}
 	a.c.expect.Store(nil)
-	ok := a.c.probe(s.t.g.opts.ResponseTimeout)
+	ok := !s.t.stopped() && a.c.probe(s.t.g.opts.ResponseTimeout)
 	s.t.box.put(mail{seat: s, probe: &probeNote{c: a.c, ok: ok}})
+}
+
+// probed: the probe after a timeout ended; what waited for it goes out.
+func (s *seat) probed() {
+	s.mu.Lock()
+	s.probeOn = nil
+	s.mu.Unlock()
 }
 
 // sendQueued sends what is queued, up to the first request: what comes
 // after it waits for its reply.
 func (s *seat) sendQueued() {
 	t := s.t
-	if s.pending() {
-		return
-	}
-	for {
-		s.mu.Lock()
-		if len(s.queue) == 0 {
-			s.mu.Unlock()
-			return
-		}
+	for len(s.queue) > 0 && !s.pending() {
 		o := s.queue[0]
 		s.queue = s.queue[1:]
-		c := s.c
+		c := s.currentConn()
 		// A notice with the next packet already queued for the same
 		// connection goes out with it, in one write.
 		held := len(s.queue) > 0 && !s.queue[0].close
-		s.mu.Unlock()
 		if o.close {
 			if c != nil {
-				c.closeWith(websocket.StatusNormalClosure, "the game is over")
+				// The close handshake waits for the agent's answer: not
+				// the table.
+				go c.closeWith(websocket.StatusNormalClosure, "the game is over")
 			}
 			continue
 		}
 		if !needsReply(o.req) {
+			if c == nil {
+				continue
+			}
 			if o.shut {
-				s.listen = nil // what it sends after the end answers nothing
+				c.hear.Store(nil) // what it sends after the end answers nothing
 			}
-			if c != nil {
-				_ = c.sendHeld(o.body, held)
-				if o.listen {
-					s.listen = &listening{c: c, key: o.key, gen: o.gen}
-				}
+			if o.listen {
+				s.listen(c, o)
 			}
+			_ = c.sendHeld(o.body, held)
 			continue
 		}
 		rep := &report{out: o, sent: time.Now()}
@@ -965,9 +941,7 @@ func (s *seat) sendQueued() {
 			t.box.put(mail{seat: s, rep: rep})
 			continue
 		}
-		if s.await(c, rep) {
-			return
-		}
+		s.await(c, rep)
 	}
 }
 
