@@ -79,6 +79,33 @@ func TestANoticeGoesOutWithThePacketQueuedBehindIt(t *testing.T) {
 	}
 }
 
+// TestFinishGoesOutWithTheCloseFrame: FINISH, held for the close behind
+// it, reaches the socket in one write with the close frame; the agent
+// reads FINISH, then the close with its reason.
+func TestFinishGoesOutWithTheCloseFrame(t *testing.T) {
+	var cw *countWrites
+	ctx, agent, c := connected(t, func(out *batcher) {
+		cw = &countWrites{Conn: out.conn, raw: out.raw}
+		out.on(cw)
+	})
+	tb, s := awaitTable(c, Options{})
+	finish := `{"request":"FINISH"}`
+	s.enqueue(&outgoing{req: ReqFinish, body: []byte(finish)})
+	s.enqueue(&outgoing{close: true})
+	tb.flushSeats()
+	_, got, err := agent.Read(ctx)
+	if err != nil || string(got) != finish {
+		t.Fatalf("the agent read %q (%v), want FINISH", got, err)
+	}
+	_, _, err = agent.Read(ctx)
+	if websocket.CloseStatus(err) != websocket.StatusNormalClosure {
+		t.Fatalf("the agent's next read: %v, want the close 1000", err)
+	}
+	if n := cw.n.Load(); n != 1 {
+		t.Errorf("FINISH and the close frame took %d writes, want 1", n)
+	}
+}
+
 // connected is a gateway's connection and the agent's end of it, both
 // closed when the test ends; under, if set, sees the socket's writer
 // before the connection is made. ctx bounds the test's reads.

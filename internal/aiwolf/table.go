@@ -912,8 +912,9 @@ func (s *seat) sendQueued() {
 		s.queue = s.queue[1:]
 		c := s.currentConn()
 		// A notice with the next packet already queued for the same
-		// connection goes out with it, in one write.
-		held := len(s.queue) > 0 && !s.queue[0].close
+		// connection goes out with it, in one write; FINISH with the
+		// close frame behind it.
+		held := len(s.queue) > 0
 		if o.close {
 			if c != nil {
 				// The close handshake waits for the agent's answer: not
