@@ -39,11 +39,10 @@ type batcher struct {
 	err  error  // a write failed: so do all after it
 }
 
-// Limits of what an agent leaves unread.
-var (
-	maxLate    = 1 << 20
-	errTooSlow = errors.New("the agent left too much unread")
-)
+// An agent that leaves more than maxLate bytes unread is dropped.
+const maxLate = 1 << 20
+
+var errTooSlow = errors.New("the agent left too much unread")
 
 // on sets the connection the batcher writes to.
 func (b *batcher) on(c net.Conn) {
