@@ -129,7 +129,7 @@ func (b *batcher) flush() {
 			_, err = b.conn.Write(out)
 		}
 		b.mu.Lock()
-		if err != nil {
+		if err != nil && b.err == nil { // the first error stands (errTooSlow, as the write was cut short)
 			b.err = err
 			b.conn.Close() // the reader ends, and the connection with it
 		}
