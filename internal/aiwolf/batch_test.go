@@ -43,11 +43,7 @@ func (r countRaw) Write(f func(fd uintptr) bool) error { r.c.n.Add(1); return r.
 // next one; the agent reads both, in order, each a frame of its own. A
 // packet not held is written at once, alone.
 func TestANoticeGoesOutWithThePacketQueuedBehindIt(t *testing.T) {
-	var cw *countWrites
-	ctx, agent, c := connected(t, func(out *batcher) {
-		cw = &countWrites{Conn: out.conn, raw: out.raw}
-		out.on(cw)
-	})
+	ctx, agent, c, cw := countedConn(t)
 
 	notice, request := `{"request":"DAILY_FINISH"}`, `{"request":"VOTE"}`
 	if err := c.sendHeld([]byte(notice), true); err != nil {
@@ -83,11 +79,7 @@ func TestANoticeGoesOutWithThePacketQueuedBehindIt(t *testing.T) {
 // it, reaches the socket in one write with the close frame; the agent
 // reads FINISH, then the close with its reason.
 func TestFinishGoesOutWithTheCloseFrame(t *testing.T) {
-	var cw *countWrites
-	ctx, agent, c := connected(t, func(out *batcher) {
-		cw = &countWrites{Conn: out.conn, raw: out.raw}
-		out.on(cw)
-	})
+	ctx, agent, c, cw := countedConn(t)
 	tb, s := awaitTable(c, Options{})
 	finish := `{"request":"FINISH"}`
 	s.enqueue(&outgoing{req: ReqFinish, body: []byte(finish)})
@@ -104,6 +96,18 @@ func TestFinishGoesOutWithTheCloseFrame(t *testing.T) {
 	if n := cw.n.Load(); n != 1 {
 		t.Errorf("FINISH and the close frame took %d writes, want 1", n)
 	}
+}
+
+// countedConn is connected, with the writes to the gateway's socket
+// counted.
+func countedConn(t *testing.T) (context.Context, *websocket.Conn, *conn, *countWrites) {
+	t.Helper()
+	var cw *countWrites
+	ctx, agent, c := connected(t, func(out *batcher) {
+		cw = &countWrites{Conn: out.conn, raw: out.raw}
+		out.on(cw)
+	})
+	return ctx, agent, c, cw
 }
 
 // connected is a gateway's connection and the agent's end of it, both
