@@ -39,9 +39,6 @@ type batcher struct {
 	err  error  // a write failed: so do all after it
 }
 
-// An agent that leaves more than maxLate bytes unread is dropped.
-const maxLate = 1 << 20
-
 var errTooSlow = errors.New("the agent left too much unread")
 
 // on sets the connection the batcher writes to.

@@ -39,9 +39,9 @@ type conn struct {
 	once   sync.Once
 	wmu    sync.Mutex   // one write at a time
 	asking atomic.Int32 // requests whose reply is awaited (ask, probe, seat.await)
-	// expect takes the next frame instead of lines, once, while a seat's
-	// request awaits its reply (seat.await); false: the request was
-	// answered already (its timeout), and the frame goes to lines.
+	// expect takes the next frame, once, while a seat's request awaits
+	// its reply (seat.await); false: the request was answered already
+	// (its timeout), and the frame goes on to hear or lines.
 	expect atomic.Pointer[func(string) bool]
 	// hear takes the frames that expect does not while a group-chat
 	// phase is open for the agent (seat.listen).
@@ -58,6 +58,7 @@ const (
 	linesQueued  = 64               // frames an agent may send ahead of the requests; more closes it
 	maxReplySize = 64 << 10         // a longer frame closes the connection
 	writeWait    = 10 * time.Second // a packet not written by then drops the connection
+	maxLate      = 1 << 20          // bytes an agent may leave unread (batcher); more drops it
 )
 
 func newConn(ws *websocket.Conn, out *batcher) *conn {
@@ -198,11 +199,15 @@ func (c *conn) sendHeld(b []byte, held bool) error {
 	return nil
 }
 
-// drain throws away frames that answer no request.
-func (c *conn) drain() {
+// drain takes the frames read so far that answered no request: to has
+// each, or, nil, they are thrown away.
+func (c *conn) drain(to func(string)) {
 	for {
 		select {
-		case <-c.lines:
+		case l := <-c.lines:
+			if to != nil {
+				to(l)
+			}
 		default:
 			return
 		}
@@ -213,7 +218,7 @@ func (c *conn) drain() {
 func (c *conn) ask(b []byte, wait time.Duration) (string, error) {
 	c.asking.Add(1)
 	defer c.asking.Add(-1)
-	c.drain()
+	c.drain(nil)
 	if err := c.send(b); err != nil {
 		return "", err
 	}

@@ -306,12 +306,5 @@ func (s *seat) listen(c *conn, o *outgoing) {
 		s.t.box.put(mail{seat: s, push: &heard{key: key, gen: gen, text: text, at: time.Now()}})
 	}
 	c.hear.Store(&hear)
-	for {
-		select {
-		case l := <-c.lines:
-			hear(l)
-		default:
-			return
-		}
-	}
+	c.drain(hear)
 }

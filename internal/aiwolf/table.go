@@ -156,10 +156,9 @@ type seat struct {
 	mu       sync.Mutex
 	c        *conn
 	awaiting *awaited // the request whose reply is awaited (await); nil once answered
-	probeOn  *conn    // a request on it timed out: the NAME probe runs (timedOut)
+	probeRun bool     // a request timed out and its NAME probe runs (timedOut)
 
 	queue []*outgoing // packets not yet sent (sendQueued)
-	cur   *awaited    // the request sent last, until it is seen answered
 
 	// what the seat knows, from its frames
 	st       frame
@@ -464,7 +463,7 @@ func (t *table) handle(m *mail) {
 			return
 		}
 	case m.gone != nil:
-		if a := s.cur; a != nil && a.c == m.gone {
+		if a := s.waitingOn(); a != nil && a.c == m.gone {
 			s.answer(a, "", errGone) // unless the reader gave the reply before it ended
 		}
 		if m.gone == s.currentConn() && !s.done {
@@ -826,40 +825,38 @@ type awaited struct {
 func (s *seat) pending() bool {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	if s.probeOn != nil {
-		return true
-	}
-	if s.cur != nil && s.awaiting != s.cur {
-		s.cur = nil
-	}
-	return s.cur != nil
+	return s.awaiting != nil || s.probeRun
+}
+
+// waitingOn is the request whose reply is awaited, if any.
+func (s *seat) waitingOn() *awaited {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.awaiting
 }
 
 // await sends a request on c. Its reply (which the connection's reader
 // hands to the table itself), its timeout or the connection's end is
-// reported once (answer). It reports whether the request was sent.
+// reported once (answer).
 //
 // The table sends and the reader answers: a request costs no goroutine's
 // wait besides theirs (a sender goroutine per seat made a request two
 // more switches, and each waited its turn behind every other goroutine
 // that was ready to run).
-func (s *seat) await(c *conn, rep *report) bool {
+func (s *seat) await(c *conn, rep *report) {
 	a := &awaited{rep: rep, c: c}
 	a.tm = time.AfterFunc(s.t.g.opts.ActionTimeout+s.t.g.opts.Acceptable, func() { s.timedOut(a) })
 	c.asking.Add(1)
-	c.drain()
+	c.drain(nil)
 	s.mu.Lock()
 	s.awaiting = a
 	s.mu.Unlock()
-	s.cur = a
 	take := func(line string) bool { return s.answer(a, line, nil) }
 	c.expect.Store(&take)
 	if c.send(rep.out.body) != nil {
 		c.expect.CompareAndSwap(&take, nil)
 		s.answer(a, "", errGone)
-		return false
 	}
-	return true
 }
 
 // answer reports a's outcome to the table, unless it was reported: the
@@ -873,7 +870,7 @@ func (s *seat) answer(a *awaited, reply string, err error) bool {
 	}
 	s.awaiting = nil
 	if err == errTimeout {
-		s.probeOn = a.c
+		s.probeRun = true
 	}
 	s.mu.Unlock()
 	a.tm.Stop()
@@ -899,7 +896,7 @@ func (s *seat) timedOut(a *awaited) {
 // probed: the probe after a timeout ended; what waited for it goes out.
 func (s *seat) probed() {
 	s.mu.Lock()
-	s.probeOn = nil
+	s.probeRun = false
 	s.mu.Unlock()
 }
 
