@@ -36,13 +36,26 @@ func (h agentHost) StartAgents(ctx context.Context, preset string, options map[s
 	for i, n := range names {
 		rm.seats[i] = seatRec{Nick: n, Agent: true}
 	}
+	// The room starts at once: a store that can is asked to make it with
+	// its game's start, in one transaction (an AIWolf game's start waited
+	// for two). A cluster's node leases the room first (addRoom): it is
+	// made first.
+	_, opens := s.st.(store.GameOpener)
+	rm.unstored = opens && s.cl == nil
 	if err := s.addRoom(ctx, rm); err != nil {
 		return aiwolf.Game{}, err
 	}
 	rm.mu.Lock()
-	defer rm.mu.Unlock()
 	a, err := s.startGame(ctx, rm)
+	unstored := rm.unstored
+	rm.mu.Unlock()
 	if err != nil {
+		if unstored { // nothing of it was stored: it never was
+			s.mu.Lock()
+			delete(s.rooms, rm.rec.ID)
+			s.mu.Unlock()
+			s.m.rooms.WithLabelValues(store.StatusOpen).Dec()
+		}
 		return aiwolf.Game{}, err
 	}
 	b, _ := rm.cfg.board()
@@ -65,11 +78,19 @@ func (s *Server) startGame(ctx context.Context, rm *room) (*game.Actor, error) {
 	rec := rm.rec
 	hooks := s.hooks(rm)
 	hooks.Begin = func(ctx context.Context, recs []store.Record) error {
-		err := s.st.StartGame(ctx, rec, recs...)
+		var err error
+		if rm.unstored {
+			err = s.st.(store.GameOpener).OpenGame(ctx, rec, recs...)
+		} else {
+			err = s.st.StartGame(ctx, rec, recs...)
+		}
 		s.wrote(err)
 		return err
 	}
 	a, err := game.Start(ctx, rm.rec.ID, cfg, s.st, hooks, s.log)
+	if err == nil {
+		rm.unstored = false
+	}
 	if err != nil {
 		rm.rec.Status = store.StatusOpen
 		rm.encode()

@@ -51,6 +51,9 @@ type room struct {
 	// at each, for the requests that wait for one (GET …?after=N).
 	version int64
 	changed chan struct{}
+	// unstored: the store has not made the room yet; its game's start
+	// makes it (store.GameOpener, agents.go).
+	unstored bool
 	// moved: the room went to another node of the cluster (cluster.go);
 	// its connections here are closed as moved, not as ended.
 	moved bool
@@ -276,8 +279,11 @@ func (s *Server) addRoom(ctx context.Context, rm *room) error {
 			return err
 		}
 	}
-	err := s.st.CreateRoom(ctx, rm.rec)
-	s.wrote(err)
+	var err error
+	if !rm.unstored {
+		err = s.st.CreateRoom(ctx, rm.rec)
+		s.wrote(err)
+	}
 	if err != nil {
 		s.codes.free(rm.rec.Code, rm.rec.ID)
 		return s.storeFailed(rm.rec.ID, err)

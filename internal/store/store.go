@@ -135,6 +135,16 @@ type Store interface {
 	Close() error
 }
 
+// GameOpener is a Store that can also make a room and start its game in
+// one write: a room made to start at once (a matched AIWolf game) costs
+// one transaction, not CreateRoom's and StartGame's.
+type GameOpener interface {
+	// OpenGame is CreateRoom and StartGame together: the room, as r
+	// has it, and its game's first records are stored together or not at
+	// all. The room's ID must be new.
+	OpenGame(ctx context.Context, r Room, recs ...Record) error
+}
+
 // ArenaRating is one program's rating on one side as a wolfden arena run
 // left it (docs/arena.md); a run's rows share its Run, At, Board, Seed and
 // Games.

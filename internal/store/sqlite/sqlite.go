@@ -15,6 +15,7 @@ import (
 	"fmt"
 	"io/fs"
 	"maps"
+	"os"
 	"runtime"
 	"slices"
 	"strings"
@@ -62,7 +63,10 @@ type DB struct {
 	checkpointed chan struct{}
 }
 
-var _ store.Store = (*DB)(nil)
+var (
+	_ store.Store      = (*DB)(nil)
+	_ store.GameOpener = (*DB)(nil)
+)
 
 // Open opens the database file at path, creating it if needed, and brings
 // its schema up to date.
@@ -103,6 +107,7 @@ func Open(path string) (*DB, error) {
 	if err != nil {
 		return fail(err)
 	}
+	w.walPath = path + "-wal"
 	if w.j, err = openJournal(ctx, db, path); err != nil {
 		w.close()
 		return fail(err)
@@ -240,6 +245,20 @@ func (d *DB) StartGame(ctx context.Context, r store.Room, recs ...store.Record) 
 		return err
 	}
 	o.kind, o.room = opStart, r
+	return d.do(ctx, o)
+}
+
+// OpenGame creates the room and appends recs in one transaction (shared
+// with other callers' writes): both or neither are stored.
+func (d *DB) OpenGame(ctx context.Context, r store.Room, recs ...store.Record) error {
+	if len(recs) == 0 {
+		return fmt.Errorf("sqlite: open room %q: a game starts with its first record", r.ID)
+	}
+	o, err := appendOp(r.ID, recs)
+	if err != nil {
+		return err
+	}
+	o.kind, o.room = opOpen, r
 	return d.do(ctx, o)
 }
 
@@ -429,6 +448,7 @@ const (
 	opCreate
 	opUpdate
 	opStart // opUpdate and opAppend together
+	opOpen  // opCreate and opAppend together
 	opReset // opUpdate, and the room's records dropped
 	// The code claims (store.Codes): roomID is the claiming room (from,
 	// for opGive).
@@ -447,9 +467,9 @@ const (
 type op struct {
 	kind   opKind
 	roomID string
-	room   store.Room                                                 // opCreate, opUpdate, opStart
-	recs   []store.Record                                             // opAppend, opStart
-	events [][]byte                                                   // opAppend, opStart: recs' events, encoded
+	room   store.Room                                                 // opCreate, opUpdate, opStart, opOpen
+	recs   []store.Record                                             // opAppend, opStart, opOpen
+	events [][]byte                                                   // opAppend, opStart, opOpen: recs' events, encoded
 	code   string                                                     // the code claims'
 	to     string                                                     // opGive: the room given the code
 	ttl    time.Duration                                              // opExpire
@@ -503,6 +523,7 @@ func (d *DB) write() {
 		if len(batch) > 0 {
 			d.w.run(batch)
 			d.w.restart() // its callers have their answers
+			d.w.writeback()
 		}
 	}
 }
@@ -577,6 +598,11 @@ type writer struct {
 	// A matched game's standing (updateStanding), once a game.
 	standingGames, putStanding, putRating *sql.Stmt
 	commits                               int // transactions committed (tests)
+	// The WAL (path-wal), opened once it exists, and commits as of its
+	// last writeback (checkpoint.go).
+	walPath   string
+	wal       *os.File
+	wroteBack int
 	// The journal (journal.go), nil for a writer without one; pend is its
 	// records not yet moved into the database, which flushTimer moves.
 	j             *journal
@@ -640,6 +666,9 @@ func (w *writer) close() {
 	}
 	if w.conn != nil {
 		w.conn.Close()
+	}
+	if w.wal != nil {
+		w.wal.Close()
 	}
 }
 
@@ -760,12 +789,7 @@ func (t *txn) stmt(ctx context.Context, in **sql.Stmt, s *sql.Stmt) *sql.Stmt {
 func (t *txn) apply(ctx context.Context, o *op) (refusal, err error) {
 	switch o.kind {
 	case opCreate:
-		r := o.room
-		n, err := affected(t.stmt(ctx, &t.insertRoom, t.w.insertRoom).ExecContext(ctx, r.ID, nanos(r.Created), nanos(r.Updated), r.Status, r.Config, r.Seats, r.Code))
-		if err != nil || n > 0 {
-			return nil, err
-		}
-		return fmt.Errorf("sqlite: create room %q: the room already exists", r.ID), nil
+		return t.createRoom(ctx, o.room)
 	case opUpdate:
 		return t.updateRoom(ctx, o.room)
 	case opClaim, opGive, opExpire, opFree:
@@ -789,7 +813,16 @@ func (t *txn) apply(ctx context.Context, o *op) (refusal, err error) {
 		return nil, nil
 	}
 	// An append; a start checks it before it changes the room, so that a
-	// refused start writes nothing.
+	// refused start writes nothing. An opening room has no records yet.
+	if o.kind == opOpen {
+		if refusal := follows(o.roomID, o.recs[0].N, 0); refusal != nil {
+			return refusal, nil
+		}
+		if refusal, err := t.createRoom(ctx, o.room); refusal != nil || err != nil {
+			return refusal, err
+		}
+		t.last[o.roomID] = 0
+	}
 	last, ok := t.last[o.roomID]
 	if !ok {
 		t.w.mu.Lock()
@@ -819,7 +852,7 @@ func (t *txn) apply(ctx context.Context, o *op) (refusal, err error) {
 			return nil, err
 		}
 	}
-	if o.kind == opStart {
+	if o.kind == opStart || o.kind == opOpen {
 		crashPoint()
 	}
 	t.last[o.roomID] = o.recs[len(o.recs)-1].N
@@ -836,6 +869,14 @@ func follows(room string, n, last int64) error {
 		return fmt.Errorf("sqlite: append to room %q: record %d leaves a gap after the last stored record, %d", room, n, last)
 	}
 	return nil
+}
+
+func (t *txn) createRoom(ctx context.Context, r store.Room) (refusal, err error) {
+	n, err := affected(t.stmt(ctx, &t.insertRoom, t.w.insertRoom).ExecContext(ctx, r.ID, nanos(r.Created), nanos(r.Updated), r.Status, r.Config, r.Seats, r.Code))
+	if err != nil || n > 0 {
+		return nil, err
+	}
+	return fmt.Errorf("sqlite: create room %q: the room already exists", r.ID), nil
 }
 
 func (t *txn) updateRoom(ctx context.Context, r store.Room) (refusal, err error) {

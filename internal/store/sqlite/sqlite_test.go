@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"context"
 	"database/sql"
+	"errors"
 	"fmt"
 	"io/fs"
 	"os"
@@ -329,5 +330,76 @@ func TestWritesMadeAtOnceShareACommit(t *testing.T) {
 	}
 	if n := db.w.commits - before; n > 3 {
 		t.Fatalf("%d writes made at once took %d commits", games, n)
+	}
+}
+
+// TestOpenGameMakesTheRoomAndItsFirstRecordsInOneCommit: a room opened
+// with its game's start is one transaction, readable as CreateRoom then
+// StartGame would have left it, and a refused opening stores nothing.
+func TestOpenGameMakesTheRoomAndItsFirstRecordsInOneCommit(t *testing.T) {
+	db, path := openTemp(t)
+	r := room("r1", store.StatusRunning, 1)
+	before := db.w.commits
+	if err := db.OpenGame(ctx, r, records(1, 2)...); err != nil {
+		t.Fatal(err)
+	}
+	if n := db.w.commits - before; n != 1 {
+		t.Errorf("the opening took %d commits, want 1", n)
+	}
+	wantRoom(t, db, r)
+	wantRecords(t, db, "r1", records(1, 2))
+	// The room's next appends go to the journal, as after StartGame.
+	if err := db.Append(ctx, "r1", record(3)); err != nil {
+		t.Fatal(err)
+	}
+	if db.w.journalWrites == 0 {
+		t.Error("an append to the opened room was not journaled")
+	}
+
+	for _, c := range []struct {
+		name string
+		room store.Room
+		recs []store.Record
+		want string
+	}{
+		{"a room that exists", room("r1", store.StatusRunning, 2), records(1, 1), "already exists"},
+		{"records that do not start the game", room("r2", store.StatusRunning, 2), records(2, 3), "gap"},
+		{"no records", room("r3", store.StatusRunning, 2), nil, "first record"},
+	} {
+		err := db.OpenGame(ctx, c.room, c.recs...)
+		if err == nil || !strings.Contains(err.Error(), c.want) {
+			t.Errorf("%s: %v, want an error saying %q", c.name, err, c.want)
+		}
+	}
+	if _, err := db.Room(ctx, "r2"); !errors.Is(err, store.ErrNotFound) {
+		t.Errorf("a refused opening left its room: %v", err)
+	}
+	wantRoom(t, db, r)
+
+	// Stored, not only remembered: the file read again has them.
+	db.Close()
+	db2 := open(t, path)
+	defer db2.Close()
+	wantRoom(t, db2, r)
+	wantRecords(t, db2, "r1", records(1, 3))
+}
+
+// TestTheWALIsWrittenBackEveryFewCommits: every writebackEvery commits the
+// writer has the system start writing the WAL to the disk, so that the
+// checkpoint's fsync, which holds the process while it waits, finds it
+// written (checkpoint.go).
+func TestTheWALIsWrittenBackEveryFewCommits(t *testing.T) {
+	db, path := openTemp(t)
+	for i := range writebackEvery + 1 {
+		createRoom(t, db, room(fmt.Sprintf("g%d", i), store.StatusOpen, 1))
+	}
+	if db.w.wal == nil || db.w.wal.Name() != path+"-wal" {
+		t.Fatalf("after %d commits the writer has not opened the WAL", writebackEvery+1)
+	}
+	if db.w.wroteBack == 0 || db.w.commits-db.w.wroteBack >= writebackEvery {
+		t.Errorf("last writeback at commit %d of %d, want one in the last %d", db.w.wroteBack, db.w.commits, writebackEvery)
+	}
+	if err := startWriteback(db.w.wal); err != nil {
+		t.Errorf("the WAL's writeback: %v", err)
 	}
 }
