@@ -237,6 +237,18 @@ func appendOp(roomID string, recs []store.Record) (*op, error) {
 // StartGame updates the room and appends recs in one transaction (shared
 // with other callers' writes): both or neither are stored.
 func (d *DB) StartGame(ctx context.Context, r store.Room, recs ...store.Record) error {
+	return d.begin(ctx, opStart, r, recs)
+}
+
+// OpenGame creates the room and appends recs in one transaction (shared
+// with other callers' writes): both or neither are stored.
+func (d *DB) OpenGame(ctx context.Context, r store.Room, recs ...store.Record) error {
+	return d.begin(ctx, opOpen, r, recs)
+}
+
+// begin writes a game's start (opStart, opOpen): its room and its first
+// records.
+func (d *DB) begin(ctx context.Context, kind opKind, r store.Room, recs []store.Record) error {
 	if len(recs) == 0 {
 		return fmt.Errorf("sqlite: start room %q: a game starts with its first record", r.ID)
 	}
@@ -244,21 +256,7 @@ func (d *DB) StartGame(ctx context.Context, r store.Room, recs ...store.Record) 
 	if err != nil {
 		return err
 	}
-	o.kind, o.room = opStart, r
-	return d.do(ctx, o)
-}
-
-// OpenGame creates the room and appends recs in one transaction (shared
-// with other callers' writes): both or neither are stored.
-func (d *DB) OpenGame(ctx context.Context, r store.Room, recs ...store.Record) error {
-	if len(recs) == 0 {
-		return fmt.Errorf("sqlite: open room %q: a game starts with its first record", r.ID)
-	}
-	o, err := appendOp(r.ID, recs)
-	if err != nil {
-		return err
-	}
-	o.kind, o.room = opOpen, r
+	o.kind, o.room = kind, r
 	return d.do(ctx, o)
 }
 
