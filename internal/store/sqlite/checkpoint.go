@@ -82,7 +82,7 @@ const writebackEvery = 16
 // agent's p99 turnaround was 12% shorter with writeback, and a fifth to a
 // third shorter with no fsync at all (docs/benchmarks.md).
 func (w *writer) writeback() {
-	if w.commits-w.wroteBack < writebackEvery {
+	if !canWriteback || w.commits-w.wroteBack < writebackEvery {
 		return
 	}
 	w.wroteBack = w.commits
