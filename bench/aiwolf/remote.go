@@ -43,7 +43,9 @@ type RemoteReport struct {
 	CPUPerGame   time.Duration `json:"server_cpu_per_game_ns"`
 	Replies      int           `json:"replies"`
 	TurnP50      time.Duration `json:"turnaround_p50_ns"`
+	TurnP90      time.Duration `json:"turnaround_p90_ns"` // the tail's shape: a server can match the p50 and not the p99
 	TurnP99      time.Duration `json:"turnaround_p99_ns"`
+	TurnP999     time.Duration `json:"turnaround_p999_ns"`
 	TurnMax      time.Duration `json:"turnaround_max_ns"`
 	GamesPerSecs float64       `json:"games_per_s"`
 	// ByRequest splits the turnaround by the packet that ended it (a
@@ -117,7 +119,8 @@ func RunRemote(ctx context.Context, cfg RemoteConfig) (RemoteReport, error) {
 	rep.Replies = len(turns)
 	if len(turns) > 0 {
 		slices.Sort(turns)
-		rep.TurnP50, rep.TurnP99, rep.TurnMax = pct(turns, 0.50), pct(turns, 0.99), turns[len(turns)-1]
+		rep.TurnP50, rep.TurnP90, rep.TurnP99 = pct(turns, 0.50), pct(turns, 0.90), pct(turns, 0.99)
+		rep.TurnP999, rep.TurnMax = pct(turns, 0.999), turns[len(turns)-1]
 	}
 	for _, r := range slices.Sorted(maps.Keys(byReq)) {
 		ts := byReq[r]

@@ -31,7 +31,7 @@ func TestRunRemotePlaysAnotherServerAndReadsItsCPU(t *testing.T) {
 		t.Fatal(err)
 	}
 	if rep.Games != 4 || rep.Failed != 0 || rep.Replies < 4*5 || rep.ServerCPU <= 0 || rep.CPUPerGame != rep.ServerCPU/4 ||
-		rep.TurnP50 <= 0 || rep.TurnP99 < rep.TurnP50 || rep.TurnMax < rep.TurnP99 {
+		rep.TurnP50 <= 0 || rep.TurnP90 < rep.TurnP50 || rep.TurnP99 < rep.TurnP90 || rep.TurnP999 < rep.TurnP99 || rep.TurnMax < rep.TurnP999 {
 		t.Errorf("report: %+v", rep)
 	}
 	var b strings.Builder

@@ -178,7 +178,8 @@ With --url and --server-pid, play against a server already running in
 another process instead (wolfden serve --aiwolf-addr, or the contest's
 reference server) and report that process's CPU time per game and the
 agents' turnaround, from a reply to the next packet (docs/benchmarks.md);
---by-request splits it by the packet that ended it (the JSON always has it).`,
+--by-request splits it by the packet that ended it (the JSON always has it,
+and the turnaround's p90 and p99.9 besides).`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			if len(agents) == 0 {
