@@ -88,14 +88,12 @@ func (s *Server) startGame(ctx context.Context, rm *room) (*game.Actor, error) {
 		return err
 	}
 	a, err := game.Start(ctx, rm.rec.ID, cfg, s.st, hooks, s.log)
-	if err == nil {
-		rm.unstored = false
-	}
 	if err != nil {
 		rm.rec.Status = store.StatusOpen
 		rm.encode()
 		return nil, s.storeFailed(rm.rec.ID, err)
 	}
+	rm.unstored = false
 	s.run(rm, a)
 	s.m.rooms.WithLabelValues(store.StatusOpen).Dec()
 	s.m.rooms.WithLabelValues(store.StatusRunning).Inc()

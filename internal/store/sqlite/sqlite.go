@@ -812,16 +812,10 @@ func (t *txn) apply(ctx context.Context, o *op) (refusal, err error) {
 	}
 	// An append; a start checks it before it changes the room, so that a
 	// refused start writes nothing. An opening room has no records yet.
-	if o.kind == opOpen {
-		if refusal := follows(o.roomID, o.recs[0].N, 0); refusal != nil {
-			return refusal, nil
-		}
-		if refusal, err := t.createRoom(ctx, o.room); refusal != nil || err != nil {
-			return refusal, err
-		}
-		t.last[o.roomID] = 0
-	}
 	last, ok := t.last[o.roomID]
+	if o.kind == opOpen {
+		last, ok = 0, true
+	}
 	if !ok {
 		t.w.mu.Lock()
 		last, ok = t.w.last[o.roomID]
@@ -840,10 +834,14 @@ func (t *txn) apply(ctx context.Context, o *op) (refusal, err error) {
 	if refusal := follows(o.roomID, o.recs[0].N, last); refusal != nil {
 		return refusal, nil
 	}
-	if o.kind == opStart {
-		if refusal, err := t.updateRoom(ctx, o.room); refusal != nil || err != nil {
-			return refusal, err
-		}
+	switch o.kind {
+	case opStart:
+		refusal, err = t.updateRoom(ctx, o.room)
+	case opOpen:
+		refusal, err = t.createRoom(ctx, o.room)
+	}
+	if refusal != nil || err != nil {
+		return refusal, err
 	}
 	for i, r := range o.recs {
 		if _, err := t.stmt(ctx, &t.insertRecord, t.w.insertRecord).ExecContext(ctx, o.roomID, r.N, nanos(r.At), r.Kind, r.Body, o.events[i], r.Clock); err != nil {
