@@ -11,13 +11,18 @@ import (
 	"github.com/wolfden/wolfden/internal/client"
 )
 
-// TestACrashDuringStartsLeavesNoRoomUnusable: 200 rooms are started at
-// once and the server is killed inside a start's transaction, the 60th,
-// with many more in flight. After a restart every room either runs its
-// game (a seat gets its state) or waits and starts on its host's word: not
-// one is left running without a deal.
+// TestACrashDuringStartsLeavesNoRoomUnusable: of 200 rooms, 40 are
+// started one after another, then the other 160 at once, and the server is
+// killed inside a start's transaction, the 60th, with many more in flight.
+// After a restart every room either runs its game (a seat gets its state)
+// or waits and starts on its host's word: not one is left running without
+// a deal, and every start that was acknowledged runs.
+//
+// The first starts go one by one because the store commits starts that
+// queue together in one transaction: on a loaded machine all 200 can queue
+// before the first commit, and the kill would then leave none running.
 func TestACrashDuringStartsLeavesNoRoomUnusable(t *testing.T) {
-	const rooms = 200
+	const rooms, oneByOne = 200, 40
 	dir := t.TempDir()
 	db, addr := filepath.Join(dir, "w.db"), freeAddr(t)
 	srv := startServer(t, addr, db, "--room-rate", "0")
@@ -33,8 +38,13 @@ func TestACrashDuringStartsLeavesNoRoomUnusable(t *testing.T) {
 	srv.kill(t)
 	t.Setenv("WOLFDEN_CRASH_IN_START", "60")
 	srv = startServer(t, addr, db, "--room-rate", "0")
+	for _, c := range created[:oneByOne] {
+		if err := api.Do(ctx, "POST", "/api/rooms/"+c.Room.ID+"/start", c.HostToken, nil, nil); err != nil {
+			t.Fatalf("start before the crash: %v", err)
+		}
+	}
 	var wg sync.WaitGroup
-	for _, c := range created {
+	for _, c := range created[oneByOne:] {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
@@ -60,7 +70,7 @@ func TestACrashDuringStartsLeavesNoRoomUnusable(t *testing.T) {
 		}
 	}
 	sem := make(chan struct{}, 16)
-	for _, c := range created {
+	for i, c := range created {
 		wg.Add(1)
 		sem <- struct{}{}
 		go func() {
@@ -71,6 +81,10 @@ func TestACrashDuringStartsLeavesNoRoomUnusable(t *testing.T) {
 				return
 			}
 			if info.Status == "open" {
+				if i < oneByOne {
+					count(new(int), fmt.Errorf("room %s waits, but its start was acknowledged before the crash", c.Room.ID))
+					return
+				}
 				err := api.Do(ctx, "POST", "/api/rooms/"+c.Room.ID+"/start", c.HostToken, nil, nil)
 				if err != nil {
 					err = fmt.Errorf("room %s waits but does not start: %v", c.Room.ID, err)
@@ -87,8 +101,8 @@ func TestACrashDuringStartsLeavesNoRoomUnusable(t *testing.T) {
 	}
 	wg.Wait()
 	t.Logf("after the crash: %d rooms running, %d waiting (started again), %d unusable", running, waiting, unusable)
-	if waiting == 0 || running == 0 {
-		t.Errorf("the kill did not fall inside the starts (%d running, %d waiting)", running, waiting)
+	if waiting == 0 {
+		t.Errorf("no room waits: the kill did not fall inside a start (%d running)", running)
 	}
 }
 
