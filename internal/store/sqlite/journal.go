@@ -27,10 +27,10 @@ import (
 // durable when that returns as a commit under synchronous=NORMAL: the
 // system has it, and a killed process loses nothing. The journal's records
 // move into the database, in bulk, after flushEvery records or flushAfter
-// after the first one, and with the next transaction the writer commits for
-// a write that needs them there (moveFirst: a game's end, an append that
-// has to go through the writer); Close moves the rest. Until then Records
-// reads them from memory.
+// after the first one; a room's alone move with the next transaction the
+// writer commits for a write that needs them there (moveFirst: a game's
+// end, an append that has to go through the writer); Close moves the rest.
+// Until then Records reads them from memory.
 //
 // The journal is two files, so that the appends go on while a move
 // commits: one takes the appends; at a move the other, empty, takes them
@@ -178,7 +178,8 @@ func (jf *journalFile) read(moved int64) (l left, err error) {
 }
 
 // moveLeft moves what the files left, in epoch order, into the database,
-// with the last one's epoch.
+// with the last one's epoch. A room's records the database holds already
+// were moved by the room's move (moveFirst), and are skipped.
 func moveLeft(ctx context.Context, db *sql.DB, lefts []left) error {
 	tx, err := db.BeginTx(ctx, nil)
 	if err != nil {
@@ -194,6 +195,10 @@ func moveLeft(ctx context.Context, db *sql.DB, lefts []left) error {
 				if err := tx.QueryRowContext(ctx, `SELECT coalesce(max(n), 0) FROM records WHERE room_id = ?`, room).Scan(&n); err != nil {
 					return err
 				}
+				last[room] = n
+			}
+			if r.rec.N <= n {
+				continue
 			}
 			if r.rec.N != n+1 {
 				return fmt.Errorf("its record %d of room %q does not follow the stored %d", r.rec.N, room, n)
@@ -421,59 +426,91 @@ func (w *writer) journal(batch []*op) (due bool) {
 	return full || j.files[j.active].size >= flushBytes
 }
 
-// moveFirst reports whether a transaction of batch moves the journal's
-// records before its writes: when the move is asked for (opMove, or an
-// empty batch), for the accounts' writes (opFunc, which may read any
-// table), and for a write to a room with records in the journal, which
-// must be in the database first (an append is checked against the room's
-// last record there, a reset deletes them, a game's end takes the room out
-// of last). Other writes (a room created or started, a standing, a code)
-// leave the records to their move: moved with every commit, at 10,000
-// players, they went in a few at a time, and each move wrote again the
-// pages of every game it held, a WAL frame a game.
-func (w *writer) moveFirst(batch []*op) bool {
+// moveFirst reports which of the journal's records a transaction of batch
+// moves before its writes: all of them (all), when the move is asked for
+// (opMove, or an empty batch), for the accounts' writes (opFunc, which may
+// read any table) and for a reset (below); else those of the batch's rooms
+// that have records in the journal (rooms), which must be in the database
+// first (an append is checked against the room's last record there, a
+// game's end takes the room out of last); all again after a failed move,
+// which left no file spare. Other rooms' records wait for
+// the move of all, after flushEvery records: moved at every game's end,
+// each move wrote again the index pages of every game in play, about
+// twenty rooms' at 250 AIWolf agents (docs/benchmarks.md).
+//
+// A room's move leaves its records in their file, which starts over only
+// at the move of all; Open then skips what the database holds. A reset
+// deletes a room's records, and its new game's would follow the old ones
+// left in the file: so a reset moves all, and starts the file over even if
+// nothing is pending (move).
+func (w *writer) moveFirst(batch []*op) (all bool, rooms []string) {
 	if len(batch) == 0 {
-		return true
+		return true, nil
+	}
+	if slices.ContainsFunc(batch, func(o *op) bool { return o.kind == opMove || o.kind == opFunc || o.kind == opReset }) {
+		return true, nil
+	}
+	w.mu.Lock()
+	noSpare := w.j != nil && !w.j.spare
+	w.mu.Unlock()
+	if noSpare { // a move failed: the next takes both files, and frees one
+		return true, nil
 	}
 	w.pend.mu.Lock()
 	defer w.pend.mu.Unlock()
-	if w.pend.count == 0 {
-		return false
+	for _, o := range batch {
+		if _, waiting := w.pend.rooms[o.roomID]; waiting && !slices.Contains(rooms, o.roomID) {
+			rooms = append(rooms, o.roomID)
+		}
 	}
-	return slices.ContainsFunc(batch, func(o *op) bool {
-		_, waiting := w.pend.rooms[o.roomID]
-		return waiting || o.kind == opMove || o.kind == opFunc
-	})
+	return false, rooms
 }
 
-// move inserts the pending records in the transaction and marks their
-// journal file's epoch moved; moved then starts the file over. The
-// appends made meanwhile go to the other file (swap).
-func (t *txn) move(ctx context.Context) error {
+// move inserts the pending records in the transaction, those of all rooms
+// or of rooms. A move of all marks their journal file's epoch moved; moved
+// then starts the file over, and the appends made meanwhile go to the
+// other file (swap). A move of all with nothing pending starts over a file
+// that holds only records moved by their rooms' moves.
+func (t *txn) move(ctx context.Context, all bool, rooms []string) error {
 	w := t.w
 	if w.j == nil {
 		return nil
 	}
 	w.mu.Lock()
 	w.pend.mu.Lock()
-	count, rooms := w.pend.count, w.pend.rooms
-	if count > 0 {
+	var taking map[string][]journaled
+	count := 0
+	if all {
+		taking, count = w.pend.rooms, w.pend.count
+		if count > 0 || w.j.files[w.j.active].size > int64(headerSize) {
+			w.pend.rooms, w.pend.count = map[string][]journaled{}, 0
+			t.epoch = w.j.swap()
+			t.swapped = true
+		}
+	} else {
+		taking = make(map[string][]journaled, len(rooms))
+		for _, room := range rooms {
+			if recs, ok := w.pend.rooms[room]; ok {
+				taking[room] = recs
+				count += len(recs)
+				delete(w.pend.rooms, room)
+			}
+		}
+		w.pend.count -= count
+	}
+	if count > 0 || t.swapped {
 		w.pend.gen++ // odd: readers wait for the commit
-		w.pend.rooms, w.pend.count = map[string][]journaled{}, 0
+		t.moving, t.moved = taking, count
 	}
 	w.pend.mu.Unlock()
-	if count > 0 {
-		t.epoch = w.j.swap()
-	}
 	w.mu.Unlock()
-	if count == 0 {
+	if t.moving == nil {
 		return nil
 	}
-	t.moving, t.moved = rooms, count
 	// moveRows records an INSERT: a statement's execution costs about as
 	// much as the row it inserts.
 	args := make([]any, 0, moveRows*recordColumns)
-	for room, recs := range rooms {
+	for room, recs := range t.moving {
 		for _, r := range recs {
 			args = append(args, room, r.rec.N, nanos(r.rec.At), r.rec.Kind, r.rec.Body, r.events, r.rec.Clock)
 			if len(args) < cap(args) {
@@ -490,6 +527,9 @@ func (t *txn) move(ctx context.Context) error {
 			return fmt.Errorf("the journal's records: %w", err)
 		}
 	}
+	if !t.swapped {
+		return nil
+	}
 	_, err := t.tx.ExecContext(ctx, `UPDATE journal SET epoch = ?`, t.epoch)
 	return err
 }
@@ -504,14 +544,23 @@ func (w *writer) moved(t *txn, committed bool) {
 	defer w.mu.Unlock()
 	w.pend.mu.Lock()
 	defer w.pend.mu.Unlock()
+	defer func() { w.pend.gen++ }()
+	if committed {
+		w.sinceKick += t.moved
+		if w.pend.count == 0 {
+			w.flushTimer.Stop()
+		}
+	}
+	if !t.swapped { // a move of rooms: their records stay in their file
+		if !committed {
+			w.putBack(t)
+		}
+		return
+	}
 	j := w.j
 	both := j.hold
 	w.moveAsked, j.hold = false, false
 	if committed {
-		if w.pend.count == 0 {
-			w.flushTimer.Stop()
-		}
-		w.sinceKick += t.moved
 		restart := func(jf *journalFile, epoch int64) {
 			if err := jf.restart(epoch); err != nil {
 				j.broken = err
@@ -523,13 +572,18 @@ func (w *writer) moved(t *txn, committed bool) {
 		restart(j.files[1-j.active], t.epoch+2)
 		j.spare = j.broken == nil
 	} else {
-		for room, recs := range t.moving {
-			w.pend.rooms[room] = append(recs, w.pend.rooms[room]...)
-		}
-		w.pend.count += t.moved
-		w.flushTimer.Reset(flushAfter)
+		w.putBack(t)
 	}
-	w.pend.gen++
+}
+
+// putBack makes the records of t's failed move pending again, before those
+// appended since (under w.mu and pend.mu).
+func (w *writer) putBack(t *txn) {
+	for room, recs := range t.moving {
+		w.pend.rooms[room] = append(recs, w.pend.rooms[room]...)
+	}
+	w.pend.count += t.moved
+	w.flushTimer.Reset(flushAfter)
 }
 
 // withJournal reads a room's records from the database and, after them,

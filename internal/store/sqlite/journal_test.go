@@ -93,6 +93,84 @@ func TestAWriteMovesOnlyTheRecordsItNeeds(t *testing.T) {
 	wantRecords(t, db, "a", records(1, 11))
 }
 
+// TestAGamesEndMovesItsRoomsRecordsAlone: the end of a game moves that
+// room's journaled records, not those of the other games in play (moved
+// at every game's end, each game's index pages were written again at
+// every other game's end); they go with the move of all.
+func TestAGamesEndMovesItsRoomsRecordsAlone(t *testing.T) {
+	db, _ := openTemp(t)
+	for _, r := range []string{"a", "b"} {
+		createRoom(t, db, room(r, store.StatusRunning, 1))
+		appendRange(t, db, r, 1, 6)
+	}
+	if err := db.UpdateRoom(ctx, room("a", store.StatusOver, 2)); err != nil {
+		t.Fatal(err)
+	}
+	if a, b := storedRecords(t, db, "a"), storedRecords(t, db, "b"); a != 6 || b != 1 {
+		t.Errorf("after room a's game ended, the database holds %d of a's records and %d of b's, want 6 and 1", a, b)
+	}
+	wantRecords(t, db, "b", records(1, 6))
+	if err := db.do(ctx, &op{kind: opMove}); err != nil {
+		t.Fatal(err)
+	}
+	if b := storedRecords(t, db, "b"); b != 6 {
+		t.Errorf("after the move of all, the database holds %d of b's records, want 6", b)
+	}
+	wantRecords(t, db, "a", records(1, 6))
+	wantRecords(t, db, "b", records(1, 6))
+}
+
+// TestAJournalLeftAfterARoomsMoveIsMovedWithoutItsRecords: a room's move
+// leaves its records in their file, so a process that dies then leaves a
+// journal with records the database holds; the next Open moves the others
+// and skips those. A reset room's old records must not come back before
+// its new game's, even with nothing pending at the reset: the reset starts
+// the file over.
+func TestAJournalLeftAfterARoomsMoveIsMovedWithoutItsRecords(t *testing.T) {
+	reopened := func(t *testing.T, path string, db *DB, want map[string]int64) {
+		t.Helper()
+		abandon(db)
+		db, err := Open(path)
+		if err != nil {
+			t.Fatalf("the Open after a death: %v", err)
+		}
+		defer db.Close()
+		for r, n := range want {
+			wantRecords(t, db, r, records(1, n))
+			if got := storedRecords(t, db, r); got != int(n) {
+				t.Errorf("room %s: %d records in the database after the Open, want %d", r, got, n)
+			}
+		}
+	}
+	t.Run("a game's end", func(t *testing.T) {
+		path := filepath.Join(t.TempDir(), "w.db")
+		db := open(t, path)
+		for _, r := range []string{"a", "b"} {
+			createRoom(t, db, room(r, store.StatusRunning, 1))
+			appendRange(t, db, r, 1, 5)
+		}
+		if err := db.UpdateRoom(ctx, room("a", store.StatusOver, 2)); err != nil {
+			t.Fatal(err)
+		}
+		appendRange(t, db, "b", 6, 7)
+		reopened(t, path, db, map[string]int64{"a": 5, "b": 7})
+	})
+	t.Run("a reset", func(t *testing.T) {
+		path := filepath.Join(t.TempDir(), "w.db")
+		db := open(t, path)
+		createRoom(t, db, room("c", store.StatusRunning, 1))
+		appendRange(t, db, "c", 1, 5)
+		if err := db.UpdateRoom(ctx, room("c", store.StatusRunning, 2)); err != nil { // moves 2 to 5: none pending
+			t.Fatal(err)
+		}
+		if err := db.ResetRoom(ctx, room("c", store.StatusOpen, 3)); err != nil {
+			t.Fatal(err)
+		}
+		appendRange(t, db, "c", 1, 3)
+		reopened(t, path, db, map[string]int64{"c": 3})
+	})
+}
+
 // TestAnAppendIsWrittenByItsCaller: a game's appends to the journal go
 // out on its own goroutine, not through the writer's queue (whose answers
 // wake each caller behind everything runnable); and the move that comes

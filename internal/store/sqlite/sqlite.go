@@ -712,8 +712,8 @@ func (w *writer) commit(batch []*op) (refusals []error, err error) {
 		return nil, err
 	}
 	// The journal's records first, when the batch's writes come after them.
-	if w.moveFirst(batch) {
-		err = t.move(ctx)
+	if all, rooms := w.moveFirst(batch); all || len(rooms) > 0 {
+		err = t.move(ctx, all, rooms)
 	}
 	refusals = make([]error, len(batch))
 	for i, o := range batch {
@@ -727,7 +727,7 @@ func (w *writer) commit(batch []*op) (refusals []error, err error) {
 	} else {
 		err = t.tx.Commit()
 	}
-	if t.moving != nil {
+	if t.moving != nil || t.swapped {
 		w.moved(&t, err == nil)
 	}
 	w.mu.Lock()
@@ -768,11 +768,13 @@ type txn struct {
 	insertRecords                                *sql.Stmt        // moveRows records (the journal's move)
 	last                                         map[string]int64 // as writer.last
 	over                                         []string         // rooms whose game is over
-	// The journal's records it moves (journal.go): moved of them, from
-	// the file of epoch (both files, up to epoch, after a failed move).
-	moving map[string][]journaled
-	moved  int
-	epoch  int64
+	// The journal's records it moves (journal.go): moved of them; in a
+	// move of all (swapped), from the file of epoch (both files, up to
+	// epoch, after a failed move).
+	moving  map[string][]journaled
+	moved   int
+	epoch   int64
+	swapped bool // a move of all: epoch's file is done with once committed
 }
 
 // stmt is the writer's statement s bound to the transaction (*in, made on
