@@ -30,7 +30,8 @@ type RemoteConfig struct {
 }
 
 // RemoteReport is what a remote run measured. ServerCPU is the server
-// process's user and system time over the games (/proc/PID/stat), and
+// process's user and system time over the games (/proc/PID/stat), its
+// children's included, and
 // the turnaround is the agents': from a reply's write to the next packet
 // the agent receives, every reply of every agent.
 type RemoteReport struct {
@@ -131,24 +132,52 @@ func RunRemote(ctx context.Context, cfg RemoteConfig) (RemoteReport, error) {
 }
 
 // procCPU is a process's user and system time, from /proc/PID/stat
-// (clock ticks of 1/100 s, the kernel's USER_HZ on Linux).
+// (clock ticks of 1/100 s, the kernel's USER_HZ on Linux), with that of
+// its children: those it has waited for, and those running (a server's
+// helper process, such as SQLite's checkpoint copier, works for it).
 func procCPU(pid int) (time.Duration, error) {
-	b, err := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/stat")
+	f, err := procStat(pid)
 	if err != nil {
 		return 0, fmt.Errorf("bench aiwolf: the server's CPU time: %w", err)
+	}
+	var ticks int64
+	for _, i := range []int{11, 12, 13, 14} { // utime stime cutime cstime
+		t, err := strconv.ParseInt(f[i], 10, 64)
+		if err != nil {
+			return 0, fmt.Errorf("bench aiwolf: /proc/%d/stat: field %d is %q", pid, i+3, f[i])
+		}
+		ticks += t
+	}
+	cpu := time.Duration(ticks) * 10 * time.Millisecond
+	procs, _ := os.ReadDir("/proc")
+	for _, p := range procs {
+		child, err := strconv.Atoi(p.Name())
+		if err != nil || child == pid {
+			continue
+		}
+		if f, err := procStat(child); err == nil && f[1] == strconv.Itoa(pid) {
+			if c, err := procCPU(child); err == nil { // it may have ended meanwhile
+				cpu += c
+			}
+		}
+	}
+	return cpu, nil
+}
+
+// procStat is /proc/PID/stat's fields after the command's name: the
+// state is [0], the parent's PID [1], utime [11].
+func procStat(pid int) ([]string, error) {
+	b, err := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/stat")
+	if err != nil {
+		return nil, err
 	}
 	// The command name may hold spaces: the fields start after its ')'.
 	s := string(b)
 	f := strings.Fields(s[strings.LastIndexByte(s, ')')+1:])
-	if len(f) < 13 {
-		return 0, fmt.Errorf("bench aiwolf: /proc/%d/stat has %d fields", pid, len(f))
+	if len(f) < 15 {
+		return nil, fmt.Errorf("/proc/%d/stat has %d fields", pid, len(f))
 	}
-	ut, err1 := strconv.ParseInt(f[11], 10, 64)
-	st, err2 := strconv.ParseInt(f[12], 10, 64)
-	if err1 != nil || err2 != nil {
-		return 0, fmt.Errorf("bench aiwolf: /proc/%d/stat: utime %q stime %q", pid, f[11], f[12])
-	}
-	return time.Duration(ut+st) * 10 * time.Millisecond, nil
+	return f, nil
 }
 
 // PrintByRequest writes each report's turnaround by request as a table.

@@ -263,7 +263,7 @@ func isPostgres(db string) bool {
 // takes its database for itself.
 func openStore(ctx context.Context, db string, cl *server.Cluster) (store.Store, string, error) {
 	if !isPostgres(db) {
-		st, err := sqlite.Open(db)
+		st, err := sqlite.OpenWith(db, sqlite.Options{CopierProcess: true})
 		if err != nil {
 			return nil, db, err
 		}

@@ -37,24 +37,34 @@ const catchUp = 4
 
 // checkpointer copies the WAL into the database at each kick, until kick
 // is closed; then it closes done. Once it has caught up, it sets
-// caughtUp for the writer.
-func checkpointer(conn *sql.Conn, kick <-chan struct{}, caughtUp *atomic.Bool, done chan<- struct{}) {
+// caughtUp for the writer. With a copier process (copyproc.go), that
+// process copies; if it fails, conn copies from then on.
+func checkpointer(conn *sql.Conn, cp *copier, kick <-chan struct{}, caughtUp *atomic.Bool, done chan<- struct{}) {
 	defer close(done)
 	defer conn.Close()
 	ctx := context.Background()
+	defer cp.stop()
 	for range kick {
-		for range catchUp {
-			var busy, pages, copied int
-			err := conn.QueryRowContext(ctx, `PRAGMA wal_checkpoint(PASSIVE)`).Scan(&busy, &pages, &copied)
-			if err != nil {
-				break // tried again at the next kick; meanwhile the WAL grows
-			}
-			if pages == copied {
-				break
-			}
+		if cp.checkpoint() != nil {
+			_ = passes(ctx, conn) // on failure, tried again at the next kick; meanwhile the WAL grows
 		}
 		caughtUp.Store(true)
 	}
+}
+
+// passes copies PASSIVE until it has caught up with the commits, or
+// catchUp times.
+func passes(ctx context.Context, conn *sql.Conn) error {
+	for range catchUp {
+		var busy, pages, copied int
+		if err := conn.QueryRowContext(ctx, `PRAGMA wal_checkpoint(PASSIVE)`).Scan(&busy, &pages, &copied); err != nil {
+			return err
+		}
+		if pages == copied {
+			break
+		}
+	}
+	return nil
 }
 
 // restart copies, on the writer's connection between two transactions,
@@ -62,8 +72,15 @@ func checkpointer(conn *sql.Conn, kick <-chan struct{}, caughtUp *atomic.Bool, d
 // the writer's next commit finds the whole WAL copied and starts it over.
 // PASSIVE: a reader still on an old page makes it wait for the next
 // checkpoint, never the writer wait for the reader.
+//
+// With a copier process, the copier copies them, the writer waiting for it
+// on a pipe: the other goroutines run meanwhile (the appends go on into
+// the journal), and its fsyncs stop none of them.
 func (w *writer) restart() {
 	if !w.caughtUp.CompareAndSwap(true, false) {
+		return
+	}
+	if w.cp.checkpoint() == nil {
 		return
 	}
 	_, _ = w.conn.ExecContext(context.Background(), `PRAGMA wal_checkpoint(PASSIVE)`)

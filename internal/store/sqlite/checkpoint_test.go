@@ -80,3 +80,73 @@ func TestAStatementJournalStaysInMemory(t *testing.T) {
 		}
 	}
 }
+
+// TestTheCopierProcessMakesTheCopies: with a copier process, the
+// checkpoints' copies (and their fsyncs) are that process's: the database
+// file grows and the WAL starts over as without it. A copier that dies is
+// done without: this process copies from then on, and no write fails.
+// Close ends the copier.
+func TestTheCopierProcessMakesTheCopies(t *testing.T) {
+	for _, dies := range []bool{false, true} {
+		name := map[bool]string{false: "its copies", true: "its death"}[dies]
+		t.Run(name, func(t *testing.T) {
+			path := filepath.Join(t.TempDir(), "w.db")
+			db, err := OpenWith(path, Options{CopierProcess: true})
+			if err != nil {
+				t.Fatal(err)
+			}
+			cp := db.w.cp
+			if cp == nil {
+				db.Close()
+				t.Fatal("no copier process was started")
+			}
+			if dies {
+				if err := cp.cmd.Process.Kill(); err != nil {
+					t.Fatal(err)
+				}
+			}
+			size := func(p string) int64 {
+				fi, err := os.Stat(p)
+				if err != nil {
+					t.Fatal(err)
+				}
+				return fi.Size()
+			}
+			before := size(path)
+			createRoom(t, db, room("r", store.StatusRunning, 1))
+			const commits = 4 * checkpointEvery
+			for n := range commits {
+				if err := db.UpdateRoom(ctx, room("r", store.StatusRunning, n+2)); err != nil {
+					t.Fatalf("update %d: %v", n, err)
+				}
+			}
+			for deadline := time.Now().Add(30 * time.Second); size(path) == before; {
+				if time.Now().After(deadline) {
+					t.Fatalf("after %d commits the database file is still %d bytes: nothing was copied into it", commits, before)
+				}
+				time.Sleep(10 * time.Millisecond) // polling the file, not waiting for a time
+			}
+			if wal := size(path + "-wal"); wal > 3*checkpointEvery*3*(4096+24) {
+				t.Errorf("after %d commits the WAL is %d MiB: it did not start over", commits, wal>>20)
+			}
+			cp.mu.Lock()
+			made, dead := cp.made, cp.dead
+			cp.mu.Unlock()
+			switch {
+			case !dies && (made == 0 || dead):
+				t.Errorf("the copier made %d checkpoints (failed: %v), want some and no failure", made, dead)
+			case dies && (made != 0 || !dead):
+				t.Errorf("a killed copier made %d checkpoints (failed: %v), want none and a failure", made, dead)
+			}
+			if got, err := db.Room(ctx, "r"); err != nil || !got.Updated.Equal(room("r", store.StatusRunning, commits+1).Updated) {
+				t.Errorf("the room reads back as of %v (%v), not as of its last update", got.Updated, err)
+			}
+			if err := db.Close(); err != nil {
+				t.Fatal(err)
+			}
+			if cp.cmd.ProcessState == nil {
+				t.Error("the copier process still runs after Close")
+			}
+		})
+	}
+}

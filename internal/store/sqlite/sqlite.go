@@ -77,6 +77,20 @@ var (
 // disk) is refused with ErrReadOnly, in plain words, rather than failing
 // at the first game's first write.
 func Open(path string) (*DB, error) {
+	return OpenWith(path, Options{})
+}
+
+// Options are Open's choices.
+type Options struct {
+	// CopierProcess: the checkpoints' copies are made by a process of
+	// their own (copyproc.go), so that their fsyncs stop none of this
+	// one's goroutines. If it cannot be started, or fails, this process
+	// copies.
+	CopierProcess bool
+}
+
+// OpenWith is Open with options.
+func OpenWith(path string, o Options) (*DB, error) {
 	lock, err := lockFile(path)
 	if err != nil {
 		return nil, err
@@ -121,7 +135,10 @@ func Open(path string) (*DB, error) {
 		checkpointed: make(chan struct{})}
 	w.flushTimer = time.AfterFunc(time.Hour, func() { _ = d.do(context.Background(), &op{kind: opMove}) })
 	w.flushTimer.Stop()
-	go checkpointer(ckpt, w.kick, &w.caughtUp, d.checkpointed)
+	if o.CopierProcess {
+		w.cp, _ = startCopier(path) // without it, this process copies
+	}
+	go checkpointer(ckpt, w.cp, w.kick, &w.caughtUp, d.checkpointed)
 	go d.write()
 	return d, nil
 }
@@ -615,6 +632,7 @@ type writer struct {
 	sinceKick int
 	kick      chan struct{}
 	caughtUp  atomic.Bool // set by the checkpointer: restart may start the WAL over
+	cp        *copier     // the copier process, if any (copyproc.go)
 }
 
 func newWriter(ctx context.Context, db *sql.DB) (*writer, error) {
