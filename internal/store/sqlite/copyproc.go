@@ -79,7 +79,7 @@ type copier struct {
 	in   io.WriteCloser
 	out  io.ReadCloser
 	mu   sync.Mutex // a checkpoint's question and answer
-	dead bool       // it failed: this process copies from then on
+	dead bool       // its pipes failed: this process copies from then on
 	made int        // the checkpoints it made
 	once sync.Once
 }
@@ -110,7 +110,7 @@ var errCopier = errors.New("sqlite: the checkpoint copier failed a checkpoint")
 
 // checkpoint has the copier make a checkpoint, and waits for it: on a
 // pipe, which leaves the processor to the other goroutines. It fails at
-// once for a copier that failed before (or none); one that fails is
+// once for a copier that died before (or none); one whose pipes fail is
 // stopped.
 func (c *copier) checkpoint() error {
 	if c == nil {
@@ -122,7 +122,10 @@ func (c *copier) checkpoint() error {
 		return errCopier
 	}
 	err := c.ask()
-	if err != nil {
+	if errors.Is(err, errCopier) {
+		return err // its checkpoint failed, as this process's may
+	}
+	if err != nil { // the process is gone, or its pipes
 		c.dead = true
 		go c.stop()
 		return err
