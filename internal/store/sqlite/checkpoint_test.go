@@ -30,13 +30,7 @@ func TestTheCheckpointerCopiesTheWALAndCommitsDoNot(t *testing.T) {
 			t.Errorf("%s checkpoints once its commit leaves %d pages in the WAL (%v); want never", c.name, n, err)
 		}
 	}
-	size := func(p string) int64 {
-		fi, err := os.Stat(p)
-		if err != nil {
-			t.Fatal(err)
-		}
-		return fi.Size()
-	}
+	size := func(p string) int64 { return fileSize(t, p) }
 	before := size(path)
 	createRoom(t, db, room("r", store.StatusRunning, 1))
 	// Each commit alone, as one game at a time makes them (a room's
@@ -105,13 +99,7 @@ func TestTheCopierProcessMakesTheCopies(t *testing.T) {
 					t.Fatal(err)
 				}
 			}
-			size := func(p string) int64 {
-				fi, err := os.Stat(p)
-				if err != nil {
-					t.Fatal(err)
-				}
-				return fi.Size()
-			}
+			size := func(p string) int64 { return fileSize(t, p) }
 			before := size(path)
 			createRoom(t, db, room("r", store.StatusRunning, 1))
 			const commits = 4 * checkpointEvery
@@ -149,4 +137,14 @@ func TestTheCopierProcessMakesTheCopies(t *testing.T) {
 			}
 		})
 	}
+}
+
+// fileSize is the size of the file at p.
+func fileSize(t *testing.T, p string) int64 {
+	t.Helper()
+	fi, err := os.Stat(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return fi.Size()
 }
