@@ -10,6 +10,7 @@ import (
 	"os"
 	"os/exec"
 	"os/signal"
+	"path/filepath"
 	"sync"
 	"syscall"
 )
@@ -88,6 +89,9 @@ type copier struct {
 func startCopier(path string) (*copier, error) {
 	exe, err := os.Executable()
 	if err != nil {
+		return nil, err
+	}
+	if path, err = filepath.Abs(path); err != nil {
 		return nil, err
 	}
 	cmd := exec.Command(exe)
