@@ -176,7 +176,8 @@ agents' with --cpuprofile and go tool pprof -tags (docs/aiwolf-agent.md).
 
 With --url and --server-pid, play against a server already running in
 another process instead (wolfden serve --aiwolf-addr, or the contest's
-reference server) and report that process's CPU time per game and the
+reference server) and report that process's CPU time per game (with its
+children's: wolfden's SQLite checkpoint copier) and the
 agents' turnaround, from a reply to the next packet (docs/benchmarks.md);
 --by-request splits it by the packet that ended it (the JSON always has it,
 and the turnaround's p90 and p99.9 besides).`,
@@ -255,7 +256,7 @@ and the turnaround's p90 and p99.9 besides).`,
 	cmd.Flags().DurationVar(&linger, "linger", 0, "how long a finished game stays live on the server (0: 1s)")
 	cmd.Flags().BoolVar(&asJSON, "json", false, "print the reports as JSON")
 	cmd.Flags().StringVar(&remoteURL, "url", "", "play against the server at this WebSocket URL instead of one in this process (with --server-pid)")
-	cmd.Flags().IntVar(&serverPID, "server-pid", 0, "the process id of the --url server, whose CPU time is measured")
+	cmd.Flags().IntVar(&serverPID, "server-pid", 0, "the process id of the --url server, whose CPU time (with its children's) is measured")
 	cmd.Flags().BoolVar(&byRequest, "by-request", false, "with --url: also print the turnaround by the packet that ended it")
 	cmd.Flags().StringVar(&cpuProfile, "cpuprofile", "", "write a CPU profile of the runs to FILE (the agents' samples are tagged side=agent)")
 	return cmd
