@@ -133,35 +133,57 @@ func RunRemote(ctx context.Context, cfg RemoteConfig) (RemoteReport, error) {
 
 // procCPU is a process's user and system time, from /proc/PID/stat
 // (clock ticks of 1/100 s, the kernel's USER_HZ on Linux), with that of
-// its children: those it has waited for, and those running (a server's
-// helper process, such as SQLite's checkpoint copier, works for it).
+// its children: those it has waited for, and those running, and theirs (a
+// server's helper process, such as SQLite's checkpoint copier, works for
+// it). Each process's stat is read once.
 func procCPU(pid int) (time.Duration, error) {
 	f, err := procStat(pid)
 	if err != nil {
 		return 0, fmt.Errorf("bench aiwolf: the server's CPU time: %w", err)
 	}
+	total, err := statTicks(f)
+	if err != nil {
+		return 0, fmt.Errorf("bench aiwolf: /proc/%d/stat: %w", pid, err)
+	}
+	kids := map[int][]int{} // by the parent's PID
+	ticks := map[int]int64{}
+	procs, _ := os.ReadDir("/proc")
+	for _, p := range procs {
+		id, err := strconv.Atoi(p.Name())
+		if err != nil || id == pid {
+			continue
+		}
+		f, err := procStat(id)
+		if err != nil {
+			continue // it ended meanwhile
+		}
+		parent, err1 := strconv.Atoi(f[1])
+		t, err2 := statTicks(f)
+		if err1 == nil && err2 == nil {
+			kids[parent] = append(kids[parent], id)
+			ticks[id] = t
+		}
+	}
+	for todo := kids[pid]; len(todo) > 0; {
+		id := todo[len(todo)-1]
+		todo = append(todo[:len(todo)-1], kids[id]...)
+		total += ticks[id]
+	}
+	return time.Duration(total) * 10 * time.Millisecond, nil
+}
+
+// statTicks is a process's utime, stime, cutime and cstime, from its
+// stat's fields (procStat).
+func statTicks(f []string) (int64, error) {
 	var ticks int64
-	for _, i := range []int{11, 12, 13, 14} { // utime stime cutime cstime
+	for _, i := range []int{11, 12, 13, 14} {
 		t, err := strconv.ParseInt(f[i], 10, 64)
 		if err != nil {
-			return 0, fmt.Errorf("bench aiwolf: /proc/%d/stat: field %d is %q", pid, i+3, f[i])
+			return 0, fmt.Errorf("field %d is %q", i+3, f[i])
 		}
 		ticks += t
 	}
-	cpu := time.Duration(ticks) * 10 * time.Millisecond
-	procs, _ := os.ReadDir("/proc")
-	for _, p := range procs {
-		child, err := strconv.Atoi(p.Name())
-		if err != nil || child == pid {
-			continue
-		}
-		if f, err := procStat(child); err == nil && f[1] == strconv.Itoa(pid) {
-			if c, err := procCPU(child); err == nil { // it may have ended meanwhile
-				cpu += c
-			}
-		}
-	}
-	return cpu, nil
+	return ticks, nil
 }
 
 // procStat is /proc/PID/stat's fields after the command's name: the
