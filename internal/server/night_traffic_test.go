@@ -31,6 +31,7 @@ type wireMsg struct {
 	nightNo int  // and that night's number
 	day     bool // it carries the day event (dawn)
 	frames  int
+	joined  bool   // the message a connection gets as it joins at night, off the beat
 	first   string // the first frame, to name a message in a failure
 }
 
@@ -45,7 +46,7 @@ func (w *wiretap) frame(f client.Frame) {
 	case f.Type == "tick":
 		var t game.TickFrame
 		_ = json.Unmarshal(f.Raw, &t)
-		w.open = &wireMsg{tick: t.N, size: len(f.Raw)}
+		w.open = &wireMsg{tick: t.N, size: len(f.Raw), joined: t.N < 0}
 		return
 	case w.open == nil:
 		w.msgs = append(w.msgs, wireMsg{tick: -1, size: len(f.Raw), frames: 1, first: string(f.Raw),
@@ -215,46 +216,19 @@ func nightsLookTheSame(t *testing.T, ts *testServer, body map[string]any, seed u
 	if t.Failed() {
 		return 0
 	}
-	// Each connection's nights, told live: from the night message that
-	// carries nightfall to the one that carries the dawn. A connection that
-	// came late (the night was over, or under way, when it connected) got
-	// the history by day and is compared on the nights it saw whole.
-	type beat struct{ tick, size int }
-	nightsOf := func(who string, w wiretap) map[int][]beat {
-		out := map[int][]beat{}
-		cur := -1
-		for _, m := range w.msgs {
-			if m.tick == 0 && m.night { // nightfall itself, not a late connection's history
-				cur = m.nightNo
-			}
-			if cur < 0 {
-				continue
-			}
-			if m.tick < 0 {
-				t.Errorf("%s received a message outside the night's beat between nightfall and dawn: %+v", who, m)
-				cur = -1
-				continue
-			}
-			// the dawn's, the night's last, holds all that waits: a multiple of the size
-			if m.size != game.NightMessage && (!m.day || m.size%game.NightMessage != 0) {
-				t.Errorf("%s received a night message of %d bytes", who, m.size)
-			}
-			out[cur] = append(out[cur], beat{m.tick, m.size})
-			if m.day {
-				cur = -1
-			}
-		}
-		return out
-	}
+	all := make([]map[int][]beat, len(taps))
 	who := func(i int) string {
 		if i == len(players) {
 			return "the spectator"
 		}
 		return fmt.Sprintf("seat %d", i+1)
 	}
-	all := make([]map[int][]beat, len(taps))
 	for i, w := range taps {
-		all[i] = nightsOf(who(i), w)
+		var problems []string
+		all[i], problems = nightsOf(w)
+		for _, p := range problems {
+			t.Errorf("%s %s", who(i), p)
+		}
 	}
 	nights := 0
 	for n, want := range all[len(players)] {
@@ -266,6 +240,83 @@ func nightsLookTheSame(t *testing.T, ts *testServer, body map[string]any, seed u
 		}
 	}
 	return nights
+}
+
+// beat is one night message as nightsOf keeps it.
+type beat struct{ tick, size int }
+
+// nightsOf gives a connection's nights, told live: from the night message
+// that carries nightfall to the one that carries the dawn, and what breaks
+// the beat. A connection that came late — the night over, or under way,
+// when it connected — got the history by day, or in the message sent as
+// it joined (ahead of it, the tick then due may have carried the start of
+// its history with nightfall in it); it is compared on the nights it saw
+// whole.
+func nightsOf(w wiretap) (map[int][]beat, []string) {
+	out := map[int][]beat{}
+	var problems []string
+	cur := -1
+	for _, m := range w.msgs {
+		if m.joined { // it joined while this night went on, if one did
+			delete(out, cur)
+			cur = -1
+			continue
+		}
+		if m.tick == 0 && m.night { // nightfall itself, not a late connection's history
+			cur = m.nightNo
+		}
+		if cur < 0 {
+			continue
+		}
+		if m.tick < 0 {
+			problems = append(problems, fmt.Sprintf("received a message outside the night's beat between nightfall and dawn: %+v", m))
+			cur = -1
+			continue
+		}
+		// the dawn's, the night's last, holds all that waits: a multiple of the size
+		if m.size != game.NightMessage && (!m.day || m.size%game.NightMessage != 0) {
+			problems = append(problems, fmt.Sprintf("received a night message of %d bytes", m.size))
+		}
+		out[cur] = append(out[cur], beat{m.tick, m.size})
+		if m.day {
+			cur = -1
+		}
+	}
+	return out, problems
+}
+
+// TestALateSeatIsComparedOnTheNightsItSawWhole: the comparison of nights
+// leaves out the night a connection joined in, even when the tick due as
+// it joined carried nightfall ahead of the message it was sent as it
+// joined; it still flags a message off the beat and a message of another
+// size.
+func TestALateSeatIsComparedOnTheNightsItSawWhole(t *testing.T) {
+	night := func(tick, n int) wireMsg {
+		return wireMsg{tick: tick, size: game.NightMessage, night: true, nightNo: n}
+	}
+	beatAt := func(tick int) wireMsg { return wireMsg{tick: tick, size: game.NightMessage} }
+	dawn := func(tick int) wireMsg { return wireMsg{tick: tick, size: game.NightMessage, day: true} }
+	joined := wireMsg{tick: -1, size: game.NightMessage, joined: true}
+	byDay := wireMsg{tick: -1, size: 300}
+	for _, c := range []struct {
+		name     string
+		msgs     []wireMsg
+		nights   string
+		problems int
+	}{
+		{"a whole night", []wireMsg{byDay, night(0, 1), beatAt(1), dawn(2), byDay}, "map[1:[{0 4096} {1 4096} {2 4096}]]", 0},
+		{"joined as nightfall's tick was due", []wireMsg{night(0, 1), joined, beatAt(1), dawn(2), byDay, night(0, 2), dawn(1)}, "map[2:[{0 4096} {1 4096}]]", 0},
+		{"joined under way", []wireMsg{joined, beatAt(3), dawn(4)}, "map[]", 0},
+		{"a message off the beat", []wireMsg{night(0, 1), byDay, dawn(2)}, "map[1:[{0 4096}]]", 1},
+		{"a night message of another size", []wireMsg{night(0, 1), {tick: 1, size: 100}, dawn(2)}, "map[1:[{0 4096} {1 100} {2 4096}]]", 1},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			nights, problems := nightsOf(wiretap{msgs: c.msgs})
+			if fmt.Sprint(nights) != c.nights || len(problems) != c.problems {
+				t.Errorf("got %v and %d problems %q, want %v and %d", nights, len(problems), problems, c.nights, c.problems)
+			}
+		})
+	}
 }
 
 // TestCoverFramesAreAnsweredByNothing: a client fills its nights with
