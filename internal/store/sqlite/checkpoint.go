@@ -28,8 +28,19 @@ import (
 // checkpointEvery is how many writes go between two checkpoints: 2,000 to
 // 4,000 pages (a game's change writes 2 to 4), more than SQLite's own
 // 1,000, since pages changed again and again (the records' last) are
-// copied once a checkpoint.
+// copied once a checkpoint. A move of the journal's records counts the
+// pages they fill, not one a record: counted so, the 36 records of an
+// AIWolf game (about 500 bytes each) made a checkpoint every 28 games at
+// K = 5, each with a restart that held the writer 4–10 ms, the next
+// game's opening waiting (docs/benchmarks.md).
 const checkpointEvery = 1024
+
+// pageSize is SQLite's page, and recordOverhead about what a record's row
+// and its index entry take beside its fields.
+const (
+	pageSize       = 4096
+	recordOverhead = 48
+)
 
 // catchUp bounds the PASSIVE passes of one checkpoint: if commits came
 // faster than they are copied, the writer's restart copies the rest.

@@ -75,17 +75,23 @@ type journalFile struct {
 }
 
 // pending are the journal's records not yet in the database, for the
-// readers. gen is odd while a transaction that moves them is under way.
+// readers, and the rooms opened in it (OpenGame): each of those has its
+// first records in rooms, and moves with them. gen is odd while a
+// transaction that moves them is under way.
 type pending struct {
-	mu    sync.Mutex
-	gen   uint64
-	rooms map[string][]journaled
-	count int
+	mu     sync.Mutex
+	gen    uint64
+	rooms  map[string][]journaled
+	opened map[string]store.Room
+	count  int
 }
 
+// journaled is one of the journal's entries: a record, or a room opened
+// (room set, rec.N 0: records count from 1).
 type journaled struct {
 	rec    store.Record // its Events unset: events holds them, encoded
 	events []byte
+	room   *store.Room
 }
 
 // openJournal opens the journal beside the database at path, moving what a
@@ -190,6 +196,17 @@ func moveLeft(ctx context.Context, db *sql.DB, lefts []left) error {
 	for _, l := range lefts {
 		for i, r := range l.recs {
 			room := l.rooms[i]
+			if r.room != nil {
+				// Its first records follow it in the same write: without
+				// them the write was cut short and never answered. A
+				// room's move may have stored it, and changed it since.
+				if i+1 < len(l.recs) && l.recs[i+1].room == nil && l.rooms[i+1] == room {
+					if _, err := tx.ExecContext(ctx, insertRoom, roomArgs(*r.room)...); err != nil {
+						return err
+					}
+				}
+				continue
+			}
 			n, ok := last[room]
 			if !ok {
 				if err := tx.QueryRowContext(ctx, `SELECT coalesce(max(n), 0) FROM records WHERE room_id = ?`, room).Scan(&n); err != nil {
@@ -288,6 +305,27 @@ func appendEntry(b []byte, room string, r store.Record, events []byte) []byte {
 	return b
 }
 
+// appendRoomEntry encodes the opening of room r into b: an entry of
+// record number 0, then the room's fields.
+func appendRoomEntry(b []byte, r store.Room) []byte {
+	start := len(b)
+	b = append(b, make([]byte, 8)...)
+	b = appendBytes(b, []byte(r.ID))
+	b = binary.AppendVarint(b, 0)
+	for _, t := range []time.Time{r.Created, r.Updated} {
+		at, _ := nanos(t).(int64)
+		b = binary.AppendVarint(b, at)
+	}
+	b = appendBytes(b, []byte(r.Status))
+	b = appendBytes(b, r.Config)
+	b = appendBytes(b, r.Seats)
+	b = appendBytes(b, []byte(r.Code))
+	payload := b[start+8:]
+	binary.LittleEndian.PutUint32(b[start:], uint32(len(payload)))
+	binary.LittleEndian.PutUint32(b[start+4:], crc32.ChecksumIEEE(payload))
+	return b
+}
+
 // appendBytes appends p's length plus one, 0 for nil (stored as NULL), then p.
 func appendBytes(b, p []byte) []byte {
 	if p == nil {
@@ -337,6 +375,20 @@ func decodeEntry(data []byte) (room string, r journaled, rest []byte, ok bool) {
 	ok = true
 	room = string(field())
 	r.rec.N = varint()
+	if r.rec.N == 0 { // a room opened (appendRoomEntry)
+		rm := store.Room{ID: room}
+		for _, t := range []*time.Time{&rm.Created, &rm.Updated} {
+			if at := varint(); at != 0 {
+				*t = time.Unix(0, at).UTC()
+			}
+		}
+		rm.Status = string(field())
+		rm.Config = field()
+		rm.Seats = field()
+		rm.Code = string(field())
+		r.room = &rm
+		return room, r, data[8+n:], ok && len(p) == 0
+	}
 	if at := varint(); at != 0 {
 		r.rec.At = time.Unix(0, at).UTC()
 	}
@@ -348,16 +400,18 @@ func decodeEntry(data []byte) (room string, r journaled, rest []byte, ok bool) {
 }
 
 // journalable: every op of the batch is an append to a room whose last
-// record the writer knows, so the journal can take them (under w.mu).
+// record the writer knows, or the opening of a room the database was
+// found not to hold (openNow), so the journal can take them (under w.mu).
 func (w *writer) journalable(batch []*op) bool {
 	if w.j == nil || w.j.broken != nil || w.j.hold {
 		return false
 	}
 	for _, o := range batch {
-		if o.kind != opAppend {
-			return false
-		}
-		if _, ok := w.last[o.roomID]; !ok {
+		_, known := w.last[o.roomID]
+		switch {
+		case o.kind == opAppend && known:
+		case o.kind == opOpen && o.fresh && !known:
+		default:
 			return false
 		}
 	}
@@ -379,6 +433,9 @@ func (w *writer) journal(batch []*op) (due bool) {
 		}
 		if answers[i] = follows(o.roomID, o.recs[0].N, l); answers[i] != nil {
 			continue
+		}
+		if o.kind == opOpen {
+			j.buf = appendRoomEntry(j.buf, o.room)
 		}
 		for k, r := range o.recs {
 			j.buf = appendEntry(j.buf, o.roomID, r, o.events[k])
@@ -408,6 +465,11 @@ func (w *writer) journal(batch []*op) (due bool) {
 	for i, o := range batch {
 		if answers[i] != nil {
 			continue
+		}
+		if o.kind == opOpen {
+			r := o.room
+			r.Config, r.Seats = cloneBoth(r.Config, r.Seats)
+			w.pend.opened[o.roomID] = r
 		}
 		for k, r := range o.recs {
 			// The caller may reuse its buffers once answered.
@@ -483,7 +545,8 @@ func (t *txn) move(ctx context.Context, all bool, rooms []string) error {
 	if all {
 		taking, count = w.pend.rooms, w.pend.count
 		if count > 0 || w.j.files[w.j.active].size > int64(headerSize) {
-			w.pend.rooms, w.pend.count = map[string][]journaled{}, 0
+			t.opening = w.pend.opened
+			w.pend.rooms, w.pend.opened, w.pend.count = map[string][]journaled{}, map[string]store.Room{}, 0
 			t.epoch = w.j.swap()
 			t.swapped = true
 		}
@@ -494,6 +557,13 @@ func (t *txn) move(ctx context.Context, all bool, rooms []string) error {
 				taking[room] = recs
 				count += len(recs)
 				delete(w.pend.rooms, room)
+			}
+			if r, ok := w.pend.opened[room]; ok {
+				if t.opening == nil {
+					t.opening = map[string]store.Room{}
+				}
+				t.opening[room] = r
+				delete(w.pend.opened, room)
 			}
 		}
 		w.pend.count -= count
@@ -507,11 +577,19 @@ func (t *txn) move(ctx context.Context, all bool, rooms []string) error {
 	if t.moving == nil {
 		return nil
 	}
+	for _, r := range t.opening { // before their records, which name them
+		if _, err := t.stmt(ctx, &t.insertRoom, w.insertRoom).ExecContext(ctx, roomArgs(r)...); err != nil {
+			return fmt.Errorf("the journal's rooms: %w", err)
+		}
+		t.pages++
+	}
 	// moveRows records an INSERT: a statement's execution costs about as
 	// much as the row it inserts.
 	args := make([]any, 0, moveRows*recordColumns)
 	for room, recs := range t.moving {
+		size := 0
 		for _, r := range recs {
+			size += len(r.rec.Kind) + len(r.rec.Body) + len(r.events) + len(r.rec.Clock) + recordOverhead
 			args = append(args, room, r.rec.N, nanos(r.rec.At), r.rec.Kind, r.rec.Body, r.events, r.rec.Clock)
 			if len(args) < cap(args) {
 				continue
@@ -521,6 +599,7 @@ func (t *txn) move(ctx context.Context, all bool, rooms []string) error {
 			}
 			args = args[:0]
 		}
+		t.pages += size/pageSize + 2 // the last page filled, and the index's
 	}
 	for row := range slices.Chunk(args, recordColumns) { // the last few, one at a time
 		if _, err := t.stmt(ctx, &t.insertRecord, w.insertRecord).ExecContext(ctx, row...); err != nil {
@@ -546,7 +625,7 @@ func (w *writer) moved(t *txn, committed bool) {
 	defer w.pend.mu.Unlock()
 	defer func() { w.pend.gen++ }()
 	if committed {
-		w.sinceKick += t.moved
+		w.sinceKick += t.pages
 		if w.pend.count == 0 {
 			w.flushTimer.Stop()
 		}
@@ -582,8 +661,52 @@ func (w *writer) putBack(t *txn) {
 	for room, recs := range t.moving {
 		w.pend.rooms[room] = append(recs, w.pend.rooms[room]...)
 	}
+	maps.Copy(w.pend.opened, t.opening)
 	w.pend.count += t.moved
 	w.flushTimer.Reset(flushAfter)
+}
+
+// openedRoom is room id if it was opened in the journal and is not in the
+// database yet; a move under way, which may be storing it, is waited for.
+func (p *pending) openedRoom(id string) (store.Room, bool) {
+	for {
+		p.mu.Lock()
+		gen := p.gen
+		r, ok := p.opened[id]
+		p.mu.Unlock()
+		if gen%2 == 0 {
+			return r, ok
+		}
+		time.Sleep(100 * time.Microsecond)
+	}
+}
+
+// openedWith is the rooms opened in the journal with status, not in the
+// database yet, as of gen (no move under way: it is waited for).
+func (p *pending) openedWith(status string) (gen uint64, rooms []store.Room) {
+	for {
+		p.mu.Lock()
+		gen = p.gen
+		if gen%2 == 0 {
+			for _, r := range p.opened {
+				if r.Status == status {
+					rooms = append(rooms, r)
+				}
+			}
+		}
+		p.mu.Unlock()
+		if gen%2 == 0 {
+			return gen, rooms
+		}
+		time.Sleep(100 * time.Microsecond)
+	}
+}
+
+// movedSince reports whether a move began or ended since gen.
+func (p *pending) movedSince(gen uint64) bool {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	return p.gen != gen
 }
 
 // withJournal reads a room's records from the database and, after them,

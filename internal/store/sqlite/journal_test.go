@@ -442,6 +442,57 @@ func TestAnEntryReadsBackAsWritten(t *testing.T) {
 	}
 }
 
+// TestAMoveCountsThePagesItFills: towards the next checkpoint, a move of
+// the journal's records counts about the pages they fill, not a write a
+// record (checkpointEvery).
+func TestAMoveCountsThePagesItFills(t *testing.T) {
+	db, _ := openTemp(t)
+	createRoom(t, db, room("r", store.StatusRunning, 1))
+	appendRange(t, db, "r", 1, 300)
+	db.w.mu.Lock()
+	before := db.w.sinceKick
+	db.w.mu.Unlock()
+	if err := db.UpdateRoom(ctx, room("r", store.StatusOver, 2)); err != nil { // moves records 2 to 300
+		t.Fatal(err)
+	}
+	db.w.mu.Lock()
+	counted := db.w.sinceKick - before
+	db.w.mu.Unlock()
+	size := 0
+	for _, r := range records(2, 300) {
+		size += len(r.Kind) + len(r.Body) + len(store.AppendEvents(nil, r.Events)) + len(r.Clock) + recordOverhead
+	}
+	if want := size/pageSize + 2 + 1; counted != want { // and the update, one write
+		t.Errorf("the move of 299 records of %d bytes and an update counted %d writes, want %d", size, counted, want)
+	}
+}
+
+// TestARoomEntryReadsBackAsWritten: a room opened in the journal reads
+// back with every field, a nil Config told from an empty one, the zero
+// time kept.
+func TestARoomEntryReadsBackAsWritten(t *testing.T) {
+	full := room("room", store.StatusRunning, 3)
+	bare := store.Room{ID: "bare", Status: store.StatusOpen, Seats: []byte{}}
+	for _, r := range []store.Room{full, bare} {
+		b := appendRoomEntry(nil, r)
+		id, got, rest, ok := decodeEntry(b)
+		if !ok || len(rest) != 0 || id != r.ID || got.room == nil || got.rec.N != 0 {
+			t.Fatalf("%s: read back %q %+v (ok %v)", r.ID, id, got, ok)
+		}
+		g := *got.room
+		if g.ID != r.ID || !g.Created.Equal(r.Created) || !g.Updated.Equal(r.Updated) || g.Status != r.Status || g.Code != r.Code ||
+			string(g.Config) != string(r.Config) || (g.Config == nil) != (r.Config == nil) ||
+			string(g.Seats) != string(r.Seats) || (g.Seats == nil) != (r.Seats == nil) {
+			t.Errorf("read back %+v, want %+v", g, r)
+		}
+		for cut := range len(b) {
+			if _, _, _, ok := decodeEntry(b[:cut]); ok {
+				t.Errorf("%s: an entry cut to %d of its %d bytes was read", r.ID, cut, len(b))
+			}
+		}
+	}
+}
+
 // BenchmarkMove: a move of flushEvery journaled records of 64 games into
 // the database, which holds up the appends made meanwhile.
 func BenchmarkMove(b *testing.B) {

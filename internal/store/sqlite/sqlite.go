@@ -8,6 +8,7 @@
 package sqlite
 
 import (
+	"cmp"
 	"context"
 	"database/sql"
 	"embed"
@@ -257,10 +258,33 @@ func (d *DB) StartGame(ctx context.Context, r store.Room, recs ...store.Record) 
 	return d.begin(ctx, opStart, r, recs)
 }
 
-// OpenGame creates the room and appends recs in one transaction (shared
-// with other callers' writes): both or neither are stored.
+// OpenGame creates the room and appends recs, both or neither: in the
+// journal (openNow), or in one transaction shared with other callers'
+// writes.
 func (d *DB) OpenGame(ctx context.Context, r store.Room, recs ...store.Record) error {
 	return d.begin(ctx, opOpen, r, recs)
+}
+
+// openNow writes a game's opening to the journal, on the caller's
+// goroutine as appendNow an append, once the database is found not to
+// hold its room; and reports whether it did. A matched AIWolf game's
+// opening waited for the writer's transaction, and behind whatever the
+// writer was doing: a game's end with its records' move, another's
+// standing, the copy before the WAL starts over (4–10 ms), all in the
+// turnaround of the agents' INITIALIZE (docs/benchmarks.md). The
+// database's key no longer guards the room's ID in this one step: room IDs
+// are drawn at random by the process that holds the file (its lock), and
+// the check before covers every room stored or journaled.
+func (d *DB) openNow(ctx context.Context, o *op) (bool, error) {
+	if o.recs[0].N != 1 {
+		return false, nil // the writer refuses it: a gap
+	}
+	var exists bool
+	if err := d.queryRow(ctx, `SELECT EXISTS (SELECT 1 FROM rooms WHERE id = ?)`, o.roomID).Scan(&exists); err != nil || exists {
+		return false, nil // the writer fails or refuses it, as it would have
+	}
+	o.fresh = true
+	return d.appendNow(o)
 }
 
 // begin writes a game's start (opStart, opOpen): its room and its first
@@ -274,6 +298,11 @@ func (d *DB) begin(ctx context.Context, kind opKind, r store.Room, recs []store.
 		return err
 	}
 	o.kind, o.room = kind, r
+	if kind == opOpen {
+		if done, err := d.openNow(ctx, o); done {
+			return err
+		}
+	}
 	return d.do(ctx, o)
 }
 
@@ -337,6 +366,14 @@ func (d *DB) isClosed() bool {
 
 const roomColumns = `id, created, updated, status, config, seats, code`
 
+// insertRoom stores a room (roomArgs): the writer's statement, and the
+// journal's recovery at Open.
+const insertRoom = `INSERT INTO rooms (` + roomColumns + `) VALUES (?, ?, ?, ?, ?, ?, ?) ON CONFLICT (id) DO NOTHING`
+
+func roomArgs(r store.Room) []any {
+	return []any{r.ID, nanos(r.Created), nanos(r.Updated), r.Status, r.Config, r.Seats, r.Code}
+}
+
 // insertRecord stores one record: the writer's statement, and the
 // journal's recovery at Open. A record is recordColumns values.
 const (
@@ -350,6 +387,9 @@ func (d *DB) Room(ctx context.Context, id string) (store.Room, error) {
 	if d.isClosed() {
 		return store.Room{}, ErrClosed
 	}
+	if r, ok := d.w.pend.openedRoom(id); ok {
+		return r, nil
+	}
 	r, err := scanRoom(d.queryRow(ctx, `SELECT `+roomColumns+` FROM rooms WHERE id = ?`, id))
 	if errors.Is(err, sql.ErrNoRows) {
 		return store.Room{}, fmt.Errorf("sqlite: room %q: %w", id, store.ErrNotFound)
@@ -360,28 +400,45 @@ func (d *DB) Room(ctx context.Context, id string) (store.Room, error) {
 	return r, nil
 }
 
-// Rooms lists the rooms with a status, oldest first.
+// Rooms lists the rooms with a status, oldest first: those the database
+// holds, and those opened in the journal. A move of the journal committed
+// between the two reads would list a room twice, or not at all, so the
+// reads are made again if one ran meanwhile.
 func (d *DB) Rooms(ctx context.Context, status string) ([]store.Room, error) {
 	if d.isClosed() {
 		return nil, ErrClosed
 	}
+	for {
+		gen, opened := d.w.pend.openedWith(status)
+		rooms, err := d.storedRooms(ctx, status)
+		if err != nil {
+			return nil, fmt.Errorf("sqlite: rooms %q: %w", status, err)
+		}
+		if !d.w.pend.movedSince(gen) {
+			rooms = append(rooms, opened...)
+			slices.SortFunc(rooms, func(a, b store.Room) int {
+				return cmp.Or(a.Created.Compare(b.Created), cmp.Compare(a.ID, b.ID))
+			})
+			return rooms, nil
+		}
+	}
+}
+
+func (d *DB) storedRooms(ctx context.Context, status string) ([]store.Room, error) {
 	rows, err := d.query(ctx, `SELECT `+roomColumns+` FROM rooms WHERE status = ? ORDER BY created, id`, status)
 	if err != nil {
-		return nil, fmt.Errorf("sqlite: rooms %q: %w", status, err)
+		return nil, err
 	}
 	defer rows.Close()
 	var rooms []store.Room
 	for rows.Next() {
 		r, err := scanRoom(rows)
 		if err != nil {
-			return nil, fmt.Errorf("sqlite: rooms %q: %w", status, err)
+			return nil, err
 		}
 		rooms = append(rooms, r)
 	}
-	if err := rows.Err(); err != nil {
-		return nil, fmt.Errorf("sqlite: rooms %q: %w", status, err)
-	}
-	return rooms, nil
+	return rooms, rows.Err()
 }
 
 func scanRoom(row interface{ Scan(...any) error }) (store.Room, error) {
@@ -490,6 +547,7 @@ type op struct {
 	ttl    time.Duration                                              // opExpire
 	fn     func(ctx context.Context, tx *sql.Tx) (refusal, err error) // opFunc
 	arena  []store.ArenaRating                                        // opArena, opArenaStanding
+	fresh  bool                                                       // opOpen: the database was found not to hold the room (openNow)
 	// state lets the caller withdraw the op on cancellation only while it
 	// is queued, so that a cancelled write is never committed.
 	state atomic.Int32
@@ -636,7 +694,7 @@ type writer struct {
 }
 
 func newWriter(ctx context.Context, db *sql.DB) (*writer, error) {
-	w := &writer{last: make(map[string]int64), kick: make(chan struct{}, 1), pend: &pending{rooms: map[string][]journaled{}},
+	w := &writer{last: make(map[string]int64), kick: make(chan struct{}, 1), pend: &pending{rooms: map[string][]journaled{}, opened: map[string]store.Room{}},
 		flushTimer: time.NewTimer(time.Hour)}
 	w.flushTimer.Stop()
 	var err error
@@ -651,7 +709,7 @@ func newWriter(ctx context.Context, db *sql.DB) (*writer, error) {
 	w.insertRecord = prepare(insertRecord)
 	w.insertRecords = prepare(insertRecord + strings.Repeat(", "+recordRow, moveRows-1))
 	w.lastRecord = prepare(`SELECT EXISTS (SELECT 1 FROM rooms WHERE id = ?1), (SELECT coalesce(max(n), 0) FROM records WHERE room_id = ?1)`)
-	w.insertRoom = prepare(`INSERT INTO rooms (` + roomColumns + `) VALUES (?, ?, ?, ?, ?, ?, ?) ON CONFLICT (id) DO NOTHING`)
+	w.insertRoom = prepare(insertRoom)
 	w.update = prepare(`UPDATE rooms SET status = ?, config = ?, seats = ?, updated = ?, code = ? WHERE id = ?`)
 	w.standingGames = prepare(standingGames)
 	w.putStanding = prepare(`INSERT INTO arena_standings (run, at, games) VALUES (?, ?, ?)
@@ -790,7 +848,9 @@ type txn struct {
 	// move of all (swapped), from the file of epoch (both files, up to
 	// epoch, after a failed move).
 	moving  map[string][]journaled
+	opening map[string]store.Room // the rooms opened in the journal that it stores first
 	moved   int
+	pages   int // about as many as the moved records fill (checkpointEvery)
 	epoch   int64
 	swapped bool // a move of all: epoch's file is done with once committed
 }
@@ -888,7 +948,7 @@ func follows(room string, n, last int64) error {
 }
 
 func (t *txn) createRoom(ctx context.Context, r store.Room) (refusal, err error) {
-	n, err := affected(t.stmt(ctx, &t.insertRoom, t.w.insertRoom).ExecContext(ctx, r.ID, nanos(r.Created), nanos(r.Updated), r.Status, r.Config, r.Seats, r.Code))
+	n, err := affected(t.stmt(ctx, &t.insertRoom, t.w.insertRoom).ExecContext(ctx, roomArgs(r)...))
 	if err != nil || n > 0 {
 		return nil, err
 	}

@@ -333,27 +333,30 @@ func TestWritesMadeAtOnceShareACommit(t *testing.T) {
 	}
 }
 
-// TestOpenGameMakesTheRoomAndItsFirstRecordsInOneCommit: a room opened
-// with its game's start is one transaction, readable as CreateRoom then
-// StartGame would have left it, and a refused opening stores nothing.
-func TestOpenGameMakesTheRoomAndItsFirstRecordsInOneCommit(t *testing.T) {
+// TestAGamesOpeningIsJournaled: a room opened with its game's start
+// (OpenGame) is written to the journal by its caller, with no
+// transaction, and reads as CreateRoom then StartGame would have left it;
+// its game's end stores the room with its records; a refused opening
+// stores nothing.
+func TestAGamesOpeningIsJournaled(t *testing.T) {
 	db, path := openTemp(t)
-	r := room("r1", store.StatusRunning, 1)
-	before := db.w.commits
+	older := room("r0", store.StatusRunning, 1)
+	createRoom(t, db, older)
+	r := room("r1", store.StatusRunning, 2)
+	before, direct := db.w.commits, db.w.directWrites
 	if err := db.OpenGame(ctx, r, records(1, 2)...); err != nil {
 		t.Fatal(err)
 	}
-	if n := db.w.commits - before; n != 1 {
-		t.Errorf("the opening took %d commits, want 1", n)
+	if n := db.w.commits - before; n != 0 || db.w.directWrites != direct+1 {
+		t.Errorf("the opening took %d commits and %d writes of the journal by its caller, want none and one", n, db.w.directWrites-direct)
 	}
 	wantRoom(t, db, r)
 	wantRecords(t, db, "r1", records(1, 2))
-	// The room's next appends go to the journal, as after StartGame.
+	if rooms, err := db.Rooms(ctx, store.StatusRunning); err != nil || fmt.Sprint(roomIDs(rooms)) != "[r0 r1]" {
+		t.Errorf("the running rooms: %v %v, want r0 and r1", roomIDs(rooms), err)
+	}
 	if err := db.Append(ctx, "r1", record(3)); err != nil {
 		t.Fatal(err)
-	}
-	if db.w.journalWrites == 0 {
-		t.Error("an append to the opened room was not journaled")
 	}
 
 	for _, c := range []struct {
@@ -362,9 +365,10 @@ func TestOpenGameMakesTheRoomAndItsFirstRecordsInOneCommit(t *testing.T) {
 		recs []store.Record
 		want string
 	}{
-		{"a room that exists", room("r1", store.StatusRunning, 2), records(1, 1), "already exists"},
-		{"records that do not start the game", room("r2", store.StatusRunning, 2), records(2, 3), "gap"},
-		{"no records", room("r3", store.StatusRunning, 2), nil, "first record"},
+		{"a room opened in the journal", room("r1", store.StatusRunning, 3), records(1, 1), "already exists"},
+		{"a room in the database", room("r0", store.StatusRunning, 3), records(1, 1), "already exists"},
+		{"records that do not start the game", room("r2", store.StatusRunning, 3), records(2, 3), "gap"},
+		{"no records", room("r3", store.StatusRunning, 3), nil, "first record"},
 	} {
 		err := db.OpenGame(ctx, c.room, c.recs...)
 		if err == nil || !strings.Contains(err.Error(), c.want) {
@@ -375,13 +379,117 @@ func TestOpenGameMakesTheRoomAndItsFirstRecordsInOneCommit(t *testing.T) {
 		t.Errorf("a refused opening left its room: %v", err)
 	}
 	wantRoom(t, db, r)
+	wantRecords(t, db, "r1", records(1, 3))
+
+	// The game's end stores the room, then its records, then the change.
+	over := r
+	over.Status, over.Updated = store.StatusOver, storetest.At(4)
+	if err := db.UpdateRoom(ctx, over); err != nil {
+		t.Fatal(err)
+	}
+	var status string
+	if err := db.queryRow(ctx, `SELECT status FROM rooms WHERE id = 'r1'`).Scan(&status); err != nil || status != store.StatusOver {
+		t.Errorf("after its game's end the database holds room r1 as %q (%v), want %q", status, err, store.StatusOver)
+	}
+	if n := storedRecords(t, db, "r1"); n != 3 {
+		t.Errorf("after its game's end the database holds %d of r1's records, want 3", n)
+	}
 
 	// Stored, not only remembered: the file read again has them.
 	db.Close()
 	db2 := open(t, path)
 	defer db2.Close()
-	wantRoom(t, db2, r)
+	wantRoom(t, db2, over)
 	wantRecords(t, db2, "r1", records(1, 3))
+}
+
+// TestAJournaledOpeningOutlivesTheProcess: a process that dies leaves its
+// games' openings in the journal, and the next Open stores them with
+// their records; a room its game's end stored (the entry stays in its
+// file until the move of all) keeps what the database holds.
+func TestAJournaledOpeningOutlivesTheProcess(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "w.db")
+	db := open(t, path)
+	for i, id := range []string{"a", "b"} {
+		if err := db.OpenGame(ctx, room(id, store.StatusRunning, i+1), record(1)); err != nil {
+			t.Fatal(err)
+		}
+		appendRange(t, db, id, 2, 4)
+	}
+	over := room("b", store.StatusOver, 2)
+	over.Updated = storetest.At(5)
+	if err := db.UpdateRoom(ctx, over); err != nil {
+		t.Fatal(err)
+	}
+	appendRange(t, db, "a", 5, 6)
+	// The last opening's write cut short after its room: it never was.
+	if err := db.OpenGame(ctx, room("c", store.StatusRunning, 6), record(1)); err != nil {
+		t.Fatal(err)
+	}
+	jf := db.w.j.files[db.w.j.active]
+	abandon(db)
+	if err := os.Truncate(jf.name, jf.size-3); err != nil {
+		t.Fatal(err)
+	}
+	db, err := Open(path)
+	if err != nil {
+		t.Fatalf("the Open after a death: %v", err)
+	}
+	defer db.Close()
+	for _, c := range []struct {
+		room store.Room
+		n    int64
+	}{{room("a", store.StatusRunning, 1), 6}, {over, 4}} {
+		wantRoom(t, db, c.room)
+		wantRecords(t, db, c.room.ID, records(1, c.n))
+		if got := storedRecords(t, db, c.room.ID); got != int(c.n) {
+			t.Errorf("room %s: %d records in the database after the Open, want %d", c.room.ID, got, c.n)
+		}
+	}
+	if _, err := db.Room(ctx, "c"); !errors.Is(err, store.ErrNotFound) {
+		t.Errorf("an opening cut short left its room: %v", err)
+	}
+}
+
+// TestAnOpenedRoomIsReadWhileItsMoveCommits: a reader never misses a room
+// opened in the journal, nor lists it twice, while the move that stores
+// it commits.
+func TestAnOpenedRoomIsReadWhileItsMoveCommits(t *testing.T) {
+	db, _ := openTemp(t)
+	r := room("r", store.StatusRunning, 1)
+	if err := db.OpenGame(ctx, r, record(1)); err != nil {
+		t.Fatal(err)
+	}
+	read := make(chan string, 1)
+	err := duringACommit(t, db, false, func() {
+		db.w.pend.mu.Lock()
+		_, opened := db.w.pend.opened["r"]
+		gen := db.w.pend.gen
+		db.w.pend.mu.Unlock()
+		if opened || gen%2 == 0 {
+			t.Errorf("inside the move's transaction the room is still in the journal's memory (%v), or no move is under way (gen %d)", opened, gen)
+		}
+		go func() {
+			got, err := db.Room(ctx, "r")
+			rooms, err2 := db.Rooms(ctx, store.StatusRunning)
+			read <- fmt.Sprint(got.ID, " ", err, " ", roomIDs(rooms), " ", err2)
+		}()
+		time.Sleep(5 * time.Millisecond) // the reader is under way
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := <-read; got != "r <nil> [r] <nil>" {
+		t.Errorf("read during the move: %s, want room r, listed once", got)
+	}
+}
+
+func roomIDs(rooms []store.Room) []string {
+	var ids []string
+	for _, r := range rooms {
+		ids = append(ids, r.ID)
+	}
+	return ids
 }
 
 // TestTheWALIsWrittenBackEveryFewCommits: every writebackEvery commits the
