@@ -110,17 +110,42 @@ func (s *Server) rateAgents(ctx context.Context, id string, ended *game.Actor) e
 // knownStanding is a regulation's standing as this node last read or
 // wrote it: its games and the rows of the teams it has read.
 type knownStanding struct {
-	st   *agentStandings
-	read map[string]bool
+	st    *agentStandings
+	read  map[string]bool
+	whole bool // every program's rows: a team it has not read has none
 }
 
 // agentStanding is preset's standing with the rows of programs, the
 // node's own (known) when it has read them all, else read from the store;
 // the caller holds agentRates and credits the game to it in place: a
 // write that fails forgets it.
+//
+// A server that is not a cluster's node is its store's only writer (the
+// SQLite file's lock; a cluster's nodes share theirs): it reads the whole
+// standing once, and a team it has not seen has no rows. Read by team, a
+// self-match of new teams read the standing after every game, 4% of the
+// server's CPU in an AIWolf run (docs/benchmarks.md). Should another
+// writer credit games all the same, the store refuses the next write as
+// stale and the standing is read again.
 func (s *Server) agentStanding(ctx context.Context, ar store.Arena, preset string, programs []string) (*agentStandings, error) {
 	k := s.agentKnown[preset]
-	if k != nil && !slices.ContainsFunc(programs, func(p string) bool { return !k.read[p] }) {
+	if k != nil && (k.whole || !slices.ContainsFunc(programs, func(p string) bool { return !k.read[p] })) {
+		return k.st, nil
+	}
+	if s.soleWriter {
+		games, _, err := ar.ArenaStanding(ctx, preset, nil)
+		if err != nil {
+			return nil, err
+		}
+		rows, err := ar.ArenaRun(ctx, preset)
+		if err != nil {
+			return nil, err
+		}
+		k = &knownStanding{st: standingsOf(games, rows), whole: true}
+		if s.agentKnown == nil {
+			s.agentKnown = map[string]*knownStanding{}
+		}
+		s.agentKnown[preset] = k
 		return k.st, nil
 	}
 	games, rows, err := ar.ArenaStanding(ctx, preset, programs)

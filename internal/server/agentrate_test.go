@@ -226,28 +226,48 @@ func (c *countingStanding) ArenaStanding(ctx context.Context, run string, progra
 	return c.DB.ArenaStanding(ctx, run, programs)
 }
 
-// TestANodeReadsTheStandingOfTeamsItHasNotRead: the node that wrote a
-// standing credits the next game of the same teams without reading it
-// again (a read a matched game was a tenth of the store's work with 50
-// agents); a team it has not read yet is read.
+// TestANodeReadsTheStandingOfTeamsItHasNotRead: a cluster's node that
+// wrote a standing credits the next game of the same teams without
+// reading it again (a read a matched game was a tenth of the store's work
+// with 50 agents); a team it has not read yet is read. A server alone
+// reads the whole standing once: a team it has not seen has no rows.
 func TestANodeReadsTheStandingOfTeamsItHasNotRead(t *testing.T) {
-	db, err := sqlite.Open(filepath.Join(t.TempDir(), "w.db"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	st := &countingStanding{DB: db}
-	ts := newTestServerOver(t, st, Options{AIWolf: &aiwolf.Options{Players: 5, ActionTimeout: 5 * time.Second, ResponseTimeout: 5 * time.Second}})
-	for i, c := range []struct {
-		team  string
-		reads int
-	}{{"alpha", 1}, {"alpha", 1}, {"beta", 2}, {"alpha", 2}, {"beta", 2}} {
-		playTeam(t, ts, c.team, 1, uint64(10*i+3))
-		agentRun(t, ts, i+1)
-		ts.agentRates.Lock()
-		reads := st.reads
-		ts.agentRates.Unlock()
-		if reads != c.reads {
-			t.Errorf("after game %d (%s): %d reads of the standing, want %d", i+1, c.team, reads, c.reads)
-		}
+	for _, c := range []struct {
+		name  string
+		sole  bool
+		reads []int
+	}{
+		{"a cluster's node", false, []int{1, 1, 2, 2, 2}},
+		{"a server alone", true, []int{1, 1, 1, 1, 1}},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			db, err := sqlite.Open(filepath.Join(t.TempDir(), "w.db"))
+			if err != nil {
+				t.Fatal(err)
+			}
+			st := &countingStanding{DB: db}
+			ts := newTestServerOver(t, st, Options{AIWolf: &aiwolf.Options{Players: 5, ActionTimeout: 5 * time.Second, ResponseTimeout: 5 * time.Second}})
+			ts.agentRates.Lock()
+			ts.soleWriter = c.sole
+			ts.agentRates.Unlock()
+			var run arenaRun
+			for i, team := range []string{"alpha", "alpha", "beta", "alpha", "beta"} {
+				playTeam(t, ts, team, 1, uint64(10*i+3))
+				run = agentRun(t, ts, i+1)
+				ts.agentRates.Lock()
+				reads := st.reads
+				ts.agentRates.Unlock()
+				if reads != c.reads[i] {
+					t.Errorf("after game %d (%s): %d reads of the standing, want %d", i+1, team, reads, c.reads[i])
+				}
+			}
+			for team, games := range map[string]int{"alpha": 3, "beta": 2} {
+				for _, side := range []string{"village", "wolf"} {
+					if r, ok := standing(run, team, side); !ok || r.Games != games {
+						t.Errorf("%s on the %s side: %+v, %v; want its %d games credited", team, side, r, ok, games)
+					}
+				}
+			}
+		})
 	}
 }

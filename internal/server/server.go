@@ -148,6 +148,7 @@ type Server struct {
 	agents       *aiwolf.Gateway           // nil without Options.AIWolf
 	agentRates   sync.Mutex                // one matched game rated at a time, in the order they end (agentrate.go)
 	agentKnown   map[string]*knownStanding // under agentRates: each regulation's standing as this node last wrote it
+	soleWriter   bool                      // not a cluster's node: nothing else writes its store (agentStanding)
 	cl           *node                     // nil without Options.Cluster
 	ledgerMu     sync.Mutex                // one game's ratings updated at a time (ledger.go)
 	games        sync.WaitGroup            // live games
@@ -190,6 +191,7 @@ func New(st store.Store, opts Options) *Server {
 	if opts.Cluster != nil {
 		s.cl = newNode(s, *opts.Cluster)
 	}
+	s.soleWriter = s.cl == nil
 	s.routes()
 	return s
 }
