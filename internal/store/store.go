@@ -137,7 +137,8 @@ type Store interface {
 
 // GameOpener is a Store that can also make a room and start its game in
 // one write: a room made to start at once (a matched AIWolf game) costs
-// one transaction, not CreateRoom's and StartGame's.
+// one write (SQLite's: one to its journal), not CreateRoom's and
+// StartGame's.
 type GameOpener interface {
 	// OpenGame is CreateRoom and StartGame together: the room, as r
 	// has it, and its game's first records are stored together or not at
