@@ -142,26 +142,22 @@ func (s *Server) agentStanding(ctx context.Context, ar store.Arena, preset strin
 			return nil, err
 		}
 		k = &knownStanding{st: standingsOf(games, rows), whole: true}
-		if s.agentKnown == nil {
-			s.agentKnown = map[string]*knownStanding{}
-		}
-		s.agentKnown[preset] = k
-		return k.st, nil
-	}
-	games, rows, err := ar.ArenaStanding(ctx, preset, programs)
-	if err != nil {
-		return nil, err
-	}
-	read := standingsOf(games, rows)
-	if k == nil || k.st.games != games { // another node credited games meanwhile: start over
-		k = &knownStanding{st: read, read: map[string]bool{}}
 	} else {
-		maps.Copy(k.st.ratings, read.ratings)
-		maps.Copy(k.st.played, read.played)
-		maps.Copy(k.st.wins, read.wins)
-	}
-	for _, p := range programs {
-		k.read[p] = true
+		games, rows, err := ar.ArenaStanding(ctx, preset, programs)
+		if err != nil {
+			return nil, err
+		}
+		read := standingsOf(games, rows)
+		if k == nil || k.st.games != games { // another node credited games meanwhile: start over
+			k = &knownStanding{st: read, read: map[string]bool{}}
+		} else {
+			maps.Copy(k.st.ratings, read.ratings)
+			maps.Copy(k.st.played, read.played)
+			maps.Copy(k.st.wins, read.wins)
+		}
+		for _, p := range programs {
+			k.read[p] = true
+		}
 	}
 	if s.agentKnown == nil {
 		s.agentKnown = map[string]*knownStanding{}

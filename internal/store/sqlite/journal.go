@@ -290,7 +290,7 @@ func (j *journal) close() {
 // appendEntry encodes one record of room into b.
 func appendEntry(b []byte, room string, r store.Record, events []byte) []byte {
 	start := len(b)
-	b = append(b, make([]byte, 8)...) // the length and CRC, below
+	b = append(b, make([]byte, 8)...) // the length and CRC: sealEntry
 	b = appendBytes(b, []byte(room))
 	b = binary.AppendVarint(b, r.N)
 	at, _ := nanos(r.At).(int64)
@@ -299,6 +299,12 @@ func appendEntry(b []byte, room string, r store.Record, events []byte) []byte {
 	b = appendBytes(b, r.Body)
 	b = appendBytes(b, events)
 	b = appendBytes(b, r.Clock)
+	return sealEntry(b, start)
+}
+
+// sealEntry writes the length and CRC-32 of the payload of the entry that
+// starts at b[start] into its first 8 bytes.
+func sealEntry(b []byte, start int) []byte {
 	payload := b[start+8:]
 	binary.LittleEndian.PutUint32(b[start:], uint32(len(payload)))
 	binary.LittleEndian.PutUint32(b[start+4:], crc32.ChecksumIEEE(payload))
@@ -320,10 +326,7 @@ func appendRoomEntry(b []byte, r store.Room) []byte {
 	b = appendBytes(b, r.Config)
 	b = appendBytes(b, r.Seats)
 	b = appendBytes(b, []byte(r.Code))
-	payload := b[start+8:]
-	binary.LittleEndian.PutUint32(b[start:], uint32(len(payload)))
-	binary.LittleEndian.PutUint32(b[start+4:], crc32.ChecksumIEEE(payload))
-	return b
+	return sealEntry(b, start)
 }
 
 // appendBytes appends p's length plus one, 0 for nil (stored as NULL), then p.
@@ -666,40 +669,42 @@ func (w *writer) putBack(t *txn) {
 	w.flushTimer.Reset(flushAfter)
 }
 
-// openedRoom is room id if it was opened in the journal and is not in the
-// database yet; a move under way, which may be storing it, is waited for.
-func (p *pending) openedRoom(id string) (store.Room, bool) {
+// settled runs read under p.mu once no move is under way (one being
+// committed may be storing what read looks for: it is waited for), and
+// returns the gen read saw.
+func (p *pending) settled(read func()) uint64 {
 	for {
 		p.mu.Lock()
 		gen := p.gen
-		r, ok := p.opened[id]
+		if gen%2 == 0 {
+			read()
+		}
 		p.mu.Unlock()
 		if gen%2 == 0 {
-			return r, ok
+			return gen
 		}
 		time.Sleep(100 * time.Microsecond)
 	}
 }
 
+// openedRoom is room id if it was opened in the journal and is not in the
+// database yet.
+func (p *pending) openedRoom(id string) (r store.Room, ok bool) {
+	p.settled(func() { r, ok = p.opened[id] })
+	return r, ok
+}
+
 // openedWith is the rooms opened in the journal with status, not in the
-// database yet, as of gen (no move under way: it is waited for).
+// database yet, as of gen.
 func (p *pending) openedWith(status string) (gen uint64, rooms []store.Room) {
-	for {
-		p.mu.Lock()
-		gen = p.gen
-		if gen%2 == 0 {
-			for _, r := range p.opened {
-				if r.Status == status {
-					rooms = append(rooms, r)
-				}
+	gen = p.settled(func() {
+		for _, r := range p.opened {
+			if r.Status == status {
+				rooms = append(rooms, r)
 			}
 		}
-		p.mu.Unlock()
-		if gen%2 == 0 {
-			return gen, rooms
-		}
-		time.Sleep(100 * time.Microsecond)
-	}
+	})
+	return gen, rooms
 }
 
 // movedSince reports whether a move began or ended since gen.
@@ -716,22 +721,13 @@ func (p *pending) movedSince(gen uint64) bool {
 func (d *DB) withJournal(ctx context.Context, roomID string) ([]store.Record, error) {
 	p := d.w.pend
 	for {
-		p.mu.Lock()
-		gen := p.gen
-		extra := slices.Clone(p.rooms[roomID])
-		p.mu.Unlock()
-		if gen%2 == 1 { // a move is being committed
-			time.Sleep(100 * time.Microsecond)
-			continue
-		}
+		var extra []journaled
+		gen := p.settled(func() { extra = slices.Clone(p.rooms[roomID]) })
 		recs, err := d.records(ctx, roomID)
 		if err != nil {
 			return nil, err
 		}
-		p.mu.Lock()
-		same := p.gen == gen
-		p.mu.Unlock()
-		if !same {
+		if p.movedSince(gen) {
 			continue
 		}
 		for _, r := range extra {

@@ -280,7 +280,7 @@ func (d *DB) openNow(ctx context.Context, o *op) (bool, error) {
 		return false, nil // the writer refuses it: a gap
 	}
 	var exists bool
-	if err := d.queryRow(ctx, `SELECT EXISTS (SELECT 1 FROM rooms WHERE id = ?)`, o.roomID).Scan(&exists); err != nil || exists {
+	if err := d.queryRow(ctx, roomExists, o.roomID).Scan(&exists); err != nil || exists {
 		return false, nil // the writer fails or refuses it, as it would have
 	}
 	o.fresh = true
@@ -369,6 +369,9 @@ const roomColumns = `id, created, updated, status, config, seats, code`
 // insertRoom stores a room (roomArgs): the writer's statement, and the
 // journal's recovery at Open.
 const insertRoom = `INSERT INTO rooms (` + roomColumns + `) VALUES (?, ?, ?, ?, ?, ?, ?) ON CONFLICT (id) DO NOTHING`
+
+// roomExists reads whether the database holds a room.
+const roomExists = `SELECT EXISTS (SELECT 1 FROM rooms WHERE id = ?)`
 
 func roomArgs(r store.Room) []any {
 	return []any{r.ID, nanos(r.Created), nanos(r.Updated), r.Status, r.Config, r.Seats, r.Code}
@@ -464,7 +467,7 @@ func (d *DB) Records(ctx context.Context, roomID string) ([]store.Record, error)
 	if len(recs) == 0 {
 		// Only now, so that reading a game costs one query.
 		var exists bool
-		if err := d.queryRow(ctx, `SELECT EXISTS (SELECT 1 FROM rooms WHERE id = ?)`, roomID).Scan(&exists); err != nil {
+		if err := d.queryRow(ctx, roomExists, roomID).Scan(&exists); err != nil {
 			return nil, fmt.Errorf("sqlite: records of room %q: %w", roomID, err)
 		}
 		if !exists {
