@@ -453,10 +453,12 @@ func (t *table) packet(s *seat, req string, setting bool) *outgoing {
 	}
 	me := roleByString[st.Role]
 	for _, x := range order {
-		// Wolves see wolves; at the end everyone is shown.
+		// Wolves see wolves; FINISH shows everyone. An agent back after
+		// the end is sent INITIALIZE first, which tells its own role only,
+		// as at the start.
 		r, known := st.Known[int(x)]
 		switch {
-		case known && (st.Over || s.wolf() && has(st.Wolves, x)):
+		case known && (req == ReqFinish || s.wolf() && has(st.Wolves, x)):
 			ps = append(ps, pair{t.name(x), roleName(roleByString[r])})
 		case x == s.no:
 			ps = append(ps, pair{t.name(x), roleName(me)})
