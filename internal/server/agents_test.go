@@ -4,7 +4,9 @@ import (
 	"context"
 	"errors"
 	"path/filepath"
+	"slices"
 	"testing"
+	"time"
 
 	"github.com/wolfden/wolfden/internal/aiwolf"
 	"github.com/wolfden/wolfden/internal/store"
@@ -64,5 +66,53 @@ func TestAMatchedGamesRoomIsMadeByItsStart(t *testing.T) {
 		if rooms, err := db.Rooms(ctx, status); err != nil || len(rooms) != 0 {
 			t.Errorf("a refused start left %s rooms in the store: %v, %v", status, rooms, err)
 		}
+	}
+}
+
+// TestAMatchedGameTakesARoomIDReservedBetweenGames: on SQLite, a matched
+// game's room takes an ID the store reserved when the server started or a
+// matched game ended (roomids.go), so its start reads nothing to check it;
+// the pool is filled again at a game's end once half of it is used.
+func TestAMatchedGameTakesARoomIDReservedBetweenGames(t *testing.T) {
+	ctx := context.Background()
+	ts := newTestServerWith(t, Options{AIWolf: &aiwolf.Options{Players: 5, ActionTimeout: 5 * time.Second, ResponseTimeout: 5 * time.Second}})
+	pool := func() []string {
+		ts.ids.mu.Lock()
+		defer ts.ids.mu.Unlock()
+		return slices.Clone(ts.ids.ids)
+	}
+	if n := len(pool()); n != 0 {
+		t.Fatalf("the pool holds %d IDs before the server is restored", n)
+	}
+	if _, err := ts.Restore(ctx); err != nil {
+		t.Fatal(err)
+	}
+	reserved := pool()
+	if len(reserved) != idPoolSize {
+		t.Fatalf("the pool holds %d IDs once the server is restored, want %d", len(reserved), idPoolSize)
+	}
+	g, err := agentHost{ts.Server}.StartAgents(ctx, "aiwolf-5", nil, []string{"a1", "a2", "a3", "a4", "a5"}, (&aiwolf.Gateway{}).Timers())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !slices.Contains(reserved, g.Room) || slices.Contains(pool(), g.Room) {
+		t.Errorf("the matched game's room %s: reserved %v, in the pool still %v; want it taken from the pool", g.Room, slices.Contains(reserved, g.Room), slices.Contains(pool(), g.Room))
+	}
+	if rec, err := ts.st.Room(ctx, g.Room); err != nil || rec.Status != store.StatusRunning {
+		t.Errorf("the matched game's room: %+v, %v; want it running", rec, err)
+	}
+
+	for range idPoolSize / 2 {
+		ts.matchedRoomID()
+	}
+	if n := len(pool()); n != idPoolSize/2-1 {
+		t.Fatalf("the pool holds %d IDs, want %d", n, idPoolSize/2-1)
+	}
+	playTeam(t, ts, "alpha", 1, 3)
+	for i := 0; len(pool()) != idPoolSize; i++ {
+		if i == 1000 {
+			t.Fatalf("the pool holds %d IDs after a matched game's end, want %d", len(pool()), idPoolSize)
+		}
+		time.Sleep(5 * time.Millisecond)
 	}
 }

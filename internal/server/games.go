@@ -190,6 +190,9 @@ func (s *Server) finish(rm *room, w rules.Camp) {
 	rm.mu.Unlock()
 	s.log.Info("game over", "room", rm.rec.ID, "winner", w.String())
 	s.recordResults(rm)
+	if rm.cfg.AIWolf {
+		s.fillIDs(context.Background())
+	}
 	if s.draining.Load() {
 		a.Stop()
 		return

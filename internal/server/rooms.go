@@ -269,7 +269,11 @@ func (s *Server) createRoom(w http.ResponseWriter, r *http.Request) {
 func (s *Server) addRoom(ctx context.Context, rm *room) error {
 	now := time.Now().UTC()
 	// A rematch comes with its room's code (again); any other room draws one.
-	rm.rec = store.Room{ID: newRoomID(), Created: now, Updated: now, Status: store.StatusOpen, Code: rm.rec.Code}
+	id := newRoomID()
+	if rm.unstored {
+		id = s.matchedRoomID()
+	}
+	rm.rec = store.Room{ID: id, Created: now, Updated: now, Status: store.StatusOpen, Code: rm.rec.Code}
 	rm.rec.Config, _ = json.Marshal(rm.cfg)
 	rm.rec.Seats, _ = json.Marshal(rm.seats)
 	// A matched AIWolf game has nobody to join it across a table: no code

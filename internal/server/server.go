@@ -149,6 +149,7 @@ type Server struct {
 	agentRates   sync.Mutex                // one matched game rated at a time, in the order they end (agentrate.go)
 	agentKnown   map[string]*knownStanding // under agentRates: each regulation's standing as this node last wrote it
 	soleWriter   bool                      // not a cluster's node: nothing else writes its store (agentStanding)
+	ids          idPool                    // matched games' room IDs, reserved ahead of need (roomids.go)
 	cl           *node                     // nil without Options.Cluster
 	ledgerMu     sync.Mutex                // one game's ratings updated at a time (ledger.go)
 	games        sync.WaitGroup            // live games
@@ -447,6 +448,7 @@ func (s *Server) Restore(ctx context.Context) (int, error) {
 		}
 	}
 	s.startChat()
+	s.fillIDs(ctx)
 	return resumed, nil
 }
 

@@ -279,9 +279,12 @@ func (d *DB) openNow(ctx context.Context, o *op) (bool, error) {
 	if o.recs[0].N != 1 {
 		return false, nil // the writer refuses it: a gap
 	}
-	var exists bool
-	if err := d.queryRow(ctx, roomExists, o.roomID).Scan(&exists); err != nil || exists {
-		return false, nil // the writer fails or refuses it, as it would have
+	if !d.w.res.take(o.roomID) {
+		d.w.idReads.Add(1)
+		var exists bool
+		if err := d.queryRow(ctx, roomExists, o.roomID).Scan(&exists); err != nil || exists {
+			return false, nil // the writer fails or refuses it, as it would have
+		}
 	}
 	o.fresh = true
 	return d.appendNow(o)
@@ -684,9 +687,11 @@ type writer struct {
 	j             *journal
 	pend          *pending
 	flushTimer    *time.Timer
-	moveAsked     bool // appendNow has set flushTimer off for a move due
-	journalWrites int  // (tests)
-	directWrites  int  // of them, by their callers (appendNow; tests)
+	moveAsked     bool         // appendNow has set flushTimer off for a move due
+	journalWrites int          // (tests)
+	directWrites  int          // of them, by their callers (appendNow; tests)
+	idReads       atomic.Int64 // openings that read whether their room's ID is taken (tests)
+	res           reserved     // room IDs found free ahead of need (ids.go)
 	// sinceKick counts the writes committed since the last kick of the
 	// checkpointer (each changes two pages or more, however many share a
 	// commit); kick is closed as the writer stops.
@@ -811,6 +816,9 @@ func (w *writer) commit(batch []*op) (refusals []error, err error) {
 	}
 	w.mu.Lock()
 	defer w.mu.Unlock()
+	for _, id := range t.made { // once it is in the database (ReserveRoomIDs)
+		w.res.take(id)
+	}
 	if err != nil {
 		// The failure may come from a number the writer remembered wrong
 		// (another writer of the file), and what a failed commit left is
@@ -847,6 +855,7 @@ type txn struct {
 	insertRecords                                *sql.Stmt        // moveRows records (the journal's move)
 	last                                         map[string]int64 // as writer.last
 	over                                         []string         // rooms whose game is over
+	made                                         []string         // rooms it creates (ReserveRoomIDs)
 	// The journal's records it moves (journal.go): moved of them; in a
 	// move of all (swapped), from the file of epoch (both files, up to
 	// epoch, after a failed move).
@@ -951,6 +960,7 @@ func follows(room string, n, last int64) error {
 }
 
 func (t *txn) createRoom(ctx context.Context, r store.Room) (refusal, err error) {
+	t.made = append(t.made, r.ID)
 	n, err := affected(t.stmt(ctx, &t.insertRoom, t.w.insertRoom).ExecContext(ctx, roomArgs(r)...))
 	if err != nil || n > 0 {
 		return nil, err
