@@ -100,3 +100,41 @@ func TestPacketMapsAreInTheirNamesOrder(t *testing.T) {
 		}
 	}
 }
+
+// Only FINISH shows every role. An agent back after its game's end (the
+// bot played its seat to the end) is sent INITIALIZE first, as at the
+// start: its own role, a wolf's fellow wolves too, and no one else's,
+// though the game over has made every role known to its seat.
+func TestOnlyFinishShowsEveryRole(t *testing.T) {
+	tb := &table{n: 5, gameID: "g", names: nameList{"", "A", "B", "C", "D", "E"}}
+	known := map[int]string{1: "seer", 2: "werewolf", 3: "villager", 4: "possessed", 5: "villager"}
+	all := map[string]string{"A": "SEER", "B": "WEREWOLF", "C": "VILLAGER", "D": "POSSESSED", "E": "VILLAGER"}
+	for _, c := range []struct {
+		seat rules.Seat
+		role string
+		init map[string]string // INITIALIZE's role_map
+	}{
+		{1, "seer", map[string]string{"A": "SEER"}},
+		{2, "werewolf", map[string]string{"B": "WEREWOLF"}},
+		{4, "possessed", map[string]string{"D": "POSSESSED"}},
+	} {
+		s := &seat{t: tb, no: c.seat, st: frame{Day: 2, Over: true, Winner: "wolves", Role: c.role,
+			Alive: []rules.Seat{2, 4}, Known: maps.Clone(known)}}
+		if c.role == "werewolf" {
+			s.st.Wolves = []rules.Seat{2}
+		}
+		for _, req := range []string{ReqInitialize, ReqFinish} {
+			var p Packet
+			if err := json.Unmarshal(tb.packet(s, req, req == ReqInitialize).body, &p); err != nil {
+				t.Fatal(err)
+			}
+			want := c.init
+			if req == ReqFinish {
+				want = all
+			}
+			if !maps.Equal(p.Info.RoleMap, want) {
+				t.Errorf("seat %d (%s), %s: role_map %v, want %v", c.seat, c.role, req, p.Info.RoleMap, want)
+			}
+		}
+	}
+}
