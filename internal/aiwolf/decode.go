@@ -139,6 +139,12 @@ func flatFrame(b []byte, f *frame) bool {
 				return false
 			}
 			i, f.Choices = n, v
+		case "calls": // every seat's state at night: json reads and drops it
+			n, ok := skip(b, i, maxSkipDepth)
+			if !ok {
+				return false
+			}
+			i = n
 		default: // a key of another frame, of another case, or none
 			return false
 		}
@@ -204,7 +210,7 @@ func init() {
 	for _, k := range []string{"type", "kind", "role", "step", "channel", "text", "code", "message",
 		"seq", "id", "seat", "target", "value", "at", "day", "turn", "night", "pending", "over", "drawn", "mask",
 		"winner", "sheriff", "deadline", "night_end", "paused", "bot", "see_card", "alive", "wolves", "lovers", "exposed",
-		"channels", "known", "choices", "cmd", "targets", "no_target", "pick", "roles"} {
+		"channels", "known", "choices", "cmd", "targets", "no_target", "pick", "roles", "calls"} {
 		frameKeys[k] = k
 	}
 	for _, w := range []string{"event", "chat", "state", "ack", "error", "day", "wolves", "dead", "lovers"} {
@@ -257,6 +263,66 @@ func integer(b []byte, i int, key string) (v int64, n int, ok bool) {
 		return -int64(u), j, true
 	}
 	return int64(u), j, true
+}
+
+// maxSkipDepth bounds how deep skip goes; deeper is json's.
+const maxSkipDepth = 8
+
+// skip passes over a value that no field of frame holds (the night's
+// calls): plain strings (plainSpan), integers, true, false, null, and
+// arrays and objects of them, up to depth levels deep; n is the index
+// after it. It takes only what json.Unmarshal takes, and what it does not
+// take it leaves to json.Unmarshal. Each seat's state at night holds the
+// calls: they sent every seat's first state of each night to json, a
+// tenth of a matched game's start (docs/benchmarks.md).
+func skip(b []byte, i, depth int) (n int, ok bool) {
+	if i >= len(b) || depth == 0 {
+		return 0, false
+	}
+	switch c := b[i]; c {
+	case '"':
+		_, end, ok := plainSpan(b, i)
+		return end + 1, ok
+	case 't', 'f':
+		_, n, ok := boolean(b, i)
+		return n, ok
+	case 'n':
+		if len(b)-i >= 4 && string(b[i:i+4]) == "null" {
+			return i + 4, true
+		}
+		return 0, false
+	case '[', '{':
+		end := byte(']')
+		if c == '{' {
+			end = '}'
+		}
+		i++
+		if i < len(b) && b[i] == end {
+			return i + 1, true
+		}
+		for {
+			if c == '{' {
+				_, ke, ok := plainSpan(b, i)
+				if !ok || ke+1 >= len(b) || b[ke+1] != ':' {
+					return 0, false
+				}
+				i = ke + 2
+			}
+			if i, ok = skip(b, i, depth-1); !ok || i >= len(b) {
+				return 0, false
+			}
+			switch b[i] {
+			case ',':
+				i++
+			case end:
+				return i + 1, true
+			default:
+				return 0, false
+			}
+		}
+	}
+	_, n, ok = integer(b, i, "")
+	return n, ok
 }
 
 func boolean(b []byte, i int) (v bool, n int, ok bool) {

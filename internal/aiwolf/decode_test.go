@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/wolfden/wolfden/internal/game"
+	"github.com/wolfden/wolfden/internal/wire"
 	"github.com/wolfden/wolfden/rules"
 )
 
@@ -24,6 +25,8 @@ func TestFlatFramesAreReadByHandAsJSONReadsThem(t *testing.T) {
 			Known: map[int]string{3: "seer", 5: "werewolf"}, Wolves: []rules.Seat{2, 5}, Pending: true, Deadline: 1764600000123,
 			Choices:  []game.ChoiceJSON{{Cmd: "attack", Targets: []rules.Seat{1, 4}, NoTarget: true, Value: -2, Pick: -1, Roles: []string{"seer", "villager"}}, {Cmd: "skip"}},
 			Channels: []string{"wolves"}, Bot: true, Sheriff: 4, Lovers: []rules.Seat{1, 4}, Exposed: []rules.Seat{}},
+		game.StateFrame{Type: "state", Seat: 3, Role: "villager", Night: true, Alive: []rules.Seat{1, 2, 3, 4, 5}, Deadline: 1764600000123, NightEnd: 1764600000123,
+			Calls: []wire.CallJSON{{Key: "night.falls"}, {Key: "role.open", Role: "seer"}, {Key: "role.open", Group: "wolves"}, {Key: "day.breaks"}}},
 		game.StateFrame{Type: "state", Seat: 1, Day: 3, Alive: []rules.Seat{}, Over: true, Winner: "villagers", Known: map[int]string{2: "werewolf"}, Paused: true, SeeCard: true},
 		game.ErrorFrame{Type: "error", ID: 7, Code: "not_your_turn", Message: "it is not your turn"},
 	}
@@ -58,7 +61,8 @@ func FuzzFrameReadsAsJSONDoes(f *testing.F) {
 		`{"mask":[]}`, `{"mask":null}`, `{"text":"\xff"}`, `{"seq":-0}`, `{}`, `{"type":"x"} `, `{"mask":[1,]}`,
 		`{"type":"a","type":"b"}`, `{"known":{"02":"seer"}}`, `{"known":{}}`, `{"known":{"-1":"x","3":"y"}}`, `{"choices":[]}`,
 		`{"choices":[{"cmd":"vote","targets":[],"value":200}]}`, `{"choices":[{"Cmd":"vote"}]}`, `{"channels":["day","wolves"]}`,
-		`{"alive":[1,2],"lovers":[300],"sheriff":1e2}`, `{"calls":[{"key":"night.falls"}]}`, `{"choices":[{"cmd":"a","pick":-128,"roles":[]}]}`, `{"seq":1,}`, `{"over":true,"night":false}`, `{"seq":99999999999999999999}`,
+		`{"alive":[1,2],"lovers":[300],"sheriff":1e2}`, `{"calls":[{"key":"night.falls"}]}`, `{"calls":[{"key":"a","n":-1,"x":null,"y":[true,false,{}],"z":[]}]}`,
+		`{"calls":[[[[[[[[[[1]]]]]]]]]]}`, `{"calls":[{"key":"a\u00e9"}]}`, `{"calls":[1.5]}`, `{"calls":{"a":1,}}`, `{"calls":[nul]}`, `{"calls":"\x01"}`, `{"choices":[{"cmd":"a","pick":-128,"roles":[]}]}`, `{"seq":1,}`, `{"over":true,"night":false}`, `{"seq":99999999999999999999}`,
 	} {
 		f.Add([]byte(s))
 	}
