@@ -45,6 +45,7 @@ func init() {
 // input.
 func copierMain(path string, in io.Reader, out io.Writer, errs io.Writer) int {
 	signal.Ignore(os.Interrupt, syscall.SIGTERM)
+	yieldToServer()
 	db, err := sql.Open("sqlite", dsn(path))
 	if err != nil {
 		fmt.Fprintf(errs, "wolfden: the checkpoint copier: %v\n", err)
