@@ -274,8 +274,10 @@ func (s *Server) addRoom(ctx context.Context, rm *room) error {
 		id = s.matchedRoomID()
 	}
 	rm.rec = store.Room{ID: id, Created: now, Updated: now, Status: store.StatusOpen, Code: rm.rec.Code}
-	rm.rec.Config, _ = json.Marshal(rm.cfg)
-	rm.rec.Seats, _ = json.Marshal(rm.seats)
+	if !rm.unstored { // else its game's start encodes it, storing it (startGame)
+		rm.rec.Config, _ = json.Marshal(rm.cfg)
+		rm.rec.Seats, _ = json.Marshal(rm.seats)
+	}
 	// A matched AIWolf game has nobody to join it across a table: no code
 	// (three writes of the store a game, its claim, lapse and release).
 	if !rm.cfg.AIWolf {
