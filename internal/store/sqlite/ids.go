@@ -60,13 +60,18 @@ func (d *DB) ReserveRoomIDs(ctx context.Context, ids []string) ([]string, error)
 	taken, err := d.roomsAmong(ctx, ids)
 	var free []string
 	d.w.mu.Lock()
+	d.w.res.mu.Lock()
 	for _, id := range ids {
-		if _, journaled := d.w.last[id]; err != nil || taken[id] || journaled {
-			d.w.res.take(id)
-			continue
+		_, journaled := d.w.last[id]
+		switch {
+		case !d.w.res.ids[id]: // its room was made meanwhile
+		case err != nil || taken[id] || journaled:
+			delete(d.w.res.ids, id)
+		default:
+			free = append(free, id)
 		}
-		free = append(free, id)
 	}
+	d.w.res.mu.Unlock()
 	d.w.mu.Unlock()
 	if err != nil {
 		return nil, err
