@@ -269,9 +269,11 @@ func (s *Server) createRoom(w http.ResponseWriter, r *http.Request) {
 func (s *Server) addRoom(ctx context.Context, rm *room) error {
 	now := time.Now().UTC()
 	// A rematch comes with its room's code (again); any other room draws one.
-	id := newRoomID()
+	var id string
 	if rm.unstored {
 		id = s.matchedRoomID()
+	} else {
+		id = newRoomID()
 	}
 	rm.rec = store.Room{ID: id, Created: now, Updated: now, Status: store.StatusOpen, Code: rm.rec.Code}
 	if !rm.unstored { // else its game's start encodes it, storing it (startGame)
