@@ -148,8 +148,8 @@ func (b *batcher) holdNext(on bool) {
 
 // batching gives the WebSocket library a writer on b when it takes the
 // connection over.
-func batching(w http.ResponseWriter, b *batcher) takeover.Writer {
-	return takeover.Writer{ResponseWriter: w, Size: 4096, Under: func(c net.Conn) io.Writer {
+func batching(w http.ResponseWriter, b *batcher) *takeover.Writer {
+	return &takeover.Writer{ResponseWriter: w, Size: 4096, Under: func(c net.Conn) io.Writer {
 		b.on(c)
 		return b
 	}}

@@ -3,6 +3,7 @@ package aiwolf_test
 import (
 	"fmt"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -51,5 +52,57 @@ func TestFiveAgentsOfOneTeamPlayAWholeGame(t *testing.T) {
 	csv := download(t, g, g.logs.list()[0], "aiwolf-csv")
 	if !strings.Contains(csv, "\n0,talk,0,0,") {
 		t.Errorf("the CSV log has no day 0 talk:\n%.600s", csv)
+	}
+}
+
+// TestTheFirstAgentIsToldItsRoleBeforeTheLastSeatJoins: a matched
+// game's start writes each seat's INITIALIZE as soon as that seat has
+// joined, as the reference writes them one by one: the agents that came
+// first, and waited longest, do not also wait for every later seat. The
+// last seat's join waits here until the first agent holds its
+// INITIALIZE; a start that joined every seat before writing anything
+// would keep it waiting to the hook's end.
+func TestTheFirstAgentIsToldItsRoleBeforeTheLastSeatJoins(t *testing.T) {
+	ws, g, _ := seededGateway(t, 27, aiwolf.Options{Players: 5})
+	agents := make([]*testAgent, 5)
+	for i := range agents {
+		agents[i] = &testAgent{name: fmt.Sprintf("early%d", i+1)}
+	}
+	told := func(a *testAgent) bool {
+		for _, p := range a.got() {
+			if p.Request == "INITIALIZE" {
+				return true
+			}
+		}
+		return false
+	}
+	early := make(chan bool, 1)
+	var once sync.Once
+	defer aiwolf.SetJoinHook(func(s rules.Seat) {
+		if s != 5 {
+			return
+		}
+		first := false
+		once.Do(func() { first = true })
+		if !first {
+			return
+		}
+		for end := time.Now().Add(10 * time.Second); time.Now().Before(end); time.Sleep(time.Millisecond) {
+			if told(agents[0]) {
+				early <- true
+				return
+			}
+		}
+		early <- false
+	})()
+	for i, a := range agents { // one at a time: seat i+1 is agents[i]
+		a.run(t, ws)
+		waitFor(t, func() bool { _, w := g.Live(); return w == i+1 || i == 4 })
+	}
+	if !<-early {
+		t.Fatal("the first agent had no INITIALIZE before the last seat joined")
+	}
+	for _, a := range agents {
+		a.wait(t, 60*time.Second)
 	}
 }

@@ -264,6 +264,9 @@ func newTable(g *Gateway, gm Game, gameID string, agents map[rules.Seat]string) 
 // start joins every agent seat to the game, with its agent's connection
 // when it has one, and runs the conductor.
 func (t *table) start(conns map[rules.Seat]*conn) error {
+	// Every seat has its connection before the first joins: a talk that
+	// begins then waits for a seat that is not joined yet, rather than
+	// pass over it as one without an agent.
 	for _, s := range t.seats {
 		if s == nil {
 			continue
@@ -275,22 +278,42 @@ func (t *table) start(conns map[rules.Seat]*conn) error {
 				s.name = c.name
 			}
 			s.mu.Unlock()
+		} else {
+			// Until its agent connects, the bot plays the seat, once the
+			// agent has had the time to come (or, after a restart, back).
+			s.waitFor = true
+		}
+	}
+	var buf []mail
+	for _, s := range t.seats {
+		if s == nil {
+			continue
+		}
+		if f := testHookJoin.Load(); f != nil {
+			(*f)(s.no)
 		}
 		if err := t.join(s); err != nil {
 			return err
 		}
 		if s.c == nil {
-			// Until its agent connects, the bot plays the seat, once the
-			// agent has had the time to come (or, after a restart, back).
-			s.waitFor = true
 			time.AfterFunc(t.g.opts.ResponseTimeout, func() { t.box.put(mail{seat: s, grace: true}) })
 		} else {
 			t.watch(s, s.c)
 		}
+		// The seat's first frames are read, and its INITIALIZE written,
+		// before the next seat joins: the agents that came first, whose
+		// wait is the longest, do not also wait for every other seat's
+		// join (the reference too writes each INITIALIZE in turn). The
+		// table's goroutine does not run yet: this one stands in for it.
+		buf = t.turn(buf)
 	}
-	go t.run()
+	go t.run(buf)
 	return nil
 }
+
+// testHookJoin, set by a test, is called before a starting table joins
+// a seat to the game.
+var testHookJoin atomic.Pointer[func(rules.Seat)]
 
 // join attaches the seat to the game from the last frames it had.
 func (t *table) join(s *seat) error {
@@ -329,9 +352,8 @@ func (t *table) take(s *seat, from *game.Sub) {
 	}
 }
 
-func (t *table) run() {
+func (t *table) run(buf []mail) {
 	defer close(t.ended)
-	var buf []mail
 	for {
 		select {
 		case <-t.box.ready:
@@ -342,17 +364,7 @@ func (t *table) run() {
 			t.stop()
 			return
 		}
-		buf = t.box.take(buf)
-		for i := range buf {
-			if m := &buf[i]; m.queued != nil {
-				t.take(m.seat, m.queued)
-			} else {
-				t.handle(m)
-			}
-		}
-		t.release(false)
-		t.letGo(false)
-		t.flushSeats()
+		buf = t.turn(buf)
 		if t.finished() {
 			t.stop()
 			if t.matched {
@@ -362,6 +374,23 @@ func (t *table) run() {
 		}
 		t.flushNotes()
 	}
+}
+
+// turn handles the mail at hand and sends what it queued. buf is the
+// turn's scratch, returned for the next.
+func (t *table) turn(buf []mail) []mail {
+	buf = t.box.take(buf)
+	for i := range buf {
+		if m := &buf[i]; m.queued != nil {
+			t.take(m.seat, m.queued)
+		} else {
+			t.handle(m)
+		}
+	}
+	t.release(false)
+	t.letGo(false)
+	t.flushSeats()
+	return buf
 }
 
 // letGo closes the connections of the agents told FINISH once the

@@ -225,7 +225,7 @@ func accept(w http.ResponseWriter, r *http.Request, opts *websocket.AcceptOption
 		}
 		return s
 	}}
-	conn, err := websocket.Accept(tw, r, opts)
+	conn, err := websocket.Accept(&tw, r, opts)
 	if err != nil {
 		return nil, err
 	}

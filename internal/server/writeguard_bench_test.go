@@ -31,7 +31,7 @@ func BenchmarkWriteAMessage(b *testing.B) {
 				if mode == "guard" {
 					c, err = accept(w, r, opts)
 				} else { // the library's writer, with a buffer that holds a night message as before
-					c, err = websocket.Accept(takeover.Writer{ResponseWriter: w, Size: game.NightMessage + 16}, r, opts)
+					c, err = websocket.Accept(&takeover.Writer{ResponseWriter: w, Size: game.NightMessage + 16}, r, opts)
 				}
 				if err != nil {
 					b.Error(err)

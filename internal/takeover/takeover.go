@@ -9,6 +9,7 @@ import (
 	"io"
 	"net"
 	"net/http"
+	"slices"
 )
 
 // Writer is a ResponseWriter whose Hijack hands over a writer of Size
@@ -16,16 +17,31 @@ import (
 // Under is nil), and, when ReadSize is set, a reader of ReadSize bytes
 // instead of the HTTP server's 4 KiB one (unless that one holds bytes
 // already read, which stay with it).
+//
+// A 101 (Switching Protocols) is held until Hijack, which writes it
+// itself: the HTTP server's writer sorts and formats the header for any
+// answer, a fifth of a WebSocket handshake's CPU, and an AIWolf agent
+// makes one a game.
 type Writer struct {
 	http.ResponseWriter
 	Size     int
 	ReadSize int
 	Under    func(net.Conn) io.Writer
+
+	switching bool // a 101 waits for Hijack
 }
 
-func (w Writer) Unwrap() http.ResponseWriter { return w.ResponseWriter }
+func (w *Writer) Unwrap() http.ResponseWriter { return w.ResponseWriter }
 
-func (w Writer) Hijack() (net.Conn, *bufio.ReadWriter, error) {
+func (w *Writer) WriteHeader(code int) {
+	if code == http.StatusSwitchingProtocols {
+		w.switching = true
+		return
+	}
+	w.ResponseWriter.WriteHeader(code)
+}
+
+func (w *Writer) Hijack() (net.Conn, *bufio.ReadWriter, error) {
 	hj, ok := w.ResponseWriter.(http.Hijacker)
 	if !ok {
 		return nil, nil, fmt.Errorf("the HTTP server cannot hand a connection over (%T)", w.ResponseWriter)
@@ -34,9 +50,15 @@ func (w Writer) Hijack() (net.Conn, *bufio.ReadWriter, error) {
 	if err != nil {
 		return nil, nil, err
 	}
-	if err := brw.Writer.Flush(); err != nil { // the 101 answer, if still there
+	if err := brw.Writer.Flush(); err != nil { // the answer, if still there
 		conn.Close()
 		return nil, nil, err
+	}
+	if w.switching {
+		if _, err := conn.Write(switching(w.Header())); err != nil {
+			conn.Close()
+			return nil, nil, err
+		}
 	}
 	var to io.Writer = conn
 	if w.Under != nil {
@@ -47,4 +69,32 @@ func (w Writer) Hijack() (net.Conn, *bufio.ReadWriter, error) {
 		r = bufio.NewReaderSize(conn, w.ReadSize)
 	}
 	return conn, bufio.NewReadWriter(r, bufio.NewWriterSize(to, w.Size)), nil
+}
+
+// switching is a 101 answer with h's fields, in the order of their names
+// (as the HTTP server writes them). A line break in a value would end
+// the field: it becomes a space, as the HTTP server makes it.
+func switching(h http.Header) []byte {
+	keys := make([]string, 0, len(h))
+	for k := range h {
+		keys = append(keys, k)
+	}
+	slices.Sort(keys)
+	b := make([]byte, 0, 256)
+	b = append(b, "HTTP/1.1 101 Switching Protocols\r\n"...)
+	for _, k := range keys {
+		for _, v := range h[k] {
+			b = append(b, k...)
+			b = append(b, ": "...)
+			for i := range len(v) {
+				if c := v[i]; c == '\r' || c == '\n' {
+					b = append(b, ' ')
+				} else {
+					b = append(b, c)
+				}
+			}
+			b = append(b, "\r\n"...)
+		}
+	}
+	return append(b, "\r\n"...)
 }

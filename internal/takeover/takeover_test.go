@@ -21,7 +21,7 @@ func takeOver(t *testing.T, readSize int, pipelined bool) (size int, got string)
 	done := make(chan result, 1)
 	hijacked := make(chan struct{})
 	hs := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		conn, brw, err := Writer{ResponseWriter: w, Size: 256, ReadSize: readSize}.Hijack()
+		conn, brw, err := (&Writer{ResponseWriter: w, Size: 256, ReadSize: readSize}).Hijack()
 		close(hijacked)
 		if err != nil {
 			done <- result{err: err}
@@ -81,5 +81,64 @@ func TestTheReaderHandedOverHasTheSizeAsked(t *testing.T) {
 				t.Errorf("read %q after the request, want %q", got, "hello")
 			}
 		})
+	}
+}
+
+// TestASwitchingAnswerIsWrittenWholeAtTheTakeover: a 101 the handler
+// writes goes out once, from Hijack, with every field of the header and
+// nothing after it that the connection's new owner did not write; a line
+// break in a value cannot start a field of its own.
+func TestASwitchingAnswerIsWrittenWholeAtTheTakeover(t *testing.T) {
+	hs := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		tw := &Writer{ResponseWriter: w, Size: 256}
+		tw.Header().Set("Upgrade", "websocket")
+		tw.Header().Set("Connection", "Upgrade")
+		tw.Header().Add("X-Two", "a")
+		tw.Header().Add("X-Two", "b\r\nX-Forged: yes")
+		tw.WriteHeader(http.StatusSwitchingProtocols)
+		conn, brw, err := tw.Hijack()
+		if err != nil {
+			t.Error(err)
+			return
+		}
+		defer conn.Close()
+		brw.WriteString("after")
+		brw.Flush()
+	}))
+	defer hs.Close()
+	c, err := net.Dial("tcp", hs.Listener.Addr().String())
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.Close()
+	if _, err := c.Write([]byte("GET / HTTP/1.1\r\nHost: x\r\n\r\n")); err != nil {
+		t.Fatal(err)
+	}
+	got, err := io.ReadAll(c)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := "HTTP/1.1 101 Switching Protocols\r\nConnection: Upgrade\r\nUpgrade: websocket\r\n" +
+		"X-Two: a\r\nX-Two: b  X-Forged: yes\r\n\r\nafter"
+	if string(got) != want {
+		t.Errorf("the client read\n%q\nwant\n%q", got, want)
+	}
+}
+
+// TestOtherAnswersAreTheHTTPServers: a status other than 101 goes to the
+// HTTP server as ever.
+func TestOtherAnswersAreTheHTTPServers(t *testing.T) {
+	hs := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		tw := &Writer{ResponseWriter: w}
+		tw.WriteHeader(http.StatusUpgradeRequired)
+	}))
+	defer hs.Close()
+	res, err := http.Get(hs.URL)
+	if err != nil {
+		t.Fatal(err)
+	}
+	res.Body.Close()
+	if res.StatusCode != http.StatusUpgradeRequired {
+		t.Errorf("status %d, want %d", res.StatusCode, http.StatusUpgradeRequired)
 	}
 }
