@@ -147,9 +147,10 @@ func (b *batcher) holdNext(on bool) {
 }
 
 // batching gives the WebSocket library a writer on b when it takes the
-// connection over.
+// connection over. The 101 waits for the NAME, which follows at once: one
+// write for both.
 func batching(w http.ResponseWriter, b *batcher) *takeover.Writer {
-	return &takeover.Writer{ResponseWriter: w, Size: 4096, Under: func(c net.Conn) io.Writer {
+	return &takeover.Writer{ResponseWriter: w, Size: 4096, Hold: true, Under: func(c net.Conn) io.Writer {
 		b.on(c)
 		return b
 	}}

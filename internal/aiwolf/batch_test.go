@@ -118,7 +118,11 @@ func connected(t *testing.T, under func(*batcher)) (context.Context, *websocket.
 	conns := make(chan *conn, 1)
 	hs := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		out := &batcher{}
-		ws, err := websocket.Accept(batching(w, out), r, nil)
+		// The gateway writes NAME at once, and its 101 waits for it; a
+		// test writes when it likes, and its agent waits for the 101.
+		tw := batching(w, out)
+		tw.Hold = false
+		ws, err := websocket.Accept(tw, r, nil)
 		if err != nil {
 			t.Error(err)
 			return

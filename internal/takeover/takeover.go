@@ -22,11 +22,17 @@ import (
 // itself: the HTTP server's writer sorts and formats the header for any
 // answer, a fifth of a WebSocket handshake's CPU, and an AIWolf agent
 // makes one a game.
+//
+// Hold keeps the 101 in the writer handed over, to go out with the
+// caller's first message in one write: for a caller that writes one at
+// once (the AIWolf gateway's NAME), never for one that waits for its
+// client to speak first, whose client would wait for the 101.
 type Writer struct {
 	http.ResponseWriter
 	Size     int
 	ReadSize int
 	Under    func(net.Conn) io.Writer
+	Hold     bool
 
 	switching bool // a 101 waits for Hijack
 }
@@ -54,7 +60,7 @@ func (w *Writer) Hijack() (net.Conn, *bufio.ReadWriter, error) {
 		conn.Close()
 		return nil, nil, err
 	}
-	if w.switching {
+	if w.switching && !w.Hold {
 		if _, err := conn.Write(switching(w.Header())); err != nil {
 			conn.Close()
 			return nil, nil, err
@@ -68,7 +74,11 @@ func (w *Writer) Hijack() (net.Conn, *bufio.ReadWriter, error) {
 	if w.ReadSize > 0 && r.Buffered() == 0 {
 		r = bufio.NewReaderSize(conn, w.ReadSize)
 	}
-	return conn, bufio.NewReadWriter(r, bufio.NewWriterSize(to, w.Size)), nil
+	bw := bufio.NewWriterSize(to, w.Size)
+	if w.switching && w.Hold {
+		bw.Write(switching(w.Header())) // into its buffer: no error but the writer's
+	}
+	return conn, bufio.NewReadWriter(r, bw), nil
 }
 
 // switching is a 101 answer with h's fields, in the order of their names

@@ -1,10 +1,13 @@
 package takeover
 
 import (
+	"fmt"
 	"io"
 	"net"
 	"net/http"
 	"net/http/httptest"
+	"slices"
+	"sync"
 	"testing"
 )
 
@@ -140,5 +143,74 @@ func TestOtherAnswersAreTheHTTPServers(t *testing.T) {
 	res.Body.Close()
 	if res.StatusCode != http.StatusUpgradeRequired {
 		t.Errorf("status %d, want %d", res.StatusCode, http.StatusUpgradeRequired)
+	}
+}
+
+// writes records each write it is given.
+type writes struct {
+	mu   sync.Mutex
+	got  []string
+	conn net.Conn
+}
+
+func (w *writes) Write(b []byte) (int, error) {
+	w.mu.Lock()
+	w.got = append(w.got, string(b))
+	w.mu.Unlock()
+	return w.conn.Write(b)
+}
+
+// TestAHeldSwitchingAnswerGoesOutWithTheFirstMessage: with Hold, the 101
+// is in the writer handed over, and goes to the connection in the same
+// write as the first message; without it, in a write of its own first.
+func TestAHeldSwitchingAnswerGoesOutWithTheFirstMessage(t *testing.T) {
+	const answer = "HTTP/1.1 101 Switching Protocols\r\nUpgrade: websocket\r\n\r\n"
+	for _, tc := range []struct {
+		hold bool
+		want []string // the writes Under's writer is given
+	}{
+		{true, []string{answer + "first"}},
+		{false, []string{"first"}}, // the 101 went to the connection itself
+	} {
+		t.Run(fmt.Sprint("hold=", tc.hold), func(t *testing.T) {
+			w := &writes{}
+			hs := httptest.NewServer(http.HandlerFunc(func(rw http.ResponseWriter, r *http.Request) {
+				tw := &Writer{ResponseWriter: rw, Size: 256, Hold: tc.hold, Under: func(c net.Conn) io.Writer {
+					w.conn = c
+					return w
+				}}
+				tw.Header().Set("Upgrade", "websocket")
+				tw.WriteHeader(http.StatusSwitchingProtocols)
+				conn, brw, err := tw.Hijack()
+				if err != nil {
+					t.Error(err)
+					return
+				}
+				defer conn.Close()
+				brw.WriteString("first")
+				brw.Flush()
+			}))
+			defer hs.Close()
+			c, err := net.Dial("tcp", hs.Listener.Addr().String())
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer c.Close()
+			if _, err := c.Write([]byte("GET / HTTP/1.1\r\nHost: x\r\n\r\n")); err != nil {
+				t.Fatal(err)
+			}
+			got, err := io.ReadAll(c)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if string(got) != answer+"first" {
+				t.Errorf("the client read %q, want %q", got, answer+"first")
+			}
+			w.mu.Lock()
+			defer w.mu.Unlock()
+			if !slices.Equal(w.got, tc.want) {
+				t.Errorf("the writes were %q, want %q", w.got, tc.want)
+			}
+		})
 	}
 }
