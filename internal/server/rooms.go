@@ -181,7 +181,7 @@ func (s *Server) save(ctx context.Context, rm *room) error {
 
 // encode brings the room's record up to date with its settings and seats.
 func (rm *room) encode() {
-	rm.rec.Config, _ = json.Marshal(rm.cfg)
+	rm.rec.Config = rm.cfg.appendJSON(make([]byte, 0, 2048))
 	rm.rec.Seats, _ = json.Marshal(rm.seats)
 	rm.rec.Updated = time.Now().UTC()
 	rm.touch()
@@ -277,7 +277,7 @@ func (s *Server) addRoom(ctx context.Context, rm *room) error {
 	}
 	rm.rec = store.Room{ID: id, Created: now, Updated: now, Status: store.StatusOpen, Code: rm.rec.Code}
 	if !rm.unstored { // else its game's start encodes it, storing it (startGame)
-		rm.rec.Config, _ = json.Marshal(rm.cfg)
+		rm.rec.Config = rm.cfg.appendJSON(make([]byte, 0, 2048))
 		rm.rec.Seats, _ = json.Marshal(rm.seats)
 	}
 	// A matched AIWolf game has nobody to join it across a table: no code
