@@ -58,10 +58,13 @@ func TestFiveAgentsOfOneTeamPlayAWholeGame(t *testing.T) {
 // TestTheFirstAgentIsToldItsRoleBeforeTheLastSeatJoins: a matched
 // game's start writes each seat's INITIALIZE as soon as that seat has
 // joined, as the reference writes them one by one: the agents that came
-// first, and waited longest, do not also wait for every later seat. The
-// last seat's join waits here until the first agent holds its
-// INITIALIZE; a start that joined every seat before writing anything
-// would keep it waiting to the hook's end.
+// first, and waited longest, do not also wait for every later seat. Like
+// the reference, it asks nobody anything before every seat is told: day
+// 0's first speaker (seat 3 in this seeded game) joined before the last
+// seat, and its TALK waits, queued. The last seat's join waits here
+// until the first agent holds its DAILY_INITIALIZE; a start that joined
+// every seat before writing anything would keep it waiting to the hook's
+// end.
 func TestTheFirstAgentIsToldItsRoleBeforeTheLastSeatJoins(t *testing.T) {
 	ws, g, _ := seededGateway(t, 27, aiwolf.Options{Players: 5})
 	agents := make([]*testAgent, 5)
@@ -70,39 +73,47 @@ func TestTheFirstAgentIsToldItsRoleBeforeTheLastSeatJoins(t *testing.T) {
 	}
 	told := func(a *testAgent) bool {
 		for _, p := range a.got() {
-			if p.Request == "INITIALIZE" {
+			if p.Request == "DAILY_INITIALIZE" {
 				return true
 			}
 		}
 		return false
 	}
-	early := make(chan bool, 1)
+	type seen struct{ told, held bool }
+	early := make(chan seen, 1)
 	var once sync.Once
-	defer aiwolf.SetJoinHook(func(s rules.Seat) {
-		if s != 5 {
-			return
-		}
+	defer aiwolf.SetJoinHook(func(s rules.Seat, unsent func(rules.Seat) bool) {
 		first := false
-		once.Do(func() { first = true })
+		if s == 5 {
+			once.Do(func() { first = true })
+		}
 		if !first {
 			return
 		}
+		var r seen
 		for end := time.Now().Add(10 * time.Second); time.Now().Before(end); time.Sleep(time.Millisecond) {
-			if told(agents[0]) {
-				early <- true
-				return
+			if r.told = told(agents[0]); r.told {
+				break
 			}
 		}
-		early <- false
+		r.held = unsent(3)
+		early <- r
 	})()
 	for i, a := range agents { // one at a time: seat i+1 is agents[i]
 		a.run(t, ws)
 		waitFor(t, func() bool { _, w := g.Live(); return w == i+1 || i == 4 })
 	}
-	if !<-early {
-		t.Fatal("the first agent had no INITIALIZE before the last seat joined")
+	r := <-early
+	if !r.told {
+		t.Error("the first agent had no INITIALIZE and DAILY_INITIALIZE before the last seat joined")
+	}
+	if !r.held {
+		t.Error("seat 3's TALK was not waiting, unsent, before the last seat joined")
 	}
 	for _, a := range agents {
 		a.wait(t, 60*time.Second)
+	}
+	if got := agents[2].got(); len(got) < 4 || got[3].Request != "TALK" {
+		t.Errorf("seat 3's fourth packet is not the first TALK: %v", got)
 	}
 }

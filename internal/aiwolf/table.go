@@ -135,6 +135,7 @@ type table struct {
 	over     bool
 	notes    []logNote // request log lines not yet stored
 	matched  bool      // a game the gateway matched: its actor may stop at the end
+	joining  bool      // start joins the seats: requests wait (asksHeld)
 	day0Done bool      // day 0's talk is over
 	inFlow   bool      // flow is running: seats to run it for wait in again
 	again    []*seat
@@ -285,12 +286,13 @@ func (t *table) start(conns map[rules.Seat]*conn) error {
 		}
 	}
 	var buf []mail
+	t.joining = true
 	for _, s := range t.seats {
 		if s == nil {
 			continue
 		}
 		if f := testHookJoin.Load(); f != nil {
-			(*f)(s.no)
+			(*f)(t, s.no)
 		}
 		if err := t.join(s); err != nil {
 			return err
@@ -307,13 +309,15 @@ func (t *table) start(conns map[rules.Seat]*conn) error {
 		// table's goroutine does not run yet: this one stands in for it.
 		buf = t.turn(buf)
 	}
+	t.joining = false
+	t.flushSeats()
 	go t.run(buf)
 	return nil
 }
 
 // testHookJoin, set by a test, is called before a starting table joins
 // a seat to the game.
-var testHookJoin atomic.Pointer[func(rules.Seat)]
+var testHookJoin atomic.Pointer[func(*table, rules.Seat)]
 
 // join attaches the seat to the game from the last frames it had.
 func (t *table) join(s *seat) error {
@@ -933,14 +937,14 @@ func (s *seat) probed() {
 // after it waits for its reply.
 func (s *seat) sendQueued() {
 	t := s.t
-	for len(s.queue) > 0 && !s.pending() {
+	for len(s.queue) > 0 && !s.pending() && !t.asksHeld(s.queue[0]) {
 		o := s.queue[0]
 		s.queue = s.queue[1:]
 		c := s.currentConn()
 		// A notice with the next packet already queued for the same
 		// connection goes out with it, in one write; FINISH with the
 		// close frame behind it.
-		held := len(s.queue) > 0
+		held := len(s.queue) > 0 && !t.asksHeld(s.queue[0])
 		if o.close {
 			if c != nil {
 				// The close handshake waits for the agent's answer: not
@@ -970,6 +974,15 @@ func (s *seat) sendQueued() {
 		}
 		s.await(c, rep)
 	}
+}
+
+// asksHeld: o is a request, and the table's start holds requests until
+// every seat has joined. The agents that joined first are told their
+// role and day at once, as the reference tells everyone before it asks
+// anyone; their replies would otherwise come in while the later seats
+// are still being joined, and be handled before them.
+func (t *table) asksHeld(o *outgoing) bool {
+	return t.joining && needsReply(o.req)
 }
 
 func (t *table) stopped() bool {
