@@ -3,7 +3,9 @@ package server
 import (
 	"context"
 	"errors"
+	"maps"
 	"path/filepath"
+	"reflect"
 	"slices"
 	"testing"
 	"time"
@@ -114,5 +116,60 @@ func TestAMatchedGameTakesARoomIDReservedBetweenGames(t *testing.T) {
 			t.Fatalf("the pool holds %d IDs after a matched game's end, want %d", len(pool()), idPoolSize)
 		}
 		time.Sleep(5 * time.Millisecond)
+	}
+}
+
+// A matched game's room config is what the settings make, each game's
+// its own: a change to one game's (its seed, its options) is not the
+// next game's, and other settings make another config.
+func TestAMatchedGamesConfigIsItsOwn(t *testing.T) {
+	var m matchedConfig
+	opts := aiwolf.MatchOptions()
+	timers := (&aiwolf.Gateway{}).Timers()
+	fresh := func(preset string, o map[string]string) roomConfig {
+		t.Helper()
+		req := createRequest{Name: "AIWolf " + preset, Preset: preset, Options: o, Timers: timers.Map()}
+		c, err := req.config()
+		if err != nil {
+			t.Fatal(err)
+		}
+		return c
+	}
+	first, err := m.get("aiwolf-5", opts, timers)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := fresh("aiwolf-5", opts); !reflect.DeepEqual(first, want) {
+		t.Fatalf("the first config is\n%+v\nwant\n%+v", first, want)
+	}
+	first.Seed = 7
+	first.Cards[0] = "changed"
+	for k := range first.Options {
+		first.Options[k] = "changed"
+	}
+	first.Timers["speech"] = "changed"
+	second, err := m.get("aiwolf-5", opts, timers)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := fresh("aiwolf-5", opts); !reflect.DeepEqual(second, want) {
+		t.Fatalf("after a change to the first game's, the second config is\n%+v\nwant\n%+v", second, want)
+	}
+	other := maps.Clone(opts)
+	other["vote_tie"] = "nobody"
+	for _, tc := range []struct {
+		preset string
+		opts   map[string]string
+	}{{"aiwolf-13", opts}, {"aiwolf-5", other}} {
+		got, err := m.get(tc.preset, tc.opts, timers)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if want := fresh(tc.preset, tc.opts); !reflect.DeepEqual(got, want) {
+			t.Errorf("%s %v: the config is\n%+v\nwant\n%+v", tc.preset, tc.opts, got, want)
+		}
+	}
+	if _, err := m.get("no-such-preset", opts, timers); err == nil {
+		t.Error("an unknown preset made a config")
 	}
 }

@@ -150,6 +150,7 @@ type Server struct {
 	agentKnown   map[string]*knownStanding // under agentRates: each regulation's standing as this node last wrote it
 	soleWriter   bool                      // not a cluster's node: nothing else writes its store (agentStanding)
 	ids          idPool                    // matched games' room IDs, reserved ahead of need (roomids.go)
+	matchedCfg   matchedConfig             // the last matched game's room config, for the next (agents.go)
 	cl           *node                     // nil without Options.Cluster
 	ledgerMu     sync.Mutex                // one game's ratings updated at a time (ledger.go)
 	games        sync.WaitGroup            // live games
