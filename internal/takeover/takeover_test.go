@@ -87,19 +87,20 @@ func TestTheReaderHandedOverHasTheSizeAsked(t *testing.T) {
 	}
 }
 
-// TestASwitchingAnswerIsWrittenWholeAtTheTakeover: a 101 the handler
-// writes goes out once, from Hijack, with every field of the header and
-// nothing after it that the connection's new owner did not write; a line
-// break in a value cannot start a field of its own.
-func TestASwitchingAnswerIsWrittenWholeAtTheTakeover(t *testing.T) {
-	hs := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		tw := &Writer{ResponseWriter: w, Size: 256}
-		tw.Header().Set("Upgrade", "websocket")
-		tw.Header().Set("Connection", "Upgrade")
-		tw.Header().Add("X-Two", "a")
-		tw.Header().Add("X-Two", "b\r\nX-Forged: yes")
-		tw.WriteHeader(http.StatusSwitchingProtocols)
-		conn, brw, err := tw.Hijack()
+// switchOver serves one request whose handler sets the header fields,
+// writes a 101 through tw and writes "after" once it has taken the
+// connection over; it returns what the client read.
+func switchOver(t *testing.T, tw func(http.ResponseWriter) *Writer, fields http.Header) string {
+	t.Helper()
+	hs := httptest.NewServer(http.HandlerFunc(func(rw http.ResponseWriter, r *http.Request) {
+		w := tw(rw)
+		for k, vs := range fields {
+			for _, v := range vs {
+				w.Header().Add(k, v)
+			}
+		}
+		w.WriteHeader(http.StatusSwitchingProtocols)
+		conn, brw, err := w.Hijack()
 		if err != nil {
 			t.Error(err)
 			return
@@ -121,9 +122,19 @@ func TestASwitchingAnswerIsWrittenWholeAtTheTakeover(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	return string(got)
+}
+
+// TestASwitchingAnswerIsWrittenWholeAtTheTakeover: a 101 the handler
+// writes goes out once, from Hijack, with every field of the header and
+// nothing after it that the connection's new owner did not write; a line
+// break in a value cannot start a field of its own.
+func TestASwitchingAnswerIsWrittenWholeAtTheTakeover(t *testing.T) {
+	got := switchOver(t, func(rw http.ResponseWriter) *Writer { return &Writer{ResponseWriter: rw, Size: 256} },
+		http.Header{"Upgrade": {"websocket"}, "Connection": {"Upgrade"}, "X-Two": {"a", "b\r\nX-Forged: yes"}})
 	want := "HTTP/1.1 101 Switching Protocols\r\nConnection: Upgrade\r\nUpgrade: websocket\r\n" +
 		"X-Two: a\r\nX-Two: b  X-Forged: yes\r\n\r\nafter"
-	if string(got) != want {
+	if got != want {
 		t.Errorf("the client read\n%q\nwant\n%q", got, want)
 	}
 }
@@ -169,42 +180,19 @@ func TestAHeldSwitchingAnswerGoesOutWithTheFirstMessage(t *testing.T) {
 		hold bool
 		want []string // the writes Under's writer is given
 	}{
-		{true, []string{answer + "first"}},
-		{false, []string{"first"}}, // the 101 went to the connection itself
+		{true, []string{answer + "after"}},
+		{false, []string{"after"}}, // the 101 went to the connection itself
 	} {
 		t.Run(fmt.Sprint("hold=", tc.hold), func(t *testing.T) {
 			w := &writes{}
-			hs := httptest.NewServer(http.HandlerFunc(func(rw http.ResponseWriter, r *http.Request) {
-				tw := &Writer{ResponseWriter: rw, Size: 256, Hold: tc.hold, Under: func(c net.Conn) io.Writer {
+			got := switchOver(t, func(rw http.ResponseWriter) *Writer {
+				return &Writer{ResponseWriter: rw, Size: 256, Hold: tc.hold, Under: func(c net.Conn) io.Writer {
 					w.conn = c
 					return w
 				}}
-				tw.Header().Set("Upgrade", "websocket")
-				tw.WriteHeader(http.StatusSwitchingProtocols)
-				conn, brw, err := tw.Hijack()
-				if err != nil {
-					t.Error(err)
-					return
-				}
-				defer conn.Close()
-				brw.WriteString("first")
-				brw.Flush()
-			}))
-			defer hs.Close()
-			c, err := net.Dial("tcp", hs.Listener.Addr().String())
-			if err != nil {
-				t.Fatal(err)
-			}
-			defer c.Close()
-			if _, err := c.Write([]byte("GET / HTTP/1.1\r\nHost: x\r\n\r\n")); err != nil {
-				t.Fatal(err)
-			}
-			got, err := io.ReadAll(c)
-			if err != nil {
-				t.Fatal(err)
-			}
-			if string(got) != answer+"first" {
-				t.Errorf("the client read %q, want %q", got, answer+"first")
+			}, http.Header{"Upgrade": {"websocket"}})
+			if got != answer+"after" {
+				t.Errorf("the client read %q, want %q", got, answer+"after")
 			}
 			w.mu.Lock()
 			defer w.mu.Unlock()
