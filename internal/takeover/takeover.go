@@ -10,6 +10,7 @@ import (
 	"net"
 	"net/http"
 	"slices"
+	"strings"
 )
 
 // Writer is a ResponseWriter whose Hijack hands over a writer of Size
@@ -82,12 +83,15 @@ func (w *Writer) Hijack() (net.Conn, *bufio.ReadWriter, error) {
 }
 
 // switching is a 101 answer with h's fields, in the order of their names
-// (as the HTTP server writes them). A line break in a value would end
-// the field: it becomes a space, as the HTTP server makes it.
+// (as the HTTP server writes them). As the HTTP server, it leaves out a
+// field whose name is no token, and a line break in a value, which would
+// end the field, becomes a space.
 func switching(h http.Header) []byte {
 	keys := make([]string, 0, len(h))
 	for k := range h {
-		keys = append(keys, k)
+		if token(k) {
+			keys = append(keys, k)
+		}
 	}
 	slices.Sort(keys)
 	b := make([]byte, 0, 256)
@@ -107,4 +111,15 @@ func switching(h http.Header) []byte {
 		}
 	}
 	return append(b, "\r\n"...)
+}
+
+// token: s is an HTTP token (RFC 9110, 5.6.2), as a field's name must be.
+func token(s string) bool {
+	for i := range len(s) {
+		c := s[i]
+		if c <= ' ' || c >= 0x7f || strings.IndexByte(`"(),/:;<=>?@[\]{}`, c) >= 0 {
+			return false
+		}
+	}
+	return s != ""
 }

@@ -128,10 +128,12 @@ func switchOver(t *testing.T, tw func(http.ResponseWriter) *Writer, fields http.
 // TestASwitchingAnswerIsWrittenWholeAtTheTakeover: a 101 the handler
 // writes goes out once, from Hijack, with every field of the header and
 // nothing after it that the connection's new owner did not write; a line
-// break in a value cannot start a field of its own.
+// break in a value cannot start a field of its own, and a field whose
+// name is no token is left out.
 func TestASwitchingAnswerIsWrittenWholeAtTheTakeover(t *testing.T) {
 	got := switchOver(t, func(rw http.ResponseWriter) *Writer { return &Writer{ResponseWriter: rw, Size: 256} },
-		http.Header{"Upgrade": {"websocket"}, "Connection": {"Upgrade"}, "X-Two": {"a", "b\r\nX-Forged: yes"}})
+		http.Header{"Upgrade": {"websocket"}, "Connection": {"Upgrade"}, "X-Two": {"a", "b\r\nX-Forged: yes"},
+			"Bad Name": {"x"}, "X-Forged:\r\nA": {"y"}, "": {"z"}})
 	want := "HTTP/1.1 101 Switching Protocols\r\nConnection: Upgrade\r\nUpgrade: websocket\r\n" +
 		"X-Two: a\r\nX-Two: b  X-Forged: yes\r\n\r\nafter"
 	if got != want {
