@@ -1,7 +1,6 @@
 package aiwolf
 
 import (
-	"encoding/json"
 	"fmt"
 	"math"
 	"net"
@@ -505,11 +504,12 @@ func (r *configReader) profiles() {
 }
 
 // configuredLimits puts the configured talk and whisper limits in a
-// matched game's regulation; a web room keeps the regulation's.
-func (t *table) configuredLimits() {
+// matched game's regulation; a web room keeps the regulation's. It
+// reports whether it changed the regulation.
+func (t *table) configuredLimits() bool {
 	o := t.g.opts
 	if !t.matched || (o.Talk == nil && o.Whisper == nil) {
-		return
+		return false
 	}
 	if o.Talk != nil {
 		t.reg.Setting.Talk = *o.Talk
@@ -517,5 +517,5 @@ func (t *table) configuredLimits() {
 	if o.Whisper != nil {
 		t.reg.Setting.Whisper = *o.Whisper
 	}
-	t.setting, _ = json.Marshal(t.reg.Setting)
+	return true
 }

@@ -3,6 +3,7 @@ package aiwolf
 import (
 	"context"
 	"crypto/sha256"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"log/slog"
@@ -570,9 +571,12 @@ func (g *Gateway) conduct(gm Game, agents map[rules.Seat]string, recs []store.Re
 	// A restored game of matched agents is one too: its room says so.
 	t.matched = matched || gm.Matched
 	t.nameSeats(recs)
-	t.configuredLimits()
+	changed := t.configuredLimits()
 	if t.matched {
-		t.groupChat(&g.opts)
+		changed = t.groupChat(&g.opts) || changed
+	}
+	if changed { // the packets' setting, encoded once for the game
+		t.setting, _ = json.Marshal(t.reg.Setting)
 	}
 	t.restoreTalk(recs)
 	g.mu.Lock()

@@ -1,7 +1,6 @@
 package aiwolf
 
 import (
-	"encoding/json"
 	"strings"
 	"time"
 
@@ -55,15 +54,16 @@ type heard struct {
 	at   time.Time
 }
 
-// groupChat sets a matched game's talk and whisper durations.
-func (t *table) groupChat(o *Options) {
+// groupChat sets a matched game's talk and whisper durations. It
+// reports whether it changed the regulation.
+func (t *table) groupChat(o *Options) bool {
 	if o.TalkDuration > 0 {
 		t.reg.Setting.Talk.Duration = intp(int(o.TalkDuration / time.Millisecond))
 	}
 	if o.WhisperDuration > 0 {
 		t.reg.Setting.Whisper.Duration = intp(int(o.WhisperDuration / time.Millisecond))
 	}
-	t.setting, _ = json.Marshal(t.reg.Setting)
+	return o.TalkDuration > 0 || o.WhisperDuration > 0
 }
 
 // groupOf makes p a group-chat phase if its setting has a duration.
