@@ -93,22 +93,22 @@ type roomConfig struct {
 // which also reads the options' text again to check it, took 40 µs of
 // the time before the first agent is told its role.
 func (c *roomConfig) appendJSON(b []byte) []byte {
-	str := func(key, v string, omitEmpty bool) {
-		if omitEmpty && v == "" {
-			return
-		}
+	key := func(k string) { // ,"k":
 		b = append(b, ',', '"')
-		b = append(b, key...)
+		b = append(b, k...)
 		b = append(b, '"', ':')
-		b = wire.AppendString(b, v)
 	}
-	list := func(key string, v []string, omitEmpty bool) {
+	str := func(k, v string, omitEmpty bool) {
+		if !omitEmpty || v != "" {
+			key(k)
+			b = wire.AppendString(b, v)
+		}
+	}
+	list := func(k string, v []string, omitEmpty bool) {
 		if omitEmpty && len(v) == 0 {
 			return
 		}
-		b = append(b, ',', '"')
-		b = append(b, key...)
-		b = append(b, '"', ':')
+		key(k)
 		if v == nil {
 			b = append(b, "null"...)
 			return
@@ -122,25 +122,24 @@ func (c *roomConfig) appendJSON(b []byte) []byte {
 		}
 		b = append(b, ']')
 	}
-	flag := func(key string, v bool) {
+	flag := func(k string, v bool) {
 		if v {
-			b = append(b, ',', '"')
-			b = append(b, key...)
-			b = append(b, `":true`...)
+			key(k)
+			b = append(b, "true"...)
 		}
 	}
 	b = append(b, `{"name":`...)
 	b = wire.AppendString(b, c.Name)
 	str("preset", c.Preset, true)
 	list("cards", c.Cards, false)
-	b = append(b, `,"options":`...)
+	key("options")
 	b = wire.AppendStringMap(b, c.Options)
-	b = append(b, `,"timers":`...)
+	key("timers")
 	b = wire.AppendStringMap(b, c.Timers)
 	str("pace", c.Pace, true)
 	str("remind", c.Remind, true)
 	str("bots", c.Bots, false)
-	b = append(b, `,"seed":`...)
+	key("seed")
 	b = strconv.AppendUint(b, c.Seed, 10)
 	flag("practice", c.Practice)
 	list("deal", c.Deal, true)

@@ -181,10 +181,15 @@ func (s *Server) save(ctx context.Context, rm *room) error {
 
 // encode brings the room's record up to date with its settings and seats.
 func (rm *room) encode() {
-	rm.rec.Config = rm.cfg.appendJSON(make([]byte, 0, 2048))
-	rm.rec.Seats, _ = json.Marshal(rm.seats)
+	rm.encodeSettings()
 	rm.rec.Updated = time.Now().UTC()
 	rm.touch()
+}
+
+// encodeSettings puts the room's settings and seats in its record.
+func (rm *room) encodeSettings() {
+	rm.rec.Config = rm.cfg.appendJSON(make([]byte, 0, 2048))
+	rm.rec.Seats, _ = json.Marshal(rm.seats)
 }
 
 // touch counts a change of the room and wakes whoever waits for one.
@@ -277,8 +282,7 @@ func (s *Server) addRoom(ctx context.Context, rm *room) error {
 	}
 	rm.rec = store.Room{ID: id, Created: now, Updated: now, Status: store.StatusOpen, Code: rm.rec.Code}
 	if !rm.unstored { // else its game's start encodes it, storing it (startGame)
-		rm.rec.Config = rm.cfg.appendJSON(make([]byte, 0, 2048))
-		rm.rec.Seats, _ = json.Marshal(rm.seats)
+		rm.encodeSettings()
 	}
 	// A matched AIWolf game has nobody to join it across a table: no code
 	// (three writes of the store a game, its claim, lapse and release).
